@@ -1,0 +1,102 @@
+"""The actions a referee records at the table, as small immutable values.
+
+Each has a protocol form (PROTOCOL.md, op ``replay``): ``{"seat": s, "bid": n}``,
+``{"seat": s, "double": bool}``, ``{"seat": s, "redouble": bool}``,
+``{"seat": s, "play": "<cards>" | "pass"}``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from referee.rules.errors import RulesError
+
+
+class BadEvent(RulesError):
+    """An event object that is not one of the four action shapes."""
+
+    code = "bad_request"
+
+
+@dataclass(frozen=True, slots=True)
+class Bid:
+    """叫分: 0 passes (不叫), 1..3 bids."""
+
+    seat: int
+    value: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seat": self.seat, "bid": self.value}
+
+
+@dataclass(frozen=True, slots=True)
+class Double:
+    """加倍: a defender's declaration, doubling (True) or not (False)."""
+
+    seat: int
+    double: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seat": self.seat, "double": self.double}
+
+
+@dataclass(frozen=True, slots=True)
+class Redouble:
+    """再加倍: the landlord's declaration after at least one double."""
+
+    seat: int
+    redouble: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seat": self.seat, "redouble": self.redouble}
+
+
+@dataclass(frozen=True, slots=True)
+class PlayCards:
+    """Cards played, as written (rank notation, or physical cards with suits)."""
+
+    seat: int
+    cards: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seat": self.seat, "play": self.cards}
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """过 / 不要: a follower declines to beat the top play."""
+
+    seat: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seat": self.seat, "play": "pass"}
+
+
+Action = Bid | Double | Redouble | PlayCards | Pass
+
+
+def action_from_json(event: object) -> Action:
+    """Read one protocol event; raises BadEvent for a malformed shape (not for bad cards)."""
+    if not isinstance(event, dict):
+        raise BadEvent("an event must be a JSON object")
+    seat = event.get("seat")
+    if not isinstance(seat, int) or isinstance(seat, bool) or seat not in (0, 1, 2):
+        raise BadEvent(f"event seat must be 0, 1 or 2, got {seat!r}")
+    kinds = [k for k in ("bid", "double", "redouble", "play") if k in event]
+    if len(kinds) != 1:
+        raise BadEvent("an event has exactly one of bid, double, redouble, play")
+    value = event[kinds[0]]
+    if kinds[0] == "bid":
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise BadEvent(f"bid must be an integer, got {value!r}")
+        return Bid(seat, value)
+    if kinds[0] in ("double", "redouble"):
+        if not isinstance(value, bool):
+            raise BadEvent(f"{kinds[0]} must be true or false, got {value!r}")
+        return Double(seat, value) if kinds[0] == "double" else Redouble(seat, value)
+    if not isinstance(value, str):
+        raise BadEvent(f"play must be card text or 'pass', got {value!r}")
+    if value.strip().lower() == "pass":
+        return Pass(seat)
+    return PlayCards(seat, value)

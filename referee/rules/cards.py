@@ -1,0 +1,282 @@
+"""Cards, ranks, notation and deals (SPEC §1, §2).
+
+Ranks are small integers in playing order, 3 = 0 … A = 11, 2 = 12, small joker X = 13,
+big joker D = 14 (R1.2). Legality only looks at rank multisets (R1.7); suits exist so that a
+physical card can be dealt once and checked as held by the player who plays it.
+
+Notation accepted from people (PROTOCOL.md): ``3``–``9``, ``10`` or ``T``, ``J Q K A 2``,
+``X`` / ``小王`` (small joker), ``D`` / ``大王`` (big joker); case, spaces, commas, ``+`` and
+``-`` are ignored. Canonical text: ranks low to high with no separators, e.g. ``666777AA``.
+
+Physical cards (with suits) are written suit-first: ``♠A ♥10 ♣3 ♦2 X D``, or with the letters
+``S H C D`` for the suits when the cards are separated by spaces or commas (``SA H3 DT D``: a
+``D`` followed by a rank is a diamond, alone it is the big joker). Canonical form: ``♠A``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from referee.rules.errors import InvalidDeal, NotationError
+
+RANK_CHARS = "3456789TJQKA2XD"
+NUM_RANKS = 15
+THREE, ACE, TWO, SMALL_JOKER, BIG_JOKER = 0, 11, 12, 13, 14
+#: How many cards of each rank one pack holds.
+PACK_COUNTS: tuple[int, ...] = (4,) * 13 + (1, 1)
+SUITS = "♠♥♣♦"
+_SUIT_LETTERS = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
+_SEPARATORS = frozenset(" ,+-\t\n")
+_RANK_OF_CHAR = {c: i for i, c in enumerate(RANK_CHARS)}
+
+#: Bits per rank in a multiset key (counts 0..4 fit in 3 bits; 4 keep arithmetic simple).
+KEY_BITS = 4
+UNIT: tuple[int, ...] = tuple(1 << (KEY_BITS * r) for r in range(NUM_RANKS))
+PACK_KEY = sum(c * u for c, u in zip(PACK_COUNTS, UNIT, strict=True))
+
+
+def rank_text(rank: int) -> str:
+    """One rank in canonical notation (``T`` for ten)."""
+    return RANK_CHARS[rank]
+
+
+def parse_rank_token(text: str) -> int:
+    """A single rank such as ``10``, ``t`` or ``小王``."""
+    ranks = parse_ranks(text)
+    if len(ranks) != 1:
+        raise NotationError(f"expected one rank, got {text!r}", token=text)
+    return ranks[0]
+
+
+def parse_ranks(text: str) -> tuple[int, ...]:
+    """Read rank notation (no suits) into ranks sorted low to high.
+
+    Raises NotationError naming the first unreadable token. Does not check that one pack can
+    hold the cards (see ``counts_fit_pack``).
+    """
+    if not isinstance(text, str):
+        raise NotationError(f"cards must be text, got {type(text).__name__}", token=repr(text))
+    text = text.replace("小王", "X").replace("大王", "D")
+    out: list[int] = []
+    i, n = 0, len(text)
+    while i < n:
+        ch = text[i]
+        if ch in _SEPARATORS:
+            i += 1
+            continue
+        if ch == "1" and i + 1 < n and text[i + 1] == "0":
+            out.append(_RANK_OF_CHAR["T"])
+            i += 2
+            continue
+        rank = _RANK_OF_CHAR.get(ch.upper())
+        if rank is None:
+            raise NotationError(f"{ch!r} is not a card (position {i + 1} of {text!r})", token=ch)
+        out.append(rank)
+        i += 1
+    out.sort()
+    return tuple(out)
+
+
+def format_ranks(ranks: Iterable[int]) -> str:
+    """Canonical text of ranks: sorted low to high, no separators."""
+    return "".join(RANK_CHARS[r] for r in sorted(ranks))
+
+
+def counts_of(ranks: Iterable[int]) -> list[int]:
+    """How many cards of each rank (a list of 15)."""
+    counts = [0] * NUM_RANKS
+    for r in ranks:
+        counts[r] += 1
+    return counts
+
+
+def key_of(ranks: Iterable[int]) -> int:
+    """The multiset key: rank ``r`` counted in bits ``4r..4r+3``. Equal multisets, equal keys."""
+    return sum(UNIT[r] for r in ranks)
+
+
+def key_of_counts(counts: Sequence[int]) -> int:
+    return sum(c * u for c, u in zip(counts, UNIT, strict=False))
+
+
+def counts_of_key(key: int) -> list[int]:
+    return [(key >> (KEY_BITS * r)) & 0xF for r in range(NUM_RANKS)]
+
+
+def ranks_of_key(key: int) -> tuple[int, ...]:
+    out: list[int] = []
+    for r in range(NUM_RANKS):
+        out.extend([r] * ((key >> (KEY_BITS * r)) & 0xF))
+    return tuple(out)
+
+
+def counts_fit_pack(counts: Sequence[int]) -> bool:
+    """True if one 54-card pack can hold these cards (no ``XX``, no five 3s)."""
+    return all(c <= p for c, p in zip(counts, PACK_COUNTS, strict=True))
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """One card: a rank and, for a physical card, a suit (jokers have none)."""
+
+    rank: int
+    suit: str | None = None
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.rank < NUM_RANKS:
+            raise ValueError(f"rank out of range: {self.rank}")
+        if self.suit is not None and (self.suit not in SUITS or self.rank >= SMALL_JOKER):
+            raise ValueError(f"bad suit {self.suit!r} for rank {RANK_CHARS[self.rank]}")
+
+    @property
+    def is_joker(self) -> bool:
+        return self.rank >= SMALL_JOKER
+
+    def __str__(self) -> str:
+        return (self.suit or "") + RANK_CHARS[self.rank]
+
+
+def card_order(card: Card) -> tuple[int, int]:
+    """Sort key: by rank, then suit in ♠♥♣♦ order (unknown suit first)."""
+    return (card.rank, SUITS.index(card.suit) if card.suit else -1)
+
+
+def full_pack() -> tuple[Card, ...]:
+    """The 54 physical cards of one pack, in a fixed order."""
+    cards = [Card(r, s) for r in range(13) for s in SUITS]
+    return (*cards, Card(SMALL_JOKER), Card(BIG_JOKER))
+
+
+def parse_cards(text: str) -> tuple[Card, ...]:
+    """Read physical-card notation (suit first, optional) into cards, in the order written.
+
+    A token without a suit gives a card of unknown suit, so rank notation is also accepted.
+    """
+    if not isinstance(text, str):
+        raise NotationError(f"cards must be text, got {type(text).__name__}", token=repr(text))
+    text = text.replace("小王", "X").replace("大王", "D")
+    out: list[Card] = []
+    i, n = 0, len(text)
+    while i < n:
+        ch = text[i]
+        if ch in _SEPARATORS:
+            i += 1
+            continue
+        suit: str | None = None
+        up = ch.upper()
+        if ch in SUITS:
+            suit, i = ch, i + 1
+        elif up in _SUIT_LETTERS and i + 1 < n and _starts_plain_rank(text, i + 1):
+            suit, i = _SUIT_LETTERS[up], i + 1
+        if i >= n:
+            raise NotationError(f"suit {ch!r} without a rank in {text!r}", token=ch)
+        if text.startswith("10", i):
+            rank, i = _RANK_OF_CHAR["T"], i + 2
+        else:
+            token = text[i]
+            found = _RANK_OF_CHAR.get(token.upper())
+            if found is None:
+                raise NotationError(f"{token!r} is not a card in {text!r}", token=token)
+            rank, i = found, i + 1
+        if suit is not None and rank >= SMALL_JOKER:
+            raise NotationError(f"a joker has no suit: {suit}{RANK_CHARS[rank]}", token=ch)
+        out.append(Card(rank, suit))
+    return tuple(out)
+
+
+def _starts_plain_rank(text: str, i: int) -> bool:
+    ch = text[i].upper()
+    return ch in "3456789TJQKA2" or text.startswith("10", i)
+
+
+def format_cards(cards: Iterable[Card]) -> str:
+    """Canonical text of physical cards: low to high, suits in ♠♥♣♦ order, space separated."""
+    return " ".join(str(c) for c in sorted(cards, key=card_order))
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """Three 17-card hands, a 3-card kitty (底牌) and the first bidder's seat (首叫)."""
+
+    hands: tuple[tuple[Card, ...], tuple[Card, ...], tuple[Card, ...]]
+    kitty: tuple[Card, ...]
+    first_bidder: int = 0
+
+    def __post_init__(self) -> None:
+        validate_deal(self)
+
+    @property
+    def has_suits(self) -> bool:
+        return all(c.suit is not None or c.is_joker for h in (*self.hands, self.kitty) for c in h)
+
+    def rank_counts(self, seat: int) -> list[int]:
+        return counts_of(c.rank for c in self.hands[seat])
+
+    def to_json(self) -> dict[str, object]:
+        """The deal as text (physical cards when suits are known, else ranks)."""
+        fmt = format_cards if self.has_suits else _rank_text_of_cards
+        return {
+            "hands": [fmt(h) for h in self.hands],
+            "kitty": fmt(self.kitty),
+            "first_bidder": self.first_bidder,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, object]) -> Deal:
+        """Read a deal written as rank text (PROTOCOL.md) or as physical cards."""
+        hands = data.get("hands")
+        if not isinstance(hands, list) or len(hands) != 3:
+            raise InvalidDeal("a deal needs three hands")
+        first = data.get("first_bidder", 0)
+        if not isinstance(first, int) or isinstance(first, bool):
+            raise InvalidDeal("first_bidder must be a seat number 0..2")
+        kitty = data.get("kitty")
+        try:
+            h0, h1, h2 = (parse_cards(_as_text(h)) for h in hands)
+            return cls(hands=(h0, h1, h2), kitty=parse_cards(_as_text(kitty)), first_bidder=first)
+        except NotationError as exc:
+            raise InvalidDeal(f"unreadable deal: {exc}") from exc
+
+
+def _as_text(value: object) -> str:
+    if not isinstance(value, str):
+        raise InvalidDeal("hands and kitty must be card text")
+    return value
+
+
+def _rank_text_of_cards(cards: Iterable[Card]) -> str:
+    return format_ranks(c.rank for c in cards)
+
+
+def validate_deal(deal: Deal) -> None:
+    """One 54-card pack split 17/17/17/3 (R2.1); each physical card at most once."""
+    sizes = [len(h) for h in deal.hands]
+    if sizes != [17, 17, 17] or len(deal.kitty) != 3:
+        raise InvalidDeal(f"a deal is 17/17/17 + 3 cards, got {sizes} + {len(deal.kitty)}")
+    if deal.first_bidder not in (0, 1, 2):
+        raise InvalidDeal(f"first bidder must be seat 0..2, got {deal.first_bidder}")
+    everything = [c for h in (*deal.hands, deal.kitty) for c in h]
+    if counts_of(c.rank for c in everything) != list(PACK_COUNTS):
+        raise InvalidDeal("the 54 cards are not one pack (wrong count of some rank)")
+    suited = [c for c in everything if c.suit is not None]
+    if len(set(suited)) != len(suited):
+        raise InvalidDeal("the same physical card appears twice")
+
+
+def deal_from_seed(seed: int, *, first_bidder: int | None = None) -> Deal:
+    """A shuffled deal with suits, reproducible from ``seed`` (boards record their seed).
+
+    Without ``first_bidder`` the seed also picks the first bidder.
+    """
+    rng = random.Random(seed)
+    pack = list(full_pack())
+    rng.shuffle(pack)
+    if first_bidder is None:
+        first_bidder = rng.randrange(3)
+    def part(a: int, b: int) -> tuple[Card, ...]:
+        return tuple(sorted(pack[a:b], key=card_order))
+
+    hands = (part(0, 17), part(17, 34), part(34, 51))
+    return Deal(hands=hands, kitty=part(51, 54), first_bidder=first_bidder)

@@ -1,0 +1,115 @@
+"""Rule profiles: the switches of SPEC §0.4 as one frozen value, looked up by a stable key.
+
+``comp2016`` is the national competitive rules (竞技二打一扑克竞赛规则, 2016), the default;
+``classic`` is the English-language (pagat / English Wikipedia) rules. Where SPEC marks a point
+*inferred*, the field holds SPEC's recommended default so that a profile can switch it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+from dataclasses import dataclass
+from typing import Literal
+
+from referee.rules.errors import UnknownProfile
+
+AuctionMode = Literal["single_round", "until_two_passes"]
+FirstBidder = Literal["board_specified", "rotate", "face_up_card"]
+AllPass = Literal["redeal_advance_first_bidder", "redeal", "score_zero"]
+Doubling = Literal["defenders_then_landlord_redouble", "none"]
+DoublingOrder = Literal["any_order", "next_defender_first"]
+KittyReveal = Literal["after_doubling", "before_doubling", "before_play"]
+MultiplierMode = Literal["power_of_two", "jj_linear_bombs", "ccgc_additive"]
+Announce = Literal["mandatory", "optional"]
+
+DEFAULT_PROFILE = "comp2016"
+
+
+@dataclass(frozen=True, slots=True)
+class RuleProfile:
+    """Every three-player switch of SPEC §0.4. Compare profiles by ``content_hash``."""
+
+    key: str
+    auction_mode: AuctionMode = "single_round"  # §3
+    first_bidder: FirstBidder = "board_specified"  # R2.3
+    all_pass: AllPass = "redeal_advance_first_bidder"  # R2.4; duplicate boards: score_zero
+    kitty_visible_to_all: bool = True  # R2.5
+    doubling: Doubling = "defenders_then_landlord_redouble"  # §4
+    doubling_order: DoublingOrder = "any_order"  # R4.4 (inferred)
+    kitty_reveal: KittyReveal = "after_doubling"  # R2.5, R4.5 (Q3)
+    wing_singles_may_repeat_rank: bool = True  # R5.15.5
+    wing_trio_allowed_if_not_adjacent: bool = True  # R5.15.6 (inferred)
+    four_two_singles_may_pair: bool = True  # R5.17 (Q10)
+    four_with_one: bool = False  # R5.17: no 四带一
+    rocket_in_kickers: bool = False  # R5.15.2, Q9
+    bomb_in_kickers: bool = False  # R5.15.3, R5.16, R5.18
+    max_airplane_pairs_len: int = 4  # R5.16, Q11
+    multiplier_mode: MultiplierMode = "power_of_two"  # R8.1, R8.5
+    spring_factor: int = 2  # R7.4
+    cap: int | None = None  # R8.3 (inferred: no cap)
+    announce_2_and_1: Announce = "mandatory"  # §6
+    grab_landlord: bool = False  # R3.5 (CN_ONLINE only)
+
+    def __post_init__(self) -> None:
+        unsupported = {
+            "four_with_one": self.four_with_one,
+            "grab_landlord": self.grab_landlord,
+        }
+        for name, value in unsupported.items():
+            if value:
+                raise ValueError(f"switch {name}=True is not supported by this rules library yet")
+        if not 2 <= self.max_airplane_pairs_len <= 4:
+            raise ValueError("max_airplane_pairs_len must be 2..4 (20-card hand)")
+        if self.spring_factor < 1:
+            raise ValueError("spring_factor must be positive")
+        if self.cap is not None and self.cap < 1:
+            raise ValueError("cap must be positive or None")
+
+    @property
+    def has_doubling(self) -> bool:
+        return self.doubling != "none"
+
+    @property
+    def switches(self) -> dict[str, object]:
+        """The switches as a plain dict (without the key)."""
+        data = dataclasses.asdict(self)
+        data.pop("key")
+        return data
+
+    @property
+    def content_hash(self) -> str:
+        """A short stable hash of the switches, so a tournament records exactly which rules."""
+        text = json.dumps(self.switches, sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+COMP2016 = RuleProfile(key="comp2016")
+
+CLASSIC = RuleProfile(
+    key="classic",
+    auction_mode="until_two_passes",
+    first_bidder="rotate",
+    all_pass="redeal",
+    doubling="none",
+    kitty_reveal="before_play",
+    wing_singles_may_repeat_rank=False,
+    wing_trio_allowed_if_not_adjacent=False,
+    four_two_singles_may_pair=False,
+    announce_2_and_1="optional",
+)
+
+PROFILES: dict[str, RuleProfile] = {p.key: p for p in (COMP2016, CLASSIC)}
+
+
+def get_profile(key: str | None = None) -> RuleProfile:
+    """The registered profile for ``key`` (default ``comp2016``)."""
+    if key is None:
+        key = DEFAULT_PROFILE
+    try:
+        return PROFILES[key]
+    except (KeyError, TypeError):
+        raise UnknownProfile(
+            f"unknown rule profile {key!r}; known: {', '.join(sorted(PROFILES))}"
+        ) from None

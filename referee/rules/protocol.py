@@ -1,0 +1,168 @@
+"""The JSON Lines protocol of the rules tool (``../shared/rules/PROTOCOL.md``).
+
+``handle_request`` answers one request object; it never raises for bad input: every problem
+becomes an error answer with a stable code.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+from referee.rules.actions import BadEvent, action_from_json
+from referee.rules.cards import Deal, counts_fit_pack, counts_of, key_of, parse_ranks
+from referee.rules.combos import Play, beats, choose_reading, readings
+from referee.rules.errors import InvalidDeal, RulesError
+from referee.rules.hand import HandState
+from referee.rules.moves import legal_plays
+from referee.rules.profiles import RuleProfile, get_profile
+from referee.rules.scoring import DealResult, score_result
+
+Answer = dict[str, Any]
+
+
+class RequestError(RulesError):
+    """A request that cannot be processed; ``code`` is a request-level error code."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message, code=code)
+
+
+def handle_request(request: object) -> Answer:
+    """Answer one protocol request (a decoded JSON value)."""
+    rid = request.get("id") if isinstance(request, dict) else None
+    try:
+        if not isinstance(request, dict):
+            raise RequestError("bad_request", "a request must be a JSON object")
+        op = request.get("op")
+        handler = OPS.get(op) if isinstance(op, str) else None
+        if handler is None:
+            code = "bad_request" if op is None else "unknown_op"
+            raise RequestError(code, f"unknown op {op!r}; known: {', '.join(OPS)}")
+        profile_key = request.get("profile", "comp2016")
+        if not isinstance(profile_key, str):
+            raise RequestError("unknown_profile", f"profile must be a key, got {profile_key!r}")
+        answer = handler(request, get_profile(profile_key))
+    except RulesError as exc:
+        answer = {"error": exc.code, "message": exc.message}
+    if isinstance(request, dict) and "id" in request:
+        return {"id": rid, **answer}
+    return answer
+
+
+def handle_line(line: str) -> str:
+    """Answer one JSON Lines request line with one response line."""
+    try:
+        request = json.loads(line)
+    except json.JSONDecodeError as exc:
+        return json.dumps({"error": "bad_request", "message": f"not JSON: {exc}"})
+    return json.dumps(handle_request(request), ensure_ascii=False)
+
+
+def _text(request: dict[str, Any], field: str, *, required: bool = True) -> str | None:
+    value = request.get(field)
+    if value is None and not required:
+        return None
+    if not isinstance(value, str):
+        raise RequestError("bad_request", f"field {field!r} must be card text")
+    return value
+
+
+def _previous(request: dict[str, Any], profile: RuleProfile) -> Play | None:
+    text = _text(request, "previous", required=False)
+    if not text or not text.strip():
+        return None
+    ranks = parse_ranks(text)
+    found = readings(key_of(ranks), profile) if counts_fit_pack(counts_of(ranks)) else ()
+    if not found:
+        raise RequestError("invalid_previous", f"previous play {text!r} is no combination")
+    return found[0]
+
+
+def op_classify(request: dict[str, Any], profile: RuleProfile) -> Answer:
+    text = _text(request, "cards")
+    assert text is not None
+    ranks = parse_ranks(text)
+    previous = _previous(request, profile)
+    found = readings(key_of(ranks), profile) if ranks and counts_fit_pack(counts_of(ranks)) else ()
+    play = choose_reading(found, previous)
+    answer: Answer = {"legal": play is not None}
+    if play is not None:
+        answer.update(kind=play.kind.value, rank=play.rank_text(), length=play.length)
+        if len(found) > 1:
+            answer["readings"] = [p.to_json() for p in found]
+    if previous is not None:
+        answer["beats"] = play is not None and beats(play, previous)
+    return answer
+
+
+def op_legal_plays(request: dict[str, Any], profile: RuleProfile) -> Answer:
+    text = _text(request, "hand")
+    assert text is not None
+    counts = counts_of(parse_ranks(text))
+    if not counts_fit_pack(counts):
+        raise RequestError("bad_request", f"one pack cannot hold the hand {text!r}")
+    plays = legal_plays(counts, _previous(request, profile), profile)
+    return {"plays": sorted((p.text() for p in plays), key=lambda t: (len(t), parse_ranks(t)))}
+
+
+_SCORE_FIELDS: dict[str, type | tuple[type, ...]] = {
+    "landlord": int,
+    "bid": int,
+    "doubled": list,
+    "redoubled": bool,
+    "bombs": int,
+    "rockets": int,
+    "spring": bool,
+    "anti_spring": bool,
+    "winner": str,
+}
+
+
+def op_score(request: dict[str, Any], profile: RuleProfile) -> Answer:
+    for field, kind in _SCORE_FIELDS.items():
+        value = request.get(field)
+        wrong_bool = kind is int and isinstance(value, bool)
+        if not isinstance(value, kind) or wrong_bool:
+            raise RequestError("bad_request", f"field {field!r} is missing or of the wrong type")
+    doubled = request["doubled"]
+    if len(doubled) != 3 or not all(isinstance(d, bool) for d in doubled):
+        raise RequestError("bad_request", "field 'doubled' must be three booleans")
+    result = DealResult(
+        landlord=request["landlord"],
+        bid=request["bid"],
+        doubled=(doubled[0], doubled[1], doubled[2]),
+        redoubled=request["redoubled"],
+        bombs=request["bombs"],
+        rockets=request["rockets"],
+        spring=request["spring"],
+        anti_spring=request["anti_spring"],
+        winner=request["winner"],
+    )
+    return {"scores": list(score_result(result, profile))}
+
+
+def op_replay(request: dict[str, Any], profile: RuleProfile) -> Answer:
+    deal_data, events = request.get("deal"), request.get("events")
+    if not isinstance(deal_data, dict) or not isinstance(events, list):
+        raise RequestError("bad_request", "replay needs a 'deal' object and an 'events' list")
+    try:
+        deal = Deal.from_json(deal_data)
+    except InvalidDeal as exc:
+        return {"ok": False, "index": None, "error": exc.code, "message": exc.message}
+    state = HandState(deal, profile)
+    for index, event in enumerate(events):
+        try:
+            state.push(action_from_json(event))
+        except (BadEvent, RulesError) as exc:
+            return {"ok": False, "index": index, "error": exc.code, "message": exc.message}
+    return state.summary()
+
+
+OPS: dict[str, Callable[[dict[str, Any], RuleProfile], Answer]] = {
+    "classify": op_classify,
+    "legal_plays": op_legal_plays,
+    "score": op_score,
+    "replay": op_replay,
+}

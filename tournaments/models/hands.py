@@ -1,0 +1,187 @@
+from django.conf import settings
+from django.db import models
+from django.db.models import F, Q
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from tournaments.models.boards import Board
+from tournaments.models.rounds import Table, seat_position_check
+from tournaments.models.tournaments import RuleProfileKey
+
+
+class HandStatus(models.TextChoices):
+    BIDDING = "bidding", _("Bidding (叫分)")
+    DOUBLING = "doubling", _("Doubling (加倍)")
+    PLAYING = "playing", _("Playing (出牌)")
+    FINISHED = "finished", _("Finished")
+    PASSED_OUT = "passed_out", _("Passed out (流局)")
+    VOIDED = "voided", _("Voided")
+
+
+class Winner(models.TextChoices):
+    LANDLORD = "landlord", _("Landlord (地主)")
+    DEFENDERS = "defenders", _("Defenders (农民)")
+
+
+class Hand(models.Model):
+    """One deal played at a table (一副牌): the result summary and per-seat scores.
+
+    ``version`` counts the events appended to the hand; scores come only from
+    ``referee.rules.scoring`` through ``hand_record_result``.
+    """
+
+    table = models.ForeignKey(
+        Table, on_delete=models.CASCADE, related_name="hands", verbose_name=_("table")
+    )
+    board = models.ForeignKey(
+        Board,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="hands",
+        verbose_name=_("board"),
+    )
+    deal = models.JSONField(
+        _("ad-hoc deal"),
+        null=True,
+        blank=True,
+        help_text=_("Cards of a deal that is not a board: hands, kitty, first bidder."),
+    )
+    number = models.IntegerField(_("number"))
+    status = models.CharField(
+        _("status"), max_length=16, choices=HandStatus.choices, default=HandStatus.BIDDING
+    )
+    rule_profile = models.CharField(
+        _("rule profile"), max_length=32, choices=RuleProfileKey.choices
+    )
+    rule_profile_hash = models.CharField(_("rule profile content hash"), max_length=128, blank=True)
+    landlord_seat = models.SmallIntegerField(_("landlord seat (地主)"), null=True, blank=True)
+    bid = models.SmallIntegerField(_("bid (叫分)"), null=True, blank=True)
+    winner = models.CharField(_("winner"), max_length=16, choices=Winner.choices, blank=True)
+    doubled_0 = models.BooleanField(_("seat 0 doubled"), default=False)
+    doubled_1 = models.BooleanField(_("seat 1 doubled"), default=False)
+    doubled_2 = models.BooleanField(_("seat 2 doubled"), default=False)
+    redoubled = models.BooleanField(_("redoubled"), default=False)
+    bombs = models.SmallIntegerField(_("bombs (炸弹)"), default=0)
+    rockets = models.SmallIntegerField(_("rockets (火箭)"), default=0)
+    spring = models.BooleanField(_("spring (春天)"), default=False)
+    anti_spring = models.BooleanField(_("anti-spring (反春)"), default=False)
+    score_0 = models.IntegerField(_("score seat 0"), null=True, blank=True)
+    score_1 = models.IntegerField(_("score seat 1"), null=True, blank=True)
+    score_2 = models.IntegerField(_("score seat 2"), null=True, blank=True)
+    version = models.IntegerField(_("version"), default=0)
+
+    class Meta:
+        ordering = ("table", "number")
+        verbose_name = _("hand")
+        verbose_name_plural = _("hands")
+        constraints = (
+            models.UniqueConstraint(fields=["table", "number"], name="hand_number_unique"),
+            models.CheckConstraint(condition=Q(number__gt=0), name="hand_number_positive"),
+            models.CheckConstraint(
+                condition=Q(status__in=HandStatus.values), name="hand_status_known"
+            ),
+            models.CheckConstraint(
+                condition=Q(rule_profile__in=RuleProfileKey.values),
+                name="hand_rule_profile_known",
+            ),
+            models.CheckConstraint(
+                condition=Q(winner__in=["", *Winner.values]), name="hand_winner_known"
+            ),
+            models.CheckConstraint(
+                condition=Q(board__isnull=True) | Q(deal__isnull=True),
+                name="hand_board_or_adhoc_deal",
+            ),
+            seat_position_check("landlord_seat", "hand_landlord_seat_range"),
+            models.CheckConstraint(condition=Q(bid__range=(1, 3)), name="hand_bid_range"),
+            models.CheckConstraint(condition=Q(bombs__gte=0), name="hand_bombs_non_negative"),
+            models.CheckConstraint(condition=Q(rockets__range=(0, 1)), name="hand_rockets_range"),
+            models.CheckConstraint(
+                condition=~Q(spring=True, anti_spring=True),
+                name="hand_not_spring_and_anti_spring",
+            ),
+            models.CheckConstraint(condition=Q(version__gte=0), name="hand_version_non_negative"),
+            models.CheckConstraint(
+                condition=~Q(status=HandStatus.FINISHED)
+                | Q(
+                    landlord_seat__isnull=False,
+                    bid__isnull=False,
+                    score_0__isnull=False,
+                    score_1__isnull=False,
+                    score_2__isnull=False,
+                    score_0=-F("score_1") - F("score_2"),
+                )
+                & ~Q(winner=""),
+                name="hand_finished_is_complete_and_zero_sum",
+            ),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.table} hand {self.number}"
+
+    @property
+    def doubled(self) -> tuple[bool, bool, bool]:
+        return (self.doubled_0, self.doubled_1, self.doubled_2)
+
+    @property
+    def scores(self) -> tuple[int | None, int | None, int | None]:
+        return (self.score_0, self.score_1, self.score_2)
+
+
+class HandEventKind(models.TextChoices):
+    BID = "bid", _("Bid")
+    DOUBLE = "double", _("Double")
+    REDOUBLE = "redouble", _("Redouble")
+    PLAY = "play", _("Play")
+    RESULT = "result", _("Result")
+    PASS_OUT = "pass_out", _("Passed out")
+    VOID = "void", _("Void")
+    CORRECTION = "correction", _("Correction")
+    NOTE = "note", _("Note")
+
+
+class HandEvent(models.Model):
+    """Append-only log entry of a hand (牌局记录).  Never updated or deleted;
+    on PostgreSQL a trigger rejects UPDATE and DELETE."""
+
+    hand = models.ForeignKey(
+        Hand, on_delete=models.PROTECT, related_name="events", verbose_name=_("hand")
+    )
+    seq = models.IntegerField(_("sequence number"))
+    kind = models.CharField(_("kind"), max_length=16, choices=HandEventKind.choices)
+    payload = models.JSONField(_("payload"), default=dict, blank=True)
+    actor_seat = models.SmallIntegerField(_("actor seat"), null=True, blank=True)
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("recorded by"),
+    )
+    recorded_at = models.DateTimeField(_("recorded at"), default=timezone.now)
+    # NULL, not "", means "no key": only real keys take part in the uniqueness.
+    idempotency_key = models.CharField(  # noqa: DJ001
+        _("idempotency key"), max_length=128, null=True, blank=True
+    )
+
+    class Meta:
+        ordering = ("hand", "seq")
+        verbose_name = _("hand event")
+        verbose_name_plural = _("hand events")
+        constraints = (
+            models.UniqueConstraint(fields=["hand", "seq"], name="hand_event_seq_unique"),
+            models.UniqueConstraint(
+                fields=["hand", "idempotency_key"],
+                condition=Q(idempotency_key__isnull=False),
+                name="hand_event_idempotency_key_unique",
+            ),
+            models.CheckConstraint(condition=Q(seq__gt=0), name="hand_event_seq_positive"),
+            models.CheckConstraint(
+                condition=Q(kind__in=HandEventKind.values), name="hand_event_kind_known"
+            ),
+            seat_position_check("actor_seat", "hand_event_actor_seat_range"),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.hand} #{self.seq} {self.kind}"

@@ -1,0 +1,102 @@
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+from tournaments.models.players import Player
+
+
+class RuleProfileKey(models.TextChoices):
+    """Keys of the rule profiles in ``referee.rules.profiles``."""
+
+    COMP2016 = "comp2016", _("Competition rules 2016 (竞技二打一扑克)")
+    CLASSIC = "classic", _("Classic rules (斗地主)")
+
+
+class TournamentFormat(models.TextChoices):
+    TABLE = "table", _("Table (random deals)")
+    SWISS = "swiss", _("Swiss")
+    DUPLICATE = "duplicate", _("Duplicate (复式赛)")
+
+
+class TournamentStatus(models.TextChoices):
+    DRAFT = "draft", _("Draft")
+    RUNNING = "running", _("Running")
+    FINISHED = "finished", _("Finished")
+
+
+class Tournament(models.Model):
+    """A competition (比赛).  Its rule profile is frozen once a hand exists."""
+
+    name = models.CharField(_("name"), max_length=200)
+    slug = models.SlugField(_("slug"), max_length=80, unique=True)
+    rule_profile = models.CharField(
+        _("rule profile"),
+        max_length=32,
+        choices=RuleProfileKey.choices,
+        default=RuleProfileKey.COMP2016,
+    )
+    format = models.CharField(
+        _("format"), max_length=16, choices=TournamentFormat.choices, default=TournamentFormat.TABLE
+    )
+    status = models.CharField(
+        _("status"), max_length=16, choices=TournamentStatus.choices, default=TournamentStatus.DRAFT
+    )
+    hands_per_round = models.IntegerField(_("hands per round"), default=6)
+    is_public = models.BooleanField(_("public"), default=False)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+
+    class Meta:
+        ordering = ("-created_at", "id")
+        verbose_name = _("tournament")
+        verbose_name_plural = _("tournaments")
+        constraints = (
+            models.CheckConstraint(
+                condition=Q(hands_per_round__gt=0), name="tournament_hands_per_round_positive"
+            ),
+            models.CheckConstraint(
+                condition=Q(rule_profile__in=RuleProfileKey.values),
+                name="tournament_rule_profile_known",
+            ),
+            models.CheckConstraint(
+                condition=Q(format__in=TournamentFormat.values), name="tournament_format_known"
+            ),
+            models.CheckConstraint(
+                condition=Q(status__in=TournamentStatus.values), name="tournament_status_known"
+            ),
+        )
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Entry(models.Model):
+    """A player's registration (报名) in one tournament."""
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="entries", verbose_name=_("tournament")
+    )
+    player = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="entries", verbose_name=_("player")
+    )
+    registration_order = models.IntegerField(_("registration order"))
+    withdrawn = models.BooleanField(_("withdrawn"), default=False)
+
+    class Meta:
+        ordering = ("tournament", "registration_order")
+        verbose_name = _("entry")
+        verbose_name_plural = _("entries")
+        constraints = (
+            models.UniqueConstraint(
+                fields=["tournament", "player"], name="entry_player_once_per_tournament"
+            ),
+            models.UniqueConstraint(
+                fields=["tournament", "registration_order"],
+                name="entry_registration_order_unique",
+            ),
+            models.CheckConstraint(
+                condition=Q(registration_order__gt=0), name="entry_registration_order_positive"
+            ),
+        )
+
+    def __str__(self) -> str:
+        return f"#{self.registration_order} {self.player}"

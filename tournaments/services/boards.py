@@ -1,0 +1,26 @@
+"""Boards: duplicate deals generated from a recorded seed."""
+
+from django.db import transaction
+
+from referee.rules.cards import deal_from_seed, format_cards
+from tournaments.models import Board, Tournament
+from tournaments.services.common import model_validate
+
+
+@transaction.atomic
+def board_create(*, tournament: Tournament, number: int, seed: int) -> Board:
+    """Deal board ``number`` from ``seed`` with the rules library."""
+    deal = deal_from_seed(seed)
+    board = Board(
+        tournament=tournament,
+        number=number,
+        seed=seed,
+        hand_0=format_cards(deal.hands[0]),
+        hand_1=format_cards(deal.hands[1]),
+        hand_2=format_cards(deal.hands[2]),
+        kitty=format_cards(deal.kitty),
+        first_bidder=deal.first_bidder,
+    )
+    model_validate(board)
+    board.save()
+    return board

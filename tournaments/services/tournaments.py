@@ -1,0 +1,95 @@
+"""Tournaments and their entries."""
+
+from django.db import transaction
+
+from referee.rules.errors import UnknownProfile
+from referee.rules.profiles import get_profile
+from tournaments import selectors
+from tournaments.errors import ApplicationError
+from tournaments.models import Entry, Player, RuleProfileKey, Tournament
+from tournaments.services.common import model_validate
+
+
+def _check_rule_profile(key: str) -> None:
+    if key not in RuleProfileKey.values:
+        raise ApplicationError("unknown_rule_profile", f"Unknown rule profile {key!r}.")
+    try:
+        get_profile(key)
+    except UnknownProfile as exc:
+        raise ApplicationError("unknown_rule_profile", exc.message) from exc
+
+
+@transaction.atomic
+def tournament_create(
+    *,
+    name: str,
+    slug: str,
+    rule_profile: str = RuleProfileKey.COMP2016,
+    format: str = "table",
+    hands_per_round: int = 6,
+    is_public: bool = False,
+) -> Tournament:
+    _check_rule_profile(rule_profile)
+    tournament = Tournament(
+        name=name,
+        slug=slug,
+        rule_profile=rule_profile,
+        format=format,
+        hands_per_round=hands_per_round,
+        is_public=is_public,
+    )
+    model_validate(tournament)
+    tournament.save()
+    return tournament
+
+
+@transaction.atomic
+def tournament_update(
+    *,
+    tournament: Tournament,
+    name: str | None = None,
+    rule_profile: str | None = None,
+    format: str | None = None,
+    status: str | None = None,
+    hands_per_round: int | None = None,
+    is_public: bool | None = None,
+) -> Tournament:
+    """Change the given fields.  The rule profile is frozen once the tournament
+    has a hand: the row is locked so a hand cannot be created concurrently
+    (``hand_create`` takes the same lock)."""
+    locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    if rule_profile is not None and rule_profile != locked.rule_profile:
+        _check_rule_profile(rule_profile)
+        if selectors.tournament_has_hands(tournament=locked):
+            raise ApplicationError(
+                "rule_profile_frozen",
+                "The rule profile cannot change once a hand has been recorded.",
+            )
+        locked.rule_profile = rule_profile
+    changes = {
+        "name": name,
+        "format": format,
+        "status": status,
+        "hands_per_round": hands_per_round,
+        "is_public": is_public,
+    }
+    for field, value in changes.items():
+        if value is not None:
+            setattr(locked, field, value)
+    model_validate(locked)
+    locked.save()
+    return locked
+
+
+@transaction.atomic
+def entry_create(
+    *, tournament: Tournament, player: Player, registration_order: int | None = None
+) -> Entry:
+    """Register ``player``; the order defaults to the next free number."""
+    Tournament.objects.select_for_update().filter(pk=tournament.pk).first()
+    if registration_order is None:
+        registration_order = selectors.entry_next_registration_order(tournament=tournament)
+    entry = Entry(tournament=tournament, player=player, registration_order=registration_order)
+    model_validate(entry)
+    entry.save()
+    return entry

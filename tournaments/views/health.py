@@ -1,0 +1,16 @@
+from django.http import HttpRequest, JsonResponse
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET
+
+from tournaments.health import broker_check, database_check
+
+
+@never_cache
+@require_GET
+def healthz(request: HttpRequest) -> JsonResponse:
+    """200 when the database and the broker answer, 503 (``degraded``) otherwise."""
+    database = database_check()
+    broker = broker_check()
+    healthy = database["ok"] and broker["ok"]
+    body = {"status": "ok" if healthy else "degraded", "database": database, "broker": broker}
+    return JsonResponse(body, status=200 if healthy else 503)

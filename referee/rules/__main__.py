@@ -1,0 +1,127 @@
+"""Command-line tool: ``python -m referee.rules``.
+
+Without arguments (or with ``batch``) it speaks the JSON Lines protocol of PROTOCOL.md: one
+request per input line, one answer per output line, in order; a bad line gets an error answer
+and the batch goes on. The other commands are for a person at a terminal::
+
+    python -m referee.rules check 666777AA [--previous 555666KK] [--profile classic]
+    python -m referee.rules moves 33344456XD [--previous 55]
+    python -m referee.rules score --landlord 0 --bid 3 --doubled 1 --redouble --bombs 1 \\
+        --winner landlord
+    python -m referee.rules replay hand.json     # {"deal": ..., "events": [...]}, or - for stdin
+    python -m referee.rules deal 42              # a reproducible deal from a seed
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from typing import TextIO
+
+from referee.rules.cards import deal_from_seed, format_cards
+from referee.rules.protocol import handle_line, handle_request
+from referee.rules.profiles import PROFILES
+
+
+def run_batch(source: TextIO, sink: TextIO) -> int:
+    """Answer every non-blank line of ``source``; returns 0 when every line was answered."""
+    for line in source:
+        if line.strip():
+            sink.write(handle_line(line) + "\n")
+            sink.flush()
+    return 0
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m referee.rules", description="Dou Dizhu rules tool (SPEC.md, PROTOCOL.md)"
+    )
+    parser.add_argument("--profile", default="comp2016", choices=sorted(PROFILES))
+    sub = parser.add_subparsers(dest="command")
+    sub.add_parser("batch", help="JSON Lines protocol on stdin/stdout (the default)")
+    check = sub.add_parser("check", help="classify a play, optionally against the top play")
+    check.add_argument("cards")
+    check.add_argument("--previous")
+    moves = sub.add_parser("moves", help="list the legal plays of a hand")
+    moves.add_argument("hand")
+    moves.add_argument("--previous")
+    score = sub.add_parser("score", help="score a hand from its result")
+    score.add_argument("--landlord", type=int, required=True)
+    score.add_argument("--bid", type=int, required=True)
+    score.add_argument("--doubled", type=int, action="append", default=[], metavar="SEAT")
+    score.add_argument("--redouble", action="store_true")
+    score.add_argument("--bombs", type=int, default=0)
+    score.add_argument("--rockets", type=int, default=0)
+    score.add_argument("--spring", action="store_true")
+    score.add_argument("--anti-spring", action="store_true")
+    score.add_argument("--winner", choices=["landlord", "defenders"], required=True)
+    replay = sub.add_parser("replay", help="replay a hand record file (JSON: deal and events)")
+    replay.add_argument("file")
+    deal = sub.add_parser("deal", help="show the deal of a seed")
+    deal.add_argument("seed", type=int)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None, stdin: TextIO = sys.stdin, out: TextIO = sys.stdout) -> int:
+    args = _parser().parse_args(argv)
+    if args.command in (None, "batch"):
+        return run_batch(stdin, out)
+    if args.command == "deal":
+        dealt = deal_from_seed(args.seed)
+        for seat, hand in enumerate(dealt.hands):
+            out.write(f"seat {seat}: {format_cards(hand)}\n")
+        out.write(f"kitty:  {format_cards(dealt.kitty)}\nfirst bidder: seat {dealt.first_bidder}\n")
+        return 0
+    request = _request(args, stdin)
+    answer = handle_request(request)
+    out.write(_human(args.command, answer) + "\n")
+    return 1 if "error" in answer or answer.get("ok") is False else 0
+
+
+def _request(args: argparse.Namespace, stdin: TextIO) -> dict[str, object]:
+    base: dict[str, object] = {"profile": args.profile}
+    if args.command == "check":
+        return {**base, "op": "classify", "cards": args.cards, "previous": args.previous}
+    if args.command == "moves":
+        return {**base, "op": "legal_plays", "hand": args.hand, "previous": args.previous}
+    if args.command == "score":
+        doubled = [seat in args.doubled for seat in range(3)]
+        return {
+            **base, "op": "score", "landlord": args.landlord, "bid": args.bid,
+            "doubled": doubled, "redoubled": args.redouble, "bombs": args.bombs,
+            "rockets": args.rockets, "spring": args.spring, "anti_spring": args.anti_spring,
+            "winner": args.winner,
+        }  # fmt: skip
+    text = stdin.read() if args.file == "-" else open(args.file, encoding="utf-8").read()
+    try:
+        record = json.loads(text)
+    except json.JSONDecodeError:
+        record = None
+    if not isinstance(record, dict):
+        return {**base, "op": "replay"}
+    return {"profile": args.profile, **record, "op": "replay"}
+
+
+def _human(command: str, answer: dict[str, object]) -> str:
+    if "error" in answer and answer.get("ok") is not False:
+        return f"error [{answer['error']}]: {answer.get('message', '')}"
+    if command == "check":
+        if not answer["legal"]:
+            return "illegal: no combination" + ("" if "beats" not in answer else " (does not beat)")
+        text = f"legal: {answer['kind']}, rank {answer['rank']}, length {answer['length']}"
+        if "beats" in answer:
+            text += "; beats the previous play" if answer["beats"] else "; does NOT beat it"
+        return text
+    if command == "moves":
+        plays = answer["plays"]
+        assert isinstance(plays, list)
+        return f"{len(plays)} legal plays:\n" + "\n".join(plays)
+    if command == "score":
+        return "scores (seat 0, 1, 2): " + " ".join(f"{s:+d}" for s in answer["scores"])  # type: ignore[union-attr]
+    return json.dumps(answer, ensure_ascii=False, indent=2)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

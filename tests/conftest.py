@@ -1,0 +1,47 @@
+"""Shared fixtures.  Tests marked ``broker`` need a real Celery broker: without
+CELERY_BROKER_URL they are deselected (reported as such), never skipped."""
+
+import os
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import Group
+
+from tests import factories
+from tournaments.roles import REFEREE_GROUP
+
+BROKER_CONFIGURED = bool(os.environ.get("CELERY_BROKER_URL"))
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if BROKER_CONFIGURED:
+        return
+    selected = [item for item in items if item.get_closest_marker("broker") is None]
+    deselected = [item for item in items if item.get_closest_marker("broker") is not None]
+    if deselected:
+        config.hook.pytest_deselected(items=deselected)
+        items[:] = selected
+
+
+@pytest.fixture
+def director(db: Any) -> Any:
+    return factories.UserFactory(username="director-test", is_staff=True, is_superuser=True)
+
+
+@pytest.fixture
+def director_client(client: Any, director: Any) -> Any:
+    client.force_login(director)
+    return client
+
+
+@pytest.fixture
+def referee(db: Any) -> Any:
+    user = factories.UserFactory(username="referee-test")
+    user.groups.add(Group.objects.get(name=REFEREE_GROUP))
+    return user
+
+
+@pytest.fixture
+def seated_table(db: Any) -> Any:
+    """A table of a comp2016 tournament with three seated entries."""
+    return factories.seated_table()

@@ -1,0 +1,353 @@
+"""Every invariant is enforced by the DATABASE: rows are written with
+objects.create / QuerySet.update, bypassing Python validation."""
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.db import IntegrityError, connection, transaction
+
+from tests import factories
+from tournaments.models import (
+    Board,
+    Entry,
+    Hand,
+    HandEvent,
+    Player,
+    RefereeAssignment,
+    Round,
+    Seat,
+    StandingSnapshot,
+    Table,
+    Tournament,
+)
+
+pytestmark = pytest.mark.django_db
+
+
+def assert_rejected(write: Callable[[], Any]) -> None:
+    with pytest.raises(IntegrityError), transaction.atomic():
+        write()
+
+
+def finished_values(**overrides: Any) -> dict[str, Any]:
+    values: dict[str, Any] = {
+        "status": "finished",
+        "landlord_seat": 0,
+        "bid": 3,
+        "winner": "landlord",
+        "score_0": 12,
+        "score_1": -6,
+        "score_2": -6,
+    }
+    return {**values, **overrides}
+
+
+# --- players, tournaments, entries --------------------------------------------
+
+
+def test_player_external_id_unique_when_given() -> None:
+    Player.objects.create(name="A", external_id="CN-1")
+    Player.objects.create(name="B")
+    Player.objects.create(name="C")  # several players without an id are fine
+    assert_rejected(lambda: Player.objects.create(name="D", external_id="CN-1"))
+
+
+def test_tournament_slug_unique() -> None:
+    factories.TournamentFactory(slug="open")
+    assert_rejected(lambda: Tournament.objects.create(name="x", slug="open"))
+
+
+@pytest.mark.parametrize(
+    "field, value",
+    [
+        ("hands_per_round", 0),
+        ("hands_per_round", -1),
+        ("rule_profile", "house-rules"),
+        ("format", "knockout"),
+        ("status", "paused"),
+    ],
+)
+def test_tournament_checks(field: str, value: Any) -> None:
+    tournament = factories.TournamentFactory()
+    assert_rejected(lambda: Tournament.objects.filter(pk=tournament.pk).update(**{field: value}))
+
+
+def test_entry_player_once_per_tournament() -> None:
+    entry = factories.EntryFactory()
+    assert_rejected(
+        lambda: Entry.objects.create(
+            tournament=entry.tournament, player=entry.player, registration_order=99
+        )
+    )
+
+
+def test_entry_registration_order_unique_and_positive() -> None:
+    entry = factories.EntryFactory(registration_order=1)
+    other = factories.PlayerFactory()
+    assert_rejected(
+        lambda: Entry.objects.create(
+            tournament=entry.tournament, player=other, registration_order=1
+        )
+    )
+    assert_rejected(
+        lambda: Entry.objects.create(
+            tournament=entry.tournament, player=other, registration_order=0
+        )
+    )
+
+
+# --- rounds, tables, seats, referees --------------------------------------------
+
+
+def test_round_number_unique_per_tournament() -> None:
+    round_ = factories.RoundFactory(number=1)
+    assert_rejected(lambda: Round.objects.create(tournament=round_.tournament, number=1))
+    factories.RoundFactory(number=1)  # another tournament may have its round 1
+
+
+def test_round_status_known() -> None:
+    round_ = factories.RoundFactory()
+    assert_rejected(lambda: Round.objects.filter(pk=round_.pk).update(status="paused"))
+
+
+def test_table_number_unique_per_round() -> None:
+    table = factories.TableFactory(number=1)
+    assert_rejected(lambda: Table.objects.create(round=table.round, number=1))
+
+
+def test_duplicate_seat_position_rejected(seated_table: Table) -> None:
+    entry = factories.EntryFactory(tournament=seated_table.round.tournament)
+    assert_rejected(
+        lambda: Seat.objects.create(
+            table=seated_table, round=seated_table.round, position=0, entry=entry
+        )
+    )
+
+
+def test_entry_seated_twice_in_a_round_rejected(seated_table: Table) -> None:
+    other_table = factories.TableFactory(round=seated_table.round)
+    seated_entry = seated_table.seats.get(position=0).entry
+    assert_rejected(
+        lambda: Seat.objects.create(
+            table=other_table, round=seated_table.round, position=0, entry=seated_entry
+        )
+    )
+
+
+def test_same_entry_may_sit_in_the_next_round(seated_table: Table) -> None:
+    next_round = factories.RoundFactory(tournament=seated_table.round.tournament)
+    next_table = factories.TableFactory(round=next_round)
+    entry = seated_table.seats.get(position=0).entry
+    Seat.objects.create(table=next_table, round=next_round, position=0, entry=entry)
+
+
+@pytest.mark.parametrize("position", [-1, 3])
+def test_seat_position_range(seated_table: Table, position: int) -> None:
+    entry = factories.EntryFactory(tournament=seated_table.round.tournament)
+    assert_rejected(
+        lambda: Seat.objects.create(
+            table=seated_table, round=seated_table.round, position=position, entry=entry
+        )
+    )
+
+
+def test_seat_round_must_match_its_table(seated_table: Table) -> None:
+    """PostgreSQL: a trigger rejects a seat whose round is not its table's round.
+    SQLite has no such trigger; only the services keep the two in step there."""
+    other_round = factories.RoundFactory(tournament=seated_table.round.tournament)
+    entry = factories.EntryFactory(tournament=seated_table.round.tournament)
+
+    def write() -> Seat:
+        return Seat.objects.create(table=seated_table, round=other_round, position=0, entry=entry)
+
+    seated_table.seats.filter(position=0).delete()
+    if connection.vendor == "postgresql":
+        assert_rejected(write)
+        table_with_seats = seated_table
+        assert_rejected(
+            lambda: Table.objects.filter(pk=table_with_seats.pk).update(round=other_round)
+        )
+    else:
+        assert write().round_id != seated_table.round_id
+
+
+def test_referee_assignment_unique_per_round_and_per_table() -> None:
+    assignment = factories.RefereeAssignmentFactory()
+    round_, user = assignment.round, assignment.user
+    assert_rejected(lambda: RefereeAssignment.objects.create(round=round_, user=user))
+    table = factories.TableFactory(round=round_)
+    RefereeAssignment.objects.create(round=round_, table=table, user=user)
+    assert_rejected(lambda: RefereeAssignment.objects.create(round=round_, table=table, user=user))
+
+
+# --- boards -------------------------------------------------------------------------
+
+
+def test_board_number_unique_per_tournament() -> None:
+    board = factories.BoardFactory(number=1)
+    assert_rejected(
+        lambda: Board.objects.create(
+            tournament=board.tournament,
+            number=1,
+            seed=7,
+            hand_0=board.hand_0,
+            hand_1=board.hand_1,
+            hand_2=board.hand_2,
+            kitty=board.kitty,
+            first_bidder=0,
+        )
+    )
+
+
+@pytest.mark.parametrize(
+    "field, value", [("first_bidder", 3), ("first_bidder", -1), ("seed", -5), ("number", 0)]
+)
+def test_board_checks(field: str, value: int) -> None:
+    board = factories.BoardFactory()
+    assert_rejected(lambda: Board.objects.filter(pk=board.pk).update(**{field: value}))
+
+
+# --- hands ----------------------------------------------------------------------------
+
+
+def test_hand_number_unique_per_table() -> None:
+    hand = factories.HandFactory(number=1)
+    assert_rejected(
+        lambda: Hand.objects.create(table=hand.table, number=1, rule_profile="comp2016")
+    )
+
+
+@pytest.mark.parametrize(
+    "values",
+    [
+        {"landlord_seat": 3},
+        {"landlord_seat": -1},
+        {"bid": 0},
+        {"bid": 4},
+        {"bombs": -1},
+        {"rockets": 2},
+        {"rockets": -1},
+        {"version": -1},
+        {"number": 0},
+        {"status": "abandoned"},
+        {"rule_profile": "house-rules"},
+        {"winner": "nobody"},
+        {"spring": True, "anti_spring": True},
+    ],
+    ids=lambda values: ",".join(f"{k}={v}" for k, v in values.items()),
+)
+def test_hand_checks(values: dict[str, Any]) -> None:
+    hand = factories.HandFactory()
+    assert_rejected(lambda: Hand.objects.filter(pk=hand.pk).update(**values))
+
+
+def test_hand_board_and_adhoc_deal_exclusive() -> None:
+    hand = factories.HandFactory()
+    board = factories.BoardFactory(tournament=hand.table.round.tournament)
+    assert_rejected(
+        lambda: Hand.objects.filter(pk=hand.pk).update(board=board, deal={"hands": []})
+    )
+
+
+def test_finished_hand_zero_sum_accepted() -> None:
+    hand = factories.HandFactory()
+    assert Hand.objects.filter(pk=hand.pk).update(**finished_values()) == 1
+
+
+@pytest.mark.parametrize(
+    "overrides",
+    [
+        {"score_0": 13},
+        {"score_0": 0, "score_1": 0, "score_2": 1},
+        {"score_2": None},
+        {"score_0": None, "score_1": None, "score_2": None},
+        {"landlord_seat": None},
+        {"bid": None},
+        {"winner": ""},
+    ],
+    ids=lambda values: ",".join(f"{k}={v}" for k, v in values.items()),
+)
+def test_finished_hand_must_be_complete_and_zero_sum(overrides: dict[str, Any]) -> None:
+    hand = factories.HandFactory()
+    assert_rejected(
+        lambda: Hand.objects.filter(pk=hand.pk).update(**finished_values(**overrides))
+    )
+
+
+def test_finished_hand_rejected_on_insert_too() -> None:
+    table = factories.TableFactory()
+    assert_rejected(
+        lambda: Hand.objects.create(
+            table=table, number=1, rule_profile="comp2016", **finished_values(score_1=-5)
+        )
+    )
+
+
+def test_unfinished_hand_may_have_partial_scores() -> None:
+    hand = factories.HandFactory()
+    assert Hand.objects.filter(pk=hand.pk).update(status="playing", score_0=5) == 1
+
+
+# --- hand events -------------------------------------------------------------------
+
+
+def test_hand_event_seq_unique_per_hand() -> None:
+    event = factories.HandEventFactory(seq=1)
+    assert_rejected(lambda: HandEvent.objects.create(hand=event.hand, seq=1, kind="note"))
+
+
+def test_hand_event_idempotency_key_unique_per_hand_when_not_null() -> None:
+    event = factories.HandEventFactory(seq=1, idempotency_key="k-1")
+    hand = event.hand
+    assert_rejected(
+        lambda: HandEvent.objects.create(hand=hand, seq=2, kind="note", idempotency_key="k-1")
+    )
+    HandEvent.objects.create(hand=hand, seq=2, kind="note", idempotency_key=None)
+    HandEvent.objects.create(hand=hand, seq=3, kind="note", idempotency_key=None)
+    other_hand = factories.HandFactory()
+    HandEvent.objects.create(hand=other_hand, seq=1, kind="note", idempotency_key="k-1")
+
+
+@pytest.mark.parametrize(
+    "values", [{"seq": 0}, {"actor_seat": 3}, {"kind": "shout"}], ids=["seq", "seat", "kind"]
+)
+def test_hand_event_checks(values: dict[str, Any]) -> None:
+    hand = factories.HandFactory()
+    fields = {"hand": hand, "seq": 1, "kind": "note", **values}
+    assert_rejected(lambda: HandEvent.objects.create(**fields))
+
+
+def test_hand_events_are_append_only() -> None:
+    """PostgreSQL: a trigger rejects UPDATE and DELETE of hand events.
+    SQLite has no trigger: there the rows can be changed, which this asserts."""
+    event = factories.HandEventFactory(payload={"text": "original"})
+    events = HandEvent.objects.filter(pk=event.pk)
+    if connection.vendor == "postgresql":
+        assert_rejected(lambda: events.update(payload={"text": "rewritten"}))
+        assert_rejected(lambda: events.delete())
+        assert HandEvent.objects.get(pk=event.pk).payload == {"text": "original"}
+    else:
+        assert events.update(payload={"text": "rewritten"}) == 1
+        assert events.delete()[0] == 1
+
+
+# --- standings -------------------------------------------------------------------------
+
+
+def test_standing_snapshot_unique_per_log_version() -> None:
+    snapshot = factories.StandingSnapshotFactory(log_version=4)
+    assert_rejected(
+        lambda: StandingSnapshot.objects.create(
+            tournament=snapshot.tournament, entry=snapshot.entry, rank=2, total=5, log_version=4
+        )
+    )
+    StandingSnapshot.objects.create(
+        tournament=snapshot.tournament, entry=snapshot.entry, rank=2, total=5, log_version=5
+    )
+
+
+@pytest.mark.parametrize("values", [{"rank": 0}, {"log_version": -1}], ids=["rank", "version"])
+def test_standing_snapshot_checks(values: dict[str, int]) -> None:
+    snapshot = factories.StandingSnapshotFactory()
+    assert_rejected(lambda: StandingSnapshot.objects.filter(pk=snapshot.pk).update(**values))

@@ -126,6 +126,11 @@ STORAGES = {
     },
 }
 
+# Development (and the test suite): serve straight from the app directories,
+# without collectstatic.
+WHITENOISE_USE_FINDERS = DEBUG
+WHITENOISE_AUTOREFRESH = DEBUG
+
 # --- Security (only relevant with DEBUG off) --------------------------------
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=False)

@@ -23,6 +23,11 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         items[:] = selected
 
 
+@pytest.fixture(autouse=True)
+def fast_password_hasher(settings: Any) -> None:
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 @pytest.fixture
 def director(db: Any) -> Any:
     return factories.UserFactory(username="director-test", is_staff=True, is_superuser=True)

@@ -245,9 +245,7 @@ def test_hand_checks(values: dict[str, Any]) -> None:
 def test_hand_board_and_adhoc_deal_exclusive() -> None:
     hand = factories.HandFactory()
     board = factories.BoardFactory(tournament=hand.table.round.tournament)
-    assert_rejected(
-        lambda: Hand.objects.filter(pk=hand.pk).update(board=board, deal={"hands": []})
-    )
+    assert_rejected(lambda: Hand.objects.filter(pk=hand.pk).update(board=board, deal={"hands": []}))
 
 
 def test_finished_hand_zero_sum_accepted() -> None:
@@ -270,9 +268,7 @@ def test_finished_hand_zero_sum_accepted() -> None:
 )
 def test_finished_hand_must_be_complete_and_zero_sum(overrides: dict[str, Any]) -> None:
     hand = factories.HandFactory()
-    assert_rejected(
-        lambda: Hand.objects.filter(pk=hand.pk).update(**finished_values(**overrides))
-    )
+    assert_rejected(lambda: Hand.objects.filter(pk=hand.pk).update(**finished_values(**overrides)))
 
 
 def test_finished_hand_rejected_on_insert_too() -> None:

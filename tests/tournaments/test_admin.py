@@ -1,0 +1,129 @@
+"""Every admin page of the tournaments app loads for a director."""
+
+import io
+from typing import Any
+
+import pytest
+from django.contrib import admin
+from django.core.management import call_command
+from django.urls import reverse
+
+from tournaments.models import Hand, HandEvent, Player, Seat, Table, Tournament
+
+pytestmark = pytest.mark.django_db
+
+MODEL_ADMINS = [model for model in admin.site._registry if model._meta.app_label == "tournaments"]
+
+
+@pytest.fixture
+def demo(db: Any) -> None:
+    call_command("load_demo", stdout=io.StringIO())
+
+
+def admin_url(model: Any, view: str, *args: Any) -> str:
+    meta = model._meta
+    return reverse(f"admin:{meta.app_label}_{meta.model_name}_{view}", args=args)
+
+
+def test_every_tournaments_model_is_registered() -> None:
+    names = {model.__name__ for model in MODEL_ADMINS}
+    assert {"Tournament", "Player", "Board", "Hand", "Round", "Table", "Entry"} <= names
+
+
+@pytest.mark.parametrize("model", MODEL_ADMINS, ids=lambda m: m.__name__)
+def test_changelist_and_change_pages_load(director_client: Any, demo: None, model: Any) -> None:
+    assert director_client.get(admin_url(model, "changelist")).status_code == 200
+    instance = model.objects.first()
+    if instance is not None:
+        response = director_client.get(admin_url(model, "change", instance.pk))
+        assert response.status_code == 200
+
+
+@pytest.mark.parametrize("model", MODEL_ADMINS, ids=lambda m: m.__name__)
+def test_add_pages_load(director_client: Any, demo: None, model: Any) -> None:
+    model_admin = admin.site._registry[model]
+    request = director_client.get("/").wsgi_request
+    expected = 200 if model_admin.has_add_permission(request) else 403
+    assert director_client.get(admin_url(model, "add")).status_code == expected
+
+
+def test_admin_index_and_player_search(director_client: Any, demo: None) -> None:
+    assert director_client.get(reverse("admin:index")).status_code == 200
+    response = director_client.get(admin_url(Player, "changelist"), {"q": "张伟"})
+    assert response.status_code == 200
+    assert "张伟" in response.content.decode()
+
+
+def test_hand_event_log_is_read_only(director_client: Any, demo: None) -> None:
+    hand = Hand.objects.filter(status="finished").first()
+    assert hand is not None
+    response = director_client.get(admin_url(Hand, "change", hand.pk))
+    inline = next(f for f in response.context["inline_admin_formsets"] if f.opts.model is HandEvent)
+    assert not inline.has_add_permission
+    assert not inline.has_change_permission
+    assert not inline.has_delete_permission
+    assert "result" in response.content.decode()
+
+
+def test_rule_profile_change_is_refused_once_hands_exist(director_client: Any, demo: None) -> None:
+    tournament = Tournament.objects.get(slug="demo")
+    url = admin_url(Tournament, "change", tournament.pk)
+    page = director_client.get(url)
+    data = {
+        **{k: v for k, v in _form_data(page).items()},
+        "rule_profile": "classic",
+    }
+    response = director_client.post(url, data)
+    assert response.status_code == 200  # form re-displayed with the error
+    assert response.context["adminform"].form.errors["rule_profile"]
+    assert Tournament.objects.get(pk=tournament.pk).rule_profile == "comp2016"
+
+
+def test_seat_inline_refuses_a_second_seat_in_the_round(director_client: Any, demo: None) -> None:
+    tables = Table.objects.filter(round__tournament__slug="demo").order_by("number")
+    table, other = tables[0], tables[1]
+    seat = Seat.objects.get(table=table, position=0)
+    url = admin_url(Table, "change", other.pk)
+    data = _form_data(director_client.get(url))
+    seat_forms = int(data["seats-TOTAL_FORMS"])
+    data.update(
+        {
+            "seats-TOTAL_FORMS": str(seat_forms + 1),
+            f"seats-{seat_forms}-position": "2",
+            f"seats-{seat_forms}-entry": str(seat.entry_id),
+            f"seats-{seat_forms}-table": str(other.pk),
+        }
+    )
+    Seat.objects.filter(table=other, position=2).delete()
+    response = director_client.post(url, data)
+    assert response.status_code == 200
+    assert "already has a seat in this round" in response.content.decode()
+
+
+def _form_data(response: Any) -> dict[str, str]:
+    """Initial POST data of an admin change page (main form and inline formsets)."""
+    data: dict[str, str] = {}
+    context = response.context
+    form = context["adminform"].form
+    for name, field in form.fields.items():
+        value = form.initial.get(name, field.initial)
+        if value is None:
+            continue
+        if isinstance(value, bool):
+            if value:
+                data[name] = "on"
+            continue
+        data[name] = str(value)
+    for inline in context["inline_admin_formsets"]:
+        formset = inline.formset
+        management = formset.management_form
+        for name in management.fields:
+            data[f"{formset.prefix}-{name}"] = str(management.initial.get(name, ""))
+        for inline_form in formset.forms:
+            for name, field in inline_form.fields.items():
+                value = inline_form.initial.get(name, field.initial)
+                key = f"{inline_form.prefix}-{name}"
+                if value is None or (isinstance(value, bool) and not value):
+                    continue
+                data[key] = "on" if value is True else str(getattr(value, "pk", value))
+    return data

@@ -18,11 +18,12 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TextIO
 
 from referee.rules.cards import deal_from_seed, format_cards
-from referee.rules.protocol import handle_line, handle_request
 from referee.rules.profiles import PROFILES
+from referee.rules.protocol import handle_line, handle_request
 
 
 def run_batch(source: TextIO, sink: TextIO) -> int:
@@ -64,7 +65,9 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: Sequence[str] | None = None, stdin: TextIO = sys.stdin, out: TextIO = sys.stdout) -> int:
+def main(
+    argv: Sequence[str] | None = None, stdin: TextIO = sys.stdin, out: TextIO = sys.stdout
+) -> int:
     args = _parser().parse_args(argv)
     if args.command in (None, "batch"):
         return run_batch(stdin, out)
@@ -94,7 +97,7 @@ def _request(args: argparse.Namespace, stdin: TextIO) -> dict[str, object]:
             "rockets": args.rockets, "spring": args.spring, "anti_spring": args.anti_spring,
             "winner": args.winner,
         }  # fmt: skip
-    text = stdin.read() if args.file == "-" else open(args.file, encoding="utf-8").read()
+    text = stdin.read() if args.file == "-" else Path(args.file).read_text(encoding="utf-8")
     try:
         record = json.loads(text)
     except json.JSONDecodeError:
@@ -119,7 +122,9 @@ def _human(command: str, answer: dict[str, object]) -> str:
         assert isinstance(plays, list)
         return f"{len(plays)} legal plays:\n" + "\n".join(plays)
     if command == "score":
-        return "scores (seat 0, 1, 2): " + " ".join(f"{s:+d}" for s in answer["scores"])  # type: ignore[union-attr]
+        scores = answer["scores"]
+        assert isinstance(scores, list)
+        return "scores (seat 0, 1, 2): " + " ".join(f"{s:+d}" for s in scores)
     return json.dumps(answer, ensure_ascii=False, indent=2)
 
 

@@ -83,20 +83,20 @@ def action_from_json(event: object) -> Action:
     seat = event.get("seat")
     if not isinstance(seat, int) or isinstance(seat, bool) or seat not in (0, 1, 2):
         raise BadEvent(f"event seat must be 0, 1 or 2, got {seat!r}")
-    kinds = [k for k in ("bid", "double", "redouble", "play") if k in event]
-    if len(kinds) != 1:
-        raise BadEvent("an event has exactly one of bid, double, redouble, play")
-    value = event[kinds[0]]
-    if kinds[0] == "bid":
+    if len(event) != 2:
+        raise BadEvent("an event is a seat and exactly one of bid, double, redouble, play")
+    kind = next(k for k in event if k != "seat")
+    value = event[kind]
+    if kind == "play":
+        if not isinstance(value, str):
+            raise BadEvent(f"play must be card text or 'pass', got {value!r}")
+        return Pass(seat) if value.strip().lower() == "pass" else PlayCards(seat, value)
+    if kind == "bid":
         if not isinstance(value, int) or isinstance(value, bool):
             raise BadEvent(f"bid must be an integer, got {value!r}")
         return Bid(seat, value)
-    if kinds[0] in ("double", "redouble"):
+    if kind in ("double", "redouble"):
         if not isinstance(value, bool):
-            raise BadEvent(f"{kinds[0]} must be true or false, got {value!r}")
-        return Double(seat, value) if kinds[0] == "double" else Redouble(seat, value)
-    if not isinstance(value, str):
-        raise BadEvent(f"play must be card text or 'pass', got {value!r}")
-    if value.strip().lower() == "pass":
-        return Pass(seat)
-    return PlayCards(seat, value)
+            raise BadEvent(f"{kind} must be true or false, got {value!r}")
+        return Double(seat, value) if kind == "double" else Redouble(seat, value)
+    raise BadEvent(f"unknown event field {kind!r}: expected bid, double, redouble or play")

@@ -112,6 +112,10 @@ def ranks_of_key(key: int) -> tuple[int, ...]:
     return tuple(out)
 
 
+def ranks_of_counts(counts: Sequence[int]) -> tuple[int, ...]:
+    return tuple(r for r, c in enumerate(counts) for _ in range(c))
+
+
 def counts_fit_pack(counts: Sequence[int]) -> bool:
     """True if one 54-card pack can hold these cards (no ``XX``, no five 3s)."""
     return all(c <= p for c, p in zip(counts, PACK_COUNTS, strict=True))
@@ -133,6 +137,13 @@ class Card:
     @property
     def is_joker(self) -> bool:
         return self.rank >= SMALL_JOKER
+
+    @property
+    def id(self) -> int | None:
+        """Physical identity 0..53 (rank * 4 + suit; jokers 52 and 53), None without a suit."""
+        if self.rank >= SMALL_JOKER:
+            return 52 + self.rank - SMALL_JOKER
+        return None if self.suit is None else self.rank * 4 + SUITS.index(self.suit)
 
     def __str__(self) -> str:
         return (self.suit or "") + RANK_CHARS[self.rank]
@@ -156,6 +167,10 @@ def parse_cards(text: str) -> tuple[Card, ...]:
     """
     if not isinstance(text, str):
         raise NotationError(f"cards must be text, got {type(text).__name__}", token=repr(text))
+    try:  # the canonical form, as the service writes it: "♠3 ♥3 ♦3 X"
+        return tuple(_CANONICAL_TOKENS[token] for token in text.split())
+    except KeyError:
+        pass
     text = text.replace("小王", "X").replace("大王", "D")
     out: list[Card] = []
     i, n = 0, len(text)
@@ -186,9 +201,15 @@ def parse_cards(text: str) -> tuple[Card, ...]:
     return tuple(out)
 
 
+_CANONICAL_TOKENS: dict[str, Card] = {}
+
+
 def _starts_plain_rank(text: str, i: int) -> bool:
     ch = text[i].upper()
     return ch in "3456789TJQKA2" or text.startswith("10", i)
+
+
+_CANONICAL_TOKENS.update((str(card), card) for card in full_pack())
 
 
 def format_cards(cards: Iterable[Card]) -> str:
@@ -275,6 +296,7 @@ def deal_from_seed(seed: int, *, first_bidder: int | None = None) -> Deal:
     rng.shuffle(pack)
     if first_bidder is None:
         first_bidder = rng.randrange(3)
+
     def part(a: int, b: int) -> tuple[Card, ...]:
         return tuple(sorted(pack[a:b], key=card_order))
 

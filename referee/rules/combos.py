@@ -104,9 +104,15 @@ def _higher(play: Play, previous: Play) -> bool:
 
 def readings(key: int, profile: RuleProfile) -> tuple[Play, ...]:
     """Every legal reading of the multiset ``key`` under ``profile``, preferred first."""
-    from referee.rules.table import play_table
+    table = _TABLES.get(profile)
+    if table is None:
+        from referee.rules.table import play_table  # the table imports this module
 
-    return play_table(profile).get(key, ())
+        table = _TABLES[profile] = play_table(profile)
+    return table.get(key, ())
+
+
+_TABLES: dict[RuleProfile, dict[int, tuple[Play, ...]]] = {}
 
 
 def choose_reading(found: tuple[Play, ...], previous: Play | None) -> Play | None:

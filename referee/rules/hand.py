@@ -7,11 +7,10 @@ of SPEC R9.1 and leaves the state exactly as it was.
 
 from __future__ import annotations
 
-import copy
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Sequence
 from enum import StrEnum
-from typing import Any
+from functools import lru_cache
+from typing import Any, ClassVar, NamedTuple, TypeVar
 
 from referee.rules.actions import Action, Bid, Double, Pass, PlayCards, Redouble, action_from_json
 from referee.rules.cards import (
@@ -19,9 +18,11 @@ from referee.rules.cards import (
     Deal,
     card_order,
     format_ranks,
+    full_pack,
     key_of,
     parse_cards,
     parse_ranks,
+    ranks_of_counts,
 )
 from referee.rules.combos import Kind, Play, beats
 from referee.rules.errors import IllegalAction
@@ -40,68 +41,95 @@ class Phase(StrEnum):
 
 
 ENDED = (Phase.FINISHED, Phase.PASSED_OUT)
+_T = TypeVar("_T")
+_CARD_OF_ID = {card.id: card for card in full_pack()}
+_RANK_OF_ID = {card_id: card.rank for card_id, card in _CARD_OF_ID.items()}
 
 
-@dataclass(frozen=True, slots=True)
-class Announcement:
-    """报牌 due: ``seat`` went down to ``cards_left`` (2 or 1) with event number ``index``."""
+class Announcement(NamedTuple):
+    """报牌 due: ``seat`` went down to ``cards_left`` (2 or 1) with event ``event_index``."""
 
     seat: int
     cards_left: int
-    index: int
+    event_index: int
 
 
-@dataclass(frozen=True, slots=True)
-class PlayedTrick:
-    """An accepted play: who, the reading recorded, the cards as physical cards."""
+class PlayedTrick(NamedTuple):
+    """An accepted play: who, the reading recorded, and the cards (ranks, and physical ids
+    0..53 where the cards were written with suits)."""
 
     seat: int
     play: Play
-    cards: tuple[Card, ...]
+    ranks: tuple[int, ...]
+    card_ids: tuple[int | None, ...]
 
 
 class _Core:
-    """The mutable part of a hand state, copied whole on every push (so pop is exact)."""
+    """The changing part of a hand state. ``push`` works on a shallow copy and every field
+    holds an immutable value that is replaced, never changed in place, so ``pop`` is exact.
+    (A plain ``__dict__`` class: copying it is one C-level dict copy.)"""
 
-    __slots__ = (
-        "phase", "turn", "bids", "high_bid", "high_bidder", "passes_since_bid", "landlord",
-        "doubled", "redoubled", "kitty_taken", "counts", "held", "top", "top_seat",
-        "passes", "play_counts", "bombs", "rockets", "winner", "announcements", "plays",
-    )  # fmt: skip
+    phase: Phase
+    turn: int
+    bids: tuple[tuple[int, int], ...]
+    high_bid: int
+    high_bidder: int | None
+    passes_since_bid: int
+    landlord: int | None
+    doubled: tuple[bool | None, ...]
+    redoubled: bool | None
+    kitty_taken: bool
+    counts: tuple[tuple[int, ...], ...]
+    sizes: tuple[int, ...]
+    held: tuple[frozenset[int], ...]  # physical card ids; empty sets for a rank-only deal
+    top: Play | None
+    top_seat: int | None
+    passes: int
+    play_counts: tuple[int, ...]
+    bombs: int
+    rockets: int
+    winner: Winner | None
+    announcements: tuple[Announcement, ...]
+    plays: tuple[PlayedTrick, ...]
 
-    def __init__(self, deal: Deal) -> None:
-        self.phase = Phase.BIDDING
-        self.turn = deal.first_bidder
-        self.bids: list[tuple[int, int]] = []
-        self.high_bid = 0
-        self.high_bidder: int | None = None
-        self.passes_since_bid = 0
-        self.landlord: int | None = None
-        self.doubled: list[bool | None] = [None, None, None]
-        self.redoubled: bool | None = None
-        self.kitty_taken = False
-        self.counts = [deal.rank_counts(s) for s in range(3)]
-        self.held = [list(h) for h in deal.hands]
-        self.top: Play | None = None
-        self.top_seat: int | None = None
-        self.passes = 0
-        self.play_counts = [0, 0, 0]
-        self.bombs = 0
-        self.rockets = 0
-        self.winner: Winner | None = None
-        self.announcements: list[Announcement] = []
-        self.plays: list[PlayedTrick] = []
+    @classmethod
+    def start(cls, deal: Deal) -> _Core:
+        c = cls()
+        c.phase, c.turn = Phase.BIDDING, deal.first_bidder
+        c.bids, c.high_bid, c.high_bidder, c.passes_since_bid = (), 0, None, 0
+        c.landlord, c.doubled, c.redoubled, c.kitty_taken = None, (None, None, None), None, False
+        c.counts = tuple(tuple(deal.rank_counts(s)) for s in range(3))
+        c.sizes = (17, 17, 17)
+        c.held = tuple(frozenset(_ids(h)) for h in deal.hands)
+        c.top, c.top_seat, c.passes = None, None, 0
+        c.play_counts, c.bombs, c.rockets, c.winner = (0, 0, 0), 0, 0, None
+        c.announcements, c.plays = (), ()
+        return c
 
     def clone(self) -> _Core:
-        new = copy.copy(self)
-        new.bids = list(self.bids)
-        new.doubled = list(self.doubled)
-        new.counts = [list(c) for c in self.counts]
-        new.held = [list(h) for h in self.held]
-        new.play_counts = list(self.play_counts)
-        new.announcements = list(self.announcements)
-        new.plays = list(self.plays)
+        new = _Core()
+        new.__dict__.update(self.__dict__)
         return new
+
+
+def _ids(cards: Iterable[Card]) -> list[int]:
+    return [i for i in (c.id for c in cards) if i is not None]
+
+
+def _replace(items: tuple[_T, ...], index: int, value: _T) -> tuple[_T, ...]:
+    return (*items[:index], value, *items[index + 1 :])
+
+
+@lru_cache(maxsize=4096)
+def _read_play(text: str, suited: bool) -> tuple[tuple[int, ...], tuple[int | None, ...], int]:
+    """Ranks, physical ids (None for a card written without its suit) and multiset key of a
+    play's text: physical-card notation for a deal with suits, rank notation otherwise (R1.7)."""
+    if suited:
+        cards = parse_cards(text)
+        ranks = tuple(c.rank for c in cards)
+        return ranks, tuple(c.id for c in cards), key_of(ranks)
+    ranks = parse_ranks(text)
+    return ranks, (None,) * len(ranks), key_of(ranks)
 
 
 class HandState:
@@ -111,7 +139,8 @@ class HandState:
         self.deal = deal
         self.profile = profile
         self.actions: list[Action] = []
-        self._core = _Core(deal)
+        self._suited = deal.has_suits
+        self._core = _Core.start(deal)
         self._stack: list[_Core] = []
         self._table = play_table(profile)
 
@@ -167,15 +196,19 @@ class HandState:
 
     @property
     def card_counts(self) -> tuple[int, int, int]:
-        c = self._core.counts
-        return sum(c[0]), sum(c[1]), sum(c[2])
+        s = self._core.sizes
+        return s[0], s[1], s[2]
 
     def hand_of(self, seat: int) -> tuple[Card, ...]:
-        """The cards ``seat`` still holds (the landlord's include the kitty once taken)."""
-        return tuple(sorted(self._core.held[seat], key=card_order))
+        """The cards ``seat`` still holds (the landlord's include the kitty once taken);
+        physical cards when the deal has suits."""
+        if self._suited:
+            return tuple(sorted((_CARD_OF_ID[i] for i in self._core.held[seat]), key=card_order))
+        return tuple(Card(r) for r in ranks_of_counts(self._core.counts[seat]))
 
     def hand_text(self, seat: int) -> str:
-        return format_ranks(c.rank for c in self._core.held[seat])
+        """The rank text of what ``seat`` still holds, e.g. ``3345QQ2``."""
+        return format_ranks(ranks_of_counts(self._core.counts[seat]))
 
     @property
     def doubled(self) -> tuple[bool | None, bool | None, bool | None]:
@@ -217,17 +250,17 @@ class HandState:
     @property
     def announcements(self) -> tuple[Announcement, ...]:
         """Every 报牌 due so far (R6.1): a seat went down to 2 or to 1 cards."""
-        return tuple(self._core.announcements)
+        return self._core.announcements
 
     @property
     def announcement_due(self) -> Announcement | None:
         """The announcement the last action made due, if any."""
         a = self._core.announcements
-        return a[-1] if a and a[-1].index == len(self.actions) - 1 else None
+        return a[-1] if a and a[-1].event_index == len(self.actions) - 1 else None
 
     @property
     def plays(self) -> tuple[PlayedTrick, ...]:
-        return tuple(self._core.plays)
+        return self._core.plays
 
     def result(self) -> DealResult | None:
         """The hand summed up for scoring, once finished."""
@@ -276,16 +309,10 @@ class HandState:
         core = self._core.clone()
         if core.phase in ENDED:
             raise IllegalAction("phase", f"the hand has ended ({core.phase.value})")
-        if isinstance(action, Bid):
-            self._bid(core, action)
-        elif isinstance(action, Double):
-            self._double(core, action)
-        elif isinstance(action, Redouble):
-            self._redouble(core, action)
-        elif isinstance(action, (PlayCards, Pass)):
-            self._play(core, action)
-        else:
+        apply = self._APPLY.get(type(action))
+        if apply is None:
             raise TypeError(f"not an action: {action!r}")
+        apply(self, core, action)
         self._stack.append(self._core)
         self._core = core
         self.actions.append(action)
@@ -310,7 +337,7 @@ class HandState:
             raise IllegalAction(
                 "invalid_bid", f"a bid must be higher than the current bid {c.high_bid}"
             )
-        c.bids.append((action.seat, value))
+        c.bids = (*c.bids, (action.seat, value))
         if value:
             c.high_bid, c.high_bidder, c.passes_since_bid = value, action.seat, 0
         else:
@@ -360,7 +387,7 @@ class HandState:
             raise IllegalAction("invalid_double", f"seat {action.seat} has already declared")
         if self.profile.doubling_order == "next_defender_first" and action.seat != pending[0]:
             raise IllegalAction("out_of_turn", f"seat {pending[0]} declares first")
-        c.doubled[action.seat] = action.double
+        c.doubled = _replace(c.doubled, action.seat, action.double)
         if not self._pending_doublers(c) and not any(c.doubled):
             self._start_play(c)
 
@@ -383,49 +410,59 @@ class HandState:
         if c.kitty_taken or c.landlord is None:
             return
         c.kitty_taken = True
+        seat = c.landlord
+        counts = list(c.counts[seat])
         for card in self.deal.kitty:
-            c.counts[c.landlord][card.rank] += 1
-            c.held[c.landlord].append(card)
+            counts[card.rank] += 1
+        c.counts = _replace(c.counts, seat, tuple(counts))
+        c.sizes = _replace(c.sizes, seat, c.sizes[seat] + len(self.deal.kitty))
+        c.held = _replace(c.held, seat, c.held[seat] | frozenset(_ids(self.deal.kitty)))
 
     def _start_play(self, c: _Core) -> None:
         self._take_kitty(c)
         c.phase = Phase.PLAYING
         c.turn = c.landlord if c.landlord is not None else 0  # R5.1
 
-    def _play(self, c: _Core, action: PlayCards | Pass) -> None:
+    def _play(self, c: _Core, action: PlayCards) -> None:
         if c.phase is not Phase.PLAYING:
             raise IllegalAction("phase", f"no play during {c.phase.value}")
         if action.seat != c.turn:
             raise IllegalAction("out_of_turn", f"seat {c.turn} plays now, not seat {action.seat}")
-        if isinstance(action, Pass):
-            self._pass(c)
-            return
-        cards = self._read_cards(action.cards)
-        if not cards:
+        seat = action.seat
+        ranks, ids, key = _read_play(action.cards, self._suited)
+        if not ranks:
             raise IllegalAction("invalid_combination", "a play needs at least one card, or a pass")
-        taken = self._take_cards(c, action.seat, cards)
-        play = self._reading(cards, c.top)
-        counts = c.counts[action.seat]
-        for card in cards:
-            counts[card.rank] -= 1
-        c.held[action.seat] = taken
-        c.top, c.top_seat, c.passes = play, action.seat, 0
-        c.play_counts[action.seat] += 1
-        c.plays.append(PlayedTrick(action.seat, play, cards))
+        counts = list(c.counts[seat])
+        for rank in ranks:
+            counts[rank] -= 1
+            if counts[rank] < 0:
+                raise IllegalAction("not_held", f"seat {seat} does not hold {format_ranks(ranks)}")
+        if self._suited:
+            c.held = _replace(c.held, seat, self._take_physical(c.held[seat], ranks, ids, seat))
+        play = self._reading(key, ranks, c.top)
+        c.counts = _replace(c.counts, seat, tuple(counts))
+        c.top, c.top_seat, c.passes = play, seat, 0
+        c.play_counts = _replace(c.play_counts, seat, c.play_counts[seat] + 1)
+        c.plays = (*c.plays, PlayedTrick(seat, play, ranks, ids))
         if play.kind is Kind.BOMB:
             c.bombs += 1
         elif play.kind is Kind.ROCKET:
             c.rockets += 1
-        left = sum(counts)
+        left = c.sizes[seat] - len(ranks)
+        c.sizes = _replace(c.sizes, seat, left)
         if left == 0:  # R5.5
             c.phase = Phase.FINISHED
-            c.winner = "landlord" if action.seat == c.landlord else "defenders"
+            c.winner = "landlord" if seat == c.landlord else "defenders"
             return
-        if left in (1, 2):  # R6.1
-            c.announcements.append(Announcement(action.seat, left, len(self.actions)))
+        if left <= 2:  # R6.1
+            c.announcements = (*c.announcements, Announcement(seat, left, len(self.actions)))
         c.turn = (c.turn + 1) % 3
 
-    def _pass(self, c: _Core) -> None:
+    def _pass(self, c: _Core, action: Pass) -> None:
+        if c.phase is not Phase.PLAYING:
+            raise IllegalAction("phase", f"no pass during {c.phase.value}")
+        if action.seat != c.turn:
+            raise IllegalAction("out_of_turn", f"seat {c.turn} plays now, not seat {action.seat}")
         if c.top is None:
             raise IllegalAction("lead_pass", "the leader must play; he cannot pass (R5.2)")
         c.passes += 1
@@ -434,41 +471,48 @@ class HandState:
             c.top, c.passes = None, 0
             c.turn = c.top_seat if c.top_seat is not None else c.turn
 
-    def _read_cards(self, text: str) -> tuple[Card, ...]:
-        """Physical-card notation for a deal with suits, rank notation otherwise (R1.7)."""
-        if self.deal.has_suits:
-            return parse_cards(text)
-        return tuple(Card(rank) for rank in parse_ranks(text))
+    @staticmethod
+    def _take_physical(
+        held: frozenset[int], ranks: Sequence[int], ids: Sequence[int | None], seat: int
+    ) -> frozenset[int]:
+        """The seat's physical cards after the play; raises not_held (R1.7). Cards written
+        without a suit take the seat's lowest card of that rank not named in the play."""
+        named = ids if None not in ids else [i for i in ids if i is not None]
+        left = held.difference(named)
+        if len(left) != len(held) - len(named):
+            missing = [str(_CARD_OF_ID[i]) for i in named if i not in held] or ["a card twice"]
+            raise IllegalAction("not_held", f"seat {seat} does not hold {missing[0]}")
+        if named is ids:
+            return left
+        for rank, card_id in zip(ranks, ids, strict=True):
+            if card_id is None:
+                candidates = sorted(i for i in left if _RANK_OF_ID[i] == rank)
+                if not candidates:
+                    raise IllegalAction("not_held", f"seat {seat} does not hold that many {rank}")
+                left = left - {candidates[0]}
+        return left
 
-    def _take_cards(self, c: _Core, seat: int, cards: Sequence[Card]) -> list[Card]:
-        """The seat's cards after removing ``cards``; raises not_held (R1.7)."""
-        remaining = list(c.held[seat])
-        # named physical cards first, so that a rank-only card cannot take a named card's place
-        for card in sorted(cards, key=lambda k: k.suit is None):
-            match = card if card in remaining else None
-            if match is None and card.suit is None:
-                match = next((h for h in remaining if h.rank == card.rank), None)
-            if match is None:
-                raise IllegalAction("not_held", f"seat {seat} does not hold {card}")
-            remaining.remove(match)
-        return remaining
-
-    def _reading(self, cards: Sequence[Card], top: Play | None) -> Play:
-        found = self._table.get(key_of(card.rank for card in cards), ())
+    def _reading(self, key: int, ranks: Sequence[int], top: Play | None) -> Play:
+        found = self._table.get(key, ())
         if not found:
             raise IllegalAction(
                 "invalid_combination",
-                f"{format_ranks(c.rank for c in cards)} is no combination under "
-                f"{self.profile.key}",
+                f"{format_ranks(ranks)} is no combination under {self.profile.key}",
             )
         if top is None:
             return found[0]
         for play in found:
             if beats(play, top):
                 return play
-        raise IllegalAction(
-            "does_not_beat", f"{format_ranks(c.rank for c in cards)} does not beat {top.text()}"
-        )
+        raise IllegalAction("does_not_beat", f"{format_ranks(ranks)} does not beat {top.text()}")
+
+    _APPLY: ClassVar[dict[type, Callable[[HandState, _Core, Any], None]]] = {
+        Bid: _bid,
+        Double: _double,
+        Redouble: _redouble,
+        PlayCards: _play,
+        Pass: _pass,
+    }
 
     # ----------------------------------------------------------------- reports
     def summary(self) -> dict[str, Any]:

@@ -8,7 +8,9 @@ Everything works on count vectors (15 ints) and multiset keys (see ``cards.key_o
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
+from functools import cache
+from itertools import combinations
 
 from referee.rules.cards import ACE, BIG_JOKER, SMALL_JOKER, TWO, UNIT
 from referee.rules.combos import Kind
@@ -46,71 +48,142 @@ def chain_max(kind: Kind, profile: RuleProfile) -> int:
     return longest
 
 
+_PREFIX = [0]
+for _u in UNIT:
+    _PREFIX.append(_PREFIX[-1] + _u)
+
+
+def _span_key(need: int, lo: int, hi: int) -> int:
+    """Key of ``need`` cards of every rank lo..hi."""
+    return need * (_PREFIX[hi + 1] - _PREFIX[lo])
+
+
+class Pool:
+    """The cards available to build combinations from (a hand, or a whole pack), indexed once
+    as rank masks: which ranks have at least 1, 2, 3 cards, and which have all 4."""
+
+    __slots__ = ("counts", "masks", "pair_units", "single_units")
+
+    def __init__(self, counts: Sequence[int]) -> None:
+        self.counts = counts
+        m1 = m2 = m3 = m4 = 0
+        for r, c in enumerate(counts):
+            if c:
+                bit = 1 << r
+                m1 |= bit
+                if c >= 2:
+                    m2 |= bit
+                    if c >= 3:
+                        m3 |= bit
+                        if c == 4:
+                            m4 |= bit
+        self.masks = (0, m1, m2 & _NO_JOKERS, m3 & _NO_JOKERS, m4 & _NO_JOKERS)
+        self.single_units = _units(m1, 1)
+        self.pair_units = _units(self.masks[2], 2)
+
+
+_NO_JOKERS = (1 << SMALL_JOKER) - 1
+
+
+@cache
+def _units(mask: int, need: int) -> tuple[tuple[int, int], ...]:
+    """(rank, key of ``need`` cards of it) for each rank in ``mask``."""
+    return tuple((r, need * UNIT[r]) for r in range(BIG_JOKER + 1) if mask >> r & 1)
+
+
+@cache
+def _solo_bodies(mask: int, need: int) -> tuple[Body, ...]:
+    return tuple((r, 1, u) for r, u in _units(mask, need))
+
+
+@cache
+def _chain_bodies(mask: int, need: int, shortest: int, longest: int) -> tuple[Body, ...]:
+    """Every run of ``shortest``..``longest`` consecutive ranks of 3…A inside ``mask``."""
+    out: list[Body] = []
+    run = 0
+    for top in range(ACE + 1):
+        run = run + 1 if mask >> top & 1 else 0
+        for n in range(shortest, min(run, longest) + 1):
+            out.append((top, n, _span_key(need, top - n + 1, top)))
+    return tuple(out)
+
+
 def bodies(
-    counts: Sequence[int],
+    pool: Pool,
     kind: Kind,
     profile: RuleProfile,
     *,
     length: int | None = None,
     above: int = -1,
-) -> Iterator[Body]:
-    """Bodies of ``kind`` that the counts allow, with top rank above ``above``."""
+) -> Sequence[Body]:
+    """Bodies of ``kind`` that the pool allows, with top rank above ``above``."""
     if kind is Kind.ROCKET:
+        counts = pool.counts
         if counts[SMALL_JOKER] and counts[BIG_JOKER] and above < 0:
-            yield (-1, 1, ROCKET_KEY)
-        return
+            return ((-1, 1, ROCKET_KEY),)
+        return ()
+    found = mask_bodies(kind, pool.masks[body_need(kind)], profile, length)
+    if above >= 0:
+        return [b for b in found if b[0] > above]
+    return found
+
+
+def body_need(kind: Kind) -> int:
+    """Cards of each body rank: which of a pool's masks the bodies of ``kind`` come from."""
     solo = SOLO.get(kind)
-    if solo is not None:
-        need, highest = solo
-        if length not in (None, 1):
-            return
-        for r in range(above + 1, highest + 1):
-            c = counts[r]
-            if c >= need and (need != 4 or c == 4):
-                yield (r, 1, need * UNIT[r])
-        return
-    need, shortest, longest = CHAINS[kind]
+    return solo[0] if solo is not None else CHAINS[kind][0]
+
+
+def mask_bodies(
+    kind: Kind, mask: int, profile: RuleProfile, length: int | None = None
+) -> tuple[Body, ...]:
+    """Bodies of a solo or chain ``kind`` over the ranks of ``mask`` (rocket excluded)."""
+    need = body_need(kind)
+    if kind in SOLO:
+        return _solo_bodies(mask, need) if length in (None, 1) else ()
+    _, shortest, _ = CHAINS[kind]
     longest = chain_max(kind, profile)
-    lengths = range(shortest, longest + 1) if length is None else (length,)
-    for n in lengths:
-        # top runs over n-1 .. ACE; the run [top-n+1 .. top] must all have >= need cards.
-        run = 0
-        for top in range(0, ACE + 1):
-            run = run + 1 if counts[top] >= need else 0
-            if run >= n and top > above:
-                yield (top, n, need * sum(UNIT[top - n + 1 : top + 1]))
+    if length is not None:
+        shortest = longest = length
+    return _chain_bodies(mask, need, shortest, longest)
 
 
-def wings(counts: Sequence[int], kind: Kind, profile: RuleProfile, top: int, n: int) -> list[int]:
+def wings(pool: Pool, kind: Kind, profile: RuleProfile, top: int, n: int) -> list[int]:
     """Keys of every allowed set of wings for a body of ``kind`` (top rank, length)."""
-    if kind in _PLAIN:
+    if kind in PLAIN:
         return [0]
-    if kind is Kind.TRIO_SINGLE:
-        return [UNIT[s] for s in range(BIG_JOKER + 1) if s != top and counts[s]]
-    if kind is Kind.TRIO_PAIR:
-        return [2 * UNIT[p] for p in range(TWO + 1) if p != top and counts[p] >= 2]
-    if kind is Kind.FOUR_TWO_PAIRS:
-        return _distinct_pairs(counts, {top}, 2)
-    if kind is Kind.FOUR_TWO_SINGLES:
-        repeat_cap = 2 if profile.four_two_singles_may_pair else 1
-        options = [
-            (UNIT[s], min(counts[s], repeat_cap)) for s in range(BIG_JOKER + 1) if s != top
-        ]
+    if kind is Kind.TRIO_SINGLE or kind is Kind.TRIO_PAIR:
+        return kicker_keys(kind, top, pool.masks[KICKER_NEED[kind]])
+    if kind is Kind.FOUR_TWO_PAIRS:  # R5.18
+        return _distinct_pairs(pool, top, top, 2)
+    counts = pool.counts
+    if kind is Kind.FOUR_TWO_SINGLES:  # R5.17
+        cap = 2 if profile.four_two_singles_may_pair else 1
+        options = [(u, min(counts[r], cap)) for r, u in pool.single_units if r != top]
         return _without_rocket(_multisets(options, 2), profile)
-    body = set(range(top - n + 1, top + 1))
-    if kind is Kind.AIRPLANE_PAIRS:
-        return _distinct_pairs(counts, body, n)
+    lo = top - n + 1
+    if kind is Kind.AIRPLANE_PAIRS:  # R5.16
+        return _distinct_pairs(pool, lo, top, n)
     # AIRPLANE_SINGLES: R5.15.1-R5.15.7
-    adjacent = {r for r in (top - n, top + 1) if 0 <= r <= ACE}
     options = []
-    for r in range(BIG_JOKER + 1):
-        if r in body or not counts[r]:
-            continue
-        options.append((UNIT[r], min(counts[r], _single_wing_cap(profile, r in adjacent))))
+    for r, u in pool.single_units:
+        if not lo <= r <= top:
+            adjacent = (r == lo - 1 or r == top + 1) and r <= ACE
+            options.append((u, min(counts[r], _single_wing_cap(profile, adjacent))))
     return _without_rocket(_multisets(options, n), profile)
 
 
-_PLAIN = frozenset(
+#: Cards per kicker of the trio kinds (R5.9, R5.10).
+KICKER_NEED = {Kind.TRIO_SINGLE: 1, Kind.TRIO_PAIR: 2}
+
+
+def kicker_keys(kind: Kind, top: int, mask: int) -> list[int]:
+    """The one kicker of a trio: a single (R5.9) or a pair (R5.10) of another rank, from the
+    ranks in ``mask`` (jokers are never a pair, and masks[2] holds none)."""
+    return [u for r, u in _units(mask, KICKER_NEED[kind]) if r != top]
+
+
+PLAIN = frozenset(
     {
         Kind.SINGLE,
         Kind.PAIR,
@@ -141,31 +214,27 @@ def _without_rocket(keys: list[int], profile: RuleProfile) -> list[int]:
     return [k for k in keys if k & _JOKERS_MASK != ROCKET_KEY]
 
 
-def _distinct_pairs(counts: Sequence[int], excluded: set[int], n: int) -> list[int]:
-    """n pairs of n different ranks, none excluded, no jokers (R5.16, R5.18)."""
-    options = [(2 * UNIT[r], 1) for r in range(TWO + 1) if r not in excluded and counts[r] >= 2]
-    return _multisets(options, n)
+def _distinct_pairs(pool: Pool, lo: int, hi: int, n: int) -> list[int]:
+    """n pairs of n different ranks outside the body lo..hi, no jokers (R5.16, R5.18)."""
+    units = [u for r, u in pool.pair_units if not lo <= r <= hi]
+    return [sum(c) for c in combinations(units, n)]
 
 
 def _multisets(options: list[tuple[int, int]], k: int) -> list[int]:
-    """Keys of every way to take k items, at most ``cap`` of each ``(unit, cap)`` option."""
-    out: list[int] = []
-    room = [0] * (len(options) + 1)
-    for i in range(len(options) - 1, -1, -1):
-        room[i] = room[i + 1] + options[i][1]
+    """Keys of every way to take k items, at most ``cap`` of each ``(unit, cap)`` option.
 
-    def take(i: int, left: int, acc: int) -> None:
-        if left == 0:
-            out.append(acc)
-            return
-        if room[i] < left:
-            return
-        unit, cap = options[i]
-        for m in range(min(cap, left), -1, -1):
-            take(i + 1, left - m, acc + m * unit)
-
-    take(0, k, 0)
-    return out
+    Options are distinct ranks, so each multiset is built exactly once: ``by_size[c]`` holds
+    the keys of every choice of ``c`` items among the options seen so far.
+    """
+    by_size: list[list[int]] = [[0]] + [[] for _ in range(k)]
+    for unit, cap in options:
+        for size in range(k, 0, -1):  # largest first, so this option is used once per choice
+            for m in range(1, min(cap, size) + 1):
+                base = by_size[size - m]
+                if base:
+                    add = m * unit
+                    by_size[size] += [key + add for key in base]
+    return by_size[k]
 
 
 ALL_KINDS: tuple[Kind, ...] = tuple(Kind)

@@ -67,6 +67,10 @@ class RuleProfile:
         if self.cap is not None and self.cap < 1:
             raise ValueError("cap must be positive or None")
 
+    def __hash__(self) -> int:
+        # Profiles key caches on every hot call; the key alone hashes fast, equality stays exact.
+        return hash(self.key)
+
     @property
     def has_doubling(self) -> bool:
         return self.doubling != "none"

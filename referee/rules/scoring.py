@@ -8,7 +8,6 @@ mode (R8.5) and a cap (R8.3).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -99,21 +98,3 @@ def _multiplier(r: DealResult, profile: RuleProfile) -> int:
     if profile.multiplier_mode == "ccgc_additive":  # R8.5: each defender pays half the total
         return 1 + r.rockets + r.bombs + int(spring)
     return 2 ** (r.rockets + r.bombs) * (profile.spring_factor if spring else 1)
-
-
-def result_from_json(data: dict[str, object]) -> DealResult:
-    """Build a DealResult from the fields of the protocol's ``score`` op."""
-    doubled = data.get("doubled", [False, False, False])
-    if not isinstance(doubled, Sequence) or isinstance(doubled, str):
-        raise InvalidResult("doubled must be a list of three booleans")
-    return DealResult(
-        landlord=data.get("landlord"),  # type: ignore[arg-type]
-        bid=data.get("bid"),  # type: ignore[arg-type]
-        doubled=tuple(doubled),  # type: ignore[arg-type]
-        redoubled=bool(data.get("redoubled", False)),
-        bombs=data.get("bombs", 0),  # type: ignore[arg-type]
-        rockets=data.get("rockets", 0),  # type: ignore[arg-type]
-        spring=bool(data.get("spring", False)),
-        anti_spring=bool(data.get("anti_spring", False)),
-        winner=data.get("winner"),  # type: ignore[arg-type]
-    )

@@ -6,11 +6,13 @@ classifying a play is one dictionary lookup.
 
 from __future__ import annotations
 
+import gc
+from collections.abc import Iterable
 from functools import cache
 
 from referee.rules.cards import PACK_COUNTS
 from referee.rules.combos import Kind, Play
-from referee.rules.patterns import ALL_KINDS, CHAINS, bodies, wings
+from referee.rules.patterns import ALL_KINDS, CHAINS, Pool, bodies, wings
 from referee.rules.profiles import RuleProfile
 
 Readings = tuple[Play, ...]
@@ -38,10 +40,36 @@ def preference(play: Play) -> tuple[int, int]:
 def play_table(profile: RuleProfile) -> dict[int, Readings]:
     """Every legal multiset of ``profile`` with all its readings, preferred first."""
     found: dict[int, list[Play]] = {}
+    pack = Pool(PACK_COUNTS)
     for kind in ALL_KINDS:
-        for top, n, body_key in bodies(PACK_COUNTS, kind, profile):
+        for top, n, body_key in bodies(pack, kind, profile):
             rank = None if kind is Kind.ROCKET else top
-            for wing_key in wings(PACK_COUNTS, kind, profile, top, n):
+            for wing_key in wings(pack, kind, profile, top, n):
                 key = body_key + wing_key
                 found.setdefault(key, []).append(Play(kind, rank, n, key))
     return {key: tuple(sorted(plays, key=preference)) for key, plays in found.items()}
+
+
+@cache
+def preferred_plays(profile: RuleProfile) -> dict[int, Play]:
+    """Every legal multiset of ``profile`` with its preferred reading only."""
+    return {key: found[0] for key, found in play_table(profile).items()}
+
+
+@cache
+def unique_readings(profile: RuleProfile) -> bool:
+    """True when no multiset has two readings under ``profile`` (so no play repeats a set)."""
+    return all(len(found) == 1 for found in play_table(profile).values())
+
+
+def warm_up(profiles: Iterable[RuleProfile]) -> None:
+    """Build the tables of ``profiles`` now and move them out of the garbage collector's way.
+
+    A long-running process (the web service, a worker, a benchmark) calls this once at start:
+    the tables hold some 40,000 long-lived objects, and ``gc.freeze`` keeps every later full
+    collection from walking them again.
+    """
+    for profile in profiles:
+        preferred_plays(profile)
+        unique_readings(profile)
+    gc.freeze()

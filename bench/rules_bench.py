@@ -1,0 +1,188 @@
+"""Benchmarks of the rules library (issue: rules library, point 10). Prints numbers.
+
+    python bench/rules_bench.py [--hands N] [--seed S]
+
+Single process, no Django. Measures:
+  * classifications per second of pre-parsed plays (multiset keys), legal and illegal;
+  * legal-play generation for 20-card hands, as a lead and as an answer (median and p90), on
+    uniformly dealt hands and on trio-rich hands, with the mask caches cold and warm;
+  * complete-hand replay (rebuild a HandState from its event log), median and p90.
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import random
+import statistics
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from referee.rules import HandState, Play, counts_of, deal_from_seed, get_profile
+from referee.rules.cards import PACK_COUNTS, key_of
+from referee.rules.combos import readings
+from referee.rules.moves import legal_plays
+from referee.rules.profiles import PROFILES, RuleProfile
+from referee.rules.table import play_table, warm_up
+
+PACK = [r for r, n in enumerate(PACK_COUNTS) for _ in range(n)]
+TARGETS = {
+    "classify": 1_000_000,
+    "lead_uniform_median": 30.0,
+    "lead_trio_rich_median": 200.0,
+    "follow_median": 10.0,
+    "replay_median": 300.0,
+}
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def uniform_hand(rng: random.Random) -> list[int]:
+    return counts_of(rng.sample(PACK, 20))
+
+
+def trio_rich_hand(rng: random.Random) -> list[int]:
+    """Four or five ranks with three or more cards, the rest dealt at random (20 cards)."""
+    trios = rng.sample(range(13), rng.choice((4, 5)))
+    cards = [r for r in trios for _ in range(3)]
+    rest = list(PACK)
+    for card in cards:
+        rest.remove(card)
+    return counts_of(cards + rng.sample(rest, 20 - len(cards)))
+
+
+def bench_classify(profile: RuleProfile, rng: random.Random, n: int) -> dict[str, float]:
+    legal_keys = rng.choices(list(play_table(profile)), k=n)
+    illegal_keys: list[int] = []
+    while len(illegal_keys) < n:
+        key = key_of(rng.sample(PACK, rng.randint(2, 20)))
+        if not readings(key, profile):
+            illegal_keys.append(key)
+    rates = {}
+    for name, keys in (("legal", legal_keys), ("illegal", illegal_keys)):
+        best = 0.0
+        for _ in range(5):
+            start = time.perf_counter()
+            for key in keys:
+                readings(key, profile)
+            best = max(best, len(keys) / (time.perf_counter() - start))
+        rates[name] = best
+    return rates
+
+
+def bench_generation(
+    profile: RuleProfile, hands: list[list[int]], previous: list[Play | None]
+) -> list[float]:
+    times = []
+    for hand, top in zip(hands, previous, strict=True):
+        start = time.perf_counter()
+        legal_plays(hand, top, profile)
+        times.append((time.perf_counter() - start) * 1e6)
+    return times
+
+
+def random_previous(profile: RuleProfile, rng: random.Random, n: int) -> list[Play | None]:
+    """Realistic top plays: a random lead of another uniformly dealt hand."""
+    out: list[Play | None] = []
+    while len(out) < n:
+        plays = legal_plays(uniform_hand(rng), None, profile)
+        out.append(rng.choice(plays))
+    return out
+
+
+def random_hand_log(profile: RuleProfile, seed: int) -> HandState:
+    """A complete legal hand: random bids, doubles and plays until someone goes out."""
+    rng = random.Random(seed)
+    while True:
+        state = HandState(deal_from_seed(seed), profile)
+        while not state.is_over:
+            actions = state.legal_actions()
+            plays = [a for a in actions if getattr(a, "cards", None)]
+            # play more often than pass, so hands finish in a realistic number of tricks
+            choice = rng.choice(plays) if plays and rng.random() < 0.8 else rng.choice(actions)
+            state.push(choice)
+        if state.phase.value == "finished":
+            return state
+        seed += 1_000_003  # passed out: deal again
+
+
+def report(name: str, values: Sequence[float], target: float | None = None) -> None:
+    median, p90 = statistics.median(values), percentile(values, 0.9)
+    verdict = "" if target is None else ("  OK" if median <= target else "  MISSED")
+    goal = "" if target is None else f"  (target median <= {target:g} us)"
+    print(f"  {name:<42} median {median:8.1f} us   p90 {p90:8.1f} us{goal}{verdict}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=5000)
+    parser.add_argument("--seed", type=int, default=2016)
+    parser.add_argument("--profile", default="comp2016", choices=sorted(PROFILES))
+    args = parser.parse_args()
+    profile = get_profile(args.profile)
+    rng = random.Random(args.seed)
+    print(
+        f"rules library benchmark: profile {profile.key}, python {platform.python_version()}, "
+        f"{args.hands} hands, seed {args.seed}"
+    )
+
+    start = time.perf_counter()
+    warm_up([profile])
+    print(
+        f"table of legal multisets: {len(play_table(profile))} entries, built in "
+        f"{(time.perf_counter() - start) * 1e3:.0f} ms"
+    )
+
+    rates = bench_classify(profile, rng, 200_000)
+    for name, rate in rates.items():
+        verdict = "OK" if rate >= TARGETS["classify"] else "MISSED"
+        print(
+            f"  classify pre-parsed {name:<22} {rate:12,.0f} /s  (target >= 1,000,000)  {verdict}"
+        )
+
+    n = args.hands
+    uniform = [uniform_hand(rng) for _ in range(n)]
+    rich = [trio_rich_hand(rng) for _ in range(n)]
+    leads: list[Play | None] = [None] * n
+    report("lead, uniform hands, cold caches", bench_generation(profile, uniform, leads))
+    report("lead, trio-rich hands, cold caches", bench_generation(profile, rich, leads))
+    fresh_uniform = [uniform_hand(rng) for _ in range(n)]
+    fresh_rich = [trio_rich_hand(rng) for _ in range(n)]
+    report(
+        "lead, uniform hands (new hands, warm caches)",
+        bench_generation(profile, fresh_uniform, leads),
+        TARGETS["lead_uniform_median"],
+    )
+    report(
+        "lead, trio-rich hands (new hands, warm caches)",
+        bench_generation(profile, fresh_rich, leads),
+        TARGETS["lead_trio_rich_median"],
+    )
+    previous = random_previous(profile, rng, n)
+    report(
+        "follow, uniform hands",
+        bench_generation(profile, fresh_uniform, previous),
+        TARGETS["follow_median"],
+    )
+
+    logs = [random_hand_log(profile, args.seed + i) for i in range(max(200, n // 10))]
+    events = [(s.deal, s.to_events()) for s in logs]
+    lengths = [len(e) for _, e in events]
+    times = []
+    for deal, log in events:
+        start = time.perf_counter()
+        HandState.from_events(deal, log, profile)
+        times.append((time.perf_counter() - start) * 1e6)
+    print(f"  complete hands: {len(logs)}, events per hand median {statistics.median(lengths)}")
+    report("replay of a complete hand", times, TARGETS["replay_median"])
+
+
+if __name__ == "__main__":
+    main()

@@ -11,9 +11,9 @@ referee console can list a hand's plays at every turn without redoing that work.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
+from functools import cache, lru_cache
 
-from referee.rules.cards import UNIT
+from referee.rules.cards import BIG_JOKER, SMALL_JOKER, UNIT
 from referee.rules.combos import Kind, Play, beats
 from referee.rules.patterns import (
     ALL_KINDS,
@@ -36,7 +36,10 @@ _COUNT_KINDS = (
     Kind.AIRPLANE_SINGLES,
     Kind.AIRPLANE_PAIRS,
 )
-_CACHE_SIZE = 1 << 15
+_KIND_IDS = {kind: i for i, kind in enumerate(ALL_KINDS)}
+_MASK_KIND_INFO = tuple((_KIND_IDS[k], body_need(k)) for k in _MASK_KINDS)
+_TRIO_SINGLE, _TRIO_PAIR = _KIND_IDS[Kind.TRIO_SINGLE], _KIND_IDS[Kind.TRIO_PAIR]
+_MEMO_LIMIT = 1 << 16
 
 
 def legal_plays(
@@ -46,15 +49,16 @@ def legal_plays(
     pool = Pool(counts)
     if previous is not None:
         return _answers(pool, previous, profile, play_table(profile))
-    best = preferred_plays(profile)
+    memo = _memo(profile)
     masks = pool.masks
     out: list[Play] = []
-    for kind in _MASK_KINDS:
-        out += _plain_plays(profile, kind, masks[body_need(kind)])
-    for top in _trio_ranks(masks[3]):
-        out += _kicker_plays(profile, Kind.TRIO_SINGLE, top, masks[1])
-        out += _kicker_plays(profile, Kind.TRIO_PAIR, top, masks[2])
-    if bodies(pool, Kind.ROCKET, profile):
+    for kind_id, need in _MASK_KIND_INFO:
+        out += memo[masks[need] << 5 | kind_id]
+    for top in _ranks_of(masks[3]):
+        out += memo[(masks[1] << 4 | top) << 5 | _TRIO_SINGLE]
+        out += memo[(masks[2] << 4 | top) << 5 | _TRIO_PAIR]
+    best = preferred_plays(profile)
+    if pool.counts[SMALL_JOKER] and pool.counts[BIG_JOKER]:
         out.append(best[ROCKET_KEY])
     for winged in _COUNT_KINDS:
         for top, n, body_key in bodies(pool, winged, profile):
@@ -64,44 +68,67 @@ def legal_plays(
     return out
 
 
-@lru_cache(maxsize=_CACHE_SIZE)
-def _plain_plays(profile: RuleProfile, kind: Kind, mask: int) -> tuple[Play, ...]:
-    best = preferred_plays(profile)
-    return tuple(best[key] for _, _, key in mask_bodies(kind, mask, profile))
+class _PlayMemo(dict[int, tuple[Play, ...]]):
+    """Plays that depend only on a rank mask, per profile: the plain kinds of a mask, and the
+    trio + kicker plays of one trio rank. Keys pack (mask, trio rank, kind id) into one int."""
+
+    def __init__(self, profile: RuleProfile) -> None:
+        super().__init__()
+        self.profile = profile
+        self.best = preferred_plays(profile)
+
+    def __missing__(self, key: int) -> tuple[Play, ...]:
+        kind = ALL_KINDS[key & 31]
+        if kind is Kind.TRIO_SINGLE or kind is Kind.TRIO_PAIR:
+            top, mask = key >> 5 & 15, key >> 9
+            body = 3 * UNIT[top]
+            plays = tuple(self.best[body + k] for k in kicker_keys(kind, top, mask))
+        else:
+            found = mask_bodies(kind, key >> 5, self.profile)
+            plays = tuple(self.best[body_key] for _, _, body_key in found)
+        if len(self) >= _MEMO_LIMIT:
+            self.clear()
+        self[key] = plays
+        return plays
 
 
-@lru_cache(maxsize=_CACHE_SIZE)
-def _kicker_plays(profile: RuleProfile, kind: Kind, top: int, mask: int) -> tuple[Play, ...]:
-    best = preferred_plays(profile)
-    body = 3 * UNIT[top]
-    return tuple(best[body + k] for k in kicker_keys(kind, top, mask & ~(1 << top)))
+@cache
+def _memo(profile: RuleProfile) -> _PlayMemo:
+    return _PlayMemo(profile)
 
 
 @lru_cache(maxsize=1 << 13)
-def _trio_ranks(mask: int) -> tuple[int, ...]:
+def _ranks_of(mask: int) -> tuple[int, ...]:
     return tuple(r for r in range(13) if mask >> r & 1)
 
 
 def _answers(
     pool: Pool, previous: Play, profile: RuleProfile, table: dict[int, Readings]
 ) -> list[Play]:
+    """Plays that beat ``previous`` (R5.21): same kind and size with a higher body, any bomb
+    over a non-bomb, a higher bomb over a bomb, the rocket over everything."""
     if previous.kind is Kind.ROCKET:
         return []
-    out: dict[int, Play] = {}
+    best = preferred_plays(profile)
+    out: list[Play] = []
     above = previous.rank if previous.rank is not None else -1
     if previous.kind is not Kind.BOMB:
         kind = previous.kind
-        for top, n, body_key in bodies(pool, kind, profile, length=previous.length, above=above):
-            for wing_key in wings(pool, kind, profile, top, n):
-                key = body_key + wing_key
-                if key not in out:
-                    out[key] = _beating_reading(table[key], previous)
+        found = bodies(pool, kind, profile, length=previous.length, above=above)
+        if kind in PLAIN:
+            out = [best[key] for _, _, key in found]
+        else:
+            for top, n, body_key in found:
+                out += [best[body_key + w] for w in wings(pool, kind, profile, top, n)]
+        if not unique_readings(profile):  # record the reading that beats (R5.22)
+            out = [
+                _beating_reading(table[p.key], previous) for p in {p.key: p for p in out}.values()
+            ]
         above = -1
-    for _, _, key in bodies(pool, Kind.BOMB, profile, above=above):
-        out.setdefault(key, table[key][0])
-    if bodies(pool, Kind.ROCKET, profile):
-        out.setdefault(ROCKET_KEY, table[ROCKET_KEY][0])
-    return list(out.values())
+    out += [best[key] for _, _, key in bodies(pool, Kind.BOMB, profile, above=above)]
+    if pool.counts[SMALL_JOKER] and pool.counts[BIG_JOKER]:
+        out.append(best[ROCKET_KEY])
+    return out
 
 
 def _beating_reading(found: Readings, previous: Play) -> Play:

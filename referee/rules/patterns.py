@@ -62,7 +62,7 @@ class Pool:
     """The cards available to build combinations from (a hand, or a whole pack), indexed once
     as rank masks: which ranks have at least 1, 2, 3 cards, and which have all 4."""
 
-    __slots__ = ("counts", "masks", "pair_units", "single_units")
+    __slots__ = ("counts", "masks")
 
     def __init__(self, counts: Sequence[int]) -> None:
         self.counts = counts
@@ -78,8 +78,16 @@ class Pool:
                         if c == 4:
                             m4 |= bit
         self.masks = (0, m1, m2 & _NO_JOKERS, m3 & _NO_JOKERS, m4 & _NO_JOKERS)
-        self.single_units = _units(m1, 1)
-        self.pair_units = _units(self.masks[2], 2)
+
+    @property
+    def single_units(self) -> tuple[tuple[int, int], ...]:
+        """(rank, key of one card) for every rank held."""
+        return _units(self.masks[1], 1)
+
+    @property
+    def pair_units(self) -> tuple[tuple[int, int], ...]:
+        """(rank, key of a pair) for every rank held at least twice (never jokers)."""
+        return _units(self.masks[2], 2)
 
 
 _NO_JOKERS = (1 << SMALL_JOKER) - 1

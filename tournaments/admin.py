@@ -196,8 +196,26 @@ class HandEventInline(admin.TabularInline):
         return False
 
 
+class HandAddForm(forms.ModelForm):
+    class Meta:
+        model = Hand
+        fields = ("table", "number", "board")
+
+    def clean(self) -> dict[str, Any]:
+        cleaned: dict[str, Any] = super().clean() or {}
+        table, board = cleaned.get("table"), cleaned.get("board")
+        if (
+            board is not None
+            and table is not None
+            and board.tournament_id != table.round.tournament_id
+        ):
+            self.add_error("board", _("The board belongs to another tournament."))
+        return cleaned
+
+
 @admin.register(Hand)
 class HandAdmin(admin.ModelAdmin):
+    add_form = HandAddForm
     list_display = ("__str__", "status", "landlord_seat", "bid", "score_0", "score_1", "score_2")
     list_filter = ("status", "table__round__tournament")
     inlines = (HandEventInline,)
@@ -223,6 +241,16 @@ class HandAdmin(admin.ModelAdmin):
         "score_2",
         "version",
     )
+
+    def get_form(
+        self, request: HttpRequest, obj: Any = None, change: bool = False, **kwargs: Any
+    ) -> Any:
+        if obj is None:
+            kwargs["form"] = self.add_form
+        return super().get_form(request, obj, change=change, **kwargs)
+
+    def get_inlines(self, request: HttpRequest, obj: Any = None) -> Any:
+        return () if obj is None else self.inlines
 
     def get_fields(self, request: HttpRequest, obj: Any = None) -> Any:
         return self.add_fields if obj is None else self.add_fields + self.result_fields

@@ -8,6 +8,7 @@ from django.contrib import admin
 from django.core.management import call_command
 from django.urls import reverse
 
+from tests import factories
 from tournaments.models import Hand, HandEvent, Player, Seat, Table, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -127,3 +128,27 @@ def _form_data(response: Any) -> dict[str, str]:
                     continue
                 data[key] = "on" if value is True else str(getattr(value, "pk", value))
     return data
+
+
+def test_adding_a_hand_goes_through_the_service(director_client: Any, demo: None) -> None:
+    table = Table.objects.get(round__tournament__slug="demo", number=3)
+    board = table.round.tournament.boards.get(number=3)
+    response = director_client.post(
+        admin_url(Hand, "add"), {"table": table.pk, "number": 7, "board": board.pk}
+    )
+    assert response.status_code == 302
+    hand = Hand.objects.get(table=table, number=7)
+    assert (hand.rule_profile, hand.status, hand.version) == ("comp2016", "bidding", 0)
+
+
+def test_adding_a_hand_with_a_foreign_board_is_a_form_error(
+    director_client: Any, demo: None
+) -> None:
+    table = Table.objects.get(round__tournament__slug="demo", number=3)
+    foreign = factories.BoardFactory()
+    response = director_client.post(
+        admin_url(Hand, "add"), {"table": table.pk, "number": 8, "board": foreign.pk}
+    )
+    assert response.status_code == 200
+    assert response.context["adminform"].form.errors["board"]
+    assert not Hand.objects.filter(table=table, number=8).exists()

@@ -38,7 +38,6 @@ _COUNT_KINDS = (
 )
 _KIND_IDS = {kind: i for i, kind in enumerate(ALL_KINDS)}
 _MASK_KIND_INFO = tuple((_KIND_IDS[k], body_need(k)) for k in _MASK_KINDS)
-_TRIO_SINGLE, _TRIO_PAIR = _KIND_IDS[Kind.TRIO_SINGLE], _KIND_IDS[Kind.TRIO_PAIR]
 _MEMO_LIMIT = 1 << 16
 
 
@@ -54,10 +53,11 @@ def legal_plays(
     out: list[Play] = []
     for kind_id, need in _MASK_KIND_INFO:
         out += memo[masks[need] << 5 | kind_id]
+    best = memo.best
     for top in _ranks_of(masks[3]):
-        out += memo[(masks[1] << 4 | top) << 5 | _TRIO_SINGLE]
-        out += memo[(masks[2] << 4 | top) << 5 | _TRIO_PAIR]
-    best = preferred_plays(profile)
+        body = 3 * UNIT[top]
+        out += [best[body + k] for k in kicker_keys(Kind.TRIO_SINGLE, top, masks[1])]
+        out += [best[body + k] for k in kicker_keys(Kind.TRIO_PAIR, top, masks[2])]
     if pool.counts[SMALL_JOKER] and pool.counts[BIG_JOKER]:
         out.append(best[ROCKET_KEY])
     for winged in _COUNT_KINDS:
@@ -69,8 +69,8 @@ def legal_plays(
 
 
 class _PlayMemo(dict[int, tuple[Play, ...]]):
-    """Plays that depend only on a rank mask, per profile: the plain kinds of a mask, and the
-    trio + kicker plays of one trio rank. Keys pack (mask, trio rank, kind id) into one int."""
+    """The plays of the plain kinds (no wings) of a rank mask, per profile. A key packs the
+    mask and the kind's index into one int: ``mask << 5 | kind id``."""
 
     def __init__(self, profile: RuleProfile) -> None:
         super().__init__()
@@ -78,14 +78,8 @@ class _PlayMemo(dict[int, tuple[Play, ...]]):
         self.best = preferred_plays(profile)
 
     def __missing__(self, key: int) -> tuple[Play, ...]:
-        kind = ALL_KINDS[key & 31]
-        if kind is Kind.TRIO_SINGLE or kind is Kind.TRIO_PAIR:
-            top, mask = key >> 5 & 15, key >> 9
-            body = 3 * UNIT[top]
-            plays = tuple(self.best[body + k] for k in kicker_keys(kind, top, mask))
-        else:
-            found = mask_bodies(kind, key >> 5, self.profile)
-            plays = tuple(self.best[body_key] for _, _, body_key in found)
+        found = mask_bodies(ALL_KINDS[key & 31], key >> 5, self.profile)
+        plays = tuple(self.best[body_key] for _, _, body_key in found)
         if len(self) >= _MEMO_LIMIT:
             self.clear()
         self[key] = plays

@@ -14,15 +14,19 @@ from typing import Any, ClassVar, NamedTuple, TypeVar
 
 from referee.rules.actions import Action, Bid, Double, Pass, PlayCards, Redouble, action_from_json
 from referee.rules.cards import (
+    KEY_BITS,
+    NUM_RANKS,
     Card,
     Deal,
     card_order,
+    counts_of_key,
+    format_cards,
     format_ranks,
     full_pack,
     key_of,
     parse_cards,
     parse_ranks,
-    ranks_of_counts,
+    ranks_of_key,
 )
 from referee.rules.combos import Kind, Play, beats
 from referee.rules.errors import IllegalAction
@@ -42,8 +46,13 @@ class Phase(StrEnum):
 
 ENDED = (Phase.FINISHED, Phase.PASSED_OUT)
 _T = TypeVar("_T")
-_CARD_OF_ID = {card.id: card for card in full_pack()}
-_RANK_OF_ID = {card_id: card.rank for card_id, card in _CARD_OF_ID.items()}
+_CARD_OF_ID: dict[int, Card] = dict(enumerate(full_pack()))  # Card.id order: rank * 4 + suit
+_IDS_OF_RANK = tuple(
+    tuple(i for i, card in _CARD_OF_ID.items() if card.rank == rank) for rank in range(NUM_RANKS)
+)
+#: Bit 3 of every rank's field in a multiset key: set after a subtraction only where a rank
+#: went below zero (counts are at most 4, so a field never reaches 8 otherwise).
+_BORROWED = sum(8 << (KEY_BITS * r) for r in range(NUM_RANKS))
 
 
 class Announcement(NamedTuple):
@@ -79,7 +88,7 @@ class _Core:
     doubled: tuple[bool | None, ...]
     redoubled: bool | None
     kitty_taken: bool
-    counts: tuple[tuple[int, ...], ...]
+    keys: tuple[int, ...]  # each seat's cards as a rank multiset key (cards.key_of)
     sizes: tuple[int, ...]
     held: tuple[frozenset[int], ...]  # physical card ids; empty sets for a rank-only deal
     top: Play | None
@@ -90,7 +99,7 @@ class _Core:
     rockets: int
     winner: Winner | None
     announcements: tuple[Announcement, ...]
-    plays: tuple[PlayedTrick, ...]
+    plays: tuple[tuple[int, Play, tuple[int, ...], tuple[int | None, ...]], ...]
 
     @classmethod
     def start(cls, deal: Deal) -> _Core:
@@ -98,7 +107,7 @@ class _Core:
         c.phase, c.turn = Phase.BIDDING, deal.first_bidder
         c.bids, c.high_bid, c.high_bidder, c.passes_since_bid = (), 0, None, 0
         c.landlord, c.doubled, c.redoubled, c.kitty_taken = None, (None, None, None), None, False
-        c.counts = tuple(tuple(deal.rank_counts(s)) for s in range(3))
+        c.keys = tuple(key_of(card.rank for card in hand) for hand in deal.hands)
         c.sizes = (17, 17, 17)
         c.held = tuple(frozenset(_ids(h)) for h in deal.hands)
         c.top, c.top_seat, c.passes = None, None, 0
@@ -204,11 +213,11 @@ class HandState:
         physical cards when the deal has suits."""
         if self._suited:
             return tuple(sorted((_CARD_OF_ID[i] for i in self._core.held[seat]), key=card_order))
-        return tuple(Card(r) for r in ranks_of_counts(self._core.counts[seat]))
+        return tuple(Card(r) for r in ranks_of_key(self._core.keys[seat]))
 
     def hand_text(self, seat: int) -> str:
         """The rank text of what ``seat`` still holds, e.g. ``3345QQ2``."""
-        return format_ranks(ranks_of_counts(self._core.counts[seat]))
+        return format_ranks(ranks_of_key(self._core.keys[seat]))
 
     @property
     def doubled(self) -> tuple[bool | None, bool | None, bool | None]:
@@ -260,7 +269,8 @@ class HandState:
 
     @property
     def plays(self) -> tuple[PlayedTrick, ...]:
-        return self._core.plays
+        """Every accepted play, in order."""
+        return tuple(PlayedTrick(*p) for p in self._core.plays)
 
     def result(self) -> DealResult | None:
         """The hand summed up for scoring, once finished."""
@@ -298,10 +308,21 @@ class HandState:
                 return [Double(s, d) for s in seats for d in (True, False)]
             return [Redouble(c.landlord or 0, r) for r in (True, False)]
         if c.phase is Phase.PLAYING:
-            plays = legal_plays(c.counts[c.turn], c.top, self.profile)
+            plays = legal_plays(counts_of_key(c.keys[c.turn]), c.top, self.profile)
             actions: list[Action] = [] if c.top is None else [Pass(c.turn)]
-            return actions + [PlayCards(c.turn, p.text()) for p in plays]
+            return actions + [PlayCards(c.turn, self._cards_text(c.turn, p)) for p in plays]
         return []
+
+    def _cards_text(self, seat: int, play: Play) -> str:
+        """How to write ``play`` from ``seat``'s hand: the physical cards (lowest suits first)
+        when the deal has suits, else the canonical rank text."""
+        if not self._suited:
+            return play.text()
+        held = self._core.held[seat]
+        ids: list[int] = []
+        for rank in play.ranks:
+            ids.append(next(i for i in _IDS_OF_RANK[rank] if i in held and i not in ids))
+        return format_cards(_CARD_OF_ID[i] for i in ids)
 
     # ----------------------------------------------------------------- acting
     def push(self, action: Action) -> None:
@@ -411,10 +432,8 @@ class HandState:
             return
         c.kitty_taken = True
         seat = c.landlord
-        counts = list(c.counts[seat])
-        for card in self.deal.kitty:
-            counts[card.rank] += 1
-        c.counts = _replace(c.counts, seat, tuple(counts))
+        kitty_key = key_of(card.rank for card in self.deal.kitty)
+        c.keys = _replace(c.keys, seat, c.keys[seat] + kitty_key)
         c.sizes = _replace(c.sizes, seat, c.sizes[seat] + len(self.deal.kitty))
         c.held = _replace(c.held, seat, c.held[seat] | frozenset(_ids(self.deal.kitty)))
 
@@ -432,18 +451,16 @@ class HandState:
         ranks, ids, key = _read_play(action.cards, self._suited)
         if not ranks:
             raise IllegalAction("invalid_combination", "a play needs at least one card, or a pass")
-        counts = list(c.counts[seat])
-        for rank in ranks:
-            counts[rank] -= 1
-            if counts[rank] < 0:
-                raise IllegalAction("not_held", f"seat {seat} does not hold {format_ranks(ranks)}")
+        rest = c.keys[seat] - key
+        if rest < 0 or rest & _BORROWED:  # some rank went below zero: not held (R1.7)
+            raise IllegalAction("not_held", f"seat {seat} does not hold {format_ranks(ranks)}")
         if self._suited:
             c.held = _replace(c.held, seat, self._take_physical(c.held[seat], ranks, ids, seat))
         play = self._reading(key, ranks, c.top)
-        c.counts = _replace(c.counts, seat, tuple(counts))
+        c.keys = _replace(c.keys, seat, rest)
         c.top, c.top_seat, c.passes = play, seat, 0
         c.play_counts = _replace(c.play_counts, seat, c.play_counts[seat] + 1)
-        c.plays = (*c.plays, PlayedTrick(seat, play, ranks, ids))
+        c.plays = (*c.plays, (seat, play, ranks, ids))
         if play.kind is Kind.BOMB:
             c.bombs += 1
         elif play.kind is Kind.ROCKET:
@@ -484,13 +501,14 @@ class HandState:
             raise IllegalAction("not_held", f"seat {seat} does not hold {missing[0]}")
         if named is ids:
             return left
+        taken = set()
         for rank, card_id in zip(ranks, ids, strict=True):
             if card_id is None:
-                candidates = sorted(i for i in left if _RANK_OF_ID[i] == rank)
-                if not candidates:
+                found = next((i for i in _IDS_OF_RANK[rank] if i in left and i not in taken), None)
+                if found is None:
                     raise IllegalAction("not_held", f"seat {seat} does not hold that many {rank}")
-                left = left - {candidates[0]}
-        return left
+                taken.add(found)
+        return left.difference(taken)
 
     def _reading(self, key: int, ranks: Sequence[int], top: Play | None) -> Play:
         found = self._table.get(key, ())

@@ -494,14 +494,14 @@ class HandState:
     ) -> frozenset[int]:
         """The seat's physical cards after the play; raises not_held (R1.7). Cards written
         without a suit take the seat's lowest card of that rank not named in the play."""
-        named = ids if None not in ids else [i for i in ids if i is not None]
+        named = [i for i in ids if i is not None]
         left = held.difference(named)
         if len(left) != len(held) - len(named):
             missing = [str(_CARD_OF_ID[i]) for i in named if i not in held] or ["a card twice"]
             raise IllegalAction("not_held", f"seat {seat} does not hold {missing[0]}")
-        if named is ids:
+        if len(named) == len(ids):
             return left
-        taken = set()
+        taken: set[int] = set()
         for rank, card_id in zip(ranks, ids, strict=True):
             if card_id is None:
                 found = next((i for i in _IDS_OF_RANK[rank] if i in left and i not in taken), None)

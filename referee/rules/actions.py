@@ -85,12 +85,15 @@ def action_from_json(event: object) -> Action:
         raise BadEvent(f"event seat must be 0, 1 or 2, got {seat!r}")
     if len(event) != 2:
         raise BadEvent("an event is a seat and exactly one of bid, double, redouble, play")
-    kind = next(k for k in event if k != "seat")
-    value = event[kind]
-    if kind == "play":
+    value = event.get("play")
+    if value is not None:
         if not isinstance(value, str):
             raise BadEvent(f"play must be card text or 'pass', got {value!r}")
-        return Pass(seat) if value.strip().lower() == "pass" else PlayCards(seat, value)
+        if value == "pass" or value.strip().lower() == "pass":
+            return Pass(seat)
+        return PlayCards(seat, value)
+    kind = next(k for k in event if k != "seat")
+    value = event[kind]
     if kind == "bid":
         if not isinstance(value, int) or isinstance(value, bool):
             raise BadEvent(f"bid must be an integer, got {value!r}")

@@ -27,6 +27,7 @@ THREE, ACE, TWO, SMALL_JOKER, BIG_JOKER = 0, 11, 12, 13, 14
 #: How many cards of each rank one pack holds.
 PACK_COUNTS: tuple[int, ...] = (4,) * 13 + (1, 1)
 SUITS = "♠♥♣♦"
+_SUIT_INDEX = {suit: i for i, suit in enumerate(SUITS)}
 _SUIT_LETTERS = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
 _SEPARATORS = frozenset(" ,+-\t\n")
 _RANK_OF_CHAR = {c: i for i, c in enumerate(RANK_CHARS)}
@@ -142,8 +143,8 @@ class Card:
     def id(self) -> int | None:
         """Physical identity 0..53 (rank * 4 + suit; jokers 52 and 53), None without a suit."""
         if self.rank >= SMALL_JOKER:
-            return 52 + self.rank - SMALL_JOKER
-        return None if self.suit is None else self.rank * 4 + SUITS.index(self.suit)
+            return 39 + self.rank  # 52, 53
+        return None if self.suit is None else self.rank * 4 + _SUIT_INDEX[self.suit]
 
     def __str__(self) -> str:
         return (self.suit or "") + RANK_CHARS[self.rank]

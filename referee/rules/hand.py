@@ -16,6 +16,7 @@ from referee.rules.actions import Action, Bid, Double, Pass, PlayCards, Redouble
 from referee.rules.cards import (
     KEY_BITS,
     NUM_RANKS,
+    SMALL_JOKER,
     Card,
     Deal,
     card_order,
@@ -74,9 +75,9 @@ class PlayedTrick(NamedTuple):
 
 
 class _Core:
-    """The changing part of a hand state. ``push`` works on a shallow copy and every field
-    holds an immutable value that is replaced, never changed in place, so ``pop`` is exact.
-    (A plain ``__dict__`` class: copying it is one C-level dict copy.)"""
+    """The changing part of a hand state. Every field holds an immutable value that is
+    replaced, never changed in place, so a shallow copy of ``__dict__`` (one C-level dict
+    copy) is an exact snapshot: ``push`` keeps one to restore on rejection or on ``pop``."""
 
     phase: Phase
     turn: int
@@ -107,7 +108,7 @@ class _Core:
         c.phase, c.turn = Phase.BIDDING, deal.first_bidder
         c.bids, c.high_bid, c.high_bidder, c.passes_since_bid = (), 0, None, 0
         c.landlord, c.doubled, c.redoubled, c.kitty_taken = None, (None, None, None), None, False
-        c.keys = tuple(key_of(card.rank for card in hand) for hand in deal.hands)
+        c.keys = tuple(key_of([card.rank for card in hand]) for hand in deal.hands)
         c.sizes = (17, 17, 17)
         c.held = tuple(frozenset(_ids(h)) for h in deal.hands)
         c.top, c.top_seat, c.passes = None, None, 0
@@ -115,14 +116,10 @@ class _Core:
         c.announcements, c.plays = (), ()
         return c
 
-    def clone(self) -> _Core:
-        new = _Core()
-        new.__dict__.update(self.__dict__)
-        return new
-
 
 def _ids(cards: Iterable[Card]) -> list[int]:
-    return [i for i in (c.id for c in cards) if i is not None]
+    """Physical ids of the cards whose suit is known (and of the jokers)."""
+    return [i for i in [c.id for c in cards] if i is not None]
 
 
 def _replace(items: tuple[_T, ...], index: int, value: _T) -> tuple[_T, ...]:
@@ -148,9 +145,11 @@ class HandState:
         self.deal = deal
         self.profile = profile
         self.actions: list[Action] = []
-        self._suited = deal.has_suits
+        self._suited = all(c.suit is not None or c.rank >= SMALL_JOKER for c in deal.kitty) and (
+            deal.has_suits
+        )
         self._core = _Core.start(deal)
-        self._stack: list[_Core] = []
+        self._stack: list[dict[str, Any]] = []
         self._table = play_table(profile)
 
     # ----------------------------------------------------------------- building
@@ -327,22 +326,26 @@ class HandState:
     # ----------------------------------------------------------------- acting
     def push(self, action: Action) -> None:
         """Apply ``action`` or raise IllegalAction / NotationError, leaving the state unchanged."""
-        core = self._core.clone()
+        core = self._core
         if core.phase in ENDED:
             raise IllegalAction("phase", f"the hand has ended ({core.phase.value})")
         apply = self._APPLY.get(type(action))
         if apply is None:
             raise TypeError(f"not an action: {action!r}")
-        apply(self, core, action)
-        self._stack.append(self._core)
-        self._core = core
+        saved = core.__dict__.copy()  # fields are replaced, never changed in place
+        try:
+            apply(self, core, action)
+        except BaseException:
+            core.__dict__ = saved
+            raise
+        self._stack.append(saved)
         self.actions.append(action)
 
     def pop(self) -> Action:
         """Take back the last action and return it."""
         if not self.actions:
             raise IndexError("no action to take back")
-        self._core = self._stack.pop()
+        self._core.__dict__ = self._stack.pop()
         return self.actions.pop()
 
     # bidding ------------------------------------------------------------------

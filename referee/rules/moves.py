@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import cache, lru_cache
 
-from referee.rules.cards import BIG_JOKER, SMALL_JOKER, UNIT
+from referee.rules.cards import ACE, BIG_JOKER, SMALL_JOKER, UNIT
 from referee.rules.combos import Kind, Play, beats
 from referee.rules.patterns import (
     ALL_KINDS,
@@ -30,12 +30,10 @@ from referee.rules.profiles import COMP2016, RuleProfile
 from referee.rules.table import Readings, play_table, preferred_plays, unique_readings
 
 _MASK_KINDS = tuple(k for k in ALL_KINDS if k in PLAIN and k is not Kind.ROCKET)
-_COUNT_KINDS = (
-    Kind.FOUR_TWO_SINGLES,
-    Kind.FOUR_TWO_PAIRS,
-    Kind.AIRPLANE_SINGLES,
-    Kind.AIRPLANE_PAIRS,
-)
+_FOUR_KINDS = (Kind.FOUR_TWO_SINGLES, Kind.FOUR_TWO_PAIRS)
+_AIRPLANE_KINDS = (Kind.AIRPLANE_SINGLES, Kind.AIRPLANE_PAIRS)
+#: Ranks 3…K: where a run of two ranks within 3…A can start.
+_RUN_STARTS = (1 << ACE) - 1
 _KIND_IDS = {kind: i for i, kind in enumerate(ALL_KINDS)}
 _MASK_KIND_INFO = tuple((_KIND_IDS[k], body_need(k)) for k in _MASK_KINDS)
 _MEMO_LIMIT = 1 << 16
@@ -60,10 +58,14 @@ def legal_plays(
         out += [best[body + k] for k in kicker_keys(Kind.TRIO_PAIR, top, masks[2])]
     if pool.counts[SMALL_JOKER] and pool.counts[BIG_JOKER]:
         out.append(best[ROCKET_KEY])
-    for winged in _COUNT_KINDS:
+    # wings depend on the exact counts; most hands have no four and no two adjacent trios
+    winged_kinds = (_FOUR_KINDS if masks[4] else ()) + (
+        _AIRPLANE_KINDS if masks[3] & masks[3] >> 1 & _RUN_STARTS else ()
+    )
+    for winged in winged_kinds:
         for top, n, body_key in bodies(pool, winged, profile):
             out += [best[body_key + w] for w in wings(pool, winged, profile, top, n)]
-    if not unique_readings(profile):  # a multiset read two ways must still come once
+    if not memo.unique:  # a multiset read two ways must still come once
         out = list({play.key: play for play in reversed(out)}.values())
     return out
 
@@ -76,6 +78,7 @@ class _PlayMemo(dict[int, tuple[Play, ...]]):
         super().__init__()
         self.profile = profile
         self.best = preferred_plays(profile)
+        self.unique = unique_readings(profile)
 
     def __missing__(self, key: int) -> tuple[Play, ...]:
         found = mask_bodies(ALL_KINDS[key & 31], key >> 5, self.profile)

@@ -150,6 +150,19 @@ class Card:
         return (self.suit or "") + RANK_CHARS[self.rank]
 
 
+def card_ids(cards: Iterable[Card]) -> list[int | None]:
+    """``Card.id`` of each card, in one pass (None for a card written without its suit)."""
+    index = _SUIT_INDEX
+    return [
+        39 + c.rank
+        if c.rank >= SMALL_JOKER
+        else None
+        if c.suit is None
+        else 4 * c.rank + index[c.suit]
+        for c in cards
+    ]
+
+
 def card_order(card: Card) -> tuple[int, int]:
     """Sort key: by rank, then suit in ♠♥♣♦ order (unknown suit first)."""
     return (card.rank, SUITS.index(card.suit) if card.suit else -1)

@@ -16,9 +16,9 @@ from referee.rules.actions import Action, Bid, Double, Pass, PlayCards, Redouble
 from referee.rules.cards import (
     KEY_BITS,
     NUM_RANKS,
-    SMALL_JOKER,
     Card,
     Deal,
+    card_ids,
     card_order,
     counts_of_key,
     format_cards,
@@ -34,7 +34,7 @@ from referee.rules.errors import IllegalAction
 from referee.rules.moves import legal_plays
 from referee.rules.profiles import COMP2016, RuleProfile
 from referee.rules.scoring import DealResult, Winner, score_result
-from referee.rules.table import play_table
+from referee.rules.table import Readings, play_table
 
 
 class Phase(StrEnum):
@@ -95,7 +95,6 @@ class _Core:
     top: Play | None
     top_seat: int | None
     passes: int
-    play_counts: tuple[int, ...]
     bombs: int
     rockets: int
     winner: Winner | None
@@ -110,16 +109,16 @@ class _Core:
         c.landlord, c.doubled, c.redoubled, c.kitty_taken = None, (None, None, None), None, False
         c.keys = tuple(key_of([card.rank for card in hand]) for hand in deal.hands)
         c.sizes = (17, 17, 17)
-        c.held = tuple(frozenset(_ids(h)) for h in deal.hands)
+        c.held = tuple(_physical(h) for h in deal.hands)
         c.top, c.top_seat, c.passes = None, None, 0
-        c.play_counts, c.bombs, c.rockets, c.winner = (0, 0, 0), 0, 0, None
+        c.bombs, c.rockets, c.winner = 0, 0, None
         c.announcements, c.plays = (), ()
         return c
 
 
-def _ids(cards: Iterable[Card]) -> list[int]:
-    """Physical ids of the cards whose suit is known (and of the jokers)."""
-    return [i for i in [c.id for c in cards] if i is not None]
+def _physical(cards: Iterable[Card]) -> frozenset[int]:
+    """Ids of the cards whose suit is known (all of them in a deal with suits)."""
+    return frozenset(i for i in card_ids(cards) if i is not None)
 
 
 def _replace(items: tuple[_T, ...], index: int, value: _T) -> tuple[_T, ...]:
@@ -145,9 +144,7 @@ class HandState:
         self.deal = deal
         self.profile = profile
         self.actions: list[Action] = []
-        self._suited = all(c.suit is not None or c.rank >= SMALL_JOKER for c in deal.kitty) and (
-            deal.has_suits
-        )
+        self._suited = None not in card_ids([*deal.hands[0], *deal.hands[1], *deal.hands[2]])
         self._core = _Core.start(deal)
         self._stack: list[dict[str, Any]] = []
         self._table = play_table(profile)
@@ -247,13 +244,13 @@ class HandState:
     def spring(self) -> bool:
         """春天: the landlord won and neither defender played a card (R7.2)."""
         c = self._core
-        return c.winner == "landlord" and sum(c.play_counts) == c.play_counts[c.landlord or 0]
+        return c.winner == "landlord" and all(p[0] == c.landlord for p in c.plays)
 
     @property
     def anti_spring(self) -> bool:
         """反春: the defenders won and the landlord played only his opening lead (R7.3)."""
         c = self._core
-        return c.winner == "defenders" and c.play_counts[c.landlord or 0] == 1
+        return c.winner == "defenders" and sum(p[0] == c.landlord for p in c.plays) == 1
 
     @property
     def announcements(self) -> tuple[Announcement, ...]:
@@ -438,7 +435,7 @@ class HandState:
         kitty_key = key_of(card.rank for card in self.deal.kitty)
         c.keys = _replace(c.keys, seat, c.keys[seat] + kitty_key)
         c.sizes = _replace(c.sizes, seat, c.sizes[seat] + len(self.deal.kitty))
-        c.held = _replace(c.held, seat, c.held[seat] | frozenset(_ids(self.deal.kitty)))
+        c.held = _replace(c.held, seat, c.held[seat] | _physical(self.deal.kitty))
 
     def _start_play(self, c: _Core) -> None:
         self._take_kitty(c)
@@ -458,11 +455,18 @@ class HandState:
         if rest < 0 or rest & _BORROWED:  # some rank went below zero: not held (R1.7)
             raise IllegalAction("not_held", f"seat {seat} does not hold {format_ranks(ranks)}")
         if self._suited:
-            c.held = _replace(c.held, seat, self._take_physical(c.held[seat], ranks, ids, seat))
-        play = self._reading(key, ranks, c.top)
+            held = c.held[seat]
+            left_cards = held.difference(ids)
+            if None in ids or len(left_cards) != len(held) - len(ids):  # unnamed or not held
+                left_cards = self._take_physical(held, ranks, ids, seat)
+            c.held = _replace(c.held, seat, left_cards)
+        found = self._table.get(key)
+        if found is not None and c.top is None:  # a lead: any combination
+            play = found[0]
+        else:
+            play = self._reading(found, ranks, c.top)
         c.keys = _replace(c.keys, seat, rest)
         c.top, c.top_seat, c.passes = play, seat, 0
-        c.play_counts = _replace(c.play_counts, seat, c.play_counts[seat] + 1)
         c.plays = (*c.plays, (seat, play, ranks, ids))
         if play.kind is Kind.BOMB:
             c.bombs += 1
@@ -513,8 +517,7 @@ class HandState:
                 taken.add(found)
         return left.difference(taken)
 
-    def _reading(self, key: int, ranks: Sequence[int], top: Play | None) -> Play:
-        found = self._table.get(key, ())
+    def _reading(self, found: Readings | None, ranks: Sequence[int], top: Play | None) -> Play:
         if not found:
             raise IllegalAction(
                 "invalid_combination",

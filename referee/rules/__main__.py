@@ -40,15 +40,20 @@ def _parser() -> argparse.ArgumentParser:
         prog="python -m referee.rules", description="Dou Dizhu rules tool (SPEC.md, PROTOCOL.md)"
     )
     parser.add_argument("--profile", default="comp2016", choices=sorted(PROFILES))
+    # --profile may also follow the command; there it must not reset an earlier choice
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--profile", default=argparse.SUPPRESS, choices=sorted(PROFILES))
     sub = parser.add_subparsers(dest="command")
     sub.add_parser("batch", help="JSON Lines protocol on stdin/stdout (the default)")
-    check = sub.add_parser("check", help="classify a play, optionally against the top play")
+    check = sub.add_parser(
+        "check", parents=[common], help="classify a play, optionally against the top play"
+    )
     check.add_argument("cards")
     check.add_argument("--previous")
-    moves = sub.add_parser("moves", help="list the legal plays of a hand")
+    moves = sub.add_parser("moves", parents=[common], help="list the legal plays of a hand")
     moves.add_argument("hand")
     moves.add_argument("--previous")
-    score = sub.add_parser("score", help="score a hand from its result")
+    score = sub.add_parser("score", parents=[common], help="score a hand from its result")
     score.add_argument("--landlord", type=int, required=True)
     score.add_argument("--bid", type=int, required=True)
     score.add_argument("--doubled", type=int, action="append", default=[], metavar="SEAT")
@@ -58,7 +63,9 @@ def _parser() -> argparse.ArgumentParser:
     score.add_argument("--spring", action="store_true")
     score.add_argument("--anti-spring", action="store_true")
     score.add_argument("--winner", choices=["landlord", "defenders"], required=True)
-    replay = sub.add_parser("replay", help="replay a hand record file (JSON: deal and events)")
+    replay = sub.add_parser(
+        "replay", parents=[common], help="replay a hand record file (JSON: deal and events)"
+    )
     replay.add_argument("file")
     deal = sub.add_parser("deal", help="show the deal of a seed")
     deal.add_argument("seed", type=int)
@@ -77,7 +84,11 @@ def main(
             out.write(f"seat {seat}: {format_cards(hand)}\n")
         out.write(f"kitty:  {format_cards(dealt.kitty)}\nfirst bidder: seat {dealt.first_bidder}\n")
         return 0
-    request = _request(args, stdin)
+    try:
+        request = _request(args, stdin)
+    except OSError as exc:
+        out.write(f"error: cannot read {args.file}: {exc.strerror or exc}\n")
+        return 1
     answer = handle_request(request)
     out.write(_human(args.command, answer) + "\n")
     return 1 if "error" in answer or answer.get("ok") is False else 0

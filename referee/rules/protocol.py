@@ -57,7 +57,13 @@ def handle_line(line: str) -> str:
         request = json.loads(line)
     except json.JSONDecodeError as exc:
         return json.dumps({"error": "bad_request", "message": f"not JSON: {exc}"})
-    return json.dumps(handle_request(request), ensure_ascii=False)
+    answer = handle_request(request)
+    text = json.dumps(answer, ensure_ascii=False)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate (e.g. "\ud800" echoed back) stays escaped
+        text = json.dumps(answer)
+    return text
 
 
 def _text(request: dict[str, Any], field: str, *, required: bool = True) -> str | None:

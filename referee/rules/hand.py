@@ -226,7 +226,19 @@ class HandState:
 
     @property
     def kitty_revealed(self) -> bool:
+        """The kitty (底牌) has been shown and joined the landlord's hand (R2.5)."""
         return self._core.kitty_taken
+
+    @property
+    def redeal_first_bidder(self) -> int | None:
+        """After a passed-out hand: who bids first on the redeal (R2.4, switch ``all_pass``).
+
+        None when there is no redeal (a duplicate board scores 0/0/0) or no pass-out.
+        """
+        if self._core.phase is not Phase.PASSED_OUT or self.profile.all_pass == "score_zero":
+            return None
+        first = self.deal.first_bidder
+        return (first + 1) % 3 if self.profile.all_pass == "redeal_advance_first_bidder" else first
 
     @property
     def bombs(self) -> int:

@@ -676,3 +676,34 @@ def test_r9_1_accepted_actions_round_trip_through_the_event_log(action: Action) 
             f"{action!r} was accepted but its event {state.to_events()[-1]} does not replay: {exc}"
         )
     assert snapshot(rebuilt) == snapshot(state)
+
+
+# --- R9.1 / PROTOCOL "Which code when" ---------------------------------------------------------
+
+
+def test_r9_1_checks_for_a_play_run_in_the_protocol_order() -> None:
+    # phase -> out_of_turn -> bad_notation -> lead_pass -> not_held -> invalid_combination
+    # -> does_not_beat: each event below has two faults; the earlier check names it.
+    during_doubling = after_bid()
+    rejects(during_doubling, PlayCards(1, "3Z"), "phase")
+    rejects(during_doubling, Pass(2), "phase")
+    state = state_at_play(SPRING_DEAL)
+    rejects(state, PlayCards(1, "3Z"), "out_of_turn")
+    rejects(state, Pass(2), "out_of_turn")
+    with pytest.raises(NotationError):
+        state.push(PlayCards(0, "QQQZ"))  # not held, unreadable: bad_notation
+    rejects(state, PlayCards(0, "XX"), "not_held")  # no combination either
+    rejects(state, PlayCards(0, "2"), "not_held")
+    state.push(PlayCards(0, "T"))
+    rejects(state, PlayCards(1, "QK"), "not_held")  # neither held nor a combination
+    rejects(state, PlayCards(1, "3"), "does_not_beat")
+    rejects(state, PlayCards(1, "34"), "invalid_combination")  # held, no combination
+
+
+def test_r9_1_every_event_after_the_end_is_a_phase_error() -> None:
+    state = state_at_play(SPRING_DEAL)
+    for cards in (AIRPLANE, "Q", "K", "JJ"):
+        lead_then_two_passes(state, 0, cards)
+    assert state.phase is Phase.FINISHED
+    for action in (Bid(1, 1), Double(1, True), Redouble(0, True), Pass(1), PlayCards(1, "3")):
+        rejects(state, action, "phase")

@@ -2,10 +2,23 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
-from referee.rules import CLASSIC, COMP2016, RuleProfile, beats, classify, counts_of, legal_plays
-from referee.rules.cards import parse_ranks
+from referee.rules import (
+    CLASSIC,
+    COMP2016,
+    Kind,
+    Play,
+    RuleProfile,
+    beats,
+    classify,
+    counts_of,
+    legal_plays,
+)
+from referee.rules.cards import counts_of_key, parse_ranks
+from referee.rules.table import play_table
 
 BOTH = pytest.mark.parametrize("profile", [COMP2016, CLASSIC], ids=["comp2016", "classic"])
 
@@ -75,3 +88,38 @@ def test_r5_17_four_with_a_pair_is_an_answer_in_comp2016_only() -> None:
 def test_empty_hand_has_no_play(profile: RuleProfile) -> None:
     assert plays("", profile=profile) == []
     assert plays("", "3", profile) == []
+
+
+def _lowest_of_each_kind(table: dict[int, tuple[Play, ...]]) -> dict[tuple[Kind, int], Play]:
+    lowest: dict[tuple[Kind, int], Play] = {}
+    for found in table.values():
+        for play in found:
+            here = lowest.get((play.kind, play.length))
+            if play.rank is not None and (here is None or play.rank < (here.rank or 0)):
+                lowest[(play.kind, play.length)] = play
+    return lowest
+
+
+@BOTH
+def test_every_combination_is_a_lead_and_an_answer_from_exactly_its_own_cards(
+    profile: RuleProfile,
+) -> None:
+    """R5.2 / R5.21 over the whole play table: a hand holding exactly one combination can lead
+    it, and can answer the lowest combination of the same kind and size with it. (Airplanes with
+    4 or 5 single wings, the bulk of the table, are sampled with a fixed seed.)"""
+    table = play_table(profile)
+    lowest = _lowest_of_each_kind(table)
+    rng = random.Random(2016)
+    checked = 0
+    for key, found in table.items():
+        play = found[0]
+        if play.kind is Kind.AIRPLANE_SINGLES and play.length >= 4 and rng.random() > 0.1:
+            continue
+        checked += 1
+        counts = counts_of_key(key)
+        assert key in {p.key for p in legal_plays(counts, None, profile)}, play
+        low = lowest.get((play.kind, play.length))
+        if low is not None and play.rank is not None and play.rank > (low.rank or 0):
+            answers = legal_plays(counts, low, profile)
+            assert key in {p.key for p in answers}, (play, low)
+    assert checked > 8000

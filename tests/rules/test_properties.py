@@ -104,6 +104,21 @@ def pack_multisets(draw: st.DrawFn, min_size: int = 1, max_size: int = 20) -> li
 
 
 @st.composite
+def rich_hands(draw: st.DrawFn, profile: RuleProfile, max_size: int = 20) -> list[int]:
+    """A hand made of one to four random combinations of the table (so airplanes, fours and
+    chains are common), trimmed to ``max_size`` cards and to one pack."""
+    keys = _table_keys(profile)
+    counts = [0] * 15
+    for _ in range(draw(st.integers(1, 4))):
+        for rank, n in enumerate(counts_of_key(keys[draw(st.integers(0, len(keys) - 1))])):
+            counts[rank] = min(PACK[rank], counts[rank] + n)
+    while sum(counts) > max_size:
+        held = [r for r in range(15) if counts[r]]
+        counts[held[draw(st.integers(0, len(held) - 1))]] -= 1
+    return counts
+
+
+@st.composite
 def near_combinations(draw: st.DrawFn, profile: RuleProfile) -> list[int]:
     """A legal multiset of the profile's table with a card added, removed or changed."""
     keys = _table_keys(profile)
@@ -272,7 +287,7 @@ def test_invalid_results_raise_invalid_result_only(
 
 @st.composite
 def hands_and_previous(draw: st.DrawFn, profile: RuleProfile, max_size: int) -> tuple[Any, Any]:
-    counts = draw(pack_multisets(1, max_size))
+    counts = draw(st.one_of(pack_multisets(1, max_size), rich_hands(profile, max_size)))
     previous = None
     if draw(st.booleans()):
         plays = _all_plays(profile)

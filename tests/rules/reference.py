@@ -107,7 +107,7 @@ def ref_readings(counts: Sequence[int], profile: Any) -> set[Reading]:
         ("airplane_pairs", n // 5 if n % 5 == 0 else 0),
     ):
         longest = (
-            AIRPLANE_SINGLES_MAX if kind == "airplane_singles" else (profile.max_airplane_pairs_len)
+            AIRPLANE_SINGLES_MAX if kind == "airplane_singles" else profile.max_airplane_pairs_len
         )
         if not 2 <= k <= longest:
             continue

@@ -52,7 +52,7 @@ from referee.rules import (
 from referee.rules.cards import counts_of_key, key_of_counts
 from referee.rules.table import play_table
 from tests.rules.helpers import snapshot
-from tests.rules.reference import PACK, ref_beats, ref_readings, sub_multisets
+from tests.rules.reference import PACK, ref_beats, ref_readings, ref_score, sub_multisets
 
 PROFILES = [COMP2016, CLASSIC]
 VARIANTS = [
@@ -527,6 +527,19 @@ def test_random_legal_games_replay_pop_and_score_consistently(
         bombs = sum(1 for t in state.plays if t.play.kind.value == "bomb")
         rockets = sum(1 for t in state.plays if t.play.kind.value == "rocket")
         assert (state.bombs, state.rockets) == (bombs, rockets)
+        expected = ref_score(
+            landlord=landlord,
+            bid=state.bid or 0,
+            doubled=[d is True for d in state.doubled],
+            redoubled=state.redoubled is True,
+            bombs=bombs,
+            rockets=rockets,
+            spring=spring,
+            anti_spring=anti,
+            winner=state.winner or "",
+            doubling=profile.has_doubling,
+        )
+        assert list(scores) == expected, "R8.1"
     else:
         assert state.phase is Phase.PASSED_OUT and scores == (0, 0, 0)
 

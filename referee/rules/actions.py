@@ -7,8 +7,7 @@ Each has a protocol form (PROTOCOL.md, op ``replay``): ``{"seat": s, "bid": n}``
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple, TypeVar
 
 from referee.rules.errors import RulesError
 
@@ -19,8 +18,27 @@ class BadEvent(RulesError):
     code = "bad_request"
 
 
-@dataclass(frozen=True, slots=True)
-class Bid:
+_T = TypeVar("_T", bound=tuple[Any, ...])
+
+
+def _value_object(cls: type[_T]) -> type[_T]:
+    """Actions are tuples (cheap to build while replaying a log) that compare equal only to an
+    action of the same type: ``Bid(0, 1) != Double(0, True)``."""
+
+    def __eq__(self: object, other: object) -> bool:
+        return type(self) is type(other) and tuple.__eq__(self, other)  # type: ignore[operator]
+
+    def __ne__(self: object, other: object) -> bool:
+        return not __eq__(self, other)
+
+    cls.__eq__ = __eq__  # type: ignore[method-assign]
+    cls.__ne__ = __ne__  # type: ignore[method-assign]
+    cls.__hash__ = tuple.__hash__  # type: ignore[method-assign]
+    return cls
+
+
+@_value_object
+class Bid(NamedTuple):
     """叫分: 0 passes (不叫), 1..3 bids."""
 
     seat: int
@@ -30,8 +48,8 @@ class Bid:
         return {"seat": self.seat, "bid": self.value}
 
 
-@dataclass(frozen=True, slots=True)
-class Double:
+@_value_object
+class Double(NamedTuple):
     """加倍: a defender's declaration, doubling (True) or not (False)."""
 
     seat: int
@@ -41,8 +59,8 @@ class Double:
         return {"seat": self.seat, "double": self.double}
 
 
-@dataclass(frozen=True, slots=True)
-class Redouble:
+@_value_object
+class Redouble(NamedTuple):
     """再加倍: the landlord's declaration after at least one double."""
 
     seat: int
@@ -52,8 +70,8 @@ class Redouble:
         return {"seat": self.seat, "redouble": self.redouble}
 
 
-@dataclass(frozen=True, slots=True)
-class PlayCards:
+@_value_object
+class PlayCards(NamedTuple):
     """Cards played, as written (rank notation, or physical cards with suits)."""
 
     seat: int
@@ -63,8 +81,8 @@ class PlayCards:
         return {"seat": self.seat, "play": self.cards}
 
 
-@dataclass(frozen=True, slots=True)
-class Pass:
+@_value_object
+class Pass(NamedTuple):
     """过 / 不要: a follower declines to beat the top play."""
 
     seat: int

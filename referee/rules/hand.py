@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from enum import StrEnum
 from functools import lru_cache
+from operator import attrgetter
 from typing import Any, ClassVar, NamedTuple, TypeVar
 
 from referee.rules.actions import Action, Bid, Double, Pass, PlayCards, Redouble, action_from_json
@@ -79,6 +80,12 @@ class _Core:
     replaced, never changed in place, so a shallow copy of ``__dict__`` (one C-level dict
     copy) is an exact snapshot: ``push`` keeps one to restore on rejection or on ``pop``."""
 
+    __slots__ = _FIELDS = (
+        "phase", "turn", "bids", "high_bid", "high_bidder", "passes_since_bid", "landlord",
+        "doubled", "redoubled", "kitty_taken", "keys", "sizes", "held", "top", "top_seat",
+        "passes", "bombs", "rockets", "winner", "announcements", "plays",
+    )  # fmt: skip
+
     phase: Phase
     turn: int
     bids: tuple[tuple[int, int], ...]
@@ -116,6 +123,14 @@ class _Core:
         return c
 
 
+_snapshot = attrgetter(*_Core._FIELDS)
+
+
+def _restore(core: _Core, saved: tuple[Any, ...]) -> None:
+    for name, value in zip(_Core._FIELDS, saved, strict=True):
+        setattr(core, name, value)
+
+
 def _physical(cards: Iterable[Card]) -> frozenset[int]:
     """Ids of the cards whose suit is known (all of them in a deal with suits)."""
     return frozenset(i for i in card_ids(cards) if i is not None)
@@ -146,7 +161,7 @@ class HandState:
         self.actions: list[Action] = []
         self._suited = None not in card_ids([*deal.hands[0], *deal.hands[1], *deal.hands[2]])
         self._core = _Core.start(deal)
-        self._stack: list[dict[str, Any]] = []
+        self._stack: list[tuple[Any, ...]] = []
         self._table = play_table(profile)
 
     # ----------------------------------------------------------------- building
@@ -341,11 +356,11 @@ class HandState:
         apply = self._APPLY.get(type(action))
         if apply is None:
             raise TypeError(f"not an action: {action!r}")
-        saved = core.__dict__.copy()  # fields are replaced, never changed in place
+        saved = _snapshot(core)  # fields are replaced, never changed in place
         try:
             apply(self, core, action)
         except BaseException:
-            core.__dict__ = saved
+            _restore(core, saved)
             raise
         self._stack.append(saved)
         self.actions.append(action)
@@ -354,7 +369,7 @@ class HandState:
         """Take back the last action and return it."""
         if not self.actions:
             raise IndexError("no action to take back")
-        self._core.__dict__ = self._stack.pop()
+        _restore(self._core, self._stack.pop())
         return self.actions.pop()
 
     # bidding ------------------------------------------------------------------

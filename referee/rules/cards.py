@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from referee.rules.errors import InvalidDeal, NotationError
 
@@ -210,7 +210,8 @@ def parse_cards(text: str) -> tuple[Card, ...]:
                 raise NotationError(f"{token!r} is not a card in {text!r}", token=token)
             rank, i = found, i + 1
         if suit is not None and rank >= SMALL_JOKER:
-            raise NotationError(f"a joker has no suit: {suit}{RANK_CHARS[rank]}", token=ch)
+            token = f"{suit}{RANK_CHARS[rank]}"
+            raise NotationError(f"a joker has no suit: {token}", token=token)
         out.append(Card(rank, suit))
     return tuple(out)
 
@@ -238,13 +239,19 @@ class Deal:
     hands: tuple[tuple[Card, ...], tuple[Card, ...], tuple[Card, ...]]
     kitty: tuple[Card, ...]
     first_bidder: int = 0
+    #: Worked out once from the cards (a hand state starts from them):
+    #: the multiset key of each hand and of the kitty, and whether every card has its suit.
+    keys: tuple[int, int, int] = field(init=False, repr=False, compare=False)
+    kitty_key: int = field(init=False, repr=False, compare=False)
+    has_suits: bool = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         validate_deal(self)
-
-    @property
-    def has_suits(self) -> bool:
-        return all(c.suit is not None or c.is_joker for h in (*self.hands, self.kitty) for c in h)
+        h0, h1, h2 = ([c.rank for c in h] for h in self.hands)
+        object.__setattr__(self, "keys", (key_of(h0), key_of(h1), key_of(h2)))
+        object.__setattr__(self, "kitty_key", key_of(c.rank for c in self.kitty))
+        everything = [*self.hands[0], *self.hands[1], *self.hands[2], *self.kitty]
+        object.__setattr__(self, "has_suits", None not in card_ids(everything))
 
     def rank_counts(self, seat: int) -> list[int]:
         return counts_of(c.rank for c in self.hands[seat])
@@ -290,7 +297,7 @@ def validate_deal(deal: Deal) -> None:
     sizes = [len(h) for h in deal.hands]
     if sizes != [17, 17, 17] or len(deal.kitty) != 3:
         raise InvalidDeal(f"a deal is 17/17/17 + 3 cards, got {sizes} + {len(deal.kitty)}")
-    if deal.first_bidder not in (0, 1, 2):
+    if type(deal.first_bidder) is not int or deal.first_bidder not in (0, 1, 2):
         raise InvalidDeal(f"first bidder must be seat 0..2, got {deal.first_bidder}")
     everything = [c for h in (*deal.hands, deal.kitty) for c in h]
     if counts_of(c.rank for c in everything) != list(PACK_COUNTS):

@@ -14,6 +14,8 @@ from enum import StrEnum
 from referee.rules.cards import (
     NUM_RANKS,
     RANK_CHARS,
+    counts_fit_pack,
+    counts_of,
     format_ranks,
     key_of,
     parse_ranks,
@@ -138,4 +140,6 @@ def classify(
     preferred (R5.22); check ``beats`` on the result to know whether it does.
     """
     ranks = parse_ranks(cards) if isinstance(cards, str) else tuple(cards)
+    if not counts_fit_pack(counts_of(ranks)):  # no pack holds five 3s or two small jokers
+        return None
     return choose_reading(readings(key_of(ranks), profile or COMP2016), previous)

@@ -11,9 +11,18 @@ from collections.abc import Callable, Iterable, Sequence
 from enum import StrEnum
 from functools import lru_cache
 from operator import attrgetter
-from typing import Any, ClassVar, NamedTuple, TypeVar
+from typing import Any, ClassVar, Final, NamedTuple, TypeVar
 
-from referee.rules.actions import Action, Bid, Double, Pass, PlayCards, Redouble, action_from_json
+from referee.rules.actions import (
+    Action,
+    BadEvent,
+    Bid,
+    Double,
+    Pass,
+    PlayCards,
+    Redouble,
+    action_from_json,
+)
 from referee.rules.cards import (
     KEY_BITS,
     NUM_RANKS,
@@ -21,6 +30,8 @@ from referee.rules.cards import (
     Deal,
     card_ids,
     card_order,
+    counts_fit_pack,
+    counts_of,
     counts_of_key,
     format_cards,
     format_ranks,
@@ -31,7 +42,7 @@ from referee.rules.cards import (
     ranks_of_key,
 )
 from referee.rules.combos import Kind, Play, beats
-from referee.rules.errors import IllegalAction
+from referee.rules.errors import IllegalAction, NotationError
 from referee.rules.moves import legal_plays
 from referee.rules.profiles import COMP2016, RuleProfile
 from referee.rules.scoring import DealResult, Winner, score_result
@@ -82,7 +93,7 @@ class _Core:
 
     __slots__ = _FIELDS = (
         "phase", "turn", "bids", "high_bid", "high_bidder", "passes_since_bid", "landlord",
-        "doubled", "redoubled", "kitty_taken", "keys", "sizes", "held", "top", "top_seat",
+        "doubled", "redoubled", "kitty_taken", "seats", "top", "top_seat",
         "passes", "bombs", "rockets", "winner", "announcements", "plays",
     )  # fmt: skip
 
@@ -96,9 +107,7 @@ class _Core:
     doubled: tuple[bool | None, ...]
     redoubled: bool | None
     kitty_taken: bool
-    keys: tuple[int, ...]  # each seat's cards as a rank multiset key (cards.key_of)
-    sizes: tuple[int, ...]
-    held: tuple[frozenset[int], ...]  # physical card ids; empty sets for a rank-only deal
+    seats: _Seats
     top: Play | None
     top_seat: int | None
     passes: int
@@ -114,9 +123,9 @@ class _Core:
         c.phase, c.turn = Phase.BIDDING, deal.first_bidder
         c.bids, c.high_bid, c.high_bidder, c.passes_since_bid = (), 0, None, 0
         c.landlord, c.doubled, c.redoubled, c.kitty_taken = None, (None, None, None), None, False
-        c.keys = tuple(key_of([card.rank for card in hand]) for hand in deal.hands)
-        c.sizes = (17, 17, 17)
-        c.held = tuple(_physical(h) for h in deal.hands)
+        k0, k1, k2 = deal.keys
+        h0, h1, h2 = (_physical(h) for h in deal.hands) if deal.has_suits else (_NONE,) * 3
+        c.seats = ((k0, 17, h0), (k1, 17, h1), (k2, 17, h2))
         c.top, c.top_seat, c.passes = None, None, 0
         c.bombs, c.rockets, c.winner = 0, 0, None
         c.announcements, c.plays = (), ()
@@ -131,6 +140,14 @@ def _restore(core: _Core, saved: tuple[Any, ...]) -> None:
         setattr(core, name, value)
 
 
+_Seat = tuple[int, int, frozenset[int]]  # a seat's cards: multiset key, count, physical ids
+_Seats = tuple[_Seat, _Seat, _Seat]
+_KEY: Final = 0
+_SIZE: Final = 1
+_HELD: Final = 2
+_NONE: frozenset[int] = frozenset()  # no physical ids: a deal written with ranks only
+
+
 def _physical(cards: Iterable[Card]) -> frozenset[int]:
     """Ids of the cards whose suit is known (all of them in a deal with suits)."""
     return frozenset(i for i in card_ids(cards) if i is not None)
@@ -140,6 +157,12 @@ def _replace(items: tuple[_T, ...], index: int, value: _T) -> tuple[_T, ...]:
     return (*items[:index], value, *items[index + 1 :])
 
 
+def _with_seat(seats: _Seats, seat: int, value: _Seat) -> _Seats:
+    if seat == 0:
+        return (value, seats[1], seats[2])
+    return (seats[0], value, seats[2]) if seat == 1 else (seats[0], seats[1], value)
+
+
 @lru_cache(maxsize=4096)
 def _read_play(text: str, suited: bool) -> tuple[tuple[int, ...], tuple[int | None, ...], int]:
     """Ranks, physical ids (None for a card written without its suit) and multiset key of a
@@ -147,9 +170,13 @@ def _read_play(text: str, suited: bool) -> tuple[tuple[int, ...], tuple[int | No
     if suited:
         cards = parse_cards(text)
         ranks = tuple(c.rank for c in cards)
-        return ranks, tuple(c.id for c in cards), key_of(ranks)
-    ranks = parse_ranks(text)
-    return ranks, (None,) * len(ranks), key_of(ranks)
+        ids: tuple[int | None, ...] = tuple(c.id for c in cards)
+    else:
+        ranks = parse_ranks(text)
+        ids = (None,) * len(ranks)
+    if not counts_fit_pack(counts_of(ranks)):  # five 3s: no seat can hold them (R1.7)
+        raise IllegalAction("not_held", f"one pack has no {format_ranks(ranks)}")
+    return ranks, ids, key_of(ranks)
 
 
 class HandState:
@@ -159,7 +186,7 @@ class HandState:
         self.deal = deal
         self.profile = profile
         self.actions: list[Action] = []
-        self._suited = None not in card_ids([*deal.hands[0], *deal.hands[1], *deal.hands[2]])
+        self._suited = deal.has_suits
         self._core = _Core.start(deal)
         self._stack: list[tuple[Any, ...]] = []
         self._table = play_table(profile)
@@ -216,19 +243,20 @@ class HandState:
 
     @property
     def card_counts(self) -> tuple[int, int, int]:
-        s = self._core.sizes
-        return s[0], s[1], s[2]
+        s = self._core.seats
+        return s[0][_SIZE], s[1][_SIZE], s[2][_SIZE]
 
     def hand_of(self, seat: int) -> tuple[Card, ...]:
         """The cards ``seat`` still holds (the landlord's include the kitty once taken);
         physical cards when the deal has suits."""
         if self._suited:
-            return tuple(sorted((_CARD_OF_ID[i] for i in self._core.held[seat]), key=card_order))
-        return tuple(Card(r) for r in ranks_of_key(self._core.keys[seat]))
+            held = self._core.seats[seat][_HELD]
+            return tuple(sorted((_CARD_OF_ID[i] for i in held), key=card_order))
+        return tuple(Card(r) for r in ranks_of_key(self._core.seats[seat][_KEY]))
 
     def hand_text(self, seat: int) -> str:
         """The rank text of what ``seat`` still holds, e.g. ``3345QQ2``."""
-        return format_ranks(ranks_of_key(self._core.keys[seat]))
+        return format_ranks(ranks_of_key(self._core.seats[seat][_KEY]))
 
     @property
     def doubled(self) -> tuple[bool | None, bool | None, bool | None]:
@@ -331,7 +359,7 @@ class HandState:
                 return [Double(s, d) for s in seats for d in (True, False)]
             return [Redouble(c.landlord or 0, r) for r in (True, False)]
         if c.phase is Phase.PLAYING:
-            plays = legal_plays(counts_of_key(c.keys[c.turn]), c.top, self.profile)
+            plays = legal_plays(counts_of_key(c.seats[c.turn][_KEY]), c.top, self.profile)
             actions: list[Action] = [] if c.top is None else [Pass(c.turn)]
             return actions + [PlayCards(c.turn, self._cards_text(c.turn, p)) for p in plays]
         return []
@@ -341,7 +369,7 @@ class HandState:
         when the deal has suits, else the canonical rank text."""
         if not self._suited:
             return play.text()
-        held = self._core.held[seat]
+        held = self._core.seats[seat][_HELD]
         ids: list[int] = []
         for rank in play.ranks:
             ids.append(next(i for i in _IDS_OF_RANK[rank] if i in held and i not in ids))
@@ -349,13 +377,16 @@ class HandState:
 
     # ----------------------------------------------------------------- acting
     def push(self, action: Action) -> None:
-        """Apply ``action`` or raise IllegalAction / NotationError, leaving the state unchanged."""
+        """Apply ``action`` or raise a RulesError (IllegalAction, NotationError, BadEvent for a
+        malformed action), leaving the state unchanged."""
         core = self._core
         if core.phase in ENDED:
             raise IllegalAction("phase", f"the hand has ended ({core.phase.value})")
         apply = self._APPLY.get(type(action))
         if apply is None:
-            raise TypeError(f"not an action: {action!r}")
+            raise BadEvent(f"not an action: {action!r}")
+        if type(action.seat) is not int or not 0 <= action.seat <= 2:
+            raise BadEvent(f"an action's seat is 0, 1 or 2, not {action.seat!r}")
         saved = _snapshot(core)  # fields are replaced, never changed in place
         try:
             apply(self, core, action)
@@ -379,7 +410,7 @@ class HandState:
         if action.seat != c.turn:
             raise IllegalAction("out_of_turn", f"seat {c.turn} bids now, not seat {action.seat}")
         value = action.value
-        if value not in (0, 1, 2, 3):
+        if type(value) is not int or value not in (0, 1, 2, 3):
             raise IllegalAction("invalid_bid", f"a bid is 0 (pass), 1, 2 or 3, not {value}")
         if value and value <= c.high_bid:
             raise IllegalAction(
@@ -424,6 +455,8 @@ class HandState:
         return [s for s in (d1, d2) if c.doubled[s] is None]
 
     def _double(self, c: _Core, action: Double) -> None:
+        if type(action.double) is not bool:
+            raise BadEvent(f"a double is true or false, not {action.double!r}")
         if not self.profile.has_doubling:
             raise IllegalAction("invalid_double", f"profile {self.profile.key} has no doubling")
         if c.phase is not Phase.DOUBLING:
@@ -440,6 +473,8 @@ class HandState:
             self._start_play(c)
 
     def _redouble(self, c: _Core, action: Redouble) -> None:
+        if type(action.redouble) is not bool:
+            raise BadEvent(f"a redouble is true or false, not {action.redouble!r}")
         if not self.profile.has_doubling:
             raise IllegalAction("invalid_double", f"profile {self.profile.key} has no doubling")
         if c.phase is not Phase.DOUBLING:
@@ -459,10 +494,11 @@ class HandState:
             return
         c.kitty_taken = True
         seat = c.landlord
-        kitty_key = key_of(card.rank for card in self.deal.kitty)
-        c.keys = _replace(c.keys, seat, c.keys[seat] + kitty_key)
-        c.sizes = _replace(c.sizes, seat, c.sizes[seat] + len(self.deal.kitty))
-        c.held = _replace(c.held, seat, c.held[seat] | _physical(self.deal.kitty))
+        kitty_key = self.deal.kitty_key
+        key, size, held = c.seats[seat]
+        if self._suited:
+            held = held | _physical(self.deal.kitty)
+        c.seats = _with_seat(c.seats, seat, (key + kitty_key, size + len(self.deal.kitty), held))
 
     def _start_play(self, c: _Core) -> None:
         self._take_kitty(c)
@@ -475,32 +511,35 @@ class HandState:
         if action.seat != c.turn:
             raise IllegalAction("out_of_turn", f"seat {c.turn} plays now, not seat {action.seat}")
         seat = action.seat
+        if type(action.cards) is not str:
+            raise NotationError(
+                f"cards must be text, not {action.cards!r}", token=repr(action.cards)
+            )
         ranks, ids, key = _read_play(action.cards, self._suited)
         if not ranks:
             raise IllegalAction("invalid_combination", "a play needs at least one card, or a pass")
-        rest = c.keys[seat] - key
+        seat_key, size, held = c.seats[seat]
+        rest = seat_key - key
         if rest < 0 or rest & _BORROWED:  # some rank went below zero: not held (R1.7)
             raise IllegalAction("not_held", f"seat {seat} does not hold {format_ranks(ranks)}")
         if self._suited:
-            held = c.held[seat]
             left_cards = held.difference(ids)
             if None in ids or len(left_cards) != len(held) - len(ids):  # unnamed or not held
                 left_cards = self._take_physical(held, ranks, ids, seat)
-            c.held = _replace(c.held, seat, left_cards)
+            held = left_cards
         found = self._table.get(key)
         if found is not None and c.top is None:  # a lead: any combination
             play = found[0]
         else:
             play = self._reading(found, ranks, c.top)
-        c.keys = _replace(c.keys, seat, rest)
+        left = size - len(ranks)
+        c.seats = _with_seat(c.seats, seat, (rest, left, held))
         c.top, c.top_seat, c.passes = play, seat, 0
         c.plays = (*c.plays, (seat, play, ranks, ids))
         if play.kind is Kind.BOMB:
             c.bombs += 1
         elif play.kind is Kind.ROCKET:
             c.rockets += 1
-        left = c.sizes[seat] - len(ranks)
-        c.sizes = _replace(c.sizes, seat, left)
         if left == 0:  # R5.5
             c.phase = Phase.FINISHED
             c.winner = "landlord" if seat == c.landlord else "defenders"

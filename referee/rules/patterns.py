@@ -72,6 +72,8 @@ class Pool:
                 bit = 1 << r
                 m1 |= bit
                 if c >= 2:
+                    if r >= SMALL_JOKER or c > 4:
+                        raise ValueError(f"one pack has no {c} cards of rank {r}")
                     m2 |= bit
                     if c >= 3:
                         m3 |= bit

@@ -46,7 +46,10 @@ def _contradictions(r: DealResult, profile: RuleProfile) -> list[str]:
         return [f"landlord must be seat 0, 1 or 2, got {r.landlord!r}"]
     if not _is_int(r.bid) or not 1 <= r.bid <= 3:
         out.append(f"bid must be 1, 2 or 3, got {r.bid!r}")
-    if len(r.doubled) != 3 or not all(isinstance(d, bool) for d in r.doubled):
+    doubled = r.doubled
+    if not isinstance(doubled, tuple | list) or len(doubled) != 3:
+        return [*out, "doubled must be three booleans, one per seat"]
+    if not all(isinstance(d, bool) for d in doubled):
         return [*out, "doubled must be three booleans, one per seat"]
     if r.winner not in ("landlord", "defenders"):
         out.append(f"winner must be 'landlord' or 'defenders', got {r.winner!r}")

@@ -26,6 +26,7 @@ from referee.rules.actions import (
 from referee.rules.cards import (
     KEY_BITS,
     NUM_RANKS,
+    UNIT,
     Card,
     Deal,
     card_ids,
@@ -36,7 +37,6 @@ from referee.rules.cards import (
     format_cards,
     format_ranks,
     full_pack,
-    key_of,
     parse_cards,
     parse_ranks,
     ranks_of_key,
@@ -167,16 +167,22 @@ def _with_seat(seats: _Seats, seat: int, value: _Seat) -> _Seats:
 def _read_play(text: str, suited: bool) -> tuple[tuple[int, ...], tuple[int | None, ...], int]:
     """Ranks, physical ids (None for a card written without its suit) and multiset key of a
     play's text: physical-card notation for a deal with suits, rank notation otherwise (R1.7)."""
-    if suited:
-        cards = parse_cards(text)
-        ranks = tuple(c.rank for c in cards)
-        ids: tuple[int | None, ...] = tuple(c.id for c in cards)
-    else:
-        ranks = parse_ranks(text)
-        ids = (None,) * len(ranks)
-    if not counts_fit_pack(counts_of(ranks)):  # five 3s: no seat can hold them (R1.7)
+    try:  # the canonical physical form "♠3 ♥3 X", as the service writes it
+        cards = [_CANONICAL[token] for token in text.split()] if suited else None
+    except KeyError:
+        cards = None
+    if cards is None:
+        read = parse_cards(text) if suited else [Card(r) for r in parse_ranks(text)]
+        cards = [(c.rank, c.id if suited else None, UNIT[c.rank]) for c in read]
+    ranks = tuple(c[0] for c in cards)
+    ids = tuple(c[1] for c in cards)
+    key = sum(c[2] for c in cards)
+    if len(cards) > 4 and not counts_fit_pack(counts_of(ranks)):  # five 3s: nobody holds them
         raise IllegalAction("not_held", f"one pack has no {format_ranks(ranks)}")
-    return ranks, ids, key_of(ranks)
+    return ranks, ids, key
+
+
+_CANONICAL = {str(card): (card.rank, card.id, UNIT[card.rank]) for card in full_pack()}
 
 
 class HandState:

@@ -96,18 +96,18 @@ Action = Bid | Double | Redouble | PlayCards | Pass
 
 def action_from_json(event: object) -> Action:
     """Read one protocol event; raises BadEvent for a malformed shape (not for bad cards)."""
-    if not isinstance(event, dict):
+    if type(event) is not dict:
         raise BadEvent("an event must be a JSON object")
     seat = event.get("seat")
-    if not isinstance(seat, int) or isinstance(seat, bool) or seat not in (0, 1, 2):
+    if type(seat) is not int or not 0 <= seat <= 2:  # type(True) is bool, not int
         raise BadEvent(f"event seat must be 0, 1 or 2, got {seat!r}")
     if len(event) != 2:
         raise BadEvent("an event is a seat and exactly one of bid, double, redouble, play")
     value = event.get("play")
     if value is not None:
-        if not isinstance(value, str):
+        if type(value) is not str:
             raise BadEvent(f"play must be card text or 'pass', got {value!r}")
-        if value == "pass" or value.strip().lower() == "pass":
+        if value == "pass" or (len(value) < 16 and value.strip().lower() == "pass"):
             return Pass(seat)
         return PlayCards(seat, value)
     kind = next(k for k in event if k != "seat")

@@ -33,7 +33,6 @@ from referee.rules.cards import (
     card_order,
     counts_fit_pack,
     counts_of,
-    counts_of_key,
     format_cards,
     format_ranks,
     full_pack,
@@ -365,7 +364,7 @@ class HandState:
                 return [Double(s, d) for s in seats for d in (True, False)]
             return [Redouble(c.landlord or 0, r) for r in (True, False)]
         if c.phase is Phase.PLAYING:
-            plays = legal_plays(counts_of_key(c.seats[c.turn][_KEY]), c.top, self.profile)
+            plays = legal_plays(c.seats[c.turn][_KEY], c.top, self.profile)
             actions: list[Action] = [] if c.top is None else [Pass(c.turn)]
             return actions + [PlayCards(c.turn, self._cards_text(c.turn, p)) for p in plays]
         return []

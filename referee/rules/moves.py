@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import cache, lru_cache
 
-from referee.rules.cards import ACE, BIG_JOKER, SMALL_JOKER, UNIT
+from referee.rules.cards import ACE, UNIT
 from referee.rules.combos import Kind, Play, beats
 from referee.rules.patterns import (
     ALL_KINDS,
@@ -22,7 +22,7 @@ from referee.rules.patterns import (
     Pool,
     bodies,
     body_need,
-    kicker_keys,
+    kicker_units,
     mask_bodies,
     wings,
 )
@@ -40,10 +40,10 @@ _MEMO_LIMIT = 1 << 16
 
 
 def legal_plays(
-    counts: Sequence[int], previous: Play | None = None, profile: RuleProfile = COMP2016
+    hand: int | Sequence[int], previous: Play | None = None, profile: RuleProfile = COMP2016
 ) -> list[Play]:
-    """Every legal play from a hand given as rank counts (15 ints)."""
-    pool = Pool(counts)
+    """Every legal play from a hand: a multiset key (``cards.key_of``) or 15 rank counts."""
+    pool = Pool(hand)
     if previous is not None:
         return _answers(pool, previous, profile, play_table(profile))
     memo = _memo(profile)
@@ -52,11 +52,12 @@ def legal_plays(
     for kind_id, need in _MASK_KIND_INFO:
         out += memo[masks[need] << 5 | kind_id]
     best = memo.best
+    m1, m2 = masks[1], masks[2]
     for top in _ranks_of(masks[3]):
-        body = 3 * UNIT[top]
-        out += [best[body + k] for k in kicker_keys(Kind.TRIO_SINGLE, top, masks[1])]
-        out += [best[body + k] for k in kicker_keys(Kind.TRIO_PAIR, top, masks[2])]
-    if pool.counts[SMALL_JOKER] and pool.counts[BIG_JOKER]:
+        singles, pairs = memo.trio_kickers[top]
+        out += [play for bit, play in singles if m1 & bit]
+        out += [play for bit, play in pairs if m2 & bit]
+    if pool.key & ROCKET_KEY == ROCKET_KEY:
         out.append(best[ROCKET_KEY])
     # wings depend on the exact counts; most hands have no four and no two adjacent trios
     winged_kinds = (_FOUR_KINDS if masks[4] else ()) + (
@@ -79,6 +80,15 @@ class _PlayMemo(dict[int, tuple[Play, ...]]):
         self.profile = profile
         self.best = preferred_plays(profile)
         self.unique = unique_readings(profile)
+        #: trio_kickers[t]: for trio + single and trio + pair with trio rank t, every
+        #: (bit of the kicker's rank, play): a hand holds the play when it holds that rank
+        self.trio_kickers = tuple(
+            tuple(
+                tuple((1 << r, self.best[3 * UNIT[top] + u]) for r, u in kicker_units(kind, top))
+                for kind in (Kind.TRIO_SINGLE, Kind.TRIO_PAIR)
+            )
+            for top in range(13)
+        )
 
     def __missing__(self, key: int) -> tuple[Play, ...]:
         found = mask_bodies(ALL_KINDS[key & 31], key >> 5, self.profile)
@@ -123,7 +133,7 @@ def _answers(
             ]
         above = -1
     out += [best[key] for _, _, key in bodies(pool, Kind.BOMB, profile, above=above)]
-    if pool.counts[SMALL_JOKER] and pool.counts[BIG_JOKER]:
+    if pool.key & ROCKET_KEY == ROCKET_KEY:
         out.append(best[ROCKET_KEY])
     return out
 

@@ -12,7 +12,16 @@ from collections.abc import Sequence
 from functools import cache
 from itertools import combinations
 
-from referee.rules.cards import ACE, BIG_JOKER, SMALL_JOKER, TWO, UNIT
+from referee.rules.cards import (
+    ACE,
+    BIG_JOKER,
+    SMALL_JOKER,
+    TWO,
+    UNIT,
+    counts_fit_pack,
+    counts_of_key,
+    key_of_counts,
+)
 from referee.rules.combos import Kind
 from referee.rules.profiles import RuleProfile
 
@@ -60,26 +69,35 @@ def _span_key(need: int, lo: int, hi: int) -> int:
 
 class Pool:
     """The cards available to build combinations from (a hand, or a whole pack), indexed once
-    as rank masks: which ranks have at least 1, 2, 3 cards, and which have all 4."""
+    as rank masks: which ranks have at least 1, 2, 3 cards, and which have all 4.
 
-    __slots__ = ("counts", "masks")
+    ``hand`` is a multiset key (``cards.key_of``, how a hand state holds a seat's cards) or
+    15 rank counts. Raises ValueError for cards that one pack cannot hold.
+    """
 
-    def __init__(self, counts: Sequence[int]) -> None:
-        self.counts = counts
-        m1 = m2 = m3 = m4 = 0
-        for r, c in enumerate(counts):
-            if c:
-                bit = 1 << r
-                m1 |= bit
-                if c >= 2:
-                    if r >= SMALL_JOKER or c > 4:
-                        raise ValueError(f"one pack has no {c} cards of rank {r}")
-                    m2 |= bit
-                    if c >= 3:
-                        m3 |= bit
-                        if c == 4:
-                            m4 |= bit
-        self.masks = (0, m1, m2 & _NO_JOKERS, m3 & _NO_JOKERS, m4 & _NO_JOKERS)
+    __slots__ = ("_counts", "key", "masks")
+
+    def __init__(self, hand: int | Sequence[int]) -> None:
+        key = hand if isinstance(hand, int) else _key_of_counts(hand)
+        table = _CHUNKS or _build_chunks()
+        lanes = (
+            table[key & 0xFFFF]
+            | table[key >> 16 & 0xFFFF] << 4
+            | table[key >> 32 & 0xFFFF] << 8
+            | table[key >> 48 & 0xFFFF] << 12
+        )
+        if key < 0 or key >> 60 or lanes >> 64 or lanes >> 16 & _TWO_JOKERS:
+            raise ValueError("one pack cannot hold these cards")
+        self.key = key
+        self.masks = (0, lanes & 0x7FFF, lanes >> 16 & 0x7FFF, lanes >> 32 & 0x7FFF, lanes >> 48)
+        self._counts: list[int] | None = None
+
+    @property
+    def counts(self) -> list[int]:
+        """Cards of each rank (15 ints), worked out when first needed."""
+        if self._counts is None:
+            self._counts = counts_of_key(self.key)
+        return self._counts
 
     @property
     def single_units(self) -> tuple[tuple[int, int], ...]:
@@ -93,6 +111,32 @@ class Pool:
 
 
 _NO_JOKERS = (1 << SMALL_JOKER) - 1
+#: A joker in the ">= 2 cards" mask: more jokers than one pack has.
+_TWO_JOKERS = (1 << SMALL_JOKER) | (1 << BIG_JOKER)
+#: For every 16-bit stretch of a key (four ranks' counts): the ranks with >= 1, >= 2, >= 3
+#: and 4 cards, in four 16-bit lanes, and bit 64 when a count is above 4. Built on first use.
+_CHUNKS: list[int] = []
+
+
+def _build_chunks() -> list[int]:
+    shared: dict[int, int] = {}
+    for value in range(1 << 16):
+        lanes = 0
+        for field in range(4):
+            count = value >> (4 * field) & 15
+            for lane, need in enumerate((1, 2, 3, 4)):
+                if count >= need:
+                    lanes |= 1 << (16 * lane + field)
+            if count > 4:
+                lanes |= 1 << 64
+        _CHUNKS.append(shared.setdefault(lanes, lanes))
+    return _CHUNKS
+
+
+def _key_of_counts(counts: Sequence[int]) -> int:
+    if len(counts) != len(UNIT) or not counts_fit_pack(counts):
+        raise ValueError(f"not the rank counts of cards one pack can hold: {list(counts)}")
+    return key_of_counts(counts)
 
 
 @cache
@@ -128,8 +172,7 @@ def bodies(
 ) -> Sequence[Body]:
     """Bodies of ``kind`` that the pool allows, with top rank above ``above``."""
     if kind is Kind.ROCKET:
-        counts = pool.counts
-        if counts[SMALL_JOKER] and counts[BIG_JOKER] and above < 0:
+        if pool.key & ROCKET_KEY == ROCKET_KEY and above < 0:
             return ((-1, 1, ROCKET_KEY),)
         return ()
     found = mask_bodies(kind, pool.masks[body_need(kind)], profile, length)
@@ -183,14 +226,23 @@ def wings(pool: Pool, kind: Kind, profile: RuleProfile, top: int, n: int) -> lis
     return _without_rocket(_multisets(options, n), profile)
 
 
+#: Which ranks a full pack holds at least once / twice (jokers are never a pair).
+_PACK_MASKS = {1: (1 << (BIG_JOKER + 1)) - 1, 2: (1 << SMALL_JOKER) - 1}
 #: Cards per kicker of the trio kinds (R5.9, R5.10).
 KICKER_NEED = {Kind.TRIO_SINGLE: 1, Kind.TRIO_PAIR: 2}
 
 
 def kicker_keys(kind: Kind, top: int, mask: int) -> list[int]:
-    """The one kicker of a trio: a single (R5.9) or a pair (R5.10) of another rank, from the
-    ranks in ``mask`` (jokers are never a pair, and masks[2] holds none)."""
-    return [u for r, u in _units(mask, KICKER_NEED[kind]) if r != top]
+    """The kickers of a trio of rank ``top`` that the ranks in ``mask`` allow."""
+    return [u for r, u in kicker_units(kind, top) if mask >> r & 1]
+
+
+@cache
+def kicker_units(kind: Kind, top: int) -> tuple[tuple[int, int], ...]:
+    """The one kicker of a trio of rank ``top``, as (rank, key) for every rank a pack has: a
+    single (R5.9) or a pair (R5.10) of another rank; jokers are never a pair."""
+    need = KICKER_NEED[kind]
+    return tuple((r, u) for r, u in _units(_PACK_MASKS[need], need) if r != top)
 
 
 PLAIN = frozenset(
@@ -236,6 +288,9 @@ def _multisets(options: list[tuple[int, int]], k: int) -> list[int]:
     Options are distinct ranks, so each multiset is built exactly once: ``by_size[c]`` holds
     the keys of every choice of ``c`` items among the options seen so far.
     """
+    if k == 2:  # the common case (four + two, two-trio airplanes): pairs of options, and doubles
+        keys = [a + b for (a, _), (b, _) in combinations(options, 2)]
+        return keys + [2 * unit for unit, cap in options if cap >= 2]
     by_size: list[list[int]] = [[0]] + [[] for _ in range(k)]
     for unit, cap in options:
         for size in range(k, 0, -1):  # largest first, so this option is used once per choice

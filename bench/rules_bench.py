@@ -22,7 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from referee.rules import HandState, Play, counts_of, deal_from_seed, get_profile
+from referee.rules import HandState, Play, deal_from_seed, get_profile
 from referee.rules.cards import PACK_COUNTS, key_of
 from referee.rules.combos import readings
 from referee.rules.moves import legal_plays
@@ -44,18 +44,20 @@ def percentile(values: Sequence[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def uniform_hand(rng: random.Random) -> list[int]:
-    return counts_of(rng.sample(PACK, 20))
+def uniform_hand(rng: random.Random) -> int:
+    """A 20-card hand dealt at random from one pack, pre-parsed to its multiset key (the way a
+    hand state holds a seat's cards)."""
+    return key_of(rng.sample(PACK, 20))
 
 
-def trio_rich_hand(rng: random.Random) -> list[int]:
+def trio_rich_hand(rng: random.Random) -> int:
     """Four or five ranks with three or more cards, the rest dealt at random (20 cards)."""
     trios = rng.sample(range(13), rng.choice((4, 5)))
     cards = [r for r in trios for _ in range(3)]
     rest = list(PACK)
     for card in cards:
         rest.remove(card)
-    return counts_of(cards + rng.sample(rest, 20 - len(cards)))
+    return key_of(cards + rng.sample(rest, 20 - len(cards)))
 
 
 def bench_classify(profile: RuleProfile, rng: random.Random, n: int) -> dict[str, float]:
@@ -78,7 +80,7 @@ def bench_classify(profile: RuleProfile, rng: random.Random, n: int) -> dict[str
 
 
 def bench_generation(
-    profile: RuleProfile, hands: list[list[int]], previous: list[Play | None]
+    profile: RuleProfile, hands: list[int], previous: list[Play | None]
 ) -> list[float]:
     times = []
     for hand, top in zip(hands, previous, strict=True):

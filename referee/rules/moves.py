@@ -45,7 +45,7 @@ def legal_plays(
     """Every legal play from a hand: a multiset key (``cards.key_of``) or 15 rank counts."""
     pool = Pool(hand)
     if previous is not None:
-        return _answers(pool, previous, profile, play_table(profile))
+        return _answers(pool, previous, _memo(profile))
     memo = _memo(profile)
     masks = pool.masks
     out: list[Play] = []
@@ -109,14 +109,12 @@ def _ranks_of(mask: int) -> tuple[int, ...]:
     return tuple(r for r in range(13) if mask >> r & 1)
 
 
-def _answers(
-    pool: Pool, previous: Play, profile: RuleProfile, table: dict[int, Readings]
-) -> list[Play]:
+def _answers(pool: Pool, previous: Play, memo: _PlayMemo) -> list[Play]:
     """Plays that beat ``previous`` (R5.21): same kind and size with a higher body, any bomb
     over a non-bomb, a higher bomb over a bomb, the rocket over everything."""
     if previous.kind is Kind.ROCKET:
         return []
-    best = preferred_plays(profile)
+    best, profile = memo.best, memo.profile
     out: list[Play] = []
     above = previous.rank if previous.rank is not None else -1
     if previous.kind is not Kind.BOMB:
@@ -127,12 +125,14 @@ def _answers(
         else:
             for top, n, body_key in found:
                 out += [best[body_key + w] for w in wings(pool, kind, profile, top, n)]
-        if not unique_readings(profile):  # record the reading that beats (R5.22)
+        if not memo.unique:  # record the reading that beats (R5.22)
+            table = play_table(profile)
             out = [
                 _beating_reading(table[p.key], previous) for p in {p.key: p for p in out}.values()
             ]
         above = -1
-    out += [best[key] for _, _, key in bodies(pool, Kind.BOMB, profile, above=above)]
+    if pool.masks[4]:
+        out += [best[key] for _, _, key in bodies(pool, Kind.BOMB, profile, above=above)]
     if pool.key & ROCKET_KEY == ROCKET_KEY:
         out.append(best[ROCKET_KEY])
     return out

@@ -12,6 +12,8 @@ class RulesError(ValueError):
     """Base class of every error the rules library raises on bad input."""
 
     code = "rules_error"
+    #: Where replaying a log, the 0-based position of the event that failed.
+    index: int | None = None
 
     def __init__(self, message: str, *, code: str | None = None) -> None:
         super().__init__(message)

@@ -41,7 +41,7 @@ from referee.rules.cards import (
     ranks_of_key,
 )
 from referee.rules.combos import Kind, Play, beats
-from referee.rules.errors import IllegalAction, NotationError
+from referee.rules.errors import IllegalAction, NotationError, RulesError
 from referee.rules.moves import legal_plays
 from referee.rules.profiles import COMP2016, RuleProfile
 from referee.rules.scoring import DealResult, Winner, score_result
@@ -193,7 +193,7 @@ class HandState:
         self.actions: list[Action] = []
         self._suited = deal.has_suits
         self._core = _Core.start(deal)
-        self._stack: list[tuple[Any, ...]] = []
+        self._stack: list[tuple[Any, ...] | None] = []
         self._table = play_table(profile)
 
     # ----------------------------------------------------------------- building
@@ -201,10 +201,18 @@ class HandState:
     def from_events(
         cls, deal: Deal, events: Iterable[Action | dict[str, Any]], profile: RuleProfile = COMP2016
     ) -> HandState:
-        """Replay an event log; the first illegal event raises (its index is ``len(actions)``)."""
+        """Replay an event log; the first illegal event raises, its position in ``index``.
+
+        Replaying keeps no snapshots (a log is replayed far more often than taken back): a
+        later ``pop`` of a replayed action rebuilds the state from the log instead.
+        """
         state = cls(deal, profile)
         for event in events:
-            state.push(event if not isinstance(event, dict) else action_from_json(event))
+            try:
+                state._advance(event if not isinstance(event, dict) else action_from_json(event))
+            except RulesError as exc:
+                exc.index = len(state.actions)
+                raise
         return state
 
     def to_events(self) -> list[dict[str, Any]]:
@@ -401,12 +409,35 @@ class HandState:
         self._stack.append(saved)
         self.actions.append(action)
 
+    def _advance(self, action: Action) -> None:
+        """``push`` without a snapshot, for replays. The appliers check everything before they
+        change anything, so a rejected action still leaves the state as it was."""
+        core = self._core
+        if core.phase in ENDED:
+            raise IllegalAction("phase", f"the hand has ended ({core.phase.value})")
+        apply = self._APPLY.get(type(action))
+        if apply is None:
+            raise BadEvent(f"not an action: {action!r}")
+        if type(action.seat) is not int or not 0 <= action.seat <= 2:
+            raise BadEvent(f"an action's seat is 0, 1 or 2, not {action.seat!r}")
+        apply(self, core, action)
+        self._stack.append(None)
+        self.actions.append(action)
+
     def pop(self) -> Action:
         """Take back the last action and return it."""
         if not self.actions:
             raise IndexError("no action to take back")
-        _restore(self._core, self._stack.pop())
-        return self.actions.pop()
+        saved = self._stack.pop()
+        action = self.actions.pop()
+        if saved is not None:
+            _restore(self._core, saved)
+        else:  # replayed without a snapshot: replay the log up to here again
+            log = self.actions
+            self.actions, self._stack, self._core = [], [], _Core.start(self.deal)
+            for earlier in log:
+                self._advance(earlier)
+        return action
 
     # bidding ------------------------------------------------------------------
     def _bid(self, c: _Core, action: Bid) -> None:

@@ -10,7 +10,6 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from referee.rules.actions import BadEvent, action_from_json
 from referee.rules.cards import Deal, counts_fit_pack, counts_of, key_of, parse_ranks
 from referee.rules.combos import Play, beats, choose_reading, readings
 from referee.rules.errors import InvalidDeal, RulesError
@@ -157,12 +156,10 @@ def op_replay(request: dict[str, Any], profile: RuleProfile) -> Answer:
         deal = Deal.from_json(deal_data)
     except InvalidDeal as exc:
         return {"ok": False, "index": None, "error": exc.code, "message": exc.message}
-    state = HandState(deal, profile)
-    for index, event in enumerate(events):
-        try:
-            state.push(action_from_json(event))
-        except (BadEvent, RulesError) as exc:
-            return {"ok": False, "index": index, "error": exc.code, "message": exc.message}
+    try:
+        state = HandState.from_events(deal, events, profile)
+    except RulesError as exc:
+        return {"ok": False, "index": exc.index, "error": exc.code, "message": exc.message}
     return state.summary()
 
 

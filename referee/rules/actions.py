@@ -91,6 +91,9 @@ class Pass(NamedTuple):
         return {"seat": self.seat, "play": "pass"}
 
 
+#: Build an action from its fields without the generated ``__new__`` frame (replay speed).
+_new = tuple.__new__
+
 Action = Bid | Double | Redouble | PlayCards | Pass
 
 
@@ -108,8 +111,8 @@ def action_from_json(event: object) -> Action:
         if type(value) is not str:
             raise BadEvent(f"play must be card text or 'pass', got {value!r}")
         if value == "pass" or (len(value) < 16 and value.strip().lower() == "pass"):
-            return Pass(seat)
-        return PlayCards(seat, value)
+            return _new(Pass, (seat,))
+        return _new(PlayCards, (seat, value))
     kind = next(k for k in event if k != "seat")
     value = event[kind]
     if kind == "bid":

@@ -244,14 +244,19 @@ class Deal:
     keys: tuple[int, int, int] = field(init=False, repr=False, compare=False)
     kitty_key: int = field(init=False, repr=False, compare=False)
     has_suits: bool = field(init=False, repr=False, compare=False)
+    #: With suits: the physical card ids (``Card.id``) of each hand and of the kitty.
+    ids: tuple[frozenset[int], ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         validate_deal(self)
         h0, h1, h2 = ([c.rank for c in h] for h in self.hands)
         object.__setattr__(self, "keys", (key_of(h0), key_of(h1), key_of(h2)))
         object.__setattr__(self, "kitty_key", key_of(c.rank for c in self.kitty))
-        everything = [*self.hands[0], *self.hands[1], *self.hands[2], *self.kitty]
-        object.__setattr__(self, "has_suits", None not in card_ids(everything))
+        parts = [card_ids(cards) for cards in (*self.hands, self.kitty)]
+        suited = all(None not in part for part in parts)
+        object.__setattr__(self, "has_suits", suited)
+        ids = tuple(frozenset(i for i in part if i is not None) for part in parts)
+        object.__setattr__(self, "ids", ids)
 
     def rank_counts(self, seat: int) -> list[int]:
         return counts_of(c.rank for c in self.hands[seat])

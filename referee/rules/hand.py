@@ -29,7 +29,6 @@ from referee.rules.cards import (
     UNIT,
     Card,
     Deal,
-    card_ids,
     card_order,
     counts_fit_pack,
     counts_of,
@@ -123,7 +122,7 @@ class _Core:
         c.bids, c.high_bid, c.high_bidder, c.passes_since_bid = (), 0, None, 0
         c.landlord, c.doubled, c.redoubled, c.kitty_taken = None, (None, None, None), None, False
         k0, k1, k2 = deal.keys
-        h0, h1, h2 = (_physical(h) for h in deal.hands) if deal.has_suits else (_NONE,) * 3
+        h0, h1, h2 = deal.ids[:3] if deal.has_suits else (_NONE, _NONE, _NONE)
         c.seats = ((k0, 17, h0), (k1, 17, h1), (k2, 17, h2))
         c.top, c.top_seat, c.passes = None, None, 0
         c.bombs, c.rockets, c.winner = 0, 0, None
@@ -145,11 +144,6 @@ _KEY: Final = 0
 _SIZE: Final = 1
 _HELD: Final = 2
 _NONE: frozenset[int] = frozenset()  # no physical ids: a deal written with ranks only
-
-
-def _physical(cards: Iterable[Card]) -> frozenset[int]:
-    """Ids of the cards whose suit is known (all of them in a deal with suits)."""
-    return frozenset(i for i in card_ids(cards) if i is not None)
 
 
 def _replace(items: tuple[_T, ...], index: int, value: _T) -> tuple[_T, ...]:
@@ -533,7 +527,7 @@ class HandState:
         kitty_key = self.deal.kitty_key
         key, size, held = c.seats[seat]
         if self._suited:
-            held = held | _physical(self.deal.kitty)
+            held = held | self.deal.ids[3]
         c.seats = _with_seat(c.seats, seat, (key + kitty_key, size + len(self.deal.kitty), held))
 
     def _start_play(self, c: _Core) -> None:
@@ -564,10 +558,11 @@ class HandState:
                 left_cards = self._take_physical(held, ranks, ids, seat)
             held = left_cards
         found = self._table.get(key)
-        if found is not None and c.top is None:  # a lead: any combination
-            play = found[0]
+        top = c.top
+        if found is None or (top is not None and not beats(found[0], top)):
+            play = self._reading(found, ranks, top)  # another reading, or the reason why not
         else:
-            play = self._reading(found, ranks, c.top)
+            play = found[0]
         left = size - len(ranks)
         c.seats = _with_seat(c.seats, seat, (rest, left, held))
         c.top, c.top_seat, c.passes = play, seat, 0

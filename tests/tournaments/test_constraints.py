@@ -5,7 +5,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, transaction
 
 from tests import factories
 from tournaments.models import (
@@ -153,23 +153,19 @@ def test_seat_position_range(seated_table: Table, position: int) -> None:
 
 
 def test_seat_round_must_match_its_table(seated_table: Table) -> None:
-    """PostgreSQL: a trigger rejects a seat whose round is not its table's round.
-    SQLite has no such trigger; only the services keep the two in step there."""
+    """A trigger rejects a seat whose round is not its table's round, and a table
+    with seats moving to another round."""
     other_round = factories.RoundFactory(tournament=seated_table.round.tournament)
     entry = factories.EntryFactory(tournament=seated_table.round.tournament)
-
-    def write() -> Seat:
-        return Seat.objects.create(table=seated_table, round=other_round, position=0, entry=entry)
-
     seated_table.seats.filter(position=0).delete()
-    if connection.vendor == "postgresql":
-        assert_rejected(write)
-        table_with_seats = seated_table
-        assert_rejected(
-            lambda: Table.objects.filter(pk=table_with_seats.pk).update(round=other_round)
-        )
-    else:
-        assert write().round_id != seated_table.round_id
+    assert_rejected(
+        lambda: Seat.objects.create(table=seated_table, round=other_round, position=0, entry=entry)
+    )
+    seat = seated_table.seats.get(position=1)
+    assert_rejected(lambda: Seat.objects.filter(pk=seat.pk).update(round=other_round))
+    assert_rejected(lambda: Table.objects.filter(pk=seated_table.pk).update(round=other_round))
+    empty_table = factories.TableFactory(round=seated_table.round)
+    assert Table.objects.filter(pk=empty_table.pk).update(round=other_round) == 1
 
 
 def test_referee_assignment_unique_per_round_and_per_table() -> None:
@@ -209,6 +205,24 @@ def test_board_checks(field: str, value: int) -> None:
 
 
 # --- hands ----------------------------------------------------------------------------
+
+
+def test_rule_profile_frozen_once_the_tournament_has_a_hand() -> None:
+    table = factories.TableFactory()
+    tournaments = Tournament.objects.filter(pk=table.round.tournament_id)
+    assert tournaments.update(rule_profile="classic") == 1  # no hand yet
+    factories.HandFactory(table=table, rule_profile="classic")
+    assert_rejected(lambda: tournaments.update(rule_profile="comp2016"))
+    assert tournaments.update(name="Renamed", rule_profile="classic") == 1  # unchanged profile
+
+
+def test_hand_carries_its_tournament_rule_profile() -> None:
+    table = factories.TableFactory()  # a comp2016 tournament
+    assert_rejected(lambda: Hand.objects.create(table=table, number=1, rule_profile="classic"))
+    hand = Hand.objects.create(table=table, number=1, rule_profile="comp2016")
+    assert_rejected(lambda: Hand.objects.filter(pk=hand.pk).update(rule_profile="classic"))
+    classic_table = factories.TableFactory(round__tournament__rule_profile="classic")
+    assert_rejected(lambda: Hand.objects.filter(pk=hand.pk).update(table=classic_table))
 
 
 def test_hand_number_unique_per_table() -> None:
@@ -315,17 +329,13 @@ def test_hand_event_checks(values: dict[str, Any]) -> None:
 
 
 def test_hand_events_are_append_only() -> None:
-    """PostgreSQL: a trigger rejects UPDATE and DELETE of hand events.
-    SQLite has no trigger: there the rows can be changed, which this asserts."""
+    """A trigger rejects UPDATE and DELETE of hand events."""
     event = factories.HandEventFactory(payload={"text": "original"})
     events = HandEvent.objects.filter(pk=event.pk)
-    if connection.vendor == "postgresql":
-        assert_rejected(lambda: events.update(payload={"text": "rewritten"}))
-        assert_rejected(lambda: events.delete())
-        assert HandEvent.objects.get(pk=event.pk).payload == {"text": "original"}
-    else:
-        assert events.update(payload={"text": "rewritten"}) == 1
-        assert events.delete()[0] == 1
+    assert_rejected(lambda: events.update(payload={"text": "rewritten"}))
+    assert_rejected(lambda: events.delete())
+    assert HandEvent.objects.get(pk=event.pk).payload == {"text": "original"}
+    HandEvent.objects.create(hand=event.hand, seq=event.seq + 1, kind="note")
 
 
 # --- standings -------------------------------------------------------------------------

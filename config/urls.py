@@ -15,3 +15,7 @@ urlpatterns = [
     path("director/", include("tournaments.urls_director")),
     path("", include("tournaments.urls_public")),
 ]
+
+# JSON under /api/, Django's HTML pages elsewhere (used when DEBUG is off).
+handler404 = "referee.api.exception_handlers.page_not_found"
+handler500 = "referee.api.exception_handlers.server_error"

@@ -71,4 +71,7 @@ def test_healthz_degraded_when_the_database_fails(client: Any, monkeypatch: Any)
 def test_healthz_is_not_cached_and_get_only(client: Any) -> None:
     response = client.get("/healthz")
     assert "no-cache" in response["Cache-Control"] or "max-age=0" in response["Cache-Control"]
-    assert client.post("/healthz").status_code == 405
+    refused = client.post("/healthz")
+    assert refused.status_code == 405
+    assert refused.json()["code"] == "method_not_allowed"
+    assert client.head("/healthz").status_code == 200

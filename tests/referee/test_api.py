@@ -1,12 +1,13 @@
 from typing import Any
 
 import pytest
+import yaml
 from django.core.exceptions import ValidationError
 from rest_framework import exceptions
 from rest_framework.authtoken.models import Token
-from rest_framework.test import APIClient
+from rest_framework.test import APIClient, APIRequestFactory
 
-from referee.api.exception_handlers import api_exception_handler
+from referee.api.exception_handlers import api_exception_handler, server_error
 from tests import factories
 from tournaments.errors import ApplicationError
 from tournaments.models import Table
@@ -83,3 +84,42 @@ def test_validation_errors_keep_the_same_shape() -> None:
     response = api_exception_handler(exceptions.NotFound(), {})
     assert response is not None and response.status_code == 404
     assert response.data["code"] == "not_found"
+
+
+BAD_REQUESTS = [
+    pytest.param("get", ME, {"HTTP_AUTHORIZATION": "Token nope"}, id="unknown-token"),
+    pytest.param("get", ME, {"HTTP_AUTHORIZATION": "Token a b"}, id="token-with-space"),
+    pytest.param("get", ME, {"HTTP_AUTHORIZATION": "Token \u00e9"}, id="token-non-ascii"),
+    pytest.param("get", ME + "?format=xml", {}, id="unknown-format"),
+    pytest.param("get", ME, {"HTTP_ACCEPT": "text/csv"}, id="unacceptable"),
+    pytest.param("post", ME, {}, id="wrong-method"),
+    pytest.param("delete", ME, {}, id="delete"),
+    pytest.param("get", ME + "extra/", {}, id="unknown-path"),
+    pytest.param("get", "/api/nothing-here", {}, id="unknown-api"),
+    pytest.param("get", "/api/schema/?format=nope", {}, id="schema-unknown-format"),
+    pytest.param("post", "/api/schema/", {}, id="schema-wrong-method"),
+]
+
+
+@pytest.mark.parametrize("method, url, headers", BAD_REQUESTS)
+def test_bad_requests_get_a_4xx_with_a_code(
+    api: APIClient, referee: Any, method: str, url: str, headers: dict[str, str]
+) -> None:
+    token = Token.objects.create(user=referee)
+    authorised = {"HTTP_AUTHORIZATION": f"Token {token.key}", "HTTP_ACCEPT": "application/json"}
+    response = getattr(api, method)(url, **{**authorised, **headers})
+    assert 400 <= response.status_code < 500
+    body = yaml.safe_load(response.content)  # JSON, or YAML from the schema view
+    assert isinstance(body["code"], str) and body["message"]
+
+
+def test_unknown_api_path_is_json_404(api: APIClient) -> None:
+    response = api.get("/api/referee/nope/")
+    assert response.status_code == 404
+    assert response.json() == {"code": "not_found", "message": "No such API endpoint."}
+
+
+def test_api_server_error_is_json() -> None:
+    response = server_error(APIRequestFactory().get(ME))
+    assert response.status_code == 500
+    assert response["Content-Type"] == "application/json"

@@ -1,14 +1,16 @@
 from django.http import HttpRequest, JsonResponse
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET
 
 from tournaments.health import broker_check, database_check
 
 
 @never_cache
-@require_GET
 def healthz(request: HttpRequest) -> JsonResponse:
     """200 when the database and the broker answer, 503 (``degraded``) otherwise."""
+    if request.method not in ("GET", "HEAD"):
+        response = JsonResponse({"code": "method_not_allowed", "message": "Use GET."}, status=405)
+        response["Allow"] = "GET, HEAD"
+        return response
     database = database_check()
     broker = broker_check()
     healthy = database["ok"] and broker["ok"]

@@ -34,8 +34,10 @@ _FOUR_KINDS = (Kind.FOUR_TWO_SINGLES, Kind.FOUR_TWO_PAIRS)
 _AIRPLANE_KINDS = (Kind.AIRPLANE_SINGLES, Kind.AIRPLANE_PAIRS)
 #: Ranks 3…K: where a run of two ranks within 3…A can start.
 _RUN_STARTS = (1 << ACE) - 1
-_KIND_IDS = {kind: i for i, kind in enumerate(ALL_KINDS)}
-_MASK_KIND_INFO = tuple((_KIND_IDS[k], body_need(k)) for k in _MASK_KINDS)
+#: The plain kinds by cards per body rank: their plays depend on one rank mask only.
+_MASK_KINDS_BY_NEED = {
+    need: tuple(k for k in _MASK_KINDS if body_need(k) == need) for need in (1, 2, 3, 4)
+}
 _MEMO_LIMIT = 1 << 16
 
 
@@ -48,12 +50,12 @@ def legal_plays(
         return _answers(pool, previous, _memo(profile))
     memo = _memo(profile)
     masks = pool.masks
-    out: list[Play] = []
-    for kind_id, need in _MASK_KIND_INFO:
-        out += memo[masks[need] << 5 | kind_id]
+    m1, m2, m3 = masks[1], masks[2], masks[3]
+    out = [*memo[m1 << 3 | 1], *memo[m2 << 3 | 2], *memo[m3 << 3 | 3]]
+    if masks[4]:
+        out += memo[masks[4] << 3 | 4]
     best = memo.best
-    m1, m2 = masks[1], masks[2]
-    for top in _ranks_of(masks[3]):
+    for top in _ranks_of(m3):
         singles, pairs = memo.trio_kickers[top]
         out += [play for bit, play in singles if m1 & bit]
         out += [play for bit, play in pairs if m2 & bit]
@@ -61,7 +63,7 @@ def legal_plays(
         out.append(best[ROCKET_KEY])
     # wings depend on the exact counts; most hands have no four and no two adjacent trios
     winged_kinds = (_FOUR_KINDS if masks[4] else ()) + (
-        _AIRPLANE_KINDS if masks[3] & masks[3] >> 1 & _RUN_STARTS else ()
+        _AIRPLANE_KINDS if m3 & m3 >> 1 & _RUN_STARTS else ()
     )
     for winged in winged_kinds:
         for top, n, body_key in bodies(pool, winged, profile):
@@ -72,8 +74,9 @@ def legal_plays(
 
 
 class _PlayMemo(dict[int, tuple[Play, ...]]):
-    """The plays of the plain kinds (no wings) of a rank mask, per profile. A key packs the
-    mask and the kind's index into one int: ``mask << 5 | kind id``."""
+    """Per profile, the plays of the plain kinds (no wings) whose bodies have ``need`` cards
+    of each rank (singles and straights; pairs and pair chains; trios and airplanes; bombs),
+    for one rank mask. A key packs both into one int: ``mask << 3 | need``."""
 
     def __init__(self, profile: RuleProfile) -> None:
         super().__init__()
@@ -91,8 +94,12 @@ class _PlayMemo(dict[int, tuple[Play, ...]]):
         )
 
     def __missing__(self, key: int) -> tuple[Play, ...]:
-        found = mask_bodies(ALL_KINDS[key & 31], key >> 5, self.profile)
-        plays = tuple(self.best[body_key] for _, _, body_key in found)
+        mask, need = key >> 3, key & 7
+        plays = tuple(
+            self.best[body_key]
+            for kind in _MASK_KINDS_BY_NEED[need]
+            for _, _, body_key in mask_bodies(kind, mask, self.profile)
+        )
         if len(self) >= _MEMO_LIMIT:
             self.clear()
         self[key] = plays

@@ -30,7 +30,8 @@ def fast_password_hasher(settings: Any) -> None:
 
 @pytest.fixture
 def director(db: Any) -> Any:
-    return factories.UserFactory(username="director-test", is_staff=True, is_superuser=True)
+    """A director: a staff user with no model permissions (and not a superuser)."""
+    return factories.UserFactory(username="director-test", is_staff=True)
 
 
 @pytest.fixture

@@ -2,7 +2,8 @@
 
 from typing import Any
 
-from django.db.models import Count, Max, Prefetch, QuerySet
+from django.contrib.auth import get_user_model
+from django.db.models import Count, Max, Prefetch, Q, QuerySet
 
 from tournaments.models import (
     Entry,
@@ -14,6 +15,7 @@ from tournaments.models import (
     Table,
     Tournament,
 )
+from tournaments.roles import REFEREE_GROUP
 
 
 def tournament_list_public() -> QuerySet[Tournament]:
@@ -67,3 +69,13 @@ def hand_event_list(*, hand: Hand) -> QuerySet[HandEvent]:
 
 def referee_assignment_list(*, user: Any) -> QuerySet[RefereeAssignment]:
     return RefereeAssignment.objects.filter(user=user).select_related("round__tournament", "table")
+
+
+def user_list_assignable() -> QuerySet[Any]:
+    """Active referees and directors: the users a round or table can be assigned to."""
+    return (
+        get_user_model()
+        .objects.filter(Q(is_staff=True) | Q(groups__name=REFEREE_GROUP), is_active=True)
+        .distinct()
+        .order_by("username")
+    )

@@ -6,10 +6,21 @@ from typing import Any
 import pytest
 from django.contrib import admin
 from django.core.management import call_command
-from django.urls import reverse
+from django.urls import NoReverseMatch, reverse
 
+from referee.rules.cards import deal_from_seed, format_cards
 from tests import factories
-from tournaments.models import Hand, HandEvent, Player, Seat, Table, Tournament
+from tournaments.models import (
+    Board,
+    Hand,
+    HandEvent,
+    Player,
+    RefereeAssignment,
+    Round,
+    Seat,
+    Table,
+    Tournament,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -152,3 +163,137 @@ def test_adding_a_hand_with_a_foreign_board_is_a_form_error(
     assert response.status_code == 200
     assert response.context["adminform"].form.errors["board"]
     assert not Hand.objects.filter(table=table, number=8).exists()
+
+
+# --- directors are staff users; what the admin lets them do ---------------------------
+
+
+def test_a_director_needs_no_model_permissions(director_client: Any, director: Any) -> None:
+    assert not director.is_superuser and not director.user_permissions.exists()
+    index = director_client.get(reverse("admin:index")).content.decode()
+    assert admin_url(Tournament, "changelist") in index
+
+
+def test_a_referee_account_gets_no_admin(client: Any, referee: Any) -> None:
+    client.force_login(referee)
+    response = client.get(admin_url(Tournament, "changelist"))
+    assert response.status_code == 302 and "/admin/login/" in response["Location"]
+
+
+def test_hand_events_cannot_be_edited_or_deleted(director_client: Any, demo: None) -> None:
+    hand = Hand.objects.filter(status="finished").first()
+    assert hand is not None
+    event = hand.events.get()
+    before = (event.kind, event.payload)
+    with pytest.raises(NoReverseMatch):  # no admin page of their own
+        admin_url(HandEvent, "changelist")
+    edit = {
+        "events-TOTAL_FORMS": "1",
+        "events-INITIAL_FORMS": "1",
+        "events-0-id": str(event.pk),
+        "events-0-hand": str(hand.pk),
+        "events-0-kind": "note",
+        "events-0-payload": "{}",
+        "events-0-DELETE": "on",
+    }
+    assert director_client.post(admin_url(Hand, "change", hand.pk), edit).status_code == 403
+    assert (
+        director_client.post(admin_url(Hand, "delete", hand.pk), {"post": "yes"}).status_code == 403
+    )
+    bulk = {"action": "delete_selected", "_selected_action": [hand.pk], "post": "yes"}
+    director_client.post(admin_url(Hand, "changelist"), bulk)  # refused: protected events
+    event = HandEvent.objects.get(pk=event.pk)
+    assert (event.kind, event.payload) == before
+
+
+def test_adding_a_board_deals_it_from_its_seed(director_client: Any, demo: None) -> None:
+    tournament = Tournament.objects.get(slug="demo")
+    response = director_client.post(
+        admin_url(Board, "add"), {"tournament": tournament.pk, "number": 9, "seed": 42}
+    )
+    assert response.status_code == 302
+    board = Board.objects.get(tournament=tournament, number=9)
+    deal = deal_from_seed(42)
+    assert (board.hand_0, board.kitty) == (format_cards(deal.hands[0]), format_cards(deal.kitty))
+    assert board.first_bidder == deal.first_bidder
+    assert director_client.post(admin_url(Board, "change", board.pk), {}).status_code == 403
+
+
+def test_a_board_with_a_negative_seed_is_a_form_error(director_client: Any, demo: None) -> None:
+    tournament = Tournament.objects.get(slug="demo")
+    response = director_client.post(
+        admin_url(Board, "add"), {"tournament": tournament.pk, "number": 9, "seed": -1}
+    )
+    assert response.status_code == 200
+    assert response.context["adminform"].form.errors
+    assert not Board.objects.filter(tournament=tournament, number=9).exists()
+
+
+def test_seat_inline_refuses_an_entry_of_another_tournament(
+    director_client: Any, demo: None
+) -> None:
+    table = Table.objects.get(round__tournament__slug="demo", number=1)
+    foreign = factories.EntryFactory()
+    Seat.objects.filter(table=table, position=2).delete()
+    url = admin_url(Table, "change", table.pk)
+    data = _form_data(director_client.get(url))
+    seat_forms = int(data["seats-TOTAL_FORMS"])
+    data.update(
+        {
+            "seats-TOTAL_FORMS": str(seat_forms + 1),
+            f"seats-{seat_forms}-position": "2",
+            f"seats-{seat_forms}-entry": str(foreign.pk),
+            f"seats-{seat_forms}-table": str(table.pk),
+        }
+    )
+    response = director_client.post(url, data)
+    assert response.status_code == 200
+    assert "belongs to another tournament" in response.content.decode()
+    assert not Seat.objects.filter(entry=foreign).exists()
+
+
+def test_a_new_table_can_be_added_with_its_seats(director_client: Any, demo: None) -> None:
+    round_ = Round.objects.get(tournament__slug="demo", number=1)
+    entry = factories.EntryFactory(tournament=round_.tournament, registration_order=10)
+    data = {
+        "round": str(round_.pk),
+        "number": "4",
+        "seats-TOTAL_FORMS": "1",
+        "seats-INITIAL_FORMS": "0",
+        "seats-0-position": "0",
+        "seats-0-entry": str(entry.pk),
+        "hands-TOTAL_FORMS": "0",
+        "hands-INITIAL_FORMS": "0",
+    }
+    response = director_client.post(admin_url(Table, "add"), data)
+    assert response.status_code == 302
+    seat = Seat.objects.get(entry=entry)
+    assert (seat.table.number, seat.round_id) == (4, round_.pk)
+
+
+def test_referee_assignment_offers_referees_and_directors_only(
+    director_client: Any, demo: None
+) -> None:
+    factories.UserFactory(username="just-a-player")
+    response = director_client.get(admin_url(RefereeAssignment, "add"))
+    offered = set(
+        response.context["adminform"]
+        .form.fields["user"]
+        .queryset.values_list("username", flat=True)
+    )
+    assert {"director", "referee"} <= offered
+    assert "just-a-player" not in offered
+
+
+def test_referee_assignment_refuses_a_table_of_another_round(
+    director_client: Any, demo: None
+) -> None:
+    round_ = Round.objects.get(tournament__slug="demo", number=1)
+    referee = RefereeAssignment.objects.get(round=round_).user
+    other_table = factories.TableFactory()
+    response = director_client.post(
+        admin_url(RefereeAssignment, "add"),
+        {"round": round_.pk, "table": other_table.pk, "user": referee.pk},
+    )
+    assert response.status_code == 200
+    assert response.context["adminform"].form.errors["table"]

@@ -27,6 +27,14 @@ from tournaments.services.common import model_validate
 CLOSED_STATUSES = frozenset({HandStatus.FINISHED, HandStatus.PASSED_OUT, HandStatus.VOIDED})
 
 
+def hand_board_check(*, table: Table, board: Board) -> None:
+    """Refuse a board of another tournament than the table's (also used by the admin)."""
+    if board.tournament_id != table.round.tournament_id:
+        raise ApplicationError(
+            "board_not_in_tournament", "The board belongs to another tournament."
+        )
+
+
 @transaction.atomic
 def hand_create(
     *,
@@ -43,10 +51,8 @@ def hand_create(
     tournament = Tournament.objects.select_for_update().get(pk=table.round.tournament_id)
     if board is not None and deal is not None:
         raise ApplicationError("board_and_deal", "Give a board or an ad-hoc deal, not both.")
-    if board is not None and board.tournament_id != tournament.pk:
-        raise ApplicationError(
-            "board_not_in_tournament", "The board belongs to another tournament."
-        )
+    if board is not None:
+        hand_board_check(table=table, board=board)
     if deal is not None:
         try:
             deal = Deal.from_json(deal).to_json()

@@ -6,6 +6,7 @@
 #   make lint    ruff check + mypy
 #   make bench   run every bench/*.py
 #   make lock    regenerate requirements.lock from pyproject.toml
+#   make messages    update and compile the 简体中文 catalogue (needs GNU gettext)
 #   make clean   remove caches, collected static files and build leftovers
 #   make distclean   clean, and also remove .venv and the SQLite database
 
@@ -25,7 +26,7 @@ PYTEST_ARGS ?=
 LOCK_HEADER_1 := \# Fully pinned versions of every runtime and development dependency (install with
 LOCK_HEADER_2 := \# `pip install -r requirements.lock`). Regenerate from pyproject.toml: make lock
 
-.PHONY: help install run test lint bench lock clean distclean
+.PHONY: help install run test lint bench lock messages clean distclean
 
 help:
 	@sed -n 's/^#   //p' $(MAKEFILE_LIST)
@@ -79,6 +80,12 @@ lock:
 	fi; \
 	cp "$$tmp/requirements.lock" requirements.lock; \
 	echo "Wrote requirements.lock ($$(grep -vc '^#' requirements.lock) packages)"
+
+# The compiled catalogue (django.mo) is committed, so `make run` needs no gettext.
+messages: install
+	$(BIN)/python manage.py makemessages -l zh_Hans --no-obsolete \
+		--ignore 'referee/rules/*' --ignore 'bench/*' --ignore 'tests/*'
+	$(BIN)/python manage.py compilemessages -l zh_Hans --ignore '.venv'
 
 clean:
 	rm -rf .pytest_cache .mypy_cache .ruff_cache .hypothesis staticfiles build *.egg-info

@@ -108,6 +108,9 @@ LANGUAGES = [
     ("en", _("English")),
     ("zh-hans", "简体中文"),
 ]
+# The catalogue (site templates and the tournaments app) lives in the app; listing it here
+# makes ``manage.py makemessages`` (run from the project root) write there too.
+LOCALE_PATHS = [BASE_DIR / "tournaments" / "locale"]
 TIME_ZONE = env.str("TIME_ZONE", default="Asia/Shanghai")
 USE_I18N = True
 USE_TZ = True

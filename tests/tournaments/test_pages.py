@@ -52,9 +52,14 @@ def test_director_dashboard_is_staff_only(client: Any, director_client: Any) -> 
 
 
 def test_pages_are_translated_to_simplified_chinese(client: Any) -> None:
+    factories.TournamentFactory(name="Chengdu Open", status="running", format="duplicate")
     response = client.get("/", headers={"accept-language": "zh-hans"})
     assert response.status_code == 200
-    assert '<html lang="zh-hans">' in response.content.decode()
+    body = response.content.decode()
+    assert '<html lang="zh-hans">' in body
+    assert "<h1>比赛</h1>" in body  # site template
+    assert "<td>进行中</td>" in body and "<td>复式赛</td>" in body  # model choices
+    assert ">English</option>" in body  # each language named in its own language
 
 
 def test_openapi_schema_is_served(client: Any) -> None:

@@ -30,9 +30,9 @@ CSRF_TRUSTED_ORIGINS: list[str] = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 
 # --- Production guard -------------------------------------------------------
 if not DEBUG:
-    if SECRET_KEY == DEV_SECRET_KEY:
+    if SECRET_KEY == DEV_SECRET_KEY or not SECRET_KEY.strip():
         raise ImproperlyConfigured(
-            "DEBUG is off but SECRET_KEY is the development key; set SECRET_KEY."
+            "DEBUG is off but SECRET_KEY is the development key or empty; set SECRET_KEY."
         )
     if not ALLOWED_HOSTS:
         raise ImproperlyConfigured("DEBUG is off but ALLOWED_HOSTS is empty; set ALLOWED_HOSTS.")

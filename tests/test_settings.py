@@ -104,9 +104,11 @@ def test_database_url_is_read() -> None:
     [
         ({"DEBUG": "0"}, "SECRET_KEY"),
         ({"DEBUG": "false", "ALLOWED_HOSTS": "scores.example.org"}, "SECRET_KEY"),
+        ({"DEBUG": "0", "SECRET_KEY": " ", "ALLOWED_HOSTS": "scores.example.org"}, "SECRET_KEY"),
         ({"DEBUG": "0", "SECRET_KEY": REAL_KEY}, "ALLOWED_HOSTS"),
+        ({"DEBUG": "0", "SECRET_KEY": REAL_KEY, "ALLOWED_HOSTS": ","}, "ALLOWED_HOSTS"),
     ],
-    ids=["dev-key", "dev-key-with-hosts", "no-hosts"],
+    ids=["dev-key", "dev-key-with-hosts", "empty-key", "no-hosts", "blank-hosts"],
 )
 def test_production_guard_refuses_to_start(env: dict[str, str], complaint: str) -> None:
     result = run(["manage.py", "check"], **env)

@@ -57,27 +57,7 @@ def parse_ranks(text: str) -> tuple[int, ...]:
     Raises NotationError naming the first unreadable token. Does not check that one pack can
     hold the cards (see ``counts_fit_pack``).
     """
-    if not isinstance(text, str):
-        raise NotationError(f"cards must be text, got {type(text).__name__}", token=repr(text))
-    text = text.replace("小王", "X").replace("大王", "D")
-    out: list[int] = []
-    i, n = 0, len(text)
-    while i < n:
-        ch = text[i]
-        if ch in _SEPARATORS:
-            i += 1
-            continue
-        if ch == "1" and i + 1 < n and text[i + 1] == "0":
-            out.append(_RANK_OF_CHAR["T"])
-            i += 2
-            continue
-        rank = _RANK_OF_CHAR.get(ch.upper())
-        if rank is None:
-            raise NotationError(f"{ch!r} is not a card (position {i + 1} of {text!r})", token=ch)
-        out.append(rank)
-        i += 1
-    out.sort()
-    return tuple(out)
+    return tuple(sorted(rank for rank, _ in _scan(text, suits=False)))
 
 
 def format_ranks(ranks: Iterable[int]) -> str:
@@ -185,8 +165,15 @@ def parse_cards(text: str) -> tuple[Card, ...]:
         return tuple(_CANONICAL_TOKENS[token] for token in text.split())
     except KeyError:
         pass
+    return tuple(Card(rank, suit) for rank, suit in _scan(text, suits=True))
+
+
+def _scan(text: str, *, suits: bool) -> list[tuple[int, str | None]]:
+    """(rank, suit) of each card written in ``text``; suits are read only when ``suits``."""
+    if not isinstance(text, str):
+        raise NotationError(f"cards must be text, got {type(text).__name__}", token=repr(text))
     text = text.replace("小王", "X").replace("大王", "D")
-    out: list[Card] = []
+    out: list[tuple[int, str | None]] = []
     i, n = 0, len(text)
     while i < n:
         ch = text[i]
@@ -194,11 +181,12 @@ def parse_cards(text: str) -> tuple[Card, ...]:
             i += 1
             continue
         suit: str | None = None
-        up = ch.upper()
-        if ch in SUITS:
+        if suits and ch in SUITS:
             suit, i = ch, i + 1
-        elif up in _SUIT_LETTERS and i + 1 < n and _starts_plain_rank(text, i + 1):
-            suit, i = _SUIT_LETTERS[up], i + 1
+        elif (
+            suits and ch.upper() in _SUIT_LETTERS and i + 1 < n and _starts_plain_rank(text, i + 1)
+        ):
+            suit, i = _SUIT_LETTERS[ch.upper()], i + 1
         if i >= n:
             raise NotationError(f"suit {ch!r} without a rank in {text!r}", token=ch)
         if text.startswith("10", i):
@@ -207,13 +195,14 @@ def parse_cards(text: str) -> tuple[Card, ...]:
             token = text[i]
             found = _RANK_OF_CHAR.get(token.upper())
             if found is None:
-                raise NotationError(f"{token!r} is not a card in {text!r}", token=token)
+                where = f"position {i + 1} of {text!r}"
+                raise NotationError(f"{token!r} is not a card ({where})", token=token)
             rank, i = found, i + 1
         if suit is not None and rank >= SMALL_JOKER:
             token = f"{suit}{RANK_CHARS[rank]}"
             raise NotationError(f"a joker has no suit: {token}", token=token)
-        out.append(Card(rank, suit))
-    return tuple(out)
+        out.append((rank, suit))
+    return out
 
 
 _CANONICAL_TOKENS: dict[str, Card] = {}

@@ -387,13 +387,7 @@ class HandState:
         """Apply ``action`` or raise a RulesError (IllegalAction, NotationError, BadEvent for a
         malformed action), leaving the state unchanged."""
         core = self._core
-        if core.phase in ENDED:
-            raise IllegalAction("phase", f"the hand has ended ({core.phase.value})")
-        apply = self._APPLY.get(type(action))
-        if apply is None:
-            raise BadEvent(f"not an action: {action!r}")
-        if type(action.seat) is not int or not 0 <= action.seat <= 2:
-            raise BadEvent(f"an action's seat is 0, 1 or 2, not {action.seat!r}")
+        apply = self._applier(action)
         saved = _snapshot(core)  # fields are replaced, never changed in place
         try:
             apply(self, core, action)
@@ -406,17 +400,20 @@ class HandState:
     def _advance(self, action: Action) -> None:
         """``push`` without a snapshot, for replays. The appliers check everything before they
         change anything, so a rejected action still leaves the state as it was."""
-        core = self._core
-        if core.phase in ENDED:
-            raise IllegalAction("phase", f"the hand has ended ({core.phase.value})")
+        self._applier(action)(self, self._core, action)
+        self._stack.append(None)
+        self.actions.append(action)
+
+    def _applier(self, action: Action) -> Callable[[HandState, _Core, Any], None]:
+        """The method that applies ``action``, once the hand is open and the action well formed."""
+        if self._core.phase in ENDED:
+            raise IllegalAction("phase", f"the hand has ended ({self._core.phase.value})")
         apply = self._APPLY.get(type(action))
         if apply is None:
             raise BadEvent(f"not an action: {action!r}")
         if type(action.seat) is not int or not 0 <= action.seat <= 2:
             raise BadEvent(f"an action's seat is 0, 1 or 2, not {action.seat!r}")
-        apply(self, core, action)
-        self._stack.append(None)
-        self.actions.append(action)
+        return apply
 
     def pop(self) -> Action:
         """Take back the last action and return it."""

@@ -95,21 +95,26 @@ def test_seat_inline_refuses_a_second_seat_in_the_round(director_client: Any, de
     tables = Table.objects.filter(round__tournament__slug="demo").order_by("number")
     table, other = tables[0], tables[1]
     seat = Seat.objects.get(table=table, position=0)
-    url = admin_url(Table, "change", other.pk)
-    data = _form_data(director_client.get(url))
-    seat_forms = int(data["seats-TOTAL_FORMS"])
-    data.update(
-        {
-            "seats-TOTAL_FORMS": str(seat_forms + 1),
-            f"seats-{seat_forms}-position": "2",
-            f"seats-{seat_forms}-entry": str(seat.entry_id),
-            f"seats-{seat_forms}-table": str(other.pk),
-        }
-    )
     Seat.objects.filter(table=other, position=2).delete()
-    response = director_client.post(url, data)
+    response = _post_new_seat(director_client, other, position=2, entry_id=seat.entry_id)
     assert response.status_code == 200
     assert "already has a seat in this round" in response.content.decode()
+
+
+def _post_new_seat(client: Any, table: Table, *, position: int, entry_id: int) -> Any:
+    """POST the table's admin change page with one more seat row."""
+    url = admin_url(Table, "change", table.pk)
+    data = _form_data(client.get(url))
+    new = int(data["seats-TOTAL_FORMS"])
+    data.update(
+        {
+            "seats-TOTAL_FORMS": str(new + 1),
+            f"seats-{new}-position": str(position),
+            f"seats-{new}-entry": str(entry_id),
+            f"seats-{new}-table": str(table.pk),
+        }
+    )
+    return client.post(url, data)
 
 
 def _form_data(response: Any) -> dict[str, str]:
@@ -235,18 +240,7 @@ def test_seat_inline_refuses_an_entry_of_another_tournament(
     table = Table.objects.get(round__tournament__slug="demo", number=1)
     foreign = factories.EntryFactory()
     Seat.objects.filter(table=table, position=2).delete()
-    url = admin_url(Table, "change", table.pk)
-    data = _form_data(director_client.get(url))
-    seat_forms = int(data["seats-TOTAL_FORMS"])
-    data.update(
-        {
-            "seats-TOTAL_FORMS": str(seat_forms + 1),
-            f"seats-{seat_forms}-position": "2",
-            f"seats-{seat_forms}-entry": str(foreign.pk),
-            f"seats-{seat_forms}-table": str(table.pk),
-        }
-    )
-    response = director_client.post(url, data)
+    response = _post_new_seat(director_client, table, position=2, entry_id=foreign.pk)
     assert response.status_code == 200
     assert "belongs to another tournament" in response.content.decode()
     assert not Seat.objects.filter(entry=foreign).exists()

@@ -43,14 +43,6 @@ def rank_text(rank: int) -> str:
     return RANK_CHARS[rank]
 
 
-def parse_rank_token(text: str) -> int:
-    """A single rank such as ``10``, ``t`` or ``小王``."""
-    ranks = parse_ranks(text)
-    if len(ranks) != 1:
-        raise NotationError(f"expected one rank, got {text!r}", token=text)
-    return ranks[0]
-
-
 def parse_ranks(text: str) -> tuple[int, ...]:
     """Read rank notation (no suits) into ranks sorted low to high.
 
@@ -91,10 +83,6 @@ def ranks_of_key(key: int) -> tuple[int, ...]:
     for r in range(NUM_RANKS):
         out.extend([r] * ((key >> (KEY_BITS * r)) & 0xF))
     return tuple(out)
-
-
-def ranks_of_counts(counts: Sequence[int]) -> tuple[int, ...]:
-    return tuple(r for r, c in enumerate(counts) for _ in range(c))
 
 
 def counts_fit_pack(counts: Sequence[int]) -> bool:

@@ -3,9 +3,10 @@
 Each distinct rank multiset appears once, as its table reading (for an answer: the reading that
 beats the top play). Passing is never listed; the hand state adds it.
 
-The plays of a kind whose cards depend only on *which* ranks a hand holds (singles, pairs,
-trios, chains, a trio's kicker) are kept per rank mask in small bounded caches, so that the
-referee console can list a hand's plays at every turn without redoing that work.
+The plays of the kinds whose cards depend only on *which* ranks a hand holds (singles, pairs,
+trios, bombs and their chains) are kept per rank mask in a small bounded memo, and every
+possible trio + kicker is listed once per profile, so that the referee console can list a
+hand's plays at every turn without redoing that work.
 """
 
 from __future__ import annotations

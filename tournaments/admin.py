@@ -83,9 +83,9 @@ class CreatedByServiceAdmin(DirectorModelAdmin):
     add_fields: tuple[str, ...] = ()
     shown_fields: tuple[str, ...] = ()
 
-    def create(self, obj: Any) -> models.Model:
-        """Create the row from the unsaved ``obj`` the add form built."""
-        raise NotImplementedError
+    #: Each subclass defines it: create the row (through its service) from the unsaved ``obj``
+    #: that the add form built.
+    create: Callable[[Any], models.Model]
 
     def get_fields(self, request: HttpRequest, obj: Any = None) -> Any:
         return self.add_fields if obj is None else self.add_fields + self.shown_fields

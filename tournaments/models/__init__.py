@@ -2,8 +2,16 @@
 through ``tournaments.services``, reads through ``tournaments.selectors``."""
 
 from tournaments.models.boards import Board
-from tournaments.models.hands import Hand, HandEvent, HandEventKind, HandStatus, Winner
+from tournaments.models.hands import (
+    Confirmation,
+    Hand,
+    HandEvent,
+    HandEventKind,
+    HandStatus,
+    Winner,
+)
 from tournaments.models.players import Player
+from tournaments.models.results import HandSeatResult, Penalty
 from tournaments.models.rounds import (
     SEAT_POSITIONS,
     RefereeAssignment,
@@ -25,11 +33,14 @@ from tournaments.models.tournaments import (
 __all__ = [
     "SEAT_POSITIONS",
     "Board",
+    "Confirmation",
     "Entry",
     "Hand",
     "HandEvent",
     "HandEventKind",
+    "HandSeatResult",
     "HandStatus",
+    "Penalty",
     "Player",
     "RefereeAssignment",
     "Round",

@@ -18,9 +18,22 @@ class HandStatus(models.TextChoices):
     VOIDED = "voided", _("Voided")
 
 
+class Confirmation(models.TextChoices):
+    """Whether a closed hand counts when the tournament asks for a second person's check."""
+
+    NOT_REQUIRED = "not_required", _("Not required")
+    PENDING = "pending", _("Awaiting confirmation")
+    CONFIRMED = "confirmed", _("Confirmed")
+    DISPUTED = "disputed", _("Disputed")
+
+
 class Winner(models.TextChoices):
     LANDLORD = "landlord", _("Landlord (地主)")
     DEFENDERS = "defenders", _("Defenders (农民)")
+
+
+COUNTED_STATUSES = frozenset({HandStatus.FINISHED, HandStatus.PASSED_OUT})
+COUNTED_CONFIRMATIONS = frozenset({Confirmation.NOT_REQUIRED, Confirmation.CONFIRMED})
 
 
 class Hand(models.Model):
@@ -69,6 +82,12 @@ class Hand(models.Model):
     score_0 = models.IntegerField(_("score seat 0"), null=True, blank=True)
     score_1 = models.IntegerField(_("score seat 1"), null=True, blank=True)
     score_2 = models.IntegerField(_("score seat 2"), null=True, blank=True)
+    confirmation = models.CharField(
+        _("confirmation"),
+        max_length=16,
+        choices=Confirmation.choices,
+        default=Confirmation.NOT_REQUIRED,
+    )
     version = models.IntegerField(_("version"), default=0)
 
     class Meta:
@@ -102,6 +121,9 @@ class Hand(models.Model):
             ),
             models.CheckConstraint(condition=Q(version__gte=0), name="hand_version_non_negative"),
             models.CheckConstraint(
+                condition=Q(confirmation__in=Confirmation.values), name="hand_confirmation_known"
+            ),
+            models.CheckConstraint(
                 condition=~Q(status=HandStatus.FINISHED)
                 | Q(
                     landlord_seat__isnull=False,
@@ -118,6 +140,11 @@ class Hand(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table} hand {self.number}"
+
+    @property
+    def counts(self) -> bool:
+        """True when the hand's result enters the standings."""
+        return self.status in COUNTED_STATUSES and self.confirmation in COUNTED_CONFIRMATIONS
 
     @property
     def doubled(self) -> tuple[bool, bool, bool]:

@@ -43,6 +43,16 @@ class Tournament(models.Model):
     )
     hands_per_round = models.IntegerField(_("hands per round"), default=6)
     is_public = models.BooleanField(_("public"), default=False)
+    requires_confirmation = models.BooleanField(
+        _("results need confirmation"),
+        default=False,
+        help_text=_("A finished hand counts only after a second person confirms it."),
+    )
+    log_version = models.BigIntegerField(
+        _("log version"),
+        default=0,
+        help_text=_("Bumped in the same transaction as every write that changes scores."),
+    )
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
@@ -62,6 +72,9 @@ class Tournament(models.Model):
             ),
             models.CheckConstraint(
                 condition=Q(status__in=TournamentStatus.values), name="tournament_status_known"
+            ),
+            models.CheckConstraint(
+                condition=Q(log_version__gte=0), name="tournament_log_version_non_negative"
             ),
         )
 

@@ -15,6 +15,7 @@ from referee.rules.scoring import DealResult, score_result
 from tournaments.errors import ApplicationError
 from tournaments.models import (
     Board,
+    Confirmation,
     Hand,
     HandEvent,
     HandEventKind,
@@ -23,6 +24,7 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.services.common import model_validate
+from tournaments.services.hand_results import hand_results_sync
 
 CLOSED_STATUSES = frozenset({HandStatus.FINISHED, HandStatus.PASSED_OUT, HandStatus.VOIDED})
 
@@ -187,6 +189,11 @@ def hand_record_result(
     locked.score_0, locked.score_1, locked.score_2 = scores
     locked.rule_profile_hash = profile.content_hash
     locked.status = HandStatus.FINISHED
+    locked.confirmation = (
+        Confirmation.PENDING
+        if locked.table.round.tournament.requires_confirmation
+        else Confirmation.NOT_REQUIRED
+    )
     locked.save()
     _hand_event_append(
         hand=locked,
@@ -200,4 +207,5 @@ def hand_record_result(
         recorded_by=recorded_by,
         idempotency_key=idempotency_key,
     )
+    hand_results_sync(hand=locked)
     return locked

@@ -1,0 +1,105 @@
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from tournaments.models.hands import Hand
+from tournaments.models.rounds import seat_position_check
+from tournaments.models.tournaments import Entry, Tournament
+
+
+class HandSeatResult(models.Model):
+    """One seat's score in one counted hand (每座得分): the rows standings aggregate.
+
+    Written only by ``tournaments.services.hand_results.hand_results_sync``, from the
+    hand's summary and its table's seats, so a hand that stops counting (voided,
+    disputed, corrected) loses its rows in the same transaction.
+    """
+
+    hand = models.ForeignKey(
+        Hand, on_delete=models.CASCADE, related_name="seat_results", verbose_name=_("hand")
+    )
+    tournament = models.ForeignKey(
+        Tournament,
+        on_delete=models.CASCADE,
+        related_name="seat_results",
+        verbose_name=_("tournament"),
+    )
+    position = models.SmallIntegerField(_("position"))
+    entry = models.ForeignKey(
+        Entry, on_delete=models.PROTECT, related_name="seat_results", verbose_name=_("entry")
+    )
+    is_landlord = models.BooleanField(_("landlord (地主)"))
+    won = models.BooleanField(_("won"))
+    score = models.IntegerField(_("score"))
+
+    class Meta:
+        ordering = ("hand", "position")
+        verbose_name = _("hand seat result")
+        verbose_name_plural = _("hand seat results")
+        constraints = (
+            models.UniqueConstraint(fields=["hand", "position"], name="seat_result_once_per_seat"),
+            models.UniqueConstraint(fields=["hand", "entry"], name="seat_result_once_per_entry"),
+            seat_position_check("position", "seat_result_position_range"),
+        )
+        indexes = (models.Index(fields=["tournament", "entry"], name="seat_result_by_entry"),)
+
+    def __str__(self) -> str:
+        return f"{self.hand} seat {self.position}: {self.score:+d}"
+
+
+class Penalty(models.Model):
+    """A signed score adjustment on an entry (罚分, SPEC §9), with its reason.
+
+    Never edited: a mistaken penalty is revoked (``revoked_at``), which keeps the record.
+    """
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="penalties", verbose_name=_("tournament")
+    )
+    entry = models.ForeignKey(
+        Entry, on_delete=models.PROTECT, related_name="penalties", verbose_name=_("entry")
+    )
+    hand = models.ForeignKey(
+        Hand,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="penalties",
+        verbose_name=_("hand"),
+    )
+    points = models.IntegerField(_("points"))
+    reason = models.TextField(_("reason"))
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("recorded by"),
+    )
+    recorded_at = models.DateTimeField(_("recorded at"), default=timezone.now)
+    revoked_at = models.DateTimeField(_("revoked at"), null=True, blank=True)
+    revoke_reason = models.TextField(_("revoke reason"), blank=True)
+    # NULL, not "", means "no key": only real keys take part in the uniqueness.
+    idempotency_key = models.CharField(  # noqa: DJ001
+        _("idempotency key"), max_length=128, null=True, blank=True
+    )
+
+    class Meta:
+        ordering = ("tournament", "recorded_at", "id")
+        verbose_name = _("penalty")
+        verbose_name_plural = _("penalties")
+        constraints = (
+            models.CheckConstraint(condition=~Q(points=0), name="penalty_points_non_zero"),
+            models.CheckConstraint(condition=~Q(reason=""), name="penalty_reason_given"),
+            models.UniqueConstraint(
+                fields=["tournament", "idempotency_key"],
+                condition=Q(idempotency_key__isnull=False),
+                name="penalty_idempotency_key_unique",
+            ),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.entry} {self.points:+d}: {self.reason}"

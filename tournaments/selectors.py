@@ -3,19 +3,29 @@
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db.models import Count, Max, Prefetch, Q, QuerySet
+from django.db.models import Count, Max, OuterRef, Prefetch, Q, QuerySet, Subquery, Sum
+from django.db.models.functions import Coalesce
 
 from tournaments.models import (
+    Board,
     Entry,
     Hand,
     HandEvent,
+    HandSeatResult,
+    HandStatus,
+    Penalty,
     RefereeAssignment,
     Round,
+    RoundBoard,
+    RoundBye,
     Seat,
     Table,
     Tournament,
 )
 from tournaments.roles import REFEREE_GROUP
+from tournaments.seating import History, PastTable, SeatingEntry, first_bidder_turns
+
+UNFINISHED_STATUSES = (HandStatus.BIDDING, HandStatus.DOUBLING, HandStatus.PLAYING)
 
 
 def tournament_list_public() -> QuerySet[Tournament]:
@@ -78,4 +88,127 @@ def user_list_assignable() -> QuerySet[Any]:
         .objects.filter(Q(is_staff=True) | Q(groups__name=REFEREE_GROUP), is_active=True)
         .distinct()
         .order_by("username")
+    )
+
+
+# --- seating ---------------------------------------------------------------------------
+
+
+def entry_order_for_seating(*, tournament: Tournament) -> list[int]:
+    """Active entry ids by current standing, best first: what a Swiss round seats by.
+
+    Total (counted hand scores + active penalty points, SPEC R10.8.2) descending, then
+    registration order: R10.6.2/R10.8.5 without "winner of the last deal".
+    """
+    scores = (
+        HandSeatResult.objects.filter(entry=OuterRef("pk"))
+        .values("entry")
+        .annotate(total=Sum("score"))
+        .values("total")
+    )
+    penalties = (
+        Penalty.objects.filter(entry=OuterRef("pk"), revoked_at__isnull=True)
+        .values("entry")
+        .annotate(total=Sum("points"))
+        .values("total")
+    )
+    ranked = (
+        Entry.objects.filter(tournament=tournament, withdrawn=False)
+        .annotate(
+            standing_total=Coalesce(Subquery(scores), 0) + Coalesce(Subquery(penalties), 0)
+        )
+        .order_by("-standing_total", "registration_order")
+    )
+    return list(ranked.values_list("pk", flat=True))
+
+
+def seating_entries(*, tournament: Tournament) -> list[SeatingEntry]:
+    """The active entries the engine seats, with their clubs."""
+    rows = Entry.objects.filter(tournament=tournament, withdrawn=False).values_list(
+        "pk", "registration_order", "player__club"
+    )
+    return [SeatingEntry(id=pk, registration_order=order, club=club) for pk, order, club in rows]
+
+
+def seating_history(*, round: Round) -> History:
+    """Every other round's tables (by seat position), first-bidder turns and byes.
+
+    First bidders come from each hand's board (duplicate) or from the table's rotation
+    (``Table.first_bidder``, one seat per hand), counted in the database per table.
+    """
+    others = Round.objects.filter(tournament_id=round.tournament_id).exclude(pk=round.pk)
+    seats = Seat.objects.filter(round__in=others).values_list("table_id", "position", "entry_id")
+    by_table: dict[int, list[int | None]] = {}
+    for table_id, position, entry_id in seats:
+        by_table.setdefault(table_id, [None, None, None])[position] = entry_id
+    rotating = dict(
+        Table.objects.filter(round__in=others, first_bidder__isnull=False).values_list(
+            "pk", "first_bidder"
+        )
+    )
+    turns: dict[int, list[int]] = {}
+    hand_counts = (
+        Hand.objects.filter(table__round__in=others)
+        .values("table_id", "board__first_bidder")
+        .annotate(count=Count("pk"))
+    )
+    for row in hand_counts:
+        table_turns = turns.setdefault(row["table_id"], [0, 0, 0])
+        if row["board__first_bidder"] is not None:
+            table_turns[row["board__first_bidder"]] += row["count"]
+        elif row["table_id"] in rotating:
+            rotation = first_bidder_turns(rotating[row["table_id"]], row["count"])
+            for position in range(3):
+                table_turns[position] += rotation[position]
+    tables = tuple(
+        PastTable(
+            entries=tuple(e for e in entries if e is not None),
+            first_bidder_turns=tuple(turns.get(table_id, (0, 0, 0))),
+        )
+        for table_id, entries in sorted(by_table.items())
+        if None not in entries
+    )
+    byes = tuple(RoundBye.objects.filter(round__in=others).values_list("entry_id", flat=True))
+    return History(tables=tables, byes=byes)
+
+
+def table_first_bidder(*, table: Table, hand_number: int) -> int | None:
+    """The seat that bids first in hand ``hand_number`` at ``table``: the board's in
+    duplicate, else the table's rotation (one seat per hand); None when neither is set."""
+    board = round_board(table=table, hand_number=hand_number)
+    if board is not None:
+        return board.first_bidder
+    if table.first_bidder is None:
+        return None
+    return (table.first_bidder + hand_number - 1) % 3
+
+
+def round_board(*, table: Table, hand_number: int) -> Board | None:
+    """The board every table of ``table``'s section plays as hand ``hand_number``."""
+    row = (
+        RoundBoard.objects.filter(
+            round_id=table.round_id, section=table.section, hand_number=hand_number
+        )
+        .select_related("board")
+        .first()
+    )
+    return row.board if row is not None else None
+
+
+def round_unfinished_hands(*, round: Round) -> QuerySet[Hand]:
+    """Hands of ``round`` still being bid, doubled or played."""
+    return (
+        Hand.objects.filter(table__round=round, status__in=UNFINISHED_STATUSES)
+        .select_related("table")
+        .order_by("table__number", "number")
+    )
+
+
+def round_tables_incomplete(*, round: Round) -> QuerySet[Table]:
+    """Tables of ``round`` with fewer than three seats."""
+    return (
+        Table.objects.filter(round=round)
+        .annotate(seat_count=Count("seats"))
+        .filter(seat_count__lt=3)
+        .order_by("number")
     )

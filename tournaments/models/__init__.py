@@ -1,7 +1,7 @@
 """Tournament data model.  Invariants are database constraints; writes go
 through ``tournaments.services``, reads through ``tournaments.selectors``."""
 
-from tournaments.models.boards import Board
+from tournaments.models.boards import Board, RoundBoard
 from tournaments.models.hands import (
     Confirmation,
     Hand,
@@ -16,6 +16,9 @@ from tournaments.models.rounds import (
     SEAT_POSITIONS,
     RefereeAssignment,
     Round,
+    RoundBye,
+    RoundLog,
+    RoundLogKind,
     RoundStatus,
     Seat,
     SeatPosition,
@@ -44,6 +47,10 @@ __all__ = [
     "Player",
     "RefereeAssignment",
     "Round",
+    "RoundBoard",
+    "RoundBye",
+    "RoundLog",
+    "RoundLogKind",
     "RoundStatus",
     "RuleProfileKey",
     "Seat",

@@ -2,7 +2,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.models.rounds import seat_position_check
+from tournaments.models.rounds import Round, seat_position_check
 from tournaments.models.tournaments import Tournament
 
 
@@ -36,3 +36,37 @@ class Board(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tournament} board {self.number}"
+
+
+class RoundBoard(models.Model):
+    """The board played as hand ``hand_number`` at every table of a section in a round
+    (duplicate, 复式: the same cards at every table, SPEC R10.4.1)."""
+
+    round = models.ForeignKey(
+        Round, on_delete=models.CASCADE, related_name="boards", verbose_name=_("round")
+    )
+    section = models.SmallIntegerField(_("section"), default=1)
+    hand_number = models.IntegerField(_("hand number"))
+    board = models.ForeignKey(
+        Board, on_delete=models.PROTECT, related_name="rounds", verbose_name=_("board")
+    )
+
+    class Meta:
+        ordering = ("round", "section", "hand_number")
+        verbose_name = _("board of a round")
+        verbose_name_plural = _("boards of rounds")
+        constraints = (
+            models.UniqueConstraint(
+                fields=["round", "section", "hand_number"], name="round_board_hand_unique"
+            ),
+            models.UniqueConstraint(
+                fields=["round", "section", "board"], name="round_board_once_per_section"
+            ),
+            models.CheckConstraint(
+                condition=Q(hand_number__gt=0), name="round_board_hand_number_positive"
+            ),
+            models.CheckConstraint(condition=Q(section__gt=0), name="round_board_section_positive"),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.round} S{self.section} hand {self.hand_number}: board {self.board.number}"

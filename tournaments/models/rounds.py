@@ -1,6 +1,7 @@
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.models.tournaments import Entry, Tournament
@@ -36,6 +37,13 @@ class Round(models.Model):
     status = models.CharField(
         _("status"), max_length=16, choices=RoundStatus.choices, default=RoundStatus.DRAFT
     )
+    seed = models.BigIntegerField(
+        _("seating seed"),
+        null=True,
+        blank=True,
+        help_text=_("The seed the seating engine drew this round's seats with."),
+    )
+    seating_explanation = models.TextField(_("how the round was seated"), blank=True)
 
     class Meta:
         ordering = ("tournament", "number")
@@ -47,6 +55,7 @@ class Round(models.Model):
             models.CheckConstraint(
                 condition=Q(status__in=RoundStatus.values), name="round_status_known"
             ),
+            models.CheckConstraint(condition=Q(seed__gte=0), name="round_seed_non_negative"),
         )
 
     def __str__(self) -> str:
@@ -60,6 +69,20 @@ class Table(models.Model):
         Round, on_delete=models.CASCADE, related_name="tables", verbose_name=_("round")
     )
     number = models.IntegerField(_("number"))
+    section = models.SmallIntegerField(
+        _("section"),
+        default=1,
+        help_text=_("Duplicate: every table of a section plays the same boards (复式)."),
+    )
+    first_bidder = models.SmallIntegerField(
+        _("first bidder of hand 1"),
+        null=True,
+        blank=True,
+        help_text=_(
+            "Seat that bids first in the table's first hand; it moves one seat each "
+            "hand.  Empty when boards decide (duplicate)."
+        ),
+    )
 
     class Meta:
         ordering = ("round", "number")
@@ -68,6 +91,8 @@ class Table(models.Model):
         constraints = (
             models.UniqueConstraint(fields=["round", "number"], name="table_number_unique"),
             models.CheckConstraint(condition=Q(number__gt=0), name="table_number_positive"),
+            models.CheckConstraint(condition=Q(section__gt=0), name="table_section_positive"),
+            seat_position_check("first_bidder", "table_first_bidder_range"),
         )
 
     def __str__(self) -> str:
@@ -149,3 +174,70 @@ class RefereeAssignment(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} @ {self.table or self.round}"
+
+
+class RoundBye(models.Model):
+    """An active entry that sat out a round (轮空).  A bye scores nothing (SPEC R10.8.6);
+    the seating engine reads these to spread byes."""
+
+    round = models.ForeignKey(
+        Round, on_delete=models.CASCADE, related_name="byes", verbose_name=_("round")
+    )
+    entry = models.ForeignKey(
+        Entry, on_delete=models.PROTECT, related_name="byes", verbose_name=_("entry")
+    )
+
+    class Meta:
+        ordering = ("round", "entry")
+        verbose_name = _("bye")
+        verbose_name_plural = _("byes")
+        constraints = (
+            models.UniqueConstraint(fields=["round", "entry"], name="round_bye_once_per_entry"),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.round}: bye {self.entry}"
+
+
+class RoundLogKind(models.TextChoices):
+    SEATED = "seated", _("Seated")
+    STARTED = "started", _("Started")
+    CLOSED = "closed", _("Closed")
+    FORCED_CLOSE = "forced_close", _("Closed with unfinished hands")
+    REOPENED = "reopened", _("Reopened")
+    SEAT_OVERRIDE = "seat_override", _("Seat override")
+    SEAT_CORRECTION = "seat_correction", _("Seat correction")
+
+
+class RoundLog(models.Model):
+    """What a director did to a round, when and why (seatings, overrides, corrections,
+    forced closes).  Rows are only ever added."""
+
+    round = models.ForeignKey(
+        Round, on_delete=models.CASCADE, related_name="log", verbose_name=_("round")
+    )
+    kind = models.CharField(_("kind"), max_length=20, choices=RoundLogKind.choices)
+    reason = models.TextField(_("reason"), blank=True)
+    payload = models.JSONField(_("payload"), default=dict, blank=True)
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("recorded by"),
+    )
+    recorded_at = models.DateTimeField(_("recorded at"), default=timezone.now)
+
+    class Meta:
+        ordering = ("round", "recorded_at", "id")
+        verbose_name = _("round log entry")
+        verbose_name_plural = _("round log")
+        constraints = (
+            models.CheckConstraint(
+                condition=Q(kind__in=RoundLogKind.values), name="round_log_kind_known"
+            ),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.round}: {self.kind}"

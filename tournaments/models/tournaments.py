@@ -48,6 +48,11 @@ class Tournament(models.Model):
         default=False,
         help_text=_("A finished hand counts only after a second person confirms it."),
     )
+    separate_clubs = models.BooleanField(
+        _("keep clubs apart"),
+        default=False,
+        help_text=_("The seating engine avoids seating players of the same club together."),
+    )
     log_version = models.BigIntegerField(
         _("log version"),
         default=0,

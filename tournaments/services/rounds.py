@@ -1,21 +1,177 @@
-"""Rounds, tables, seats and referee assignments."""
+"""Rounds and their life (draft → seated → playing → closed, and reopened), tables,
+seats and referee assignments.  Seating itself is in ``services.seating``."""
 
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Max
 
+from tournaments import selectors
 from tournaments.errors import ApplicationError
-from tournaments.models import Entry, RefereeAssignment, Round, Seat, Table, Tournament
+from tournaments.models import (
+    Entry,
+    RefereeAssignment,
+    Round,
+    RoundLog,
+    RoundLogKind,
+    RoundStatus,
+    Seat,
+    Table,
+    Tournament,
+    TournamentStatus,
+)
 from tournaments.roles import user_is_director, user_is_referee
 from tournaments.services.common import model_validate
 
 
+def round_log_append(
+    *, round: Round, kind: str, recorded_by: Any, reason: str = "", payload: dict[str, Any]
+) -> RoundLog:
+    """Record a director's action on ``round`` in the caller's transaction."""
+    return RoundLog.objects.create(
+        round=round,
+        kind=kind,
+        reason=reason,
+        payload=payload,
+        recorded_by=recorded_by if getattr(recorded_by, "pk", None) else None,
+    )
+
+
+def round_lock(*, round: Round) -> Round:
+    """The round's row, locked until the end of the transaction."""
+    return Round.objects.select_for_update().get(pk=round.pk)
+
+
+def reason_check(reason: str) -> str:
+    """Refuse an empty reason; return it stripped."""
+    if not reason or not reason.strip():
+        raise ApplicationError("reason_required", "Give a reason for this change.")
+    return reason.strip()
+
+
 @transaction.atomic
-def round_create(*, tournament: Tournament, number: int, status: str = "draft") -> Round:
-    round_ = Round(tournament=tournament, number=number, status=status)
+def round_create(
+    *, tournament: Tournament, number: int | None = None, status: str = RoundStatus.DRAFT
+) -> Round:
+    """Add round ``number`` (default: the next one) to a tournament that has not finished."""
+    locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    if locked.status == TournamentStatus.FINISHED:
+        raise ApplicationError("tournament_finished", "The tournament has finished.")
+    if number is None:
+        last = Round.objects.filter(tournament=locked).aggregate(last=Max("number"))["last"]
+        number = (last or 0) + 1
+    round_ = Round(tournament=locked, number=number, status=status)
     model_validate(round_)
     round_.save()
     return round_
+
+
+@transaction.atomic
+def round_start(*, round: Round, recorded_by: Any = None) -> Round:
+    """Start a seated round: every table full, no other round of the tournament playing."""
+    locked = round_lock(round=round)
+    if locked.status != RoundStatus.SEATED:
+        raise ApplicationError(
+            "round_not_seated", f"Only a seated round can start; this one is {locked.status}."
+        )
+    tournament = Tournament.objects.select_for_update().get(pk=locked.tournament_id)
+    playing = (
+        Round.objects.filter(tournament=tournament, status=RoundStatus.PLAYING)
+        .exclude(pk=locked.pk)
+        .first()
+    )
+    if playing is not None:
+        raise ApplicationError(
+            "round_in_progress", f"Round {playing.number} is still being played: close it first."
+        )
+    tables = list(selectors.round_tables_incomplete(round=locked))
+    if tables:
+        raise ApplicationError(
+            "table_incomplete",
+            "Tables without three players: " + ", ".join(str(t.number) for t in tables) + ".",
+        )
+    if not Table.objects.filter(round=locked).exists():
+        raise ApplicationError("round_has_no_tables", "The round has no tables.")
+    locked.status = RoundStatus.PLAYING
+    locked.save(update_fields=["status"])
+    if tournament.status == TournamentStatus.DRAFT:
+        tournament.status = TournamentStatus.RUNNING
+        tournament.save(update_fields=["status"])
+    round_log_append(round=locked, kind=RoundLogKind.STARTED, recorded_by=recorded_by, payload={})
+    return locked
+
+
+@transaction.atomic
+def round_close(
+    *, round: Round, recorded_by: Any = None, force: bool = False, reason: str = ""
+) -> Round:
+    """Close a round being played.  Refused while a hand is unfinished, unless a director
+    forces it with a reason: the unfinished hands then stay as they are and count nowhere
+    (SPEC R10.8.1)."""
+    locked = round_lock(round=round)
+    if locked.status != RoundStatus.PLAYING:
+        raise ApplicationError(
+            "round_not_playing",
+            f"Only a round being played can close; this one is {locked.status}.",
+        )
+    unfinished = [
+        f"table {hand.table.number} hand {hand.number}"
+        for hand in selectors.round_unfinished_hands(round=locked)
+    ]
+    kind = RoundLogKind.CLOSED
+    if unfinished and not force:
+        raise ApplicationError(
+            "round_has_unfinished_hands",
+            "Hands are unfinished: " + ", ".join(unfinished) + ". Finish or void them, "
+            "or force the close with a reason.",
+            extra={"hands": unfinished},
+        )
+    if unfinished:
+        reason = reason_check(reason)
+        if not user_is_director(recorded_by):
+            raise ApplicationError(
+                "director_required", "Only a director can close a round with unfinished hands."
+            )
+        kind = RoundLogKind.FORCED_CLOSE
+    locked.status = RoundStatus.CLOSED
+    locked.save(update_fields=["status"])
+    round_log_append(
+        round=locked,
+        kind=kind,
+        recorded_by=recorded_by,
+        reason=reason,
+        payload={"unfinished_hands": unfinished},
+    )
+    return locked
+
+
+@transaction.atomic
+def round_reopen(*, round: Round, reason: str, recorded_by: Any = None) -> Round:
+    """Play a closed round again (a late result, a correction), with a reason; refused
+    once a later round has started."""
+    reason = reason_check(reason)
+    locked = round_lock(round=round)
+    if locked.status != RoundStatus.CLOSED:
+        raise ApplicationError(
+            "round_not_closed", f"Only a closed round can reopen; this one is {locked.status}."
+        )
+    later = (
+        Round.objects.filter(
+            tournament_id=locked.tournament_id,
+            number__gt=locked.number,
+            status__in=(RoundStatus.PLAYING, RoundStatus.CLOSED),
+        )
+        .order_by("number")
+        .first()
+    )
+    if later is not None:
+        raise ApplicationError("later_round_started", f"Round {later.number} has already started.")
+    locked.status = RoundStatus.PLAYING
+    locked.save(update_fields=["status"])
+    round_log_append(
+        round=locked, kind=RoundLogKind.REOPENED, recorded_by=recorded_by, reason=reason, payload={}
+    )
+    return locked
 
 
 @transaction.atomic
@@ -24,6 +180,34 @@ def table_create(*, round: Round, number: int) -> Table:
     model_validate(table)
     table.save()
     return table
+
+
+def table_move_check(*, table: Table, round: Round) -> None:
+    """Refuse moving a table to a round of another tournament, or a table that has seats
+    (its players were seated for its round; also used by the admin)."""
+    if round.pk == table.round_id:
+        return
+    if round.tournament_id != table.round.tournament_id:
+        raise ApplicationError(
+            "round_not_in_tournament", "The round belongs to another tournament."
+        )
+    if Seat.objects.filter(table=table).exists():
+        raise ApplicationError(
+            "table_has_seats",
+            "A table with seated players cannot move to another round: seat the other "
+            "round instead, or remove this table's seats first.",
+        )
+
+
+@transaction.atomic
+def table_move(*, table: Table, round: Round) -> Table:
+    """Move an empty table to another round of its tournament."""
+    locked = Table.objects.select_for_update().get(pk=table.pk)
+    table_move_check(table=locked, round=round)
+    locked.round = round
+    model_validate(locked)
+    locked.save(update_fields=["round"])
+    return locked
 
 
 def seat_check(*, table: Table, entry: Entry) -> None:

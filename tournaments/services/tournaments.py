@@ -6,7 +6,7 @@ from referee.rules.errors import UnknownProfile
 from referee.rules.profiles import get_profile
 from tournaments import selectors
 from tournaments.errors import ApplicationError
-from tournaments.models import Entry, Player, RuleProfileKey, Tournament
+from tournaments.models import Entry, Player, RuleProfileKey, Tournament, TournamentStatus
 from tournaments.services.common import model_validate
 
 
@@ -85,8 +85,11 @@ def tournament_update(
 def entry_create(
     *, tournament: Tournament, player: Player, registration_order: int | None = None
 ) -> Entry:
-    """Register ``player``; the order defaults to the next free number."""
-    Tournament.objects.select_for_update().filter(pk=tournament.pk).first()
+    """Register ``player``; the order defaults to the next free number.  Entries may
+    come late, until the tournament has finished: they are seated from the next round."""
+    locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    if locked.status == TournamentStatus.FINISHED:
+        raise ApplicationError("tournament_finished", "The tournament has finished.")
     if registration_order is None:
         registration_order = selectors.entry_next_registration_order(tournament=tournament)
     entry = Entry(tournament=tournament, player=player, registration_order=registration_order)

@@ -2,8 +2,20 @@ import pytest
 
 from tests import factories
 from tournaments.errors import ApplicationError
-from tournaments.models import Table
-from tournaments.services.rounds import referee_assign, seat_create, table_create
+from tournaments.models import Round, RoundLog, Seat, Table, Tournament
+from tournaments.services.hands import hand_create, hand_record_result
+from tournaments.services.rounds import (
+    referee_assign,
+    round_close,
+    round_create,
+    round_reopen,
+    round_start,
+    seat_create,
+    table_create,
+    table_move,
+)
+from tournaments.services.seating import round_seat
+from tournaments.services.tournaments import entry_create
 
 pytestmark = pytest.mark.django_db
 
@@ -43,3 +55,107 @@ def test_referee_assign(referee: object, seated_table: Table) -> None:
     with pytest.raises(ApplicationError) as excinfo:
         referee_assign(round=factories.RoundFactory(), user=referee, table=seated_table)
     assert excinfo.value.code == "table_not_in_round"
+
+
+# --- round life: start, close, reopen --------------------------------------------------
+
+
+def _seated_round(count: int = 3) -> Round:
+    tournament = factories.TournamentFactory()
+    for order in range(1, count + 1):
+        factories.EntryFactory(tournament=tournament, registration_order=order)
+    round_ = round_create(tournament=tournament)
+    round_seat(round=round_, seed=1)
+    return round_
+
+
+def test_round_start_needs_a_seated_round_with_full_tables() -> None:
+    round_ = round_create(tournament=factories.TournamentFactory())
+    with pytest.raises(ApplicationError) as excinfo:
+        round_start(round=round_)
+    assert excinfo.value.code == "round_not_seated"
+    seated = _seated_round()
+    Seat.objects.filter(round=seated, position=2).delete()
+    with pytest.raises(ApplicationError) as excinfo:
+        round_start(round=seated)
+    assert excinfo.value.code == "table_incomplete"
+
+
+def test_round_start_runs_the_tournament_and_one_round_plays_at_a_time() -> None:
+    round_ = _seated_round()
+    round_start(round=round_)
+    assert Tournament.objects.get(pk=round_.tournament_id).status == "running"
+    nxt = round_create(tournament=round_.tournament)
+    round_seat(round=nxt, seed=2)
+    with pytest.raises(ApplicationError) as excinfo:
+        round_start(round=nxt)
+    assert excinfo.value.code == "round_in_progress"
+
+
+def test_round_close_is_refused_while_a_hand_is_unfinished(director: object) -> None:
+    round_ = _seated_round()
+    round_start(round=round_)
+    table = Table.objects.get(round=round_)
+    hand_create(table=table)
+    with pytest.raises(ApplicationError) as excinfo:
+        round_close(round=round_)
+    assert excinfo.value.code == "round_has_unfinished_hands"
+    assert "table 1 hand 1" in excinfo.value.message
+    with pytest.raises(ApplicationError) as excinfo:
+        round_close(round=round_, force=True, reason="", recorded_by=director)
+    assert excinfo.value.code == "reason_required"
+    with pytest.raises(ApplicationError) as excinfo:
+        round_close(round=round_, force=True, reason="time", recorded_by=factories.UserFactory())
+    assert excinfo.value.code == "director_required"
+    assert Round.objects.get(pk=round_.pk).status == "playing"
+    round_close(round=round_, force=True, reason="out of time", recorded_by=director)
+    assert Round.objects.get(pk=round_.pk).status == "closed"
+    log = RoundLog.objects.get(round=round_, kind="forced_close")
+    assert log.reason == "out of time" and log.payload["unfinished_hands"] == ["table 1 hand 1"]
+
+
+def test_round_close_when_every_hand_is_finished() -> None:
+    round_ = _seated_round()
+    round_start(round=round_)
+    hand = hand_create(table=Table.objects.get(round=round_))
+    hand_record_result(hand=hand, landlord=0, bid=1, winner="landlord")
+    assert round_close(round=round_).status == "closed"
+
+
+def test_round_reopen_needs_a_reason_and_no_later_round_started() -> None:
+    round_ = _seated_round()
+    round_start(round=round_)
+    round_close(round=round_)
+    with pytest.raises(ApplicationError) as excinfo:
+        round_reopen(round=round_, reason="")
+    assert excinfo.value.code == "reason_required"
+    assert round_reopen(round=round_, reason="late result").status == "playing"
+    round_close(round=round_)
+    later = round_create(tournament=round_.tournament)
+    round_seat(round=later, seed=3)
+    round_start(round=later)
+    with pytest.raises(ApplicationError) as excinfo:
+        round_reopen(round=round_, reason="late result")
+    assert excinfo.value.code == "later_round_started"
+
+
+def test_table_move_refuses_a_table_with_seats(seated_table: Table) -> None:
+    other = round_create(tournament=seated_table.round.tournament)
+    with pytest.raises(ApplicationError) as excinfo:
+        table_move(table=seated_table, round=other)
+    assert excinfo.value.code == "table_has_seats"
+    empty = table_create(round=seated_table.round, number=50)
+    assert table_move(table=empty, round=other).round_id == other.pk
+    with pytest.raises(ApplicationError) as excinfo:
+        table_move(table=empty, round=factories.RoundFactory())
+    assert excinfo.value.code == "round_not_in_tournament"
+
+
+def test_no_round_or_entry_is_added_to_a_finished_tournament() -> None:
+    tournament = factories.TournamentFactory(status="finished")
+    with pytest.raises(ApplicationError) as excinfo:
+        round_create(tournament=tournament)
+    assert excinfo.value.code == "tournament_finished"
+    with pytest.raises(ApplicationError) as excinfo:
+        entry_create(tournament=tournament, player=factories.PlayerFactory())
+    assert excinfo.value.code == "tournament_finished"

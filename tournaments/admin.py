@@ -8,13 +8,16 @@ the event log are recorded by referees through the result service.
 """
 
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from django import forms
 from django.contrib import admin, messages
-from django.db import models
+from django.db import models, transaction
 from django.db.models import QuerySet
-from django.http import HttpRequest
+from django.forms.models import BaseInlineFormSet
+from django.http import HttpRequest, HttpResponse
+from django.template.response import TemplateResponse
 from django.utils.translation import gettext_lazy as _
 
 from tournaments import selectors
@@ -27,6 +30,9 @@ from tournaments.models import (
     Player,
     RefereeAssignment,
     Round,
+    RoundBoard,
+    RoundBye,
+    RoundLog,
     Seat,
     StandingSnapshot,
     Table,
@@ -34,8 +40,18 @@ from tournaments.models import (
 )
 from tournaments.roles import user_is_director
 from tournaments.services.boards import board_create
+from tournaments.services.entries import entry_withdraw
 from tournaments.services.hands import hand_board_check, hand_create
-from tournaments.services.rounds import referee_assignment_check, seat_check
+from tournaments.services.rounds import (
+    referee_assignment_check,
+    round_close,
+    round_create,
+    round_reopen,
+    round_start,
+    table_move,
+    table_move_check,
+)
+from tournaments.services.seating import round_seat, round_seat_preview, table_seats_set
 from tournaments.services.tournaments import tournament_update
 
 
@@ -111,14 +127,57 @@ def add_check_error(
         form.add_error(field, forms.ValidationError(exc.message, code=exc.code))
 
 
+class _DryRun(Exception):
+    """Raised to roll back a service call made only to hear whether it refuses."""
+
+
+def service_refusal(call: Callable[[], object]) -> ApplicationError | None:
+    """Run ``call`` in a savepoint that is always rolled back; return its refusal, if any.
+
+    The admin checks a change with the very service that will make it, so no check is
+    written twice and a refusal is a form error before anything is saved.
+    """
+    try:
+        with transaction.atomic():
+            call()
+            raise _DryRun
+    except _DryRun:
+        return None
+    except ApplicationError as exc:
+        return exc
+
+
+def message_refusal(
+    model_admin: admin.ModelAdmin, request: HttpRequest, call: Callable[[], object]
+) -> bool:
+    """Run ``call``; a refusal becomes an error message.  True when it went through."""
+    try:
+        with transaction.atomic():
+            call()
+    except ApplicationError as exc:
+        model_admin.message_user(request, exc.message, level=messages.ERROR)
+        return False
+    return True
+
+
 class EntryInline(DirectorInline):
+    """Registration here; withdrawals through the entry's admin action (the service)."""
+
     model = Entry
     autocomplete_fields = ("player",)
+    readonly_fields = ("withdrawn",)
 
 
 class RoundInline(DirectorInline):
+    """Rounds are created, seated, started and closed on the round's own admin."""
+
     model = Round
     show_change_link = True
+    fields = ("number", "status")
+    readonly_fields = fields
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
 
 
 class TournamentAdminForm(forms.ModelForm):
@@ -214,40 +273,266 @@ class RefereeAssignmentInline(DirectorInline):
     model = RefereeAssignment
     form = RefereeAssignmentForm
 
+    def get_formset(self, request: HttpRequest, obj: Any = None, **kwargs: Any) -> Any:
+        formset = super().get_formset(request, obj, **kwargs)
+        if obj is not None:  # only tables of this round
+            table_field = formset.form.base_fields["table"]
+            assert isinstance(table_field, forms.ModelChoiceField)
+            table_field.queryset = Table.objects.filter(round=obj)
+        return formset
+
+
+class ReadOnlyInline(DirectorInline):
+    """Rows written by services, shown on their parent's page."""
+
+    can_delete = False
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        return self.fields
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+class RoundByeInline(ReadOnlyInline):
+    model = RoundBye
+    fields = ("entry",)
+
+
+class RoundBoardInline(ReadOnlyInline):
+    model = RoundBoard
+    fields = ("section", "hand_number", "board")
+
+
+class RoundLogInline(ReadOnlyInline):
+    model = RoundLog
+    fields = ("recorded_at", "kind", "reason", "payload", "recorded_by")
+
+
+class RoundActionForm(forms.Form):
+    """What an action on rounds may ask for: a seed to preview, a reason, a forced close."""
+
+    seed = forms.IntegerField(label=_("seed"), required=False, min_value=0)
+    reason = forms.CharField(label=_("reason"), required=False, widget=forms.Textarea)
+    force = forms.BooleanField(label=_("close even with unfinished hands"), required=False)
+
 
 @admin.register(Round)
 class RoundAdmin(DirectorModelAdmin):
-    list_display = ("__str__", "tournament", "number", "status")
+    """Rounds are created, seated, started, closed and reopened by the services; the
+    actions ask for a preview or a reason first."""
+
+    list_display = ("__str__", "tournament", "number", "status", "seed")
     list_filter = ("status", "tournament")
-    inlines = (TableInline, RefereeAssignmentInline)
+    inlines = (
+        TableInline,
+        RefereeAssignmentInline,
+        RoundByeInline,
+        RoundBoardInline,
+        RoundLogInline,
+    )
+    actions = ("seat_action", "start_action", "close_action", "reopen_action")
+    shown_fields = ("status", "seed", "seating_explanation")
+
+    def get_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        return (
+            ("tournament", "number")
+            if obj is None
+            else ("tournament", "number", *self.shown_fields)
+        )
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        return () if obj is None else ("tournament", "number", *self.shown_fields)
+
+    def save_model(self, request: HttpRequest, obj: Round, form: Any, change: bool) -> None:
+        if change:
+            return  # nothing of the round itself is edited here
+        obj.pk = round_create(tournament=obj.tournament, number=obj.number).pk
+        obj.refresh_from_db()
+
+    def _action_page(
+        self, request: HttpRequest, queryset: QuerySet[Round], action: str, title: Any, **extra: Any
+    ) -> HttpResponse:
+        context = {
+            **self.admin_site.each_context(request),
+            "title": title,
+            "opts": self.model._meta,
+            "rounds": queryset,
+            "action": action,
+            "form": extra.pop("form", None) or RoundActionForm(),
+            **extra,
+        }
+        return TemplateResponse(request, "admin/tournaments/round/action.html", context)
+
+    @admin.action(description=_("Seat with the engine (preview first)"))
+    def seat_action(self, request: HttpRequest, queryset: QuerySet[Round]) -> HttpResponse | None:
+        form = RoundActionForm(request.POST if "confirm" in request.POST else None)
+        round_ = queryset.order_by("number").first()
+        if round_ is None or queryset.count() != 1:
+            self.message_user(request, _("Seat one round at a time."), level=messages.ERROR)
+            return None
+        if form.is_bound and form.is_valid() and form.cleaned_data["seed"] is not None:
+            seed = form.cleaned_data["seed"]
+            if message_refusal(
+                self, request, lambda: round_seat(round=round_, seed=seed, recorded_by=request.user)
+            ):
+                self.message_user(request, _("%(round)s seated.") % {"round": round_})
+            return None
+        seed = form.cleaned_data.get("seed") if form.is_bound and form.is_valid() else None
+        try:
+            preview = round_seat_preview(round=round_, seed=seed)
+        except ApplicationError as exc:
+            self.message_user(request, exc.message, level=messages.ERROR)
+            return None
+        return self._action_page(
+            request,
+            queryset,
+            "seat_action",
+            _("Seating preview"),
+            preview=preview,
+            form=RoundActionForm(initial={"seed": preview.seed}),
+        )
+
+    @admin.action(description=_("Start"))
+    def start_action(self, request: HttpRequest, queryset: QuerySet[Round]) -> None:
+        for round_ in queryset.order_by("number"):
+            if message_refusal(
+                self, request, partial(round_start, round=round_, recorded_by=request.user)
+            ):
+                self.message_user(request, _("%(round)s started.") % {"round": round_})
+
+    @admin.action(description=_("Close (a reason to force it past unfinished hands)"))
+    def close_action(self, request: HttpRequest, queryset: QuerySet[Round]) -> HttpResponse | None:
+        if "confirm" not in request.POST:
+            return self._action_page(request, queryset, "close_action", _("Close rounds"))
+        form = RoundActionForm(request.POST)
+        form.is_valid()
+        data = form.cleaned_data
+        for round_ in queryset.order_by("number"):
+            if message_refusal(
+                self,
+                request,
+                partial(
+                    round_close,
+                    round=round_,
+                    recorded_by=request.user,
+                    force=bool(data.get("force")),
+                    reason=data.get("reason") or "",
+                ),
+            ):
+                self.message_user(request, _("%(round)s closed.") % {"round": round_})
+        return None
+
+    @admin.action(description=_("Reopen (with a reason)"))
+    def reopen_action(self, request: HttpRequest, queryset: QuerySet[Round]) -> HttpResponse | None:
+        if "confirm" not in request.POST:
+            return self._action_page(request, queryset, "reopen_action", _("Reopen rounds"))
+        form = RoundActionForm(request.POST)
+        form.is_valid()
+        reason = form.cleaned_data.get("reason") or ""
+        for round_ in queryset.order_by("number"):
+            if message_refusal(
+                self,
+                request,
+                partial(round_reopen, round=round_, reason=reason, recorded_by=request.user),
+            ):
+                self.message_user(request, _("%(round)s reopened.") % {"round": round_})
+        return None
 
 
 class SeatInlineForm(forms.ModelForm):
+    """A seat row; changing or removing a filled seat needs a reason."""
+
+    reason = forms.CharField(label=_("reason for a change"), required=False, max_length=500)
+    #: Set per table by ``SeatInline.get_formset``: entries are offered from it only.
+    tournament_id: int | None = None
+
     class Meta:
         model = Seat
         fields = ("position", "entry")
 
-    def clean(self) -> dict[str, Any]:
-        """Fill the denormalised ``round``; one seat per entry per round, and only
-        entries of the table's tournament that have not withdrawn."""
-        cleaned: dict[str, Any] = super().clean() or {}
-        seat = self.instance
-        table = cleaned.get("table") or seat.table  # the parent (inline foreign key)
-        seat.round_id = table.round_id
-        entry = cleaned.get("entry")
-        if entry is None:
-            return cleaned
-        if Seat.objects.filter(round_id=seat.round_id, entry=entry).exclude(pk=seat.pk).exists():
-            self.add_error("entry", _("This entry already has a seat in this round."))
-        else:
-            add_check_error(self, "entry", seat_check, table=table, entry=entry)
-        return cleaned
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        entry_field = self.fields["entry"]
+        if self.tournament_id is not None and isinstance(entry_field, forms.ModelChoiceField):
+            entry_field.queryset = Entry.objects.filter(
+                tournament_id=self.tournament_id
+            ).select_related("player")
+
+    def validate_unique(self) -> None:
+        """Seats change as a whole table (a swap passes through a duplicate position):
+        ``table_seats_set`` and the constraints decide."""
+
+
+class SeatInlineFormSet(BaseInlineFormSet):
+    """The table's seats as one change, checked and made by ``table_seats_set``."""
+
+    recorded_by: Any = None
+
+    def desired(self) -> tuple[dict[int, Entry], str]:
+        """Position → entry after the change, and the reasons given."""
+        seats: dict[int, Entry] = {}
+        reasons: list[str] = []
+        for form in self.forms:
+            cleaned = getattr(form, "cleaned_data", None) or {}
+            if cleaned.get("reason"):
+                reasons.append(cleaned["reason"].strip())
+            if cleaned.get("DELETE") or not cleaned:
+                continue
+            position, entry = cleaned.get("position"), cleaned.get("entry")
+            if position is None or entry is None:
+                continue
+            if position in seats:
+                raise forms.ValidationError(
+                    _("Two rows give seat %(position)s.") % {"position": position}
+                )
+            seats[position] = entry
+        return seats, "; ".join(dict.fromkeys(r for r in reasons if r))
+
+    def validate_unique(self) -> None:
+        """See ``SeatInlineForm.validate_unique``."""
+
+    def clean(self) -> None:
+        super().clean()
+        table = self.instance
+        if any(self.errors) or table.round_id is None:
+            return
+        seats, reason = self.desired()
+
+        def change() -> None:
+            target = table
+            if target.pk is None:  # a new table: try on a copy, rolled back
+                target = Table.objects.create(round_id=table.round_id, number=table.number)
+            table_seats_set(table=target, seats=seats, reason=reason, recorded_by=self.recorded_by)
+
+        refusal = service_refusal(change)
+        if refusal is not None:
+            raise forms.ValidationError(refusal.message, code=refusal.code)
+
+    def save(self, commit: bool = True) -> list[Any]:
+        seats, reason = self.desired()
+        table_seats_set(
+            table=self.instance, seats=seats, reason=reason, recorded_by=self.recorded_by
+        )
+        self.new_objects, self.changed_objects, self.deleted_objects = [], [], []
+        return []
 
 
 class SeatInline(DirectorInline):
     model = Seat
     form = SeatInlineForm
-    autocomplete_fields = ("entry",)
+    formset = SeatInlineFormSet
+
+    def get_formset(self, request: HttpRequest, obj: Any = None, **kwargs: Any) -> Any:
+        if obj is not None:
+            kwargs["form"] = type(
+                "SeatInlineForm", (SeatInlineForm,), {"tournament_id": obj.round.tournament_id}
+            )
+        formset = super().get_formset(request, obj, **kwargs)
+        return type(formset.__name__, (formset,), {"recorded_by": request.user})
 
 
 class HandInline(DirectorInline):
@@ -260,11 +545,42 @@ class HandInline(DirectorInline):
         return False
 
 
+class TableAdminForm(forms.ModelForm):
+    """A table moves only to another round of its tournament, and only while empty."""
+
+    class Meta:
+        model = Table
+        fields = ("round", "number")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        round_field = self.fields["round"]
+        if self.instance.pk and isinstance(round_field, forms.ModelChoiceField):
+            round_field.queryset = Round.objects.filter(
+                tournament_id=self.instance.round.tournament_id
+            )
+
+    def clean(self) -> dict[str, Any]:
+        cleaned: dict[str, Any] = super().clean() or {}
+        round_ = cleaned.get("round")
+        if self.instance.pk and round_ is not None:
+            table = Table.objects.get(pk=self.instance.pk)
+            add_check_error(self, "round", table_move_check, table=table, round=round_)
+        return cleaned
+
+
 @admin.register(Table)
 class TableAdmin(DirectorModelAdmin):
-    list_display = ("__str__", "round", "number")
+    form = TableAdminForm
+    list_display = ("__str__", "round", "number", "first_bidder")
     list_filter = ("round__tournament",)
+    readonly_fields = ("section", "first_bidder")
     inlines = (SeatInline, HandInline)
+
+    def save_model(self, request: HttpRequest, obj: Table, form: Any, change: bool) -> None:
+        if change and "round" in form.changed_data:
+            table_move(table=obj, round=obj.round)
+        super().save_model(request, obj, form, change)
 
 
 @admin.register(Entry)
@@ -273,6 +589,16 @@ class EntryAdmin(DirectorModelAdmin):
     list_filter = ("tournament", "withdrawn")
     search_fields = ("player__name", "player__chinese_name")
     autocomplete_fields = ("player",)
+    readonly_fields = ("withdrawn",)
+    actions = ("withdraw_action",)
+
+    @admin.action(description=_("Withdraw (keeps the results played)"))
+    def withdraw_action(self, request: HttpRequest, queryset: QuerySet[Entry]) -> None:
+        for entry in queryset.order_by("pk"):
+            if message_refusal(
+                self, request, partial(entry_withdraw, entry=entry, recorded_by=request.user)
+            ):
+                self.message_user(request, _("%(entry)s withdrawn.") % {"entry": entry})
 
 
 @admin.register(Board)

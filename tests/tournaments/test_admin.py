@@ -17,6 +17,7 @@ from tournaments.models import (
     Player,
     RefereeAssignment,
     Round,
+    RoundLog,
     Seat,
     Table,
     Tournament,
@@ -240,9 +241,12 @@ def test_seat_inline_refuses_an_entry_of_another_tournament(
     table = Table.objects.get(round__tournament__slug="demo", number=1)
     foreign = factories.EntryFactory()
     Seat.objects.filter(table=table, position=2).delete()
+    page = director_client.get(admin_url(Table, "change", table.pk))
+    offered = page.context["inline_admin_formsets"][0].formset.forms[0].fields["entry"].queryset
+    assert foreign not in offered  # choices are the table's tournament's entries
     response = _post_new_seat(director_client, table, position=2, entry_id=foreign.pk)
     assert response.status_code == 200
-    assert "belongs to another tournament" in response.content.decode()
+    assert "Select a valid choice" in response.content.decode()
     assert not Seat.objects.filter(entry=foreign).exists()
 
 
@@ -291,3 +295,73 @@ def test_referee_assignment_refuses_a_table_of_another_round(
     )
     assert response.status_code == 200
     assert response.context["adminform"].form.errors["table"]
+
+
+# --- the two 500s of issue 8, now refusals with a message ------------------------------
+
+
+def test_moving_a_seated_table_to_another_round_is_refused_with_a_message(
+    director_client: Any, demo: None
+) -> None:
+    table = Table.objects.get(round__tournament__slug="demo", number=1)
+    other = factories.RoundFactory(tournament=table.round.tournament, number=2)
+    url = admin_url(Table, "change", table.pk)
+    data = {**_form_data(director_client.get(url)), "round": str(other.pk)}
+    response = director_client.post(url, data)
+    assert response.status_code == 200
+    assert "cannot move to another round" in str(response.context["adminform"].form.errors)
+    assert Table.objects.get(pk=table.pk).round_id != other.pk
+
+
+def test_swapping_two_seats_positions_goes_through_the_override(
+    director_client: Any, demo: None
+) -> None:
+    round_ = Round.objects.get(tournament__slug="demo", number=1)
+    table = factories.TableFactory(round=round_, number=9)
+    entries = [
+        factories.EntryFactory(tournament=round_.tournament, registration_order=20 + i)
+        for i in range(3)
+    ]
+    for position, entry in enumerate(entries):
+        factories.SeatFactory(table=table, position=position, entry=entry)
+    url = admin_url(Table, "change", table.pk)
+    data = _form_data(director_client.get(url))
+    first, second = (
+        next(
+            k
+            for k, v in data.items()
+            if k.startswith("seats-") and k.endswith("-position") and v == p
+        )
+        for p in ("0", "1")
+    )
+    data[first], data[second] = "1", "0"
+    refused = director_client.post(url, data)  # no reason given
+    assert refused.status_code == 200
+    assert "Give a reason" in refused.content.decode()
+    data[first.replace("-position", "-reason")] = "players sat in each other's chairs"
+    response = director_client.post(url, data)
+    assert response.status_code == 302
+    after = dict(Seat.objects.filter(table=table).values_list("position", "entry_id"))
+    assert after == {0: entries[1].pk, 1: entries[0].pk, 2: entries[2].pk}
+    log = RoundLog.objects.get(round=round_, kind="seat_override")
+    assert log.reason == "players sat in each other's chairs"
+
+
+def test_changing_a_seat_after_hands_is_a_correction_with_an_event(
+    director_client: Any, demo: None
+) -> None:
+    table = Table.objects.get(round__tournament__slug="demo", number=1)
+    newcomer = factories.EntryFactory(tournament=table.round.tournament, registration_order=30)
+    seat = Seat.objects.get(table=table, position=0)
+    url = admin_url(Table, "change", table.pk)
+    data = _form_data(director_client.get(url))
+    key = next(k for k, v in data.items() if k.endswith("-entry") and v == str(seat.entry_id))
+    data[key] = str(newcomer.pk)
+    data[key.replace("-entry", "-reason")] = "wrong player on the score sheet"
+    response = director_client.post(url, data)
+    assert response.status_code == 302
+    finished = Hand.objects.filter(table=table, status="finished")
+    assert finished.exists()
+    for hand in finished:
+        assert hand.events.filter(kind="correction").exists()
+        assert hand.seat_results.get(position=0).entry_id == newcomer.pk

@@ -32,7 +32,7 @@ def test_seat_create_refuses_an_entry_seated_in_the_round(seated_table: Table) -
     entry = seated_table.seats.get(position=0).entry
     with pytest.raises(ApplicationError) as excinfo:
         seat_create(table=other, position=0, entry=entry)
-    assert excinfo.value.code == "invalid"
+    assert excinfo.value.code == "entry_already_seated"
 
 
 def test_seat_create_refuses_a_foreign_or_withdrawn_entry() -> None:

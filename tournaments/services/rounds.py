@@ -12,6 +12,7 @@ from tournaments.models import (
     Entry,
     RefereeAssignment,
     Round,
+    RoundBye,
     RoundLog,
     RoundLogKind,
     RoundStatus,
@@ -222,11 +223,19 @@ def seat_check(*, table: Table, entry: Entry) -> None:
 
 @transaction.atomic
 def seat_create(*, table: Table, position: int, entry: Entry) -> Seat:
-    """Seat ``entry`` at ``position`` of ``table`` (one seat per entry per round)."""
+    """Seat ``entry`` at ``position`` of ``table`` (one seat per entry per round); a bye
+    it had in the round is cancelled."""
     seat_check(table=table, entry=entry)
+    if Seat.objects.filter(round_id=table.round_id, entry=entry).exists():
+        raise ApplicationError(
+            "entry_already_seated", "This entry already has a seat in this round."
+        )
+    if table.round.status == RoundStatus.CLOSED:
+        raise ApplicationError("round_closed", "The round is closed: reopen it first.")
     seat = Seat(table=table, round_id=table.round_id, position=position, entry=entry)
     model_validate(seat)
     seat.save()
+    RoundBye.objects.filter(round_id=table.round_id, entry=entry).delete()
     return seat
 
 

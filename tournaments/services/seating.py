@@ -9,6 +9,7 @@
 
 import random
 import secrets
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -36,7 +37,13 @@ from tournaments.models import (
 from tournaments.seating import Seating, SeatingError, SeatingOptions, seat
 from tournaments.services.boards import board_create
 from tournaments.services.hand_results import hand_results_sync
-from tournaments.services.rounds import reason_check, round_lock, round_log_append, seat_check
+from tournaments.services.rounds import (
+    reason_check,
+    round_lock,
+    round_log_append,
+    seat_check,
+    seat_create,
+)
 
 SEED_LIMIT = 2**53
 
@@ -226,7 +233,7 @@ def _seat_lock(seat: Seat) -> tuple[Round, Seat]:
     return round_, locked
 
 
-def _payload(changed: list[tuple[Seat, int, int]]) -> list[dict[str, int]]:
+def _payload(changed: Sequence[tuple[Seat, int, int | None]]) -> list[dict[str, int | None]]:
     return [
         {"table": s.table.number, "position": s.position, "old_entry": old, "new_entry": new}
         for s, old, new in changed
@@ -319,3 +326,51 @@ def seat_correct(*, seat: Seat, entry: Entry, reason: str, recorded_by: Any = No
         payload={"seats": seats, "hands": [h.pk for h in hands]},
     )
     return Seat.objects.get(table_id=locked.table_id, position=locked.position)
+
+
+@transaction.atomic
+def seat_remove(*, seat: Seat, reason: str, recorded_by: Any = None) -> None:
+    """Empty ``seat`` before its table has hands; its entry sits the round out (a bye)."""
+    reason = reason_check(reason)
+    round_, locked = _seat_lock(seat)
+    if round_.status == RoundStatus.CLOSED:
+        raise ApplicationError("round_closed", "The round is closed: reopen it first.")
+    if Hand.objects.filter(table_id=locked.table_id).exists():
+        raise ApplicationError(
+            "seat_has_hands", "Hands have been played at this table: its seats stay filled."
+        )
+    locked.delete()
+    if not Entry.objects.filter(pk=locked.entry_id, withdrawn=True).exists():
+        RoundBye.objects.get_or_create(round_id=round_.pk, entry_id=locked.entry_id)
+    round_log_append(
+        round=round_,
+        kind=RoundLogKind.SEAT_OVERRIDE,
+        recorded_by=recorded_by,
+        reason=reason,
+        payload={"seats": _payload([(locked, locked.entry_id, None)])},
+    )
+
+
+@transaction.atomic
+def table_seats_set(
+    *,
+    table: Table,
+    seats: dict[int, Entry],
+    reason: str = "",
+    recorded_by: Any = None,
+) -> None:
+    """Make ``table``'s seats ``seats`` (position → entry) with the services above: new
+    positions are seated, emptied positions removed, and changed ones overridden (no
+    hands yet) or corrected (hands played), each with ``reason``.  What the admin calls."""
+    current = {s.position: s for s in Seat.objects.filter(table=table)}
+    for position, vacated in sorted(current.items()):
+        if position not in seats:
+            seat_remove(seat=vacated, reason=reason, recorded_by=recorded_by)
+    has_hands = Hand.objects.filter(table=table).exists()
+    for position, entry in sorted(seats.items()):
+        existing = Seat.objects.filter(table=table, position=position).first()
+        if existing is None:
+            seat_create(table=table, position=position, entry=entry)
+        elif existing.entry_id != entry.pk:
+            change = seat_correct if has_hands else seat_override
+            change(seat=existing, entry=entry, reason=reason, recorded_by=recorded_by)

@@ -114,9 +114,7 @@ def entry_order_for_seating(*, tournament: Tournament) -> list[int]:
     )
     ranked = (
         Entry.objects.filter(tournament=tournament, withdrawn=False)
-        .annotate(
-            standing_total=Coalesce(Subquery(scores), 0) + Coalesce(Subquery(penalties), 0)
-        )
+        .annotate(standing_total=Coalesce(Subquery(scores), 0) + Coalesce(Subquery(penalties), 0))
         .order_by("-standing_total", "registration_order")
     )
     return list(ranked.values_list("pk", flat=True))

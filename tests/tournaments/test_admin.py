@@ -12,6 +12,7 @@ from referee.rules.cards import deal_from_seed, format_cards
 from tests import factories
 from tournaments.models import (
     Board,
+    Entry,
     Hand,
     HandEvent,
     Player,
@@ -22,6 +23,8 @@ from tournaments.models import (
     Table,
     Tournament,
 )
+from tournaments.services.hands import hand_create
+from tournaments.services.rounds import round_start
 
 pytestmark = pytest.mark.django_db
 
@@ -365,3 +368,73 @@ def test_changing_a_seat_after_hands_is_a_correction_with_an_event(
     for hand in finished:
         assert hand.events.filter(kind="correction").exists()
         assert hand.seat_results.get(position=0).entry_id == newcomer.pk
+
+
+# --- rounds and entries through the services' actions ----------------------------------
+
+
+def _new_round(count: int = 4) -> Round:
+    tournament = factories.TournamentFactory()
+    for order in range(1, count + 1):
+        factories.EntryFactory(tournament=tournament, registration_order=order)
+    return Round.objects.create(tournament=tournament, number=1)
+
+
+def _action(client: Any, action: str, round_: Round, **data: Any) -> Any:
+    payload = {"action": action, "_selected_action": [round_.pk], **data}
+    return client.post(admin_url(Round, "changelist"), payload, follow=True)
+
+
+def test_seating_a_round_shows_a_preview_then_writes_it(director_client: Any) -> None:
+    round_ = _new_round()
+    preview = director_client.post(
+        admin_url(Round, "changelist"),
+        {"action": "seat_action", "_selected_action": [round_.pk]},
+    )
+    assert preview.status_code == 200
+    assert "Table 1:" in preview.content.decode()
+    assert not Seat.objects.filter(round=round_).exists()  # nothing written yet
+    seed = preview.context["preview"].seed
+    _action(director_client, "seat_action", round_, seed=seed, confirm="yes")
+    round_.refresh_from_db()
+    assert (round_.status, round_.seed) == ("seated", seed)
+    assert Seat.objects.filter(round=round_).count() == 3
+    assert round_.seating_explanation == preview.context["preview"].explanation
+
+
+def test_round_actions_show_the_services_refusals(director_client: Any) -> None:
+    round_ = _new_round()
+    response = _action(director_client, "start_action", round_)
+    assert response.status_code == 200
+    assert "Only a seated round can start" in response.content.decode()
+    _action(director_client, "seat_action", round_, seed=1, confirm="yes")
+    _action(director_client, "start_action", round_)
+    hand_create(table=Table.objects.get(round=round_))
+    refused = _action(director_client, "close_action", round_, confirm="yes")
+    assert "Hands are unfinished" in refused.content.decode()
+    assert Round.objects.get(pk=round_.pk).status == "playing"
+    _action(director_client, "close_action", round_, confirm="yes", force="on", reason="time up")
+    assert Round.objects.get(pk=round_.pk).status == "closed"
+    _action(director_client, "reopen_action", round_, confirm="yes", reason="late result")
+    assert Round.objects.get(pk=round_.pk).status == "playing"
+
+
+def test_a_round_status_is_not_edited_by_hand(director_client: Any) -> None:
+    round_ = _new_round()
+    url = admin_url(Round, "change", round_.pk)
+    data = {**_form_data(director_client.get(url)), "status": "closed"}
+    director_client.post(url, data)
+    assert Round.objects.get(pk=round_.pk).status == "draft"
+
+
+def test_withdrawing_an_entry_goes_through_the_service(director_client: Any) -> None:
+    round_ = _new_round(3)
+    _action(director_client, "seat_action", round_, seed=1, confirm="yes")
+    entry = Seat.objects.filter(round=round_).first().entry  # type: ignore[union-attr]
+    payload = {"action": "withdraw_action", "_selected_action": [entry.pk]}
+    refused = director_client.post(admin_url(Entry, "changelist"), payload, follow=True)
+    assert "has not started" in refused.content.decode()
+    assert not Entry.objects.get(pk=entry.pk).withdrawn
+    round_start(round=round_)
+    director_client.post(admin_url(Entry, "changelist"), payload, follow=True)
+    assert Entry.objects.get(pk=entry.pk).withdrawn

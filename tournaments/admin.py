@@ -48,6 +48,7 @@ from tournaments.services.rounds import (
     round_create,
     round_reopen,
     round_start,
+    table_create,
     table_move,
     table_move_check,
 )
@@ -190,6 +191,7 @@ class TournamentAdminForm(forms.ModelForm):
             "format",
             "status",
             "hands_per_round",
+            "separate_clubs",
             "is_public",
         )
 
@@ -320,10 +322,34 @@ class RoundActionForm(forms.Form):
     force = forms.BooleanField(label=_("close even with unfinished hands"), required=False)
 
 
+class RoundAddForm(forms.ModelForm):
+    class Meta:
+        model = Round
+        fields = ("tournament", "number")
+
+    def clean(self) -> dict[str, Any]:
+        cleaned: dict[str, Any] = super().clean() or {}
+        tournament, number = cleaned.get("tournament"), cleaned.get("number")
+        if tournament is not None and number is not None:
+            refusal = service_refusal(partial(round_create, tournament=tournament, number=number))
+            if refusal is not None:
+                raise forms.ValidationError(refusal.message, code=refusal.code)
+        return cleaned
+
+
 @admin.register(Round)
 class RoundAdmin(DirectorModelAdmin):
     """Rounds are created, seated, started, closed and reopened by the services; the
     actions ask for a preview or a reason first."""
+
+    add_form = RoundAddForm
+
+    def get_form(
+        self, request: HttpRequest, obj: Any = None, change: bool = False, **kwargs: Any
+    ) -> Any:
+        if obj is None:
+            kwargs["form"] = self.add_form
+        return super().get_form(request, obj, change=change, **kwargs)
 
     list_display = ("__str__", "tournament", "number", "status", "seed")
     list_filter = ("status", "tournament")
@@ -578,7 +604,11 @@ class TableAdmin(DirectorModelAdmin):
     inlines = (SeatInline, HandInline)
 
     def save_model(self, request: HttpRequest, obj: Table, form: Any, change: bool) -> None:
-        if change and "round" in form.changed_data:
+        if not change:
+            obj.pk = table_create(round=obj.round, number=obj.number).pk
+            obj.refresh_from_db()
+            return
+        if "round" in form.changed_data:
             table_move(table=obj, round=obj.round)
         super().save_model(request, obj, form, change)
 

@@ -438,3 +438,27 @@ def test_withdrawing_an_entry_goes_through_the_service(director_client: Any) -> 
     round_start(round=round_)
     director_client.post(admin_url(Entry, "changelist"), payload, follow=True)
     assert Entry.objects.get(pk=entry.pk).withdrawn
+
+
+def test_adding_a_round_to_a_finished_tournament_is_a_form_error(director_client: Any) -> None:
+    tournament = factories.TournamentFactory(status="finished")
+    response = director_client.post(
+        admin_url(Round, "add"), {"tournament": tournament.pk, "number": 1}
+    )
+    assert response.status_code == 200
+    assert "The tournament has finished." in response.content.decode()
+    assert not Round.objects.filter(tournament=tournament).exists()
+
+
+def test_adding_a_table_goes_through_the_service(director_client: Any) -> None:
+    round_ = _new_round()
+    data = {
+        "round": str(round_.pk),
+        "number": "1",
+        "seats-TOTAL_FORMS": "0",
+        "seats-INITIAL_FORMS": "0",
+        "hands-TOTAL_FORMS": "0",
+        "hands-INITIAL_FORMS": "0",
+    }
+    assert director_client.post(admin_url(Table, "add"), data).status_code == 302
+    assert Table.objects.filter(round=round_, number=1).exists()

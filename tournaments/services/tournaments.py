@@ -53,6 +53,7 @@ def tournament_update(
     status: str | None = None,
     hands_per_round: int | None = None,
     is_public: bool | None = None,
+    separate_clubs: bool | None = None,
 ) -> Tournament:
     """Change the given fields.  The rule profile is frozen once the tournament
     has a hand: the row is locked so a hand cannot be created concurrently
@@ -72,6 +73,7 @@ def tournament_update(
         "status": status,
         "hands_per_round": hands_per_round,
         "is_public": is_public,
+        "separate_clubs": separate_clubs,
     }
     for field, value in changes.items():
         if value is not None:

@@ -294,6 +294,9 @@ def test_a_seat_correction_moves_the_scores_with_an_event(director: Any) -> None
     assert hand.version == version + 1
     assert Tournament.objects.get(pk=tournament.pk).log_version > before
     assert RoundBye.objects.filter(round=round_, entry=wrong).exists()
+    # a retry of the same request (with the stale seat object) changes nothing more
+    seat_correct(seat=seat, entry=right, reason="scoresheet had the wrong name")
+    assert hand.events.filter(kind="correction").count() == 1
     order = selectors.entry_order_for_seating(tournament=tournament)
     assert order[0] == right.pk  # the landlord's winnings followed the seat
 

@@ -190,8 +190,6 @@ class _SeatChange:
 
 
 def _seat_change_plan(*, seat: Seat, entry: Entry) -> _SeatChange:
-    if seat.entry_id == entry.pk:
-        raise ApplicationError("no_change", "This entry already sits there.")
     seat_check(table=seat.table, entry=entry)
     other = (
         Seat.objects.select_for_update()
@@ -227,9 +225,19 @@ def _seat_change_apply(change: _SeatChange, entry: Entry) -> list[tuple[Seat, in
 
 
 def _seat_lock(seat: Seat) -> tuple[Round, Seat]:
-    """Lock the round, then the seat (always in that order)."""
+    """Lock the round, then the seat (always in that order).
+
+    A seat is found by its place (table, position), not its id: a change writes the
+    seat rows again, so a retried request still finds its seat."""
     round_ = round_lock(round=seat.round)
-    locked = Seat.objects.select_for_update().select_related("table").get(pk=seat.pk)
+    try:
+        locked = (
+            Seat.objects.select_for_update()
+            .select_related("table")
+            .get(table_id=seat.table_id, position=seat.position)
+        )
+    except Seat.DoesNotExist as exc:
+        raise ApplicationError("seat_empty", "Nobody sits there any more.") from exc
     return round_, locked
 
 
@@ -250,6 +258,8 @@ def seat_override(*, seat: Seat, entry: Entry, reason: str, recorded_by: Any = N
     """
     reason = reason_check(reason)
     round_, locked = _seat_lock(seat)
+    if locked.entry_id == entry.pk:
+        return locked  # already so (a repeated request): nothing to do
     if round_.status == RoundStatus.CLOSED:
         raise ApplicationError("round_closed", "The round is closed: reopen it first.")
     change = _seat_change_plan(seat=locked, entry=entry)
@@ -298,6 +308,8 @@ def seat_correct(*, seat: Seat, entry: Entry, reason: str, recorded_by: Any = No
     """
     reason = reason_check(reason)
     round_, locked = _seat_lock(seat)
+    if locked.entry_id == entry.pk:
+        return locked  # already so (a repeated request): no second event
     change = _seat_change_plan(seat=locked, entry=entry)
     tables = sorted({locked.table_id} | ({change.other.table_id} if change.other else set()))
     hands = list(Hand.objects.select_for_update().filter(table_id__in=tables).order_by("pk"))

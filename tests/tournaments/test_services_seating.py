@@ -1,10 +1,12 @@
 """Seating rounds through the services: random, Swiss and duplicate; byes; overrides and
 corrections of a seat (SPEC §10.4, §10.5, R10.8.6, R10.8.7)."""
 
+import threading
 from collections import Counter
 from typing import Any
 
 import pytest
+from django.db import connection, connections
 from django.utils import timezone
 
 from tests import factories
@@ -332,3 +334,39 @@ def test_a_seat_correction_needs_hands_and_a_reason() -> None:
         seat_correct(seat=seat, entry=other, reason="")
     assert excinfo.value.code == "reason_required"
     assert Seat.objects.get(pk=seat.pk).entry_id == seat.entry_id
+
+
+# Committed transactions only where the threads need them (see test_services_hands.py).
+@pytest.mark.django_db(transaction=connection.vendor == "postgresql")
+def test_concurrent_identical_corrections_make_one() -> None:
+    """PostgreSQL: two devices send the same correction at once; they serialise on the
+    round and seat locks, the second finds the seat already corrected."""
+    tournament = _tournament(4)
+    round_ = round_create(tournament=tournament)
+    round_seat(round=round_, seed=1)
+    table = Table.objects.get(round=round_)
+    hand = hand_record_result(hand=hand_create(table=table), landlord=0, bid=2, winner="landlord")
+    seat = Seat.objects.get(table=table, position=0)
+    right = RoundBye.objects.get(round=round_).entry
+    outcomes: list[Any] = []
+
+    def correct() -> None:
+        try:
+            outcomes.append(seat_correct(seat=seat, entry=right, reason="wrong name"))
+        except Exception as exc:  # pragma: no cover - reported by the assertion below
+            outcomes.append(exc)
+        finally:
+            connections.close_all()
+
+    if connection.vendor == "postgresql":
+        threads = [threading.Thread(target=correct) for _ in range(2)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=30)
+    else:
+        correct()
+        correct()
+    assert [getattr(o, "entry_id", o) for o in outcomes] == [right.pk, right.pk]
+    assert hand.events.filter(kind="correction").count() == 1
+    assert HandSeatResult.objects.get(hand=hand, position=0).entry_id == right.pk

@@ -188,7 +188,22 @@ def seat(
         repeat_meetings=repeats,
         club_meetings=clubs,
     )
-    explanation = explain(seating, entries=by_id, context=context, options=options)
+    ranks = (
+        {entry_id: rank for rank, entry_id in enumerate(order, start=1)}
+        if options.method == "swiss"
+        else {}
+    )
+    moved: list[tuple[int, int]] = []
+    if options.method == "swiss":
+        table_of = {e: t.number for t in tables for e in t.entries}
+        moved = [
+            (entry_id, table_of[entry_id])
+            for index, entry_id in enumerate(seated)
+            if table_of[entry_id] != index // TABLE_SIZE + 1
+        ]
+    explanation = explain(
+        seating, entries=by_id, context=context, options=options, ranks=ranks, moved=moved
+    )
     return replace(seating, explanation=explanation)
 
 
@@ -383,11 +398,17 @@ def explain(
     entries: Mapping[int, SeatingEntry],
     context: _Context,
     options: SeatingOptions,
+    ranks: Mapping[int, int] | None = None,
+    moved: Sequence[tuple[int, int]] = (),
 ) -> str:
-    """The seating in words: method, seed, byes and why, repeat and club meetings per table."""
+    """The seating in words: method, seed, byes and why, repeat and club meetings per table;
+    with ``ranks`` (Swiss) each entry's standing, so a move to avoid a repeat shows."""
 
     def label(entry_id: int) -> str:
-        return f"#{entries[entry_id].registration_order}"
+        text = f"#{entries[entry_id].registration_order}"
+        if ranks:
+            text += f" (rank {ranks[entry_id]})"
+        return text
 
     seated = len(seating.tables) * TABLE_SIZE
     how = (
@@ -409,6 +430,13 @@ def explain(
             f"Byes: {byes} — fewest byes so far, then "
             + ("lowest standing" if options.method == "swiss" else "last in the draw")
             + "; a bye scores nothing (R10.8.6)."
+        )
+    if moved:
+        lines.append(
+            "Moved from their rank's table to avoid repeat meetings"
+            + (" or club pairs: " if options.separate_clubs else ": ")
+            + ", ".join(f"{label(e)} to table {t}" for e, t in moved)
+            + "."
         )
     if options.hands_per_round:
         lines.append("First bidder rotates one seat each hand from the position shown.")

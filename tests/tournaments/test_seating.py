@@ -202,6 +202,7 @@ def test_r10_8_7_swiss_moves_the_fewest_ranks_to_avoid_a_repeat() -> None:
     assert seating.repeat_meetings == 0
     assert set(seating.tables[0].entries) == {ids[0], ids[2], ids[3]}
     assert set(seating.tables[1].entries) == {ids[1], ids[4], ids[5]}
+    assert "#2 (rank 2) to table 2, #4 (rank 4) to table 1" in seating.explanation
 
 
 def test_r10_8_6_the_bye_goes_to_the_lowest_standing_without_a_bye() -> None:

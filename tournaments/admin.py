@@ -529,9 +529,10 @@ class SeatInlineFormSet(BaseInlineFormSet):
         seats, reason = self.desired()
 
         def change() -> None:
-            target = table
-            if target.pk is None:  # a new table: try on a copy, rolled back
+            if table.pk is None:  # a new table: try on a copy, rolled back
                 target = Table.objects.create(round_id=table.round_id, number=table.number)
+            else:  # as stored: the main form may hold a refused change of round
+                target = Table.objects.get(pk=table.pk)
             table_seats_set(table=target, seats=seats, reason=reason, recorded_by=self.recorded_by)
 
         refusal = service_refusal(change)

@@ -462,3 +462,19 @@ def test_adding_a_table_goes_through_the_service(director_client: Any) -> None:
     }
     assert director_client.post(admin_url(Table, "add"), data).status_code == 302
     assert Table.objects.filter(round=round_, number=1).exists()
+
+
+def test_a_refused_move_with_a_seat_change_in_the_same_post_is_no_500(
+    director_client: Any, demo: None
+) -> None:
+    table = Table.objects.get(round__tournament__slug="demo", number=1)
+    other = factories.RoundFactory(tournament=table.round.tournament, number=2)
+    newcomer = factories.EntryFactory(tournament=table.round.tournament, registration_order=31)
+    url = admin_url(Table, "change", table.pk)
+    data = {**_form_data(director_client.get(url)), "round": str(other.pk)}
+    key = next(k for k in data if k.startswith("seats-0-entry"))
+    data[key] = str(newcomer.pk)
+    data["seats-0-reason"] = "wrong player"
+    response = director_client.post(url, data)
+    assert response.status_code == 200
+    assert not Seat.objects.filter(entry=newcomer).exists()

@@ -370,3 +370,25 @@ def test_concurrent_identical_corrections_make_one() -> None:
     assert [getattr(o, "entry_id", o) for o in outcomes] == [right.pk, right.pk]
     assert hand.events.filter(kind="correction").count() == 1
     assert HandSeatResult.objects.get(hand=hand, position=0).entry_id == right.pk
+
+
+def test_earlier_rounds_seats_and_first_bids_reach_the_engine() -> None:
+    """Round 2 of a table-play event avoids every meeting of round 1 (possible with nine
+    entries), and the history read back holds round 1's tables and first-bidder turns."""
+    tournament = _tournament(9, hands_per_round=2)
+    first = round_create(tournament=tournament)
+    round_seat(round=first, seed=21)
+    round_start(round=first)
+    for table in Table.objects.filter(round=first):
+        for _ in range(2):
+            hand_record_result(hand=hand_create(table=table), landlord=0, bid=1, winner="landlord")
+    round_close(round=first)
+    second = round_create(tournament=tournament)
+    history = selectors.seating_history(round=second)
+    assert sorted(t.entries for t in history.tables) == sorted(
+        tuple(Seat.objects.filter(table=t).order_by("position").values_list("entry_id", flat=True))
+        for t in Table.objects.filter(round=first)
+    )
+    assert all(sum(t.first_bidder_turns) == 2 for t in history.tables)
+    seating = round_seat(round=second, seed=22)
+    assert seating.repeat_meetings == 0

@@ -478,3 +478,18 @@ def test_a_refused_move_with_a_seat_change_in_the_same_post_is_no_500(
     response = director_client.post(url, data)
     assert response.status_code == 200
     assert not Seat.objects.filter(entry=newcomer).exists()
+
+
+def test_a_duplicate_hand_added_without_a_board_plays_the_rounds_board(
+    director_client: Any,
+) -> None:
+    tournament = factories.TournamentFactory(format="duplicate", hands_per_round=2)
+    for order in range(1, 4):
+        factories.EntryFactory(tournament=tournament, registration_order=order)
+    round_ = Round.objects.create(tournament=tournament, number=1)
+    _action(director_client, "seat_action", round_, seed=4, confirm="yes")
+    table = Table.objects.get(round=round_)
+    response = director_client.post(admin_url(Hand, "add"), {"table": table.pk, "number": 2})
+    assert response.status_code == 302
+    hand = Hand.objects.get(table=table, number=2)
+    assert hand.board is not None and hand.board.number == 2

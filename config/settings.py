@@ -6,6 +6,7 @@ fresh checkout (SQLite file, Celery tasks run eagerly in-process).  With
 refused at import time (see "Production guard" below).
 """
 
+from datetime import timedelta
 from pathlib import Path
 
 import environ
@@ -29,13 +30,26 @@ ALLOWED_HOSTS: list[str] = env.list(
 CSRF_TRUSTED_ORIGINS: list[str] = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 
 # --- Production guard -------------------------------------------------------
+#: Django's own deploy check (security.W009) asks for at least 50 characters.
+SECRET_KEY_MIN_LENGTH = 50
 if not DEBUG:
     if SECRET_KEY == DEV_SECRET_KEY or not SECRET_KEY.strip():
         raise ImproperlyConfigured(
             "DEBUG is off but SECRET_KEY is the development key or empty; set SECRET_KEY."
         )
+    if len(SECRET_KEY) < SECRET_KEY_MIN_LENGTH or len(set(SECRET_KEY)) < 5:
+        raise ImproperlyConfigured(
+            f"DEBUG is off but SECRET_KEY is too weak (at least {SECRET_KEY_MIN_LENGTH} "
+            "characters, at least 5 different ones); generate one with "
+            "python3 -c 'import secrets; print(secrets.token_urlsafe(50))'."
+        )
     if not ALLOWED_HOSTS:
         raise ImproperlyConfigured("DEBUG is off but ALLOWED_HOSTS is empty; set ALLOWED_HOSTS.")
+    if any(host.strip() == "*" for host in ALLOWED_HOSTS):
+        raise ImproperlyConfigured(
+            "DEBUG is off but ALLOWED_HOSTS contains '*' (any Host header is accepted); "
+            "list the site's host names."
+        )
 
 # --- Applications -----------------------------------------------------------
 INSTALLED_APPS = [
@@ -49,6 +63,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
+    "axes",
     "tournaments",
     "referee",
 ]
@@ -63,6 +78,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last, as django-axes asks: turns a refused (locked-out) sign-in into a 429 response.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -101,6 +118,24 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 LOGIN_URL = "admin:login"
+
+# Sign-in throttling (django-axes) for every form that calls ``authenticate`` with the request:
+# the admin and director sign-in (one form) and the API token endpoint. Policy: after
+# AXES_FAILURE_LIMIT failed attempts for one username from one client address, that pair is
+# refused (even with the right password) for AXES_COOLOFF_MINUTES; the count restarts after a
+# success. Keyed on the pair so that one table's typos, or an attacker elsewhere, cannot lock a
+# whole venue behind one NAT address out. Attempts are stored in the database, so every worker
+# process sees them. Unlock early: manage.py axes_reset_username <name>.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = env.int("AXES_FAILURE_LIMIT", default=5)
+AXES_COOLOFF_TIME = timedelta(minutes=env.int("AXES_COOLOFF_MINUTES", default=15))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "config.lockout.lockout_response"
+AXES_VERBOSE = False
 
 # --- Internationalisation ---------------------------------------------------
 LANGUAGE_CODE = env.str("LANGUAGE_CODE", default="en")
@@ -172,6 +207,14 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "0.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
 }
+
+# --- Error reports ----------------------------------------------------------
+# The DEBUG page and the error e-mails hide settings whose name matches this pattern (Django's
+# default plus URL, DSN, BROKER and BACKEND: CELERY_BROKER_URL and DATABASE_URL carry passwords)
+# and every value that looks like a URL with credentials.
+# The exception's own message is masked the same way.
+DEFAULT_EXCEPTION_REPORTER_FILTER = "config.error_reports.SecretHidingExceptionReporterFilter"
+DEFAULT_EXCEPTION_REPORTER = "config.error_reports.SecretHidingExceptionReporter"
 
 # --- Logging ----------------------------------------------------------------
 LOGGING = {

@@ -190,6 +190,7 @@ CELERY_RESULT_BACKEND: str | None = (
 )
 CELERY_TIMEZONE = TIME_ZONE
 HEALTHZ_BROKER_TIMEOUT = env.float("HEALTHZ_BROKER_TIMEOUT", default=1.0)
+HEALTHZ_CACHE_SECONDS = env.float("HEALTHZ_CACHE_SECONDS", default=5.0)
 
 # --- Django REST framework / OpenAPI ----------------------------------------
 REST_FRAMEWORK = {

@@ -108,6 +108,9 @@ DATABASES = {
 }
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=0)
 DATABASES["default"]["ATOMIC_REQUESTS"] = False
+# Least privilege (PostgreSQL): in production DATABASE_URL names this role, which owns nothing;
+# `migrate` and `db_app_role` run with the owner role's URL (see docker-compose.yml).
+DATABASE_APP_ROLE = env.str("DATABASE_APP_ROLE", default="doudizhu_app")
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Authentication ---------------------------------------------------------

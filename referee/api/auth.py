@@ -1,6 +1,5 @@
 """API sign-in: DRF's token endpoint, throttled by django-axes like the admin sign-in."""
 
-
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.response import Response
 
@@ -19,4 +18,3 @@ class TokenObtainApi(ObtainAuthToken):
 
 
 token_obtain = TokenObtainApi.as_view()
-

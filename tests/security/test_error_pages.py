@@ -22,9 +22,7 @@ def error_page(settings: Any, monkeypatch: Any) -> str:
     settings.CELERY_RESULT_BACKEND = BROKER_URL
     settings.SOME_SERVICE_ENDPOINT = DATABASE_URL  # no telling name: masked by its value
     monkeypatch.setenv("CELERY_BROKER_URL", BROKER_URL)
-    request = RequestFactory().get(
-        "/boom", CELERY_BROKER_URL=BROKER_URL, DATABASE_URL=DATABASE_URL
-    )
+    request = RequestFactory().get("/boom", CELERY_BROKER_URL=BROKER_URL, DATABASE_URL=DATABASE_URL)
 
     def connect(target: str) -> None:
         url = target  # a local variable holding the URL, as in a failing broker check

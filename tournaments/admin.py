@@ -18,6 +18,7 @@ from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
 from tournaments import selectors
+from tournaments.admin_safety import DatabaseRefusalMixin, SafeAutocompleteMixin
 from tournaments.errors import ApplicationError
 from tournaments.models import (
     Board,
@@ -39,8 +40,9 @@ from tournaments.services.rounds import referee_assignment_check, seat_check
 from tournaments.services.tournaments import tournament_update
 
 
-class DirectorModelAdmin(admin.ModelAdmin):
-    """A model admin that every director may use (subclasses may refuse more)."""
+class DirectorModelAdmin(DatabaseRefusalMixin, SafeAutocompleteMixin, admin.ModelAdmin):
+    """A model admin that every director may use (subclasses may refuse more). A database
+    refusal behind a save or delete is an error message, never a 500."""
 
     def has_module_permission(self, request: HttpRequest) -> bool:
         return user_is_director(request.user)
@@ -58,7 +60,7 @@ class DirectorModelAdmin(admin.ModelAdmin):
         return user_is_director(request.user)
 
 
-class DirectorInline(admin.TabularInline):
+class DirectorInline(SafeAutocompleteMixin, admin.TabularInline):
     """An inline that every director may use (subclasses may refuse more)."""
 
     extra = 0

@@ -226,4 +226,6 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
+    # django-axes logs every sign-in at INFO; failures and lockouts are WARNING.
+    "loggers": {"axes": {"level": "WARNING"}},
 }

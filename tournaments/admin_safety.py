@@ -2,8 +2,9 @@
 
 * Autocomplete fields render whatever value came back (a non-integer id in the query string
   or a refused POST) without asking the database to compare it with an integer column.
-* A database refusal behind a save or a delete (a trigger, a unique constraint the form did
-  not see, a value out of range) rolls everything back and becomes an error message.
+* A refusal behind a save or a delete (a service's ApplicationError, a trigger, a unique
+  constraint the form did not see, a value out of range) rolls everything back and becomes
+  an error message.
 """
 
 from typing import Any
@@ -15,8 +16,11 @@ from django.db import DataError, IntegrityError
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.utils.translation import gettext as _
 
-#: The database errors that mean "this change is refused", not "the database is down".
-REFUSALS = (IntegrityError, DataError)
+from tournaments.errors import ApplicationError
+
+#: A service's refusal, and the database errors that mean "this change is refused" (not "the
+#: database is down").
+REFUSALS = (ApplicationError, IntegrityError, DataError)
 
 
 class SafeAutocompleteSelect(AutocompleteSelect):
@@ -52,6 +56,8 @@ class SafeAutocompleteMixin:
 
 
 def refusal_message(exc: Exception) -> str:
+    if isinstance(exc, ApplicationError):
+        return _("Nothing was saved: %(reason)s") % {"reason": exc.message}
     reason = (str(exc).strip().splitlines() or [type(exc).__name__])[0][:200]
     return _("Nothing was saved: the database refused the change (%(reason)s).") % {
         "reason": reason

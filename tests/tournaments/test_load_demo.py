@@ -1,5 +1,6 @@
 import io
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -158,3 +159,9 @@ def test_running_again_resets_no_password_and_gives_no_privilege_back(
     assert director.check_password("a director's own passphrase 42")
     assert "director: existing user, password unchanged" in output
     assert not can_sign_in(client, "director", "director")
+
+
+def test_make_run_keeps_the_documented_demo_logins() -> None:
+    makefile = (Path(__file__).resolve().parents[2] / "Makefile").read_text(encoding="utf-8")
+    run_recipe = makefile.split("\nrun:", 1)[1].split("\n\n", 1)[0]
+    assert "manage.py load_demo --demo-logins" in run_recipe

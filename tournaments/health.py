@@ -7,6 +7,7 @@ broker that accepts connections and never answers cannot hold a request worker l
 that, and while such a probe hangs no second one is started.
 """
 
+import functools
 import threading
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -71,6 +72,17 @@ def _broker_timed_out() -> dict[str, Any]:
     return {"ok": False, "mode": mode, "error": "Timeout"}
 
 
+@functools.lru_cache(maxsize=8)
+def _transport_imported(url: str) -> bool:
+    """Import the broker's transport (kombu, redis-py) once per process, before the clock
+    runs: a cold import on a busy machine can take longer than the timeout. No network."""
+    try:
+        Connection(url).transport  # noqa: B018
+    except Exception:  # an unknown transport: the probe reports it
+        return False
+    return True
+
+
 def broker_check_bounded(*, wait: float) -> dict[str, Any]:
     """``broker_check`` in the helper thread, waited for at most ``wait`` seconds. A probe
     still hanging from an earlier request is waited for again, never doubled."""
@@ -100,6 +112,8 @@ def health_status() -> dict[str, Any]:
     and nobody waits (for the lock and the broker together) longer than the broker timeout.
     """
     global _cached
+    if not settings.CELERY_TASK_ALWAYS_EAGER:
+        _transport_imported(settings.CELERY_BROKER_URL)
     deadline = time.monotonic() + settings.HEALTHZ_BROKER_TIMEOUT
     cached = _cached
     if cached is not None and time.monotonic() - cached[0] < settings.HEALTHZ_CACHE_SECONDS:

@@ -19,8 +19,10 @@ RUN pip install -r requirements.lock
 # Code and collected static files stay owned by root: the app user can read but not change them.
 COPY . .
 
-# collectstatic only needs settings to import: give it a throwaway key and host (DEBUG is off).
-RUN SECRET_KEY=collectstatic-only ALLOWED_HOSTS=localhost DEBUG=false \
+# collectstatic only needs settings to import: give it a throwaway key (long enough for the
+# production guard) and host (DEBUG is off).
+RUN SECRET_KEY=collectstatic-only-throwaway-key-never-used-at-run-time-0123456789 \
+    ALLOWED_HOSTS=localhost DEBUG=false \
     python manage.py collectstatic --noinput
 
 USER app

@@ -6,6 +6,7 @@ fresh checkout (SQLite file, Celery tasks run eagerly in-process).  With
 refused at import time (see "Production guard" below).
 """
 
+from datetime import timedelta
 from pathlib import Path
 
 import environ
@@ -29,13 +30,26 @@ ALLOWED_HOSTS: list[str] = env.list(
 CSRF_TRUSTED_ORIGINS: list[str] = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 
 # --- Production guard -------------------------------------------------------
+#: Django's own deploy check (security.W009) asks for at least 50 characters.
+SECRET_KEY_MIN_LENGTH = 50
 if not DEBUG:
     if SECRET_KEY == DEV_SECRET_KEY or not SECRET_KEY.strip():
         raise ImproperlyConfigured(
             "DEBUG is off but SECRET_KEY is the development key or empty; set SECRET_KEY."
         )
+    if len(SECRET_KEY) < SECRET_KEY_MIN_LENGTH or len(set(SECRET_KEY)) < 5:
+        raise ImproperlyConfigured(
+            f"DEBUG is off but SECRET_KEY is too weak (at least {SECRET_KEY_MIN_LENGTH} "
+            "characters, at least 5 different ones); generate one with "
+            "python3 -c 'import secrets; print(secrets.token_urlsafe(50))'."
+        )
     if not ALLOWED_HOSTS:
         raise ImproperlyConfigured("DEBUG is off but ALLOWED_HOSTS is empty; set ALLOWED_HOSTS.")
+    if any(host.strip() == "*" for host in ALLOWED_HOSTS):
+        raise ImproperlyConfigured(
+            "DEBUG is off but ALLOWED_HOSTS contains '*' (any Host header is accepted); "
+            "list the site's host names."
+        )
 
 # --- Applications -----------------------------------------------------------
 INSTALLED_APPS = [
@@ -49,6 +63,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
+    "axes",
     "tournaments",
     "referee",
 ]
@@ -63,6 +78,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last, as django-axes asks: turns a refused (locked-out) sign-in into a 429 response.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -91,6 +108,9 @@ DATABASES = {
 }
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=0)
 DATABASES["default"]["ATOMIC_REQUESTS"] = False
+# Least privilege (PostgreSQL): in production DATABASE_URL names this role, which owns nothing;
+# `migrate` and `db_app_role` run with the owner role's URL (see docker-compose.yml).
+DATABASE_APP_ROLE = env.str("DATABASE_APP_ROLE", default="doudizhu_app")
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Authentication ---------------------------------------------------------
@@ -101,6 +121,24 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 LOGIN_URL = "admin:login"
+
+# Sign-in throttling (django-axes) for every form that calls ``authenticate`` with the request:
+# the admin and director sign-in (one form) and the API token endpoint. Policy: after
+# AXES_FAILURE_LIMIT failed attempts for one username from one client address, that pair is
+# refused (even with the right password) for AXES_COOLOFF_MINUTES; the count restarts after a
+# success. Keyed on the pair so that one table's typos, or an attacker elsewhere, cannot lock a
+# whole venue behind one NAT address out. Attempts are stored in the database, so every worker
+# process sees them. Unlock early: manage.py axes_reset_username <name>.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = env.int("AXES_FAILURE_LIMIT", default=5)
+AXES_COOLOFF_TIME = timedelta(minutes=env.int("AXES_COOLOFF_MINUTES", default=15))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "config.lockout.lockout_response"
+AXES_VERBOSE = False
 
 # --- Internationalisation ---------------------------------------------------
 LANGUAGE_CODE = env.str("LANGUAGE_CODE", default="en")
@@ -155,6 +193,7 @@ CELERY_RESULT_BACKEND: str | None = (
 )
 CELERY_TIMEZONE = TIME_ZONE
 HEALTHZ_BROKER_TIMEOUT = env.float("HEALTHZ_BROKER_TIMEOUT", default=1.0)
+HEALTHZ_CACHE_SECONDS = env.float("HEALTHZ_CACHE_SECONDS", default=5.0)
 
 # --- Django REST framework / OpenAPI ----------------------------------------
 REST_FRAMEWORK = {
@@ -173,10 +212,20 @@ SPECTACULAR_SETTINGS = {
     "SERVE_INCLUDE_SCHEMA": False,
 }
 
+# --- Error reports ----------------------------------------------------------
+# The DEBUG page and the error e-mails hide settings whose name matches this pattern (Django's
+# default plus URL, DSN, BROKER and BACKEND: CELERY_BROKER_URL and DATABASE_URL carry passwords)
+# and every value that looks like a URL with credentials.
+# The exception's own message is masked the same way.
+DEFAULT_EXCEPTION_REPORTER_FILTER = "config.error_reports.SecretHidingExceptionReporterFilter"
+DEFAULT_EXCEPTION_REPORTER = "config.error_reports.SecretHidingExceptionReporter"
+
 # --- Logging ----------------------------------------------------------------
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
+    # django-axes logs every sign-in at INFO; failures and lockouts are WARNING.
+    "loggers": {"axes": {"level": "WARNING"}},
 }

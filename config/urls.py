@@ -4,6 +4,7 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView
 
+from referee.api.auth import token_obtain
 from tournaments.views.health import healthz
 
 urlpatterns = [
@@ -12,6 +13,7 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/referee/", include("referee.api.urls")),
+    path("api/v1/auth/token/", token_obtain, name="api-token"),
     path("director/", include("tournaments.urls_director")),
     path("", include("tournaments.urls_public")),
 ]

@@ -1,5 +1,6 @@
 """Shared fixtures.  Tests marked ``broker`` need a real Celery broker: without
-CELERY_BROKER_URL they are deselected (reported as such), never skipped."""
+CELERY_BROKER_URL they are deselected (reported as such), never skipped.  Tests marked
+``postgresql`` are about PostgreSQL itself (roles, privileges): deselected on SQLite."""
 
 import os
 from typing import Any
@@ -11,13 +12,18 @@ from tests import factories
 from tournaments.roles import REFEREE_GROUP
 
 BROKER_CONFIGURED = bool(os.environ.get("CELERY_BROKER_URL"))
+POSTGRESQL_CONFIGURED = os.environ.get("DATABASE_URL", "").startswith(("postgres", "pgsql"))
+
+
+def _needs_missing_service(item: pytest.Item) -> bool:
+    return (not BROKER_CONFIGURED and item.get_closest_marker("broker") is not None) or (
+        not POSTGRESQL_CONFIGURED and item.get_closest_marker("postgresql") is not None
+    )
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    if BROKER_CONFIGURED:
-        return
-    selected = [item for item in items if item.get_closest_marker("broker") is None]
-    deselected = [item for item in items if item.get_closest_marker("broker") is not None]
+    selected = [item for item in items if not _needs_missing_service(item)]
+    deselected = [item for item in items if _needs_missing_service(item)]
     if deselected:
         config.hook.pytest_deselected(items=deselected)
         items[:] = selected

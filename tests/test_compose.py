@@ -17,8 +17,9 @@ import pytest
 import yaml
 
 COMPOSE_FILE = Path(__file__).resolve().parent.parent / "docker-compose.yml"
-SERVICES = ("db", "redis", "web", "worker", "beat")
-APP_SERVICES = ("web", "worker", "beat")
+SERVICES = ("db", "redis", "migrate", "web", "worker", "beat")
+APP_SERVICES = ("migrate", "web", "worker", "beat")
+RUNNING_SERVICES = ("web", "worker", "beat")
 
 
 @pytest.fixture(scope="module")
@@ -61,7 +62,7 @@ def test_schema_rejects_a_broken_file(compose: dict[str, Any]) -> None:
     assert not jsonschema.validators.validator_for(schema)(schema).is_valid(broken)
 
 
-def test_the_five_services_exist(services: dict[str, Any]) -> None:
+def test_the_six_services_exist(services: dict[str, Any]) -> None:
     assert set(services) == set(SERVICES)
 
 
@@ -95,8 +96,10 @@ def test_healthcheck_commands(services: dict[str, Any]) -> None:
 
 
 def test_commands(services: dict[str, Any]) -> None:
+    migrate = " ".join(services["migrate"]["command"])
+    assert migrate.index("manage.py migrate") < migrate.index("manage.py db_app_role")
     web = " ".join(services["web"]["command"])
-    assert web.index("migrate") < web.index("gunicorn config.wsgi:application")
+    assert "gunicorn config.wsgi:application" in web and "migrate" not in web
     assert "0.0.0.0:8000" in web
     assert services["worker"]["command"][:4] == ["celery", "-A", "config", "worker"]
     assert services["beat"]["command"][:4] == ["celery", "-A", "config", "beat"]
@@ -139,3 +142,21 @@ def test_optional_variables_have_defaults() -> None:
             assert ref.startswith("SECRET_KEY:?"), ref
         else:
             assert ref[name.end() :].startswith(":-"), ref
+
+
+@pytest.mark.parametrize("name", RUNNING_SERVICES)
+def test_running_services_start_after_the_migrations(services: dict[str, Any], name: str) -> None:
+    assert services[name]["depends_on"]["migrate"]["condition"] == "service_completed_successfully"
+
+
+@pytest.mark.parametrize("name", RUNNING_SERVICES)
+def test_running_services_connect_as_the_application_role(
+    services: dict[str, Any], name: str
+) -> None:
+    """Least privilege: only the migrate service knows the owner's credentials."""
+    env = services[name]["environment"]
+    assert env["DATABASE_URL"].startswith("postgres://${POSTGRES_APP_USER:-doudizhu_app}:")
+    assert "POSTGRES_USER" not in env["DATABASE_URL"] and "POSTGRES_PASSWORD}" not in str(env)
+    assert env["DATABASE_APP_ROLE"] == "${POSTGRES_APP_USER:-doudizhu_app}"
+    migrate_env = services["migrate"]["environment"]
+    assert migrate_env["DATABASE_URL"].startswith("postgres://${POSTGRES_USER:-doudizhu}:")

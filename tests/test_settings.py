@@ -107,8 +107,24 @@ def test_database_url_is_read() -> None:
         ({"DEBUG": "0", "SECRET_KEY": " ", "ALLOWED_HOSTS": "scores.example.org"}, "SECRET_KEY"),
         ({"DEBUG": "0", "SECRET_KEY": REAL_KEY}, "ALLOWED_HOSTS"),
         ({"DEBUG": "0", "SECRET_KEY": REAL_KEY, "ALLOWED_HOSTS": ","}, "ALLOWED_HOSTS"),
+        ({"DEBUG": "0", "SECRET_KEY": "x", "ALLOWED_HOSTS": "scores.example.org"}, "SECRET_KEY"),
+        ({"DEBUG": "0", "SECRET_KEY": REAL_KEY[:49], "ALLOWED_HOSTS": "a.org"}, "SECRET_KEY"),
+        ({"DEBUG": "0", "SECRET_KEY": "ab" * 40, "ALLOWED_HOSTS": "a.org"}, "SECRET_KEY"),
+        ({"DEBUG": "0", "SECRET_KEY": REAL_KEY, "ALLOWED_HOSTS": "*"}, "ALLOWED_HOSTS"),
+        ({"DEBUG": "0", "SECRET_KEY": REAL_KEY, "ALLOWED_HOSTS": "a.org, *"}, "ALLOWED_HOSTS"),
     ],
-    ids=["dev-key", "dev-key-with-hosts", "empty-key", "no-hosts", "blank-hosts"],
+    ids=[
+        "dev-key",
+        "dev-key-with-hosts",
+        "empty-key",
+        "no-hosts",
+        "blank-hosts",
+        "one-char-key",
+        "49-char-key",
+        "two-symbol-key",
+        "any-host",
+        "any-host-among-others",
+    ],
 )
 def test_production_guard_refuses_to_start(env: dict[str, str], complaint: str) -> None:
     result = run(["manage.py", "check"], **env)

@@ -21,6 +21,7 @@ from django.template.response import TemplateResponse
 from django.utils.translation import gettext_lazy as _
 
 from tournaments import selectors
+from tournaments.admin_safety import DatabaseRefusalMixin, SafeAutocompleteMixin
 from tournaments.errors import ApplicationError
 from tournaments.models import (
     Board,
@@ -56,8 +57,9 @@ from tournaments.services.seating import round_seat, round_seat_preview, table_s
 from tournaments.services.tournaments import tournament_update
 
 
-class DirectorModelAdmin(admin.ModelAdmin):
-    """A model admin that every director may use (subclasses may refuse more)."""
+class DirectorModelAdmin(DatabaseRefusalMixin, SafeAutocompleteMixin, admin.ModelAdmin):
+    """A model admin that every director may use (subclasses may refuse more). A database
+    refusal behind a save or delete is an error message, never a 500."""
 
     def has_module_permission(self, request: HttpRequest) -> bool:
         return user_is_director(request.user)
@@ -75,7 +77,7 @@ class DirectorModelAdmin(admin.ModelAdmin):
         return user_is_director(request.user)
 
 
-class DirectorInline(admin.TabularInline):
+class DirectorInline(SafeAutocompleteMixin, admin.TabularInline):
     """An inline that every director may use (subclasses may refuse more)."""
 
     extra = 0

@@ -33,7 +33,7 @@ MODEL_ADMINS = [model for model in admin.site._registry if model._meta.app_label
 
 @pytest.fixture
 def demo(db: Any) -> None:
-    call_command("load_demo", stdout=io.StringIO())
+    call_command("load_demo", allow_production=True, stdout=io.StringIO())
 
 
 def admin_url(model: Any, view: str, *args: Any) -> str:

@@ -1,9 +1,12 @@
 import io
+import re
+from pathlib import Path
 from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.core.management import call_command
+from django.contrib.auth.password_validation import validate_password
+from django.core.management import CommandError, call_command
 
 from referee.rules.profiles import get_profile
 from referee.rules.scoring import DealResult, score_result
@@ -26,10 +29,30 @@ pytestmark = pytest.mark.django_db
 MODELS = (Tournament, Player, Entry, Round, Table, Seat, Board, Hand, HandEvent, RefereeAssignment)
 
 
-def run_demo() -> str:
+def run_demo(**options: Any) -> str:
+    """Run the command; the test settings have DEBUG off, as in production."""
     out = io.StringIO()
-    call_command("load_demo", stdout=out)
+    call_command("load_demo", stdout=out, **{"allow_production": True, **options})
     return out.getvalue()
+
+
+def can_sign_in(client: Any, username: str, password: str) -> bool:
+    """Through the API token endpoint (any user; throttled like every sign-in form)."""
+    response = client.post("/api/v1/auth/token/", {"username": username, "password": password})
+    return bool(response.status_code == 200)
+
+
+def admin_sign_in(client: Any, username: str, password: str) -> bool:
+    response = client.post(
+        "/admin/login/?next=/admin/", {"username": username, "password": password}
+    )
+    return bool(response.status_code == 302)
+
+
+def printed_password(output: str, username: str) -> str:
+    match = re.search(rf"^{username} login: {username} / (\S+)", output, re.MULTILINE)
+    assert match, output
+    return match.group(1)
 
 
 def counts() -> dict[str, int]:
@@ -38,7 +61,7 @@ def counts() -> dict[str, int]:
 
 def test_load_demo_creates_the_demo_and_prints_the_login() -> None:
     output = run_demo()
-    assert "director / director" in output
+    assert "director login: director / " in output
     tournament = Tournament.objects.get(slug="demo")
     assert tournament.is_public
     assert tournament.entries.count() == 9
@@ -73,14 +96,72 @@ def test_demo_hands_are_finished_zero_sum_and_scored_by_the_rules_library() -> N
         assert hand.board is not None
 
 
-def test_demo_logins_work(client: Any) -> None:
-    run_demo()
+def test_demo_logins_work(client: Any, settings: Any) -> None:
+    """``make run`` (DEBUG on) keeps the documented logins."""
+    settings.DEBUG = True
+    run_demo(demo_logins=True, allow_production=False)
     User = get_user_model()
     director = User.objects.get(username="director")
     referee = User.objects.get(username="referee")
-    assert director.is_staff and director.is_superuser and user_is_director(director)
+    assert director.is_staff and not director.is_superuser and user_is_director(director)
     assert user_is_referee(referee) and not user_is_director(referee)
-    assert client.login(username="director", password="director")
+    assert admin_sign_in(client, "director", "director")
     assert client.get("/admin/").status_code == 200
     client.logout()
-    assert client.login(username="referee", password="referee")
+    assert can_sign_in(client, "referee", "referee")
+
+
+def test_refuses_to_run_with_debug_off_unless_told() -> None:
+    with pytest.raises(CommandError, match="--allow-production"):
+        call_command("load_demo", stdout=io.StringIO())
+    assert counts() == dict.fromkeys(counts(), 0)
+    assert not get_user_model().objects.exists()
+
+
+def test_demo_logins_are_refused_with_debug_off() -> None:
+    with pytest.raises(CommandError, match="--demo-logins"):
+        run_demo(demo_logins=True)
+    assert not get_user_model().objects.exists()
+
+
+def test_never_creates_a_superuser_and_generated_passwords_pass_the_validators(
+    client: Any,
+) -> None:
+    output = run_demo()
+    User = get_user_model()
+    assert not User.objects.filter(is_superuser=True).exists()
+    for username in ("director", "referee"):
+        password = printed_password(output, username)
+        assert password != username
+        user = User.objects.get(username=username)
+        validate_password(password, user)  # raises if a validator refuses it
+        assert can_sign_in(client, username, password)
+
+
+def test_running_again_resets_no_password_and_gives_no_privilege_back(
+    client: Any, settings: Any
+) -> None:
+    """Reproduction: a second run reset a changed password and made director superuser."""
+    run_demo()
+    User = get_user_model()
+    director = User.objects.get(username="director")
+    director.set_password("a director's own passphrase 42")
+    director.is_superuser = False
+    director.is_staff = False
+    director.save()
+
+    output = run_demo()
+    settings.DEBUG = True
+    run_demo(demo_logins=True)
+
+    director.refresh_from_db()
+    assert not director.is_superuser and not director.is_staff
+    assert director.check_password("a director's own passphrase 42")
+    assert "director: existing user, password unchanged" in output
+    assert not can_sign_in(client, "director", "director")
+
+
+def test_make_run_keeps_the_documented_demo_logins() -> None:
+    makefile = (Path(__file__).resolve().parents[2] / "Makefile").read_text(encoding="utf-8")
+    run_recipe = makefile.split("\nrun:", 1)[1].split("\n\n", 1)[0]
+    assert "manage.py load_demo --demo-logins" in run_recipe

@@ -5,11 +5,13 @@ from django.db import transaction
 from referee.rules.cards import deal_from_seed, format_cards
 from tournaments.models import Board, Tournament
 from tournaments.services.common import model_validate
+from tournaments.services.validation import int_check
 
 
 @transaction.atomic
 def board_create(*, tournament: Tournament, number: int, seed: int) -> Board:
     """Deal board ``number`` from ``seed`` with the rules library."""
+    int_check("seed", seed)  # a bigint column; random accepts other types, the table not
     deal = deal_from_seed(seed)
     board = Board(
         tournament=tournament,

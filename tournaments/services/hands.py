@@ -25,6 +25,13 @@ from tournaments.models import (
 )
 from tournaments.services.common import model_validate
 from tournaments.services.hand_results import hand_results_sync
+from tournaments.services.validation import (
+    bool_check,
+    bool_triple_check,
+    idempotency_key_check,
+    int_check,
+    invalid,
+)
 
 CLOSED_STATUSES = frozenset({HandStatus.FINISHED, HandStatus.PASSED_OUT, HandStatus.VOIDED})
 
@@ -50,6 +57,9 @@ def hand_create(
     The tournament row is locked so the hand is created with the tournament's
     current rule profile and a concurrent profile change waits (or is refused).
     """
+    int_check("number", number, minimum=1, maximum=2**31 - 1, allow_none=True)
+    if deal is not None and not isinstance(deal, dict):
+        raise invalid("deal", "must be an object.")
     tournament = Tournament.objects.select_for_update().get(pk=table.round.tournament_id)
     if board is not None and deal is not None:
         raise ApplicationError("board_and_deal", "Give a board or an ad-hoc deal, not both.")
@@ -138,6 +148,10 @@ def hand_record_result(
     ``idempotency_key`` and the same result returns the hand unchanged; the
     same key with a different result is refused.
     """
+    idempotency_key_check(idempotency_key)
+    int_check("expected_version", expected_version, minimum=0, allow_none=True)
+    bool_triple_check("doubled", doubled)
+    bool_check(redoubled=redoubled, spring=spring, anti_spring=anti_spring)
     locked = Hand.objects.select_for_update().get(pk=hand.pk)
     result = DealResult(
         landlord=landlord,

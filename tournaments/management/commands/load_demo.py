@@ -1,10 +1,21 @@
-"""``manage.py load_demo``: a small public demo tournament.  Idempotent."""
+"""``manage.py load_demo``: a small public demo tournament.  Idempotent.
 
+Safe by default: refuses to run with DEBUG off unless ``--allow-production``, never
+creates a superuser, never touches an existing user (password, staff or superuser
+flags), and gives new users a generated password that passes the validators.
+``--demo-logins`` (used by ``make run``, refused with DEBUG off) gives new users the
+documented logins ``director``/``director`` and ``referee``/``referee`` instead.
+"""
+
+import secrets
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
-from django.core.management.base import BaseCommand
+from django.contrib.auth.password_validation import validate_password
+from django.core.exceptions import ValidationError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 from rest_framework.authtoken.models import Token
 
@@ -61,11 +72,44 @@ DEMO_RESULTS: dict[tuple[int, int], dict[str, Any]] = {
 }
 
 
+def generated_password(user: Any) -> str:
+    """A random password that the configured validators accept."""
+    for _attempt in range(10):
+        password = secrets.token_urlsafe(15)
+        try:
+            validate_password(password, user)
+        except ValidationError:
+            continue
+        return password
+    raise CommandError("Could not generate a password that passes the password validators.")
+
+
 class Command(BaseCommand):
     help = "Create the demo tournament, a director and a referee login (safe to run twice)."
 
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument(
+            "--allow-production",
+            action="store_true",
+            help="Run even though DEBUG is off (creates a director and a referee account).",
+        )
+        parser.add_argument(
+            "--demo-logins",
+            action="store_true",
+            help="New users get the documented passwords director/director and referee/referee "
+            "(development only: refused with DEBUG off).",
+        )
+
     @transaction.atomic
     def handle(self, *args: Any, **options: Any) -> None:
+        if not settings.DEBUG and options["demo_logins"]:
+            raise CommandError("--demo-logins is refused with DEBUG off.")
+        if not settings.DEBUG and not options["allow_production"]:
+            raise CommandError(
+                "DEBUG is off: load_demo creates accounts. Pass --allow-production to run it."
+            )
+        self._demo_logins = bool(options["demo_logins"])
+        self._logins: list[str] = []
         self._user("director", staff=True)
         referee = self._user("referee", staff=False)
         referee.groups.add(Group.objects.get(name=REFEREE_GROUP))
@@ -89,14 +133,24 @@ class Command(BaseCommand):
                 self._hand(table, hand_number, boards[hand_number], referee)
 
         self.stdout.write(self.style.SUCCESS(f"Demo tournament: /t/{tournament.slug}/"))
-        self.stdout.write("Director login: director / director  (/admin/, /director/)")
-        self.stdout.write(f"Referee login:  referee / referee  (API token {token.key})")
+        for line in self._logins:
+            self.stdout.write(line)
+        self.stdout.write(f"Referee API token: {token.key}")
 
     def _user(self, username: str, *, staff: bool) -> Any:
-        user, _ = get_user_model().objects.get_or_create(username=username)
-        user.is_staff = user.is_superuser = staff
-        user.set_password(username)
+        """Create ``username`` (staff for a director, never a superuser); an existing user
+        is left exactly as it is."""
+        where = "/admin/, /director/" if staff else "/api/referee/"
+        User = get_user_model()
+        existing = User.objects.filter(username=username).first()
+        if existing is not None:
+            self._logins.append(f"{username}: existing user, password unchanged  ({where})")
+            return existing
+        user = User(username=username, is_staff=staff, is_superuser=False)
+        password = username if self._demo_logins else generated_password(user)
+        user.set_password(password)
         user.save()
+        self._logins.append(f"{username} login: {username} / {password}  ({where})")
         return user
 
     def _tournament(self) -> Tournament:

@@ -1,0 +1,72 @@
+"""Checks of a service's plain arguments, run before anything is read or written.
+
+A bad argument (wrong type, out of range, too long, a NUL character that PostgreSQL cannot
+store) becomes ``ApplicationError("invalid")`` with ``fields`` naming it, like
+``model_validate``; never a raw TypeError or DataError from the database driver.
+"""
+
+from typing import Any
+
+from tournaments.errors import ApplicationError
+
+#: HandEvent.idempotency_key is a varchar(128).
+IDEMPOTENCY_KEY_MAX_LENGTH = 128
+#: PostgreSQL's bigint, the widest integer column.
+BIGINT_MAX = 2**63 - 1
+
+
+def invalid(field: str, message: str) -> ApplicationError:
+    return ApplicationError("invalid", f"{field}: {message}", extra={"fields": {field: [message]}})
+
+
+def text_check(field: str, value: Any, *, max_length: int, allow_none: bool = False) -> None:
+    """A string of at most ``max_length`` characters without NUL (or None if allowed)."""
+    if value is None and allow_none:
+        return
+    if not isinstance(value, str):
+        raise invalid(field, "must be text.")
+    if "\x00" in value:
+        raise invalid(field, "must not contain NUL characters.")
+    if len(value) > max_length:
+        raise invalid(field, f"must be at most {max_length} characters.")
+
+
+def idempotency_key_check(value: Any) -> None:
+    """None, or 1-128 printable characters."""
+    if value is None:
+        return
+    text_check("idempotency_key", value, max_length=IDEMPOTENCY_KEY_MAX_LENGTH)
+    if not value or not value.isprintable():
+        raise invalid("idempotency_key", "must be 1 to 128 printable characters.")
+
+
+def int_check(
+    field: str,
+    value: Any,
+    *,
+    minimum: int = -BIGINT_MAX,
+    maximum: int = BIGINT_MAX,
+    allow_none: bool = False,
+) -> None:
+    """An integer (not a bool) within ``minimum..maximum`` (or None if allowed)."""
+    if value is None and allow_none:
+        return
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise invalid(field, "must be a whole number.")
+    if not minimum <= value <= maximum:
+        raise invalid(field, f"must be between {minimum} and {maximum}.")
+
+
+def bool_check(**values: Any) -> None:
+    """Each keyword's value is True or False."""
+    for field, value in values.items():
+        if not isinstance(value, bool):
+            raise invalid(field, "must be true or false.")
+
+
+def bool_triple_check(field: str, value: Any) -> None:
+    """Three booleans, one per seat (a tuple or a list)."""
+    if not isinstance(value, tuple | list) or len(value) != 3:
+        raise invalid(field, "must be three booleans, one per seat.")
+    if not all(isinstance(item, bool) for item in value):
+        raise invalid(field, "must be three booleans, one per seat.")

@@ -6,6 +6,7 @@
 #   make lint    ruff check + mypy
 #   make bench   run every bench/*.py
 #   make lock    regenerate requirements.lock from pyproject.toml
+#   make rules-docs  refresh docs/rules/ (SPEC, PROTOCOL, vectors) from the upstream ../shared/rules/
 #   make messages    update and compile the 简体中文 catalogue (needs GNU gettext)
 #   make clean   remove caches, collected static files and build leftovers
 #   make distclean   clean, and also remove .venv and the SQLite database
@@ -22,11 +23,14 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.requirements.lock.installed
 RUN_ADDR ?= 127.0.0.1:8000
 PYTEST_ARGS ?=
+# The upstream rules documents and where the repository keeps its byte-identical copies.
+RULES_UPSTREAM ?= ../shared/rules
+RULES_COPY ?= docs/rules
 
 LOCK_HEADER_1 := \# Fully pinned versions of every runtime and development dependency (install with
 LOCK_HEADER_2 := \# `pip install -r requirements.lock`). Regenerate from pyproject.toml: make lock
 
-.PHONY: help install run test lint bench lock messages clean distclean
+.PHONY: help install run test lint bench lock rules-docs messages clean distclean
 
 help:
 	@sed -n 's/^#   //p' $(MAKEFILE_LIST)
@@ -80,6 +84,15 @@ lock:
 	fi; \
 	cp "$$tmp/requirements.lock" requirements.lock; \
 	echo "Wrote requirements.lock ($$(grep -vc '^#' requirements.lock) packages)"
+
+# Replace the copies with the upstream files (tests/rules/test_rule_documents.py compares them
+# byte for byte whenever the upstream exists). Upstream files are read-only; the copies are not.
+rules-docs:
+	@test -d "$(RULES_UPSTREAM)" || { echo "rules-docs: no upstream directory $(RULES_UPSTREAM) (set RULES_UPSTREAM=...)" >&2; exit 1; }
+	@tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
+	cp -R "$(RULES_UPSTREAM)/." "$$tmp/"; chmod -R u+w "$$tmp"; \
+	rm -rf "$(RULES_COPY)"; mkdir -p "$(RULES_COPY)"; cp -R "$$tmp/." "$(RULES_COPY)/"; \
+	echo "Copied $$(find "$(RULES_COPY)" -type f | wc -l) files from $(RULES_UPSTREAM) to $(RULES_COPY)"
 
 # The compiled catalogue (django.mo) is committed, so `make run` needs no gettext.
 messages: install

@@ -1,4 +1,4 @@
-"""The JSON Lines protocol of the rules tool (``../shared/rules/PROTOCOL.md``).
+"""The JSON Lines protocol of the rules tool (``docs/rules/PROTOCOL.md``).
 
 ``handle_request`` answers one request object; it never raises for bad input: every problem
 becomes an error answer with a stable code.

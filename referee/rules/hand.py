@@ -24,6 +24,8 @@ from referee.rules.actions import (
     action_from_json,
 )
 from referee.rules.cards import (
+    CARD_OF_ID,
+    CARD_OF_TEXT,
     KEY_BITS,
     NUM_RANKS,
     UNIT,
@@ -34,7 +36,6 @@ from referee.rules.cards import (
     counts_of,
     format_cards,
     format_ranks,
-    full_pack,
     parse_cards,
     parse_ranks,
     ranks_of_key,
@@ -57,9 +58,9 @@ class Phase(StrEnum):
 
 ENDED = (Phase.FINISHED, Phase.PASSED_OUT)
 _T = TypeVar("_T")
-_CARD_OF_ID: dict[int, Card] = dict(enumerate(full_pack()))  # Card.id order: rank * 4 + suit
+#: The physical card ids of each rank, lowest first (ranks written without a suit take these).
 _IDS_OF_RANK = tuple(
-    tuple(i for i, card in _CARD_OF_ID.items() if card.rank == rank) for rank in range(NUM_RANKS)
+    tuple(i for i, card in CARD_OF_ID.items() if card.rank == rank) for rank in range(NUM_RANKS)
 )
 #: Bit 3 of every rank's field in a multiset key: set after a subtraction only where a rank
 #: went below zero (counts are at most 4, so a field never reaches 8 otherwise).
@@ -175,7 +176,9 @@ def _read_play(text: str, suited: bool) -> tuple[tuple[int, ...], tuple[int | No
     return ranks, ids, key
 
 
-_CANONICAL = {str(card): (card.rank, card.id, UNIT[card.rank]) for card in full_pack()}
+#: ``cards.CARD_OF_TEXT`` as what a play needs of each card (rank, id, key), looked up once per
+#: card of a canonical text: replaying a log reads every play, most of them for the first time.
+_CANONICAL = {text: (c.rank, c.id, UNIT[c.rank]) for text, c in CARD_OF_TEXT.items()}
 
 
 class HandState:
@@ -258,7 +261,7 @@ class HandState:
         physical cards when the deal has suits."""
         if self._suited:
             held = self._core.seats[seat][_HELD]
-            return tuple(sorted((_CARD_OF_ID[i] for i in held), key=card_order))
+            return tuple(sorted((CARD_OF_ID[i] for i in held), key=card_order))
         return tuple(Card(r) for r in ranks_of_key(self._core.seats[seat][_KEY]))
 
     def hand_text(self, seat: int) -> str:
@@ -380,7 +383,7 @@ class HandState:
         ids: list[int] = []
         for rank in play.ranks:
             ids.append(next(i for i in _IDS_OF_RANK[rank] if i in held and i not in ids))
-        return format_cards(_CARD_OF_ID[i] for i in ids)
+        return format_cards(CARD_OF_ID[i] for i in ids)
 
     # ----------------------------------------------------------------- acting
     def push(self, action: Action) -> None:
@@ -598,7 +601,7 @@ class HandState:
         named = [i for i in ids if i is not None]
         left = held.difference(named)
         if len(left) != len(held) - len(named):
-            missing = [str(_CARD_OF_ID[i]) for i in named if i not in held] or ["a card twice"]
+            missing = [str(CARD_OF_ID[i]) for i in named if i not in held] or ["a card twice"]
             raise IllegalAction("not_held", f"seat {seat} does not hold {missing[0]}")
         if len(named) == len(ids):
             return left

@@ -40,7 +40,7 @@ from referee.rules.cards import (
     parse_ranks,
     ranks_of_key,
 )
-from referee.rules.combos import Kind, Play, beats
+from referee.rules.combos import Kind, Play, beats, first_beating
 from referee.rules.errors import IllegalAction, NotationError, RulesError
 from referee.rules.moves import legal_plays
 from referee.rules.profiles import COMP2016, RuleProfile
@@ -86,9 +86,10 @@ class PlayedTrick(NamedTuple):
 
 
 class _Core:
-    """The changing part of a hand state. Every field holds an immutable value that is
-    replaced, never changed in place, so a shallow copy of ``__dict__`` (one C-level dict
-    copy) is an exact snapshot: ``push`` keeps one to restore on rejection or on ``pop``."""
+    """The changing part of a hand state, one slot per field. Every field holds an immutable
+    value (ints, tuples, frozensets, Plays) that is replaced, never changed in place, so the
+    tuple of the field values (``_snapshot``, one C-level ``attrgetter`` call) is an exact copy
+    of the state, and ``_restore`` puts one back."""
 
     __slots__ = _FIELDS = (
         "phase", "turn", "bids", "high_bid", "high_bidder", "passes_since_bid", "landlord",
@@ -131,6 +132,7 @@ class _Core:
         return c
 
 
+#: The fields' values as one tuple: what ``push`` keeps to restore on rejection or on ``pop``.
 _snapshot = attrgetter(*_Core._FIELDS)
 
 
@@ -182,7 +184,13 @@ _CANONICAL = {text: (c.rank, c.id, UNIT[c.rank]) for text, c in CARD_OF_TEXT.ite
 
 
 class HandState:
-    """One hand from the deal to the score. ``push`` an action, ``pop`` to take it back."""
+    """One hand from the deal to the score. ``push`` an action, ``pop`` to take it back.
+
+    Two ways in, one per use: ``push`` (a referee acting live) keeps a snapshot of the state per
+    action, so a rejected action and ``pop`` restore it at once; ``from_events`` (replaying a
+    stored log, far more frequent than taking an action back) keeps none. ``_stack`` holds the
+    snapshot of each action, or None for a replayed one, whose ``pop`` replays the log up to it.
+    """
 
     def __init__(self, deal: Deal, profile: RuleProfile = COMP2016) -> None:
         self.deal = deal
@@ -622,10 +630,12 @@ class HandState:
             )
         if top is None:
             return found[0]
-        for play in found:
-            if beats(play, top):
-                return play
-        raise IllegalAction("does_not_beat", f"{format_ranks(ranks)} does not beat {top.text()}")
+        play = first_beating(found, top)
+        if play is None:
+            raise IllegalAction(
+                "does_not_beat", f"{format_ranks(ranks)} does not beat {top.text()}"
+            )
+        return play
 
     _APPLY: ClassVar[dict[type, Callable[[HandState, _Core, Any], None]]] = {
         Bid: _bid,

@@ -12,7 +12,8 @@ RUN groupadd --system --gid 1000 app \
 
 WORKDIR /app
 
-# Dependencies first, so code changes do not invalidate this layer.
+# Dependencies first, so code changes do not invalidate this layer. Runtime pins only: the
+# development and test tools of requirements-dev.lock never enter the image.
 COPY requirements.lock ./
 RUN pip install -r requirements.lock
 

@@ -5,7 +5,8 @@
 #   make test    run the test suite (extra pytest arguments: make test PYTEST_ARGS="-k foo -x")
 #   make lint    ruff check + mypy
 #   make bench   run every bench/*.py
-#   make lock    regenerate requirements.lock from pyproject.toml
+#   make lock    regenerate requirements.lock (runtime) and requirements-dev.lock from pyproject.toml
+#   make rules-docs  refresh docs/rules/ (SPEC, PROTOCOL, vectors) from the upstream ../shared/rules/
 #   make messages    update and compile the 简体中文 catalogue (needs GNU gettext)
 #   make clean   remove caches, collected static files and build leftovers
 #   make distclean   clean, and also remove .venv and the SQLite database
@@ -18,25 +19,30 @@ SHELL := /bin/bash
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
-# Reinstall only when requirements.lock changes (or the venv is recreated).
-STAMP := $(VENV)/.requirements.lock.installed
+# Reinstall only when a lock file changes (or the venv is recreated).
+STAMP := $(VENV)/.requirements-dev.lock.installed
 RUN_ADDR ?= 127.0.0.1:8000
 PYTEST_ARGS ?=
+# The upstream rules documents and where the repository keeps its byte-identical copies.
+RULES_UPSTREAM ?= ../shared/rules
+RULES_COPY ?= docs/rules
 
-LOCK_HEADER_1 := \# Fully pinned versions of every runtime and development dependency (install with
-LOCK_HEADER_2 := \# `pip install -r requirements.lock`). Regenerate from pyproject.toml: make lock
+LOCK_HEADER_1 := \# Runtime dependencies, fully pinned (one name==version per line): what the production image
+LOCK_HEADER_2 := \# installs. Development tools are pinned in requirements-dev.lock. Regenerate both: make lock
+DEV_LOCK_HEADER_1 := \# Development and test tools, fully pinned (one name==version per line), on top of the runtime
+DEV_LOCK_HEADER_2 := \# pins of requirements.lock; `make install` installs this file. Regenerate both: make lock
 
-.PHONY: help install run test lint bench lock messages clean distclean
+.PHONY: help install run test lint bench lock rules-docs messages clean distclean
 
 help:
 	@sed -n 's/^#   //p' $(MAKEFILE_LIST)
 
 install: $(STAMP)
 
-$(STAMP): requirements.lock
+$(STAMP): requirements.lock requirements-dev.lock
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python >= 3.11 is required, found " + sys.version.split()[0] + " ($(PYTHON)); run make PYTHON=python3.11 ...")'
 	@test -x $(BIN)/python || { echo "Creating $(VENV) with $(PYTHON)"; $(PYTHON) -m venv $(VENV); }
-	$(BIN)/python -m pip install --disable-pip-version-check -r requirements.lock
+	$(BIN)/python -m pip install --disable-pip-version-check -r requirements-dev.lock
 	@touch $@
 
 run: install
@@ -63,23 +69,38 @@ bench: install
 		PYTHONPATH=.$${PYTHONPATH:+:$$PYTHONPATH} $(BIN)/python "$$f"; \
 	done
 
-# Resolve pyproject.toml's dependencies (with the dev extra) in a throwaway venv and freeze them.
-# Only pyproject.toml and README.md are copied there, so the working tree stays untouched.
+# Resolve pyproject.toml's dependencies with the dev extra in a throwaway venv and freeze them
+# (setuptools too: the dev extra asks for it); then install the runtime dependencies alone, held
+# to those versions, in a second venv: its freeze is requirements.lock, and requirements-dev.lock
+# is the rest. Only pyproject.toml and README.md are copied, so the working tree stays untouched.
 lock:
 	@tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
 	mkdir "$$tmp/src"; cp pyproject.toml README.md "$$tmp/src/"; \
-	echo "Resolving dependencies in a throwaway venv ($$tmp)"; \
-	$(PYTHON) -m venv "$$tmp/venv"; \
-	"$$tmp/venv/bin/python" -m pip install --disable-pip-version-check --quiet "$$tmp/src[dev]"; \
-	project=$$("$$tmp/venv/bin/python" -c 'import tomllib; print(tomllib.load(open("pyproject.toml", "rb"))["project"]["name"])'); \
-	{ printf '%s\n' '$(LOCK_HEADER_1)' '$(LOCK_HEADER_2)'; \
-	  "$$tmp/venv/bin/python" -m pip freeze --disable-pip-version-check --exclude "$$project"; \
-	} > "$$tmp/requirements.lock"; \
-	if grep -v '^#' "$$tmp/requirements.lock" | grep -qv '=='; then \
-		echo "lock: unexpected unpinned line in pip freeze output:" >&2; grep -v '^#' "$$tmp/requirements.lock" | grep -v '==' >&2; exit 1; \
+	echo "Resolving dependencies in throwaway venvs ($$tmp)"; \
+	project=$$($(PYTHON) -c 'import tomllib; print(tomllib.load(open("pyproject.toml", "rb"))["project"]["name"])'); \
+	$(PYTHON) -m venv "$$tmp/all"; \
+	"$$tmp/all/bin/python" -m pip install --disable-pip-version-check --quiet "$$tmp/src[dev]"; \
+	"$$tmp/all/bin/python" -m pip freeze --all --disable-pip-version-check --exclude pip --exclude "$$project" > "$$tmp/all.txt"; \
+	$(PYTHON) -m venv "$$tmp/runtime"; \
+	"$$tmp/runtime/bin/python" -m pip install --disable-pip-version-check --quiet -c "$$tmp/all.txt" "$$tmp/src"; \
+	"$$tmp/runtime/bin/python" -m pip freeze --disable-pip-version-check --exclude "$$project" > "$$tmp/runtime.txt"; \
+	if cat "$$tmp/all.txt" "$$tmp/runtime.txt" | grep -v '^#' | grep -qv '=='; then \
+		echo "lock: unexpected unpinned line in pip freeze output:" >&2; cat "$$tmp/all.txt" "$$tmp/runtime.txt" | grep -v '^#' | grep -v '==' >&2; exit 1; \
 	fi; \
-	cp "$$tmp/requirements.lock" requirements.lock; \
-	echo "Wrote requirements.lock ($$(grep -vc '^#' requirements.lock) packages)"
+	{ printf '%s\n' '$(LOCK_HEADER_1)' '$(LOCK_HEADER_2)'; cat "$$tmp/runtime.txt"; } > "$$tmp/requirements.lock"; \
+	{ printf '%s\n' '$(DEV_LOCK_HEADER_1)' '$(DEV_LOCK_HEADER_2)' '-r requirements.lock'; \
+	  grep -vixF -f "$$tmp/runtime.txt" "$$tmp/all.txt"; } > "$$tmp/requirements-dev.lock"; \
+	cp "$$tmp/requirements.lock" requirements.lock; cp "$$tmp/requirements-dev.lock" requirements-dev.lock; \
+	echo "Wrote requirements.lock ($$(grep -vc '^#' requirements.lock) packages) and requirements-dev.lock ($$(grep -v '^#' requirements-dev.lock | grep -vc '^-r') more)"
+
+# Replace the copies with the upstream files (tests/rules/test_rule_documents.py compares them
+# byte for byte whenever the upstream exists). Upstream files are read-only; the copies are not.
+rules-docs:
+	@test -d "$(RULES_UPSTREAM)" || { echo "rules-docs: no upstream directory $(RULES_UPSTREAM) (set RULES_UPSTREAM=...)" >&2; exit 1; }
+	@tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
+	cp -R "$(RULES_UPSTREAM)/." "$$tmp/"; chmod -R u+w "$$tmp"; \
+	rm -rf "$(RULES_COPY)"; mkdir -p "$(RULES_COPY)"; cp -R "$$tmp/." "$(RULES_COPY)/"; \
+	echo "Copied $$(find "$(RULES_COPY)" -type f | wc -l) files from $(RULES_UPSTREAM) to $(RULES_COPY)"
 
 # The compiled catalogue (django.mo) is committed, so `make run` needs no gettext.
 messages: install

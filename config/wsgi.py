@@ -1,4 +1,4 @@
-"""WSGI entry point (gunicorn config.wsgi)."""
+"""WSGI entry point (gunicorn config.wsgi); builds the rules tables before the first request."""
 
 import os
 
@@ -7,3 +7,7 @@ from django.core.wsgi import get_wsgi_application
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 application = get_wsgi_application()
+
+from config.warm import warm_rules_tables  # noqa: E402  (after Django is set up)
+
+warm_rules_tables("web")

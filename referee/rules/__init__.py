@@ -7,7 +7,8 @@ Usable on its own, like python-chess::
     'airplane_singles'
 
 Profile ``comp2016`` (the 2016 national competitive rules) is the default; ``classic`` is the
-English-language rules. See ``../shared/rules/SPEC.md`` for the numbered rules.
+English-language rules. The numbered rules are in ``docs/rules/SPEC.md``, the rules tool's
+protocol in ``docs/rules/PROTOCOL.md`` and the conformance vectors in ``docs/rules/vectors/``.
 """
 
 from referee.rules.actions import Action, Bid, Double, Pass, PlayCards, Redouble, action_from_json

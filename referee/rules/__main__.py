@@ -1,8 +1,9 @@
 """Command-line tool: ``python -m referee.rules``.
 
-Without arguments (or with ``batch``) it speaks the JSON Lines protocol of PROTOCOL.md: one
-request per input line, one answer per output line, in order; a bad line gets an error answer
-and the batch goes on. The other commands are for a person at a terminal::
+Without arguments (or with ``batch``) it speaks the JSON Lines protocol of
+``docs/rules/PROTOCOL.md``: one request per input line, one answer per output line, in order; a
+bad line gets an error answer and the batch goes on. The other commands are for a person at a
+terminal::
 
     python -m referee.rules check 666777AA [--previous 555666KK] [--profile classic]
     python -m referee.rules moves 33344456XD [--previous 55]
@@ -37,7 +38,8 @@ def run_batch(source: TextIO, sink: TextIO) -> int:
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="python -m referee.rules", description="Dou Dizhu rules tool (SPEC.md, PROTOCOL.md)"
+        prog="python -m referee.rules",
+        description="Dou Dizhu rules tool (docs/rules/SPEC.md, docs/rules/PROTOCOL.md)",
     )
     parser.add_argument("--profile", default="comp2016", choices=sorted(PROFILES))
     # --profile may also follow the command; there it must not reset an earlier choice

@@ -1,6 +1,6 @@
 """The actions a referee records at the table, as small immutable values.
 
-Each has a protocol form (PROTOCOL.md, op ``replay``): ``{"seat": s, "bid": n}``,
+Each has a protocol form (``docs/rules/PROTOCOL.md``, op ``replay``): ``{"seat": s, "bid": n}``,
 ``{"seat": s, "double": bool}``, ``{"seat": s, "redouble": bool}``,
 ``{"seat": s, "play": "<cards>" | "pass"}``.
 """

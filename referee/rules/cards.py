@@ -4,13 +4,17 @@ Ranks are small integers in playing order, 3 = 0 … A = 11, 2 = 12, small joker
 big joker D = 14 (R1.2). Legality only looks at rank multisets (R1.7); suits exist so that a
 physical card can be dealt once and checked as held by the player who plays it.
 
-Notation accepted from people (PROTOCOL.md): ``3``–``9``, ``10`` or ``T``, ``J Q K A 2``,
-``X`` / ``小王`` (small joker), ``D`` / ``大王`` (big joker); case, spaces, commas, ``+`` and
-``-`` are ignored. Canonical text: ranks low to high with no separators, e.g. ``666777AA``.
+Rank notation, accepted from people (SPEC R1.5, ``docs/rules/PROTOCOL.md``): ``3``–``9``,
+``10`` or ``T``, ``J Q K A 2``, ``X`` / ``小王`` (small joker), ``D`` / ``大王`` (big joker); any
+case; spaces, commas, ``+`` and ``-`` are ignored; any order. Canonical text: ranks low to high
+with no separators, e.g. ``666777AA``.
 
-Physical cards (with suits) are written suit-first: ``♠A ♥10 ♣3 ♦2 X D``, or with the letters
-``S H C D`` for the suits when the cards are separated by spaces or commas (``SA H3 DT D``: a
-``D`` followed by a rank is a diamond, alone it is the big joker). Canonical form: ``♠A``.
+Physical cards (R1.7) add a suit *symbol* before the rank: ``♠A ♥10 ♣3 ♦2 X D`` (jokers have no
+suit); separators are optional, as in rank notation. Suits are never written as letters: ``D``
+is the big joker whatever follows it (a diamond letter would make ``DJ`` mean two things), and
+``S``, ``H``, ``C`` are refused with a message that shows the symbols. So every text that the rank
+notation accepts means exactly those ranks, wherever it is read (classify, legal plays, deals,
+replayed events, the command-line tool, the API). Canonical physical form: ``♠3 ♥3 ♠A X``.
 """
 
 from __future__ import annotations
@@ -28,7 +32,6 @@ THREE, ACE, TWO, SMALL_JOKER, BIG_JOKER = 0, 11, 12, 13, 14
 PACK_COUNTS: tuple[int, ...] = (4,) * 13 + (1, 1)
 SUITS = "♠♥♣♦"
 _SUIT_INDEX = {suit: i for i, suit in enumerate(SUITS)}
-_SUIT_LETTERS = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
 _SEPARATORS = frozenset(" ,+-\t\n")
 _RANK_OF_CHAR = {c: i for i, c in enumerate(RANK_CHARS)}
 
@@ -109,26 +112,24 @@ class Card:
 
     @property
     def id(self) -> int | None:
-        """Physical identity 0..53 (rank * 4 + suit; jokers 52 and 53), None without a suit."""
-        if self.rank >= SMALL_JOKER:
-            return 39 + self.rank  # 52, 53
-        return None if self.suit is None else self.rank * 4 + _SUIT_INDEX[self.suit]
+        """Physical identity 0..53 (see ``card_id``), None without a suit."""
+        return card_id(self.rank, self.suit)
 
     def __str__(self) -> str:
         return (self.suit or "") + RANK_CHARS[self.rank]
 
 
+def card_id(rank: int, suit: str | None) -> int | None:
+    """The one card-id formula: ``rank * 4 + suit`` (suits in ♠♥♣♦ order), the jokers 52 and
+    53; None for a card written without its suit."""
+    if rank >= SMALL_JOKER:
+        return 52 + rank - SMALL_JOKER
+    return None if suit is None else rank * 4 + _SUIT_INDEX[suit]
+
+
 def card_ids(cards: Iterable[Card]) -> list[int | None]:
-    """``Card.id`` of each card, in one pass (None for a card written without its suit)."""
-    index = _SUIT_INDEX
-    return [
-        39 + c.rank
-        if c.rank >= SMALL_JOKER
-        else None
-        if c.suit is None
-        else 4 * c.rank + index[c.suit]
-        for c in cards
-    ]
+    """``Card.id`` of each card (None for a card written without its suit)."""
+    return [card_id(c.rank, c.suit) for c in cards]
 
 
 def card_order(card: Card) -> tuple[int, int]:
@@ -137,9 +138,15 @@ def card_order(card: Card) -> tuple[int, int]:
 
 
 def full_pack() -> tuple[Card, ...]:
-    """The 54 physical cards of one pack, in a fixed order."""
+    """The 54 physical cards of one pack, in ``Card.id`` order."""
     cards = [Card(r, s) for r in range(13) for s in SUITS]
     return (*cards, Card(SMALL_JOKER), Card(BIG_JOKER))
+
+
+#: Every physical card by its id, and by its canonical text (``♠3``, ``X``): the service writes
+#: cards this way, so reading them back is one lookup per card.
+CARD_OF_ID: dict[int, Card] = {c.id: c for c in full_pack() if c.id is not None}
+CARD_OF_TEXT: dict[str, Card] = {str(c): c for c in CARD_OF_ID.values()}
 
 
 def parse_cards(text: str) -> tuple[Card, ...]:
@@ -150,7 +157,7 @@ def parse_cards(text: str) -> tuple[Card, ...]:
     if not isinstance(text, str):
         raise NotationError(f"cards must be text, got {type(text).__name__}", token=repr(text))
     try:  # the canonical form, as the service writes it: "♠3 ♥3 ♦3 X"
-        return tuple(_CANONICAL_TOKENS[token] for token in text.split())
+        return tuple(CARD_OF_TEXT[token] for token in text.split())
     except KeyError:
         pass
     return tuple(Card(rank, suit) for rank, suit in _scan(text, suits=True))
@@ -169,14 +176,10 @@ def _scan(text: str, *, suits: bool) -> list[tuple[int, str | None]]:
             i += 1
             continue
         suit: str | None = None
-        if suits and ch in SUITS:
+        if suits and ch in SUITS:  # a suit symbol, never a letter: see the module docstring
             suit, i = ch, i + 1
-        elif (
-            suits and ch.upper() in _SUIT_LETTERS and i + 1 < n and _starts_plain_rank(text, i + 1)
-        ):
-            suit, i = _SUIT_LETTERS[ch.upper()], i + 1
-        if i >= n:
-            raise NotationError(f"suit {ch!r} without a rank in {text!r}", token=ch)
+            if i >= n:
+                raise NotationError(f"suit {ch!r} without a rank in {text!r}", token=ch)
         if text.startswith("10", i):
             rank, i = _RANK_OF_CHAR["T"], i + 2
         else:
@@ -184,24 +187,14 @@ def _scan(text: str, *, suits: bool) -> list[tuple[int, str | None]]:
             found = _RANK_OF_CHAR.get(token.upper())
             if found is None:
                 where = f"position {i + 1} of {text!r}"
-                raise NotationError(f"{token!r} is not a card ({where})", token=token)
+                hint = "; suits are written ♠ ♥ ♣ ♦, e.g. ♠A" if token.upper() in "SHC" else ""
+                raise NotationError(f"{token!r} is not a card ({where}){hint}", token=token)
             rank, i = found, i + 1
         if suit is not None and rank >= SMALL_JOKER:
             token = f"{suit}{RANK_CHARS[rank]}"
             raise NotationError(f"a joker has no suit: {token}", token=token)
         out.append((rank, suit))
     return out
-
-
-_CANONICAL_TOKENS: dict[str, Card] = {}
-
-
-def _starts_plain_rank(text: str, i: int) -> bool:
-    ch = text[i].upper()
-    return ch in "3456789TJQKA2" or text.startswith("10", i)
-
-
-_CANONICAL_TOKENS.update((str(card), card) for card in full_pack())
 
 
 def format_cards(cards: Iterable[Card]) -> str:

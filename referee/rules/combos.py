@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from referee.rules.cards import (
-    NUM_RANKS,
     RANK_CHARS,
     counts_fit_pack,
     counts_of,
@@ -60,15 +59,6 @@ class Play:
     def ranks(self) -> tuple[int, ...]:
         return ranks_of_key(self.key)
 
-    @property
-    def size(self) -> int:
-        """Number of cards."""
-        return sum((self.key >> (4 * r)) & 0xF for r in range(NUM_RANKS))
-
-    @property
-    def is_bomb_like(self) -> bool:
-        return self.kind is Kind.BOMB or self.kind is Kind.ROCKET
-
     def text(self) -> str:
         """Canonical card text, e.g. ``666777AA``."""
         return format_ranks(self.ranks)
@@ -83,9 +73,6 @@ class Play:
             "rank": self.rank_text(),
             "length": self.length,
         }
-
-    def __str__(self) -> str:
-        return f"{self.text()} ({self.kind.value})"
 
 
 def beats(play: Play, previous: Play) -> bool:
@@ -117,15 +104,29 @@ def readings(key: int, profile: RuleProfile) -> tuple[Play, ...]:
 _TABLES: dict[RuleProfile, dict[int, tuple[Play, ...]]] = {}
 
 
+def first_beating(found: Iterable[Play], previous: Play) -> Play | None:
+    """The first of ``found`` (readings, preferred first) that beats ``previous`` (R5.22)."""
+    for play in found:
+        if beats(play, previous):
+            return play
+    return None
+
+
 def choose_reading(found: tuple[Play, ...], previous: Play | None) -> Play | None:
     """The reading to record: one that beats ``previous`` if any does, else the preferred."""
     if not found:
         return None
-    if previous is not None:
-        for play in found:
-            if beats(play, previous):
-                return play
-    return found[0]
+    beating = None if previous is None else first_beating(found, previous)
+    return beating or found[0]
+
+
+def readings_of(cards: str | Iterable[int], profile: RuleProfile | None = None) -> tuple[Play, ...]:
+    """Every reading of ``cards`` (rank text or ranks), preferred first; none for cards that are
+    no combination or that one pack cannot hold. Raises NotationError for unreadable text."""
+    ranks = parse_ranks(cards) if isinstance(cards, str) else tuple(cards)
+    if not counts_fit_pack(counts_of(ranks)):  # no pack holds five 3s or two small jokers
+        return ()
+    return readings(key_of(ranks), profile or COMP2016)
 
 
 def classify(
@@ -139,7 +140,4 @@ def classify(
     Raises NotationError for unreadable text. With ``previous``, a reading that beats it is
     preferred (R5.22); check ``beats`` on the result to know whether it does.
     """
-    ranks = parse_ranks(cards) if isinstance(cards, str) else tuple(cards)
-    if not counts_fit_pack(counts_of(ranks)):  # no pack holds five 3s or two small jokers
-        return None
-    return choose_reading(readings(key_of(ranks), profile or COMP2016), previous)
+    return choose_reading(readings_of(cards, profile), previous)

@@ -2,7 +2,7 @@
 
 Two causes are kept apart, as python-chess does: bad notation (the referee typed something that
 is not a card) and an illegal action (readable, but the rules forbid it now). Every error has a
-stable machine-readable ``code`` from SPEC R9.1 / PROTOCOL.md.
+stable machine-readable ``code`` from SPEC R9.1 / ``docs/rules/PROTOCOL.md``.
 """
 
 from __future__ import annotations

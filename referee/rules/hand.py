@@ -24,6 +24,8 @@ from referee.rules.actions import (
     action_from_json,
 )
 from referee.rules.cards import (
+    CARD_OF_ID,
+    CARD_OF_TEXT,
     KEY_BITS,
     NUM_RANKS,
     UNIT,
@@ -34,12 +36,11 @@ from referee.rules.cards import (
     counts_of,
     format_cards,
     format_ranks,
-    full_pack,
     parse_cards,
     parse_ranks,
     ranks_of_key,
 )
-from referee.rules.combos import Kind, Play, beats
+from referee.rules.combos import Kind, Play, beats, first_beating
 from referee.rules.errors import IllegalAction, NotationError, RulesError
 from referee.rules.moves import legal_plays
 from referee.rules.profiles import COMP2016, RuleProfile
@@ -57,9 +58,9 @@ class Phase(StrEnum):
 
 ENDED = (Phase.FINISHED, Phase.PASSED_OUT)
 _T = TypeVar("_T")
-_CARD_OF_ID: dict[int, Card] = dict(enumerate(full_pack()))  # Card.id order: rank * 4 + suit
+#: The physical card ids of each rank, lowest first (ranks written without a suit take these).
 _IDS_OF_RANK = tuple(
-    tuple(i for i, card in _CARD_OF_ID.items() if card.rank == rank) for rank in range(NUM_RANKS)
+    tuple(i for i, card in CARD_OF_ID.items() if card.rank == rank) for rank in range(NUM_RANKS)
 )
 #: Bit 3 of every rank's field in a multiset key: set after a subtraction only where a rank
 #: went below zero (counts are at most 4, so a field never reaches 8 otherwise).
@@ -85,9 +86,10 @@ class PlayedTrick(NamedTuple):
 
 
 class _Core:
-    """The changing part of a hand state. Every field holds an immutable value that is
-    replaced, never changed in place, so a shallow copy of ``__dict__`` (one C-level dict
-    copy) is an exact snapshot: ``push`` keeps one to restore on rejection or on ``pop``."""
+    """The changing part of a hand state, one slot per field. Every field holds an immutable
+    value (ints, tuples, frozensets, Plays) that is replaced, never changed in place, so the
+    tuple of the field values (``_snapshot``, one C-level ``attrgetter`` call) is an exact copy
+    of the state, and ``_restore`` puts one back."""
 
     __slots__ = _FIELDS = (
         "phase", "turn", "bids", "high_bid", "high_bidder", "passes_since_bid", "landlord",
@@ -130,6 +132,7 @@ class _Core:
         return c
 
 
+#: The fields' values as one tuple: what ``push`` keeps to restore on rejection or on ``pop``.
 _snapshot = attrgetter(*_Core._FIELDS)
 
 
@@ -175,11 +178,19 @@ def _read_play(text: str, suited: bool) -> tuple[tuple[int, ...], tuple[int | No
     return ranks, ids, key
 
 
-_CANONICAL = {str(card): (card.rank, card.id, UNIT[card.rank]) for card in full_pack()}
+#: ``cards.CARD_OF_TEXT`` as what a play needs of each card (rank, id, key), looked up once per
+#: card of a canonical text: replaying a log reads every play, most of them for the first time.
+_CANONICAL = {text: (c.rank, c.id, UNIT[c.rank]) for text, c in CARD_OF_TEXT.items()}
 
 
 class HandState:
-    """One hand from the deal to the score. ``push`` an action, ``pop`` to take it back."""
+    """One hand from the deal to the score. ``push`` an action, ``pop`` to take it back.
+
+    Two ways in, one per use: ``push`` (a referee acting live) keeps a snapshot of the state per
+    action, so a rejected action and ``pop`` restore it at once; ``from_events`` (replaying a
+    stored log, far more frequent than taking an action back) keeps none. ``_stack`` holds the
+    snapshot of each action, or None for a replayed one, whose ``pop`` replays the log up to it.
+    """
 
     def __init__(self, deal: Deal, profile: RuleProfile = COMP2016) -> None:
         self.deal = deal
@@ -258,7 +269,7 @@ class HandState:
         physical cards when the deal has suits."""
         if self._suited:
             held = self._core.seats[seat][_HELD]
-            return tuple(sorted((_CARD_OF_ID[i] for i in held), key=card_order))
+            return tuple(sorted((CARD_OF_ID[i] for i in held), key=card_order))
         return tuple(Card(r) for r in ranks_of_key(self._core.seats[seat][_KEY]))
 
     def hand_text(self, seat: int) -> str:
@@ -380,7 +391,7 @@ class HandState:
         ids: list[int] = []
         for rank in play.ranks:
             ids.append(next(i for i in _IDS_OF_RANK[rank] if i in held and i not in ids))
-        return format_cards(_CARD_OF_ID[i] for i in ids)
+        return format_cards(CARD_OF_ID[i] for i in ids)
 
     # ----------------------------------------------------------------- acting
     def push(self, action: Action) -> None:
@@ -598,7 +609,7 @@ class HandState:
         named = [i for i in ids if i is not None]
         left = held.difference(named)
         if len(left) != len(held) - len(named):
-            missing = [str(_CARD_OF_ID[i]) for i in named if i not in held] or ["a card twice"]
+            missing = [str(CARD_OF_ID[i]) for i in named if i not in held] or ["a card twice"]
             raise IllegalAction("not_held", f"seat {seat} does not hold {missing[0]}")
         if len(named) == len(ids):
             return left
@@ -619,10 +630,12 @@ class HandState:
             )
         if top is None:
             return found[0]
-        for play in found:
-            if beats(play, top):
-                return play
-        raise IllegalAction("does_not_beat", f"{format_ranks(ranks)} does not beat {top.text()}")
+        play = first_beating(found, top)
+        if play is None:
+            raise IllegalAction(
+                "does_not_beat", f"{format_ranks(ranks)} does not beat {top.text()}"
+            )
+        return play
 
     _APPLY: ClassVar[dict[type, Callable[[HandState, _Core, Any], None]]] = {
         Bid: _bid,

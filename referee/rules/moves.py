@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from functools import cache, lru_cache
 
 from referee.rules.cards import ACE, UNIT
-from referee.rules.combos import Kind, Play, beats
+from referee.rules.combos import Kind, Play, first_beating
 from referee.rules.patterns import (
     ALL_KINDS,
     PLAIN,
@@ -28,7 +28,7 @@ from referee.rules.patterns import (
     wings,
 )
 from referee.rules.profiles import COMP2016, RuleProfile
-from referee.rules.table import Readings, play_table, preferred_plays, unique_readings
+from referee.rules.table import play_table, preferred_plays, unique_readings
 
 _MASK_KINDS = tuple(k for k in ALL_KINDS if k in PLAIN and k is not Kind.ROCKET)
 _FOUR_KINDS = (Kind.FOUR_TWO_SINGLES, Kind.FOUR_TWO_PAIRS)
@@ -136,7 +136,7 @@ def _answers(pool: Pool, previous: Play, memo: _PlayMemo) -> list[Play]:
         if not memo.unique:  # record the reading that beats (R5.22)
             table = play_table(profile)
             out = [
-                _beating_reading(table[p.key], previous) for p in {p.key: p for p in out}.values()
+                first_beating(table[p.key], previous) or p for p in {p.key: p for p in out}.values()
             ]
         above = -1
     if pool.masks[4]:
@@ -145,9 +145,3 @@ def _answers(pool: Pool, previous: Play, memo: _PlayMemo) -> list[Play]:
         out.append(best[ROCKET_KEY])
     return out
 
-
-def _beating_reading(found: Readings, previous: Play) -> Play:
-    for play in found:
-        if beats(play, previous):
-            return play
-    raise AssertionError("a generated answer must beat the previous play")

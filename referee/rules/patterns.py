@@ -80,6 +80,13 @@ class Pool:
     def __init__(self, hand: int | Sequence[int]) -> None:
         key = hand if isinstance(hand, int) else _key_of_counts(hand)
         table = _CHUNKS or _build_chunks()
+        # A key is 15 four-bit counts. _CHUNKS turns each 16-bit stretch (four ranks) into four
+        # 16-bit *lanes*: lane n has bit i set when rank i of the stretch has at least n + 1
+        # cards (lane 3: all four). Shifting the k-th stretch's answer left by 4k puts its ranks
+        # at bits 4k..4k+3 of every lane at once, so four lookups give the masks of all 15
+        # ranks: lanes & 0x7FFF is "held", >> 16 "pair", >> 32 "trio", >> 48 "four".
+        # Overflow checks, in the same pass: a negative key or one wider than 15 ranks; bit 64
+        # (a count above 4, set by _CHUNKS); a joker in the pair lane (two of one joker).
         lanes = (
             table[key & 0xFFFF]
             | table[key >> 16 & 0xFFFF] << 4
@@ -110,7 +117,6 @@ class Pool:
         return _units(self.masks[2], 2)
 
 
-_NO_JOKERS = (1 << SMALL_JOKER) - 1
 #: A joker in the ">= 2 cards" mask: more jokers than one pack has.
 _TWO_JOKERS = (1 << SMALL_JOKER) | (1 << BIG_JOKER)
 #: For every 16-bit stretch of a key (four ranks' counts): the ranks with >= 1, >= 2, >= 3
@@ -119,6 +125,7 @@ _CHUNKS: list[int] = []
 
 
 def _build_chunks() -> list[int]:
+    """Fill ``_CHUNKS`` (65,536 entries; equal answers share one int object to save memory)."""
     shared: dict[int, int] = {}
     for value in range(1 << 16):
         lanes = 0

@@ -1,4 +1,4 @@
-"""The JSON Lines protocol of the rules tool (``../shared/rules/PROTOCOL.md``).
+"""The JSON Lines protocol of the rules tool (``docs/rules/PROTOCOL.md``).
 
 ``handle_request`` answers one request object; it never raises for bad input: every problem
 becomes an error answer with a stable code.
@@ -10,8 +10,8 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from referee.rules.cards import Deal, counts_fit_pack, counts_of, key_of, parse_ranks
-from referee.rules.combos import Play, beats, choose_reading, readings
+from referee.rules.cards import Deal, counts_fit_pack, counts_of, parse_ranks
+from referee.rules.combos import Play, beats, choose_reading, readings_of
 from referee.rules.errors import InvalidDeal, RulesError
 from referee.rules.hand import HandState
 from referee.rules.moves import legal_plays
@@ -78,8 +78,7 @@ def _previous(request: dict[str, Any], profile: RuleProfile) -> Play | None:
     text = _text(request, "previous", required=False)
     if not text or not text.strip():
         return None
-    ranks = parse_ranks(text)
-    found = readings(key_of(ranks), profile) if counts_fit_pack(counts_of(ranks)) else ()
+    found = readings_of(text, profile)
     if not found:
         raise RequestError("invalid_previous", f"previous play {text!r} is no combination")
     return found[0]
@@ -88,9 +87,12 @@ def _previous(request: dict[str, Any], profile: RuleProfile) -> Play | None:
 def op_classify(request: dict[str, Any], profile: RuleProfile) -> Answer:
     text = _text(request, "cards")
     assert text is not None
-    ranks = parse_ranks(text)
-    previous = _previous(request, profile)
-    found = readings(key_of(ranks), profile) if ranks and counts_fit_pack(counts_of(ranks)) else ()
+    return classify_answer(readings_of(text, profile), _previous(request, profile))
+
+
+def classify_answer(found: tuple[Play, ...], previous: Play | None) -> Answer:
+    """The ``classify`` answer for the readings ``found`` (preferred first): the reading to
+    record (R5.22) and, when there are several, all of them under ``readings``."""
     play = choose_reading(found, previous)
     answer: Answer = {"legal": play is not None}
     if play is not None:

@@ -1,1 +1,1 @@
-"""Tests of the pure-Python rules library ``referee.rules`` (SPEC.md, PROTOCOL.md)."""
+"""Tests of the pure-Python rules library ``referee.rules`` (docs/rules/SPEC.md, PROTOCOL.md)."""

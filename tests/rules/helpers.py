@@ -8,8 +8,8 @@ from typing import Any
 from referee.rules import Card, Deal, HandState, parse_ranks
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
-#: In CI the repository is cloned with ``shared/`` beside it.
-VECTORS_DIR = REPO_ROOT / ".." / "shared" / "rules" / "vectors"
+#: The repository's copy of the conformance vectors (tests/rules/test_rule_documents.py).
+VECTORS_DIR = REPO_ROOT / "docs" / "rules" / "vectors"
 
 ORDER = "3456789TJQKA2XD"
 PACK_TEXT = "".join(ch * 4 for ch in ORDER[:13]) + "XD"

@@ -135,10 +135,27 @@ def test_r1_7_physical_cards_with_suit_symbols() -> None:
     ]
 
 
-def test_r1_7_physical_cards_with_suit_letters() -> None:
-    assert parse_cards("SA H3 DT D") == parse_cards("♠A ♥3 ♦T D")
-    assert parse_cards("sa h3 dt d") == parse_cards("♠A ♥3 ♦T D")
-    assert parse_cards("C10, S10") == (Card(7, "♣"), Card(7, "♠"))
+def test_r1_7_physical_cards_without_separators() -> None:
+    assert parse_cards("♠A♥3♦TD") == parse_cards("♠A ♥3 ♦T D")
+    assert parse_cards("♣10,♠10") == (Card(7, "♣"), Card(7, "♠"))
+
+
+@pytest.mark.parametrize(
+    ("text", "rank"),
+    [("DT", 7), ("D3", 0), ("dj", 8), ("大王J", 8), ("D10", 7), ("dq", 9), ("D2", 12), ("DA", 11)],
+)
+def test_r1_5_d_is_the_big_joker_whatever_follows_it(text: str, rank: int) -> None:
+    """A ``D`` (or 大王) before a rank is the big joker and that rank, never a diamond."""
+    assert parse_cards(text) == (Card(14), Card(rank))
+    assert parse_ranks(text) == (rank, 14)
+
+
+@pytest.mark.parametrize("text", ["SA", "h3", "C10", "sa h3"])
+def test_r1_7_suit_letters_are_refused_with_a_hint_at_the_symbols(text: str) -> None:
+    with pytest.raises(NotationError) as info:
+        parse_cards(text)
+    assert info.value.token == text[0]
+    assert "♠ ♥ ♣ ♦" in info.value.message
 
 
 def test_r1_7_a_card_without_a_suit_is_a_rank_only_card() -> None:
@@ -146,7 +163,7 @@ def test_r1_7_a_card_without_a_suit_is_a_rank_only_card() -> None:
 
 
 def test_r1_7_canonical_physical_form() -> None:
-    text = format_cards(parse_cards("D ♦2 SA X h3 ♠3"))
+    text = format_cards(parse_cards("D ♦2 ♠A X ♥3 ♠3"))
     assert text == "♠3 ♥3 ♠A ♦2 X D"
     assert str(Card(11, "♠")) == "♠A"
 

@@ -8,7 +8,18 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from referee.rules import deal_from_seed, format_cards, handle_request, parse_cards
+from referee.rules import (
+    Kind,
+    Play,
+    classify,
+    deal_from_seed,
+    format_cards,
+    handle_request,
+    parse_cards,
+    parse_ranks,
+)
+from referee.rules.cards import key_of
+from referee.rules.protocol import classify_answer
 from tests.rules.helpers import REPO_ROOT
 
 VALID_DEAL = {
@@ -324,3 +335,41 @@ def test_deal_prints_the_seeded_deal() -> None:
     assert len({str(c) for h in shown for c in h}) == 54, "one pack, every card once"
     assert run("deal", "42").stdout == out, "a seed gives the same deal every time"
     assert run("deal", "43").stdout != out
+
+
+# --- R5.22: the classify answer reports every reading when there are several ------------------
+
+
+def _two_readings() -> tuple[Play, Play]:
+    """``333444555666`` read as a four-trio airplane and as three trios with three single wings
+    (the double reading SPEC R5.22 describes; COMP2016's adjacency rule keeps only the first)."""
+    key = key_of(parse_ranks("333444555666"))
+    return Play(Kind.AIRPLANE, 3, 4, key), Play(Kind.AIRPLANE_SINGLES, 3, 3, key)
+
+
+def test_r5_22_classify_answer_lists_every_reading_preferred_first() -> None:
+    found = _two_readings()
+    assert classify_answer(found, None) == {
+        "legal": True,
+        "kind": "airplane",
+        "rank": "6",
+        "length": 4,
+        "readings": [
+            {"cards": "333444555666", "kind": "airplane", "rank": "6", "length": 4},
+            {"cards": "333444555666", "kind": "airplane_singles", "rank": "6", "length": 3},
+        ],
+    }
+
+
+def test_r5_22_classify_answer_reports_the_reading_that_beats_the_previous_play() -> None:
+    found = _two_readings()
+    previous = classify("333444555+789")
+    assert previous is not None and previous.kind is Kind.AIRPLANE_SINGLES
+    answer = classify_answer(found, previous)
+    assert (answer["kind"], answer["length"], answer["beats"]) == ("airplane_singles", 3, True)
+    assert [r["kind"] for r in answer["readings"]] == ["airplane", "airplane_singles"]
+
+
+def test_r5_22_a_single_reading_has_no_readings_field() -> None:
+    answer = handle_request({"op": "classify", "cards": "333444555666"})
+    assert answer == {"legal": True, "kind": "airplane", "rank": "6", "length": 4}

@@ -498,7 +498,10 @@ def test_r1_7_a_physical_card_not_held_is_not_held_even_with_that_rank_in_hand()
     state, seat = _seeded_landlord(lambda h: "♠A" not in h and any(c.endswith("A") for c in h))
     held_ace = next(str(c) for c in state.hand_of(seat) if str(c).endswith("A"))
     rejects(state, PlayCards(seat, "♠A"), "not_held")
-    rejects(state, PlayCards(seat, "SA"), "not_held")
+    before = snapshot(state)
+    with pytest.raises(NotationError):  # suits are symbols, never letters
+        state.push(PlayCards(seat, "SA"))
+    assert snapshot(state) == before
     state.push(PlayCards(seat, held_ace))
     assert held_ace not in {str(c) for c in state.hand_of(seat)}
 

@@ -577,6 +577,12 @@ def test_notation_parsers_raise_only_notation_error(text: str) -> None:
         assert exc.code == "bad_notation" and exc.token
     else:
         assert all(isinstance(c, Card) for c in cards)
+    try:
+        ranks = parse_ranks(text)
+    except NotationError:
+        return
+    # R1.5 / R1.7: a text the rank notation accepts is read as exactly those ranks, no suits
+    assert sorted(parse_cards(text), key=lambda c: c.rank) == [Card(r) for r in ranks]
 
 
 json_scalars = st.one_of(

@@ -174,6 +174,34 @@ def test_r8_5_sv_13_jj_linear_bombs() -> None:
     assert by_role(score_result(sv13, COMP2016), 0) == (-24, -24, 48)
 
 
+@pytest.mark.parametrize(
+    ("bid", "bombs", "rockets", "spring", "defender"),
+    [
+        (3, 2, 1, False, 3 * (1 + 2) * 2),  # a rocket doubles (Q15), bombs count linearly
+        (3, 0, 1, False, 3 * 1 * 2),
+        (2, 1, 0, True, 2 * (1 + 1) * 2),  # a spring doubles too (R7.4)
+        (1, 0, 1, True, 1 * 1 * 2 * 2),  # rocket and spring
+        (1, 3, 0, False, 1 * (1 + 3)),
+    ],
+)
+def test_r8_5_q15_jj_linear_bombs_doubles_per_rocket_and_spring(
+    bid: int, bombs: int, rockets: int, spring: bool, defender: int
+) -> None:
+    jj = dataclasses.replace(COMP2016, key="jj", multiplier_mode="jj_linear_bombs")
+    won = result(landlord=1, bid=bid, bombs=bombs, rockets=rockets, spring=spring)
+    assert by_role(score_result(won, jj), 1) == (-defender, -defender, 2 * defender)
+    lost = dataclasses.replace(won, winner="defenders", spring=False, anti_spring=spring)
+    assert by_role(score_result(lost, jj), 1) == (defender, defender, -2 * defender)
+
+
+def test_r8_5_jj_linear_bombs_spring_uses_the_profiles_spring_factor() -> None:
+    jj3 = dataclasses.replace(
+        COMP2016, key="jj3", multiplier_mode="jj_linear_bombs", spring_factor=3
+    )
+    spring = result(landlord=0, bid=2, bombs=1, rockets=1, spring=True)
+    assert by_role(score_result(spring, jj3), 0) == (-24, -24, 48)  # 2 x 2 x 2 x 3
+
+
 def test_r8_5_sv_14_ccgc_additive() -> None:
     ccgc = dataclasses.replace(COMP2016, key="ccgc", multiplier_mode="ccgc_additive")
     sv14 = result(landlord=0, bid=2, rockets=1, bombs=1, spring=True)

@@ -1,4 +1,4 @@
-"""Conformance vectors (``shared/rules/vectors/*.jsonl``, see its README.md).
+"""Conformance vectors (``docs/rules/vectors/*.jsonl``, see its README.md).
 
 Every line is sent through ``handle_request``; every key of ``expect`` must match exactly
 (``plays`` as a set, with no extra play). Score answers and finished replays must be zero-sum

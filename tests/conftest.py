@@ -1,5 +1,8 @@
 """Shared fixtures.  Tests marked ``broker`` need a real Celery broker: without
-CELERY_BROKER_URL they are deselected (reported as such), never skipped."""
+CELERY_BROKER_URL they are deselected (reported as such), never skipped.  Tests marked
+``postgresql`` (real concurrency against a live server) run only when DATABASE_URL is a
+PostgreSQL database: SQLite serialises every write and shares one in-memory test
+database between threads, so it cannot host them."""
 
 import os
 from typing import Any
@@ -11,13 +14,18 @@ from tests import factories
 from tournaments.roles import REFEREE_GROUP
 
 BROKER_CONFIGURED = bool(os.environ.get("CELERY_BROKER_URL"))
+POSTGRESQL_CONFIGURED = os.environ.get("DATABASE_URL", "").startswith(("postgres", "pgsql"))
+
+
+def _unavailable(item: pytest.Item) -> bool:
+    if not BROKER_CONFIGURED and item.get_closest_marker("broker") is not None:
+        return True
+    return not POSTGRESQL_CONFIGURED and item.get_closest_marker("postgresql") is not None
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    if BROKER_CONFIGURED:
-        return
-    selected = [item for item in items if item.get_closest_marker("broker") is None]
-    deselected = [item for item in items if item.get_closest_marker("broker") is not None]
+    selected = [item for item in items if not _unavailable(item)]
+    deselected = [item for item in items if _unavailable(item)]
     if deselected:
         config.hook.pytest_deselected(items=deselected)
         items[:] = selected

@@ -12,6 +12,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from django.core.serializers.json import DjangoJSONEncoder
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 from rest_framework.request import Request
@@ -70,7 +71,8 @@ def _replay(record: IdempotencyRecord, fingerprint: str) -> Response:
             "idempotency_conflict",
             _("This idempotency key was already used for a different request."),
         )
-    return Response(record.body, status=record.status_code, headers={REPLAYED_HEADER: "true"})
+    body = json.loads(record.body)
+    return Response(body, status=record.status_code, headers={REPLAYED_HEADER: "true"})
 
 
 def idempotent_write(
@@ -86,7 +88,11 @@ def idempotent_write(
         with transaction.atomic():
             status, body = perform()
             IdempotencyRecord.objects.create(
-                user=user, key=key, request_hash=fingerprint, status_code=status, body=body
+                user=user,
+                key=key,
+                request_hash=fingerprint,
+                status_code=status,
+                body=json.dumps(body, cls=DjangoJSONEncoder, ensure_ascii=False),
             )
     except IntegrityError:
         record = IdempotencyRecord.objects.filter(user=user, key=key).first()

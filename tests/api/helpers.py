@@ -19,7 +19,7 @@ def new_key() -> str:
 
 def referee_user(username: str) -> Any:
     user = factories.UserFactory(username=username)
-    user.groups.add(Group.objects.get(name=REFEREE_GROUP))
+    user.groups.add(Group.objects.get_or_create(name=REFEREE_GROUP)[0])  # flushed by live tests
     return user
 
 

@@ -21,7 +21,8 @@ class IdempotencyRecord(models.Model):
     key = models.CharField(_("idempotency key"), max_length=128)
     request_hash = models.CharField(_("request hash"), max_length=64)
     status_code = models.SmallIntegerField(_("status code"))
-    body = models.JSONField(_("response body"))
+    # Text, not JSON: PostgreSQL's jsonb reorders keys, and a retry gets the same bytes back.
+    body = models.TextField(_("response body (JSON)"))
     created_at = models.DateTimeField(_("created at"), default=timezone.now)
 
     class Meta:

@@ -135,7 +135,7 @@ def hand_lock(
     is ``idempotency_conflict``; a stale ``expected_version`` is ``version_conflict``.
     """
     locked = (
-        Hand.objects.select_for_update()
+        Hand.objects.select_for_update(of=("self",))
         .select_related("table__round__tournament", "board")
         .get(pk=hand.pk)
     )

@@ -42,7 +42,7 @@ APPLICATION_ERROR_STATUS = {
     "not_physical_cards": status.HTTP_409_CONFLICT,
     "penalty_revoked": status.HTTP_409_CONFLICT,
     "too_large": status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
-    # the rules library's rejections (SPEC R9.1): well-formed, but illegal now
+    # well-formed (the schema accepts it) but refused by the rules (SPEC R9.1) or the domain
     **dict.fromkeys(
         (
             "out_of_turn",
@@ -53,6 +53,15 @@ APPLICATION_ERROR_STATUS = {
             "invalid_bid",
             "invalid_double",
             "phase",
+            "bad_notation",
+            "invalid_deal",
+            "invalid_result",
+            "invalid_penalty",
+            "first_bidder_mismatch",
+            "entry_not_at_table",
+            "board_not_in_tournament",
+            "board_and_deal",
+            "reason_required",
         ),
         status.HTTP_422_UNPROCESSABLE_ENTITY,
     ),

@@ -48,7 +48,7 @@ def expected_version(request: Request) -> int | None:
         return None
     found = VERSION_PATTERN.fullmatch(value.strip())
     if found is None:
-        raise ApplicationError("validation", _("If-Match is the hand's version, e.g. \"7\"."))
+        raise ApplicationError("validation", _('If-Match is the hand\'s version, e.g. "7".'))
     return int(found.group(1))
 
 

@@ -8,6 +8,11 @@ from rest_framework import serializers
 REASON_MAX = 2000
 
 
+def reason_field() -> serializers.RegexField:
+    """A reason: free text with at least one visible character."""
+    return serializers.RegexField(r"\S", max_length=REASON_MAX)
+
+
 def seat_field(**kwargs: Any) -> serializers.IntegerField:
     return serializers.IntegerField(min_value=0, max_value=2, **kwargs)
 
@@ -48,7 +53,9 @@ class HandStartInput(StrictSerializer):
 
 
 class ActionInput(StrictSerializer):
-    """One of bid, double, redouble, play (SPEC notation, physical cards, or "pass")."""
+    """One of bid, double, redouble, play (SPEC notation, physical cards, or "pass").
+
+    Described in the schema as one of four shapes (``referee.api.schema``)."""
 
     seat = seat_field()
     bid = serializers.IntegerField(required=False, min_value=-1000, max_value=1000)
@@ -73,7 +80,7 @@ class AnnouncementInput(StrictSerializer):
 
 
 class ReasonInput(StrictSerializer):
-    reason = serializers.CharField(max_length=REASON_MAX)
+    reason = reason_field()
 
 
 class ResultInput(StrictSerializer):
@@ -91,21 +98,23 @@ class ResultInput(StrictSerializer):
 
 
 class CorrectionInput(ResultInput):
-    reason = serializers.CharField(max_length=REASON_MAX)
+    reason = reason_field()
 
 
 class DealInput(StrictSerializer):
     hands = serializers.ListField(
-        child=serializers.CharField(max_length=200), min_length=3, max_length=3
+        child=serializers.CharField(max_length=200, trim_whitespace=False),
+        min_length=3,
+        max_length=3,
     )
-    kitty = serializers.CharField(max_length=60)
+    kitty = serializers.CharField(max_length=60, trim_whitespace=False)
     first_bidder = seat_field()
 
 
 class PenaltyInput(StrictSerializer):
     entry = serializers.IntegerField(min_value=1, max_value=2**62)
     points = serializers.IntegerField(min_value=-10_000, max_value=10_000)
-    reason = serializers.CharField(max_length=REASON_MAX)
+    reason = reason_field()
     hand = serializers.IntegerField(required=False, min_value=1, max_value=2**62)
 
 

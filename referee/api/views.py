@@ -12,10 +12,11 @@ from typing import Any, ClassVar
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers
+from rest_framework.parsers import JSONParser
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
+from rest_framework.views import APIView as DrfApiView
 
 from referee.api import serializers as io
 from referee.api.idempotency import (
@@ -40,6 +41,7 @@ ERRORS = {
         (404, "not_found"),
         (409, "version_conflict, idempotency_conflict, hand_closed, round_not_playing…"),
         (413, "too_large"),
+        (415, "unsupported_media_type: bodies are JSON"),
         (422, "A rules rejection (SPEC R9.1): out_of_turn, does_not_beat…"),
     )
 }
@@ -66,6 +68,12 @@ DEVICE = OpenApiParameter(
     description="The device writing (kept in the hand's audit trail).",
     pattern=r"^[ -~]{0,64}$",
 )
+
+
+class APIView(DrfApiView):
+    """The v1 views: JSON bodies only (what the schema describes)."""
+
+    parser_classes = (JSONParser,)
 
 
 def _hand(hand_id: int) -> Hand:
@@ -437,4 +445,3 @@ class PenaltyRevokeApi(APIView):
             return 200, dict(io.PenaltyOutput(revoked).data)
 
         return idempotent_write(request, key, perform)
-

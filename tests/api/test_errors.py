@@ -67,7 +67,7 @@ def test_player_account_is_forbidden(api: APIClient) -> None:
 
 @pytest.mark.parametrize(
     "code, status",
-    [("invalid_result", 400), ("version_conflict", 409), ("not_found", 404)],
+    [("invalid_result", 422), ("validation", 400), ("version_conflict", 409), ("not_found", 404)],
 )
 def test_application_errors_map_to_4xx(code: str, status: int) -> None:
     response = api_exception_handler(ApplicationError(code, "Nope."), {})

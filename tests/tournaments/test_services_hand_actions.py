@@ -282,7 +282,7 @@ def test_penalties_are_records_revoked_not_deleted(seated_table: Table, director
     assert tournament.log_version == before + 2
     with pytest.raises(ApplicationError) as excinfo:
         penalty_create(entry=entry, points=0, reason="x")
-    assert excinfo.value.code == "validation"
+    assert excinfo.value.code == "invalid_penalty"
 
 
 def test_physical_cards_hand_is_played_then_checked_against_its_deal(seated_table: Table) -> None:

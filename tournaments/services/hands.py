@@ -391,7 +391,7 @@ def hand_deal_record(
         )
     if canonical.get("first_bidder") != locked.first_bidder:
         raise ApplicationError(
-            "validation",
+            "first_bidder_mismatch",
             _("The deal's first bidder must be the hand's (seat %(seat)s).")
             % {"seat": locked.first_bidder},
         )

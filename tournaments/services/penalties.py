@@ -47,9 +47,11 @@ def penalty_create(
     if not isinstance(reason, str) or not reason.strip():
         raise ApplicationError("reason_required", _("Give a reason."))
     if isinstance(points, bool) or not isinstance(points, int) or points == 0:
-        raise ApplicationError("validation", _("A penalty is a non-zero whole number of points."))
+        raise ApplicationError(
+            "invalid_penalty", _("A penalty is a non-zero whole number of points.")
+        )
     if hand is not None and not Seat.objects.filter(table_id=hand.table_id, entry=entry).exists():
-        raise ApplicationError("validation", _("The entry did not play this hand."))
+        raise ApplicationError("entry_not_at_table", _("The entry did not play this hand."))
     try:
         with transaction.atomic():
             penalty = Penalty.objects.create(

@@ -15,6 +15,7 @@ _ACTION_FIELDS: dict[str, dict[str, Any]] = {
         "type": "string",
         "minLength": 1,
         "maxLength": 200,
+        "pattern": r"^[^\x00]*$",
         "description": 'Cards in SPEC notation ("33", "♠3 ♥3") or "pass".',
     },
 }

@@ -8,9 +8,22 @@ from rest_framework import serializers
 REASON_MAX = 2000
 
 
+#: Text PostgreSQL can store: no NUL character (DRF refuses them too).
+NO_NUL = r"^[^\x00]*$"
+
+
+#: Text with at least one visible character.
+VISIBLE = r"^[^\x00]*\S[^\x00]*$"
+
+
 def reason_field() -> serializers.RegexField:
     """A reason: free text with at least one visible character."""
-    return serializers.RegexField(r"\S", max_length=REASON_MAX)
+    return serializers.RegexField(VISIBLE, max_length=REASON_MAX)
+
+
+def cards_field(max_length: int) -> serializers.RegexField:
+    """Card text as typed (the rules library reads it)."""
+    return serializers.RegexField(VISIBLE, max_length=max_length, trim_whitespace=False)
 
 
 def seat_field(**kwargs: Any) -> serializers.IntegerField:
@@ -41,6 +54,8 @@ class ErrorSerializer(serializers.Serializer):
 
 # ------------------------------------------------------------------------- inputs
 class HandStartInput(StrictSerializer):
+    """How the hand is dealt."""
+
     deal = serializers.ChoiceField(
         choices=["random", "board", "physical", "none"],
         help_text="random: dealt by the server from a recorded seed; board: a duplicate "
@@ -61,7 +76,7 @@ class ActionInput(StrictSerializer):
     bid = serializers.IntegerField(required=False, min_value=-1000, max_value=1000)
     double = serializers.BooleanField(required=False)
     redouble = serializers.BooleanField(required=False)
-    play = serializers.CharField(required=False, max_length=200, trim_whitespace=False)
+    play = serializers.RegexField(NO_NUL, required=False, max_length=200, trim_whitespace=False)
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         given = [k for k in ("bid", "double", "redouble", "play") if k in attrs]
@@ -73,6 +88,8 @@ class ActionInput(StrictSerializer):
 
 
 class AnnouncementInput(StrictSerializer):
+    """报牌 of a seat: made, or missing (SPEC R6)."""
+
     seat = seat_field()
     made = serializers.BooleanField(
         default=True, help_text="false logs a missing announcement (an irregularity)."
@@ -80,10 +97,14 @@ class AnnouncementInput(StrictSerializer):
 
 
 class ReasonInput(StrictSerializer):
+    """Why (kept in the hand's log)."""
+
     reason = reason_field()
 
 
 class ResultInput(StrictSerializer):
+    """A hand's result (result-only entry), scored by the rules library."""
+
     landlord = seat_field()
     bid = serializers.IntegerField(min_value=1, max_value=3)
     winner = serializers.ChoiceField(choices=["landlord", "defenders"])
@@ -98,20 +119,26 @@ class ResultInput(StrictSerializer):
 
 
 class CorrectionInput(ResultInput):
+    """The corrected result and why."""
+
     reason = reason_field()
 
 
 class DealInput(StrictSerializer):
+    """The deal of a physical-cards hand, written in afterwards."""
+
     hands = serializers.ListField(
-        child=serializers.CharField(max_length=200, trim_whitespace=False),
+        child=cards_field(200),
         min_length=3,
         max_length=3,
     )
-    kitty = serializers.CharField(max_length=60, trim_whitespace=False)
+    kitty = cards_field(60)
     first_bidder = seat_field()
 
 
 class PenaltyInput(StrictSerializer):
+    """A signed score adjustment on an entry (SPEC §9), optionally tied to a hand."""
+
     entry = serializers.IntegerField(min_value=1, max_value=2**62)
     points = serializers.IntegerField(min_value=-10_000, max_value=10_000)
     reason = reason_field()
@@ -119,7 +146,7 @@ class PenaltyInput(StrictSerializer):
 
 
 class EmptyInput(StrictSerializer):
-    pass
+    """No body fields."""
 
 
 # ------------------------------------------------------------------------- outputs

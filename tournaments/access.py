@@ -84,9 +84,10 @@ def tournament_read_check(*, user: Any, tournament: Tournament) -> None:
     """Public tournaments are read by anyone; others by directors and their referees."""
     if tournament.is_public or user_is_director(user):
         return
-    if user.is_authenticated and RefereeAssignment.objects.filter(
-        user=user, round__tournament=tournament
-    ).exists():
+    if (
+        user.is_authenticated
+        and RefereeAssignment.objects.filter(user=user, round__tournament=tournament).exists()
+    ):
         return
     raise ApplicationError("not_found", _("No such hand."))
 

@@ -1,5 +1,6 @@
 """Reads of a hand for the referee's phone and the public: its state replayed from the log."""
 
+from datetime import datetime
 from typing import Any
 
 from django.db.models import Prefetch, Q
@@ -21,16 +22,19 @@ from tournaments.models import (
     Table,
 )
 from tournaments.roles import user_is_director
-from tournaments.services.hand_log import HandReplay, hand_deal, hand_replay
+from tournaments.services.hand_log import (
+    HandReplay,
+    hand_deal,
+    hand_replay,
+    replay_remembered,
+)
 
 LIVE_STATUSES = frozenset({HandStatus.BIDDING, HandStatus.DOUBLING, HandStatus.PLAYING})
 
 
 def hand_get(*, hand_id: int) -> Hand | None:
     return (
-        Hand.objects.select_related("table__round__tournament", "board")
-        .filter(pk=hand_id)
-        .first()
+        Hand.objects.select_related("table__round__tournament", "board").filter(pk=hand_id).first()
     )
 
 
@@ -68,6 +72,11 @@ def _stakes(summary: dict[str, Any], profile_key: str) -> list[int | None] | Non
     return [None if seat == landlord else scores[seat] for seat in range(3)]
 
 
+def _iso(value: datetime) -> str:
+    """ISO 8601, UTC as "Z" (DRF's format), so a hand read is JSON-ready."""
+    return value.isoformat().replace("+00:00", "Z")
+
+
 def _event_row(event: HandEvent, *, audit: bool, hide_deal: bool) -> dict[str, Any]:
     payload = event.payload
     if hide_deal and event.kind == HandEventKind.DEAL:
@@ -77,7 +86,7 @@ def _event_row(event: HandEvent, *, audit: bool, hide_deal: bool) -> dict[str, A
         "kind": event.kind,
         "actor_seat": event.actor_seat,
         "payload": payload,
-        "recorded_at": event.recorded_at,
+        "recorded_at": _iso(event.recorded_at),
     }
     if audit:
         row["recorded_by"] = event.recorded_by.get_username() if event.recorded_by else None
@@ -89,10 +98,13 @@ def hand_detail(*, hand: Hand, show_cards: bool, audit: bool = False) -> dict[st
     """A hand as its phone shows it: phase, turn, top play, cards left, announcements due,
     stakes per defender, the legal actions of the seat on turn (the phone's buttons) and
     the event log. Unplayed cards of a live hand only when ``show_cards``."""
-    events = list(
-        HandEvent.objects.filter(hand=hand).select_related("recorded_by").order_by("seq")
-    )
-    replay = hand_replay(hand=hand, events=events)
+    replay = None if audit else replay_remembered(hand=hand)
+    if replay is None:
+        events = list(
+            HandEvent.objects.filter(hand=hand).select_related("recorded_by").order_by("seq")
+        )
+        replay = hand_replay(hand=hand, events=events)
+    events = replay.events
     summary = replay.summary
     live = summary["status"] in LIVE_STATUSES
     cards = show_cards or not live
@@ -190,9 +202,7 @@ def assignment_tables(*, user: Any) -> list[dict[str, Any]]:
     tables = Table.objects.filter(round__status=RoundStatus.PLAYING)
     if not user_is_director(user):
         rounds = RefereeAssignment.objects.filter(user=user, table__isnull=True).values("round")
-        tables = tables.filter(
-            Q(round__in=rounds) | Q(referee_assignments__user=user)
-        ).distinct()
+        tables = tables.filter(Q(round__in=rounds) | Q(referee_assignments__user=user)).distinct()
     seats = Seat.objects.select_related("entry__player").order_by("position")
     tables = (
         tables.select_related("round__tournament")

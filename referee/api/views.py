@@ -89,12 +89,12 @@ def _validated(serializer_class: type[serializers.Serializer], request: Request)
     return serializer.validated_data
 
 
-def _hand_response(request: Request, hand: Hand) -> dict[str, Any]:
-    """The hand as JSON-ready data (what a write answers and its idempotency record keeps)."""
-    detail = hand_selectors.hand_detail(
-        hand=hand, show_cards=access.cards_visible(user=request.user, table=hand.table)
-    )
-    return dict(io.HandOutput(detail).data)
+def _hand_response(request: Request, hand: Hand, *, writer: bool = False) -> dict[str, Any]:
+    """The hand as JSON-ready data (what a write answers and its idempotency record keeps;
+    its shape is ``io.HandOutput``, checked by the schema tests and schemathesis).
+    ``writer``: the user passed the table's write check, so may see its cards."""
+    show = writer or access.cards_visible(user=request.user, table=hand.table)
+    return hand_selectors.hand_detail(hand=hand, show_cards=show)
 
 
 class MeApi(APIView):
@@ -197,7 +197,7 @@ class HandStartApi(APIView):
                 physical_cards=data["deal"] == "physical",
                 first_bidder=data.get("first_bidder"),
             )
-            return 201, _hand_response(request, hand)
+            return 201, _hand_response(request, hand, writer=True)
 
         return idempotent_write(request, key, perform)
 
@@ -209,6 +209,8 @@ class HandWriteApi(APIView):
     input_serializer: ClassVar[type[serializers.Serializer]] = io.EmptyInput
     #: Live writes need a playing round even for directors (see ``access``).
     live: ClassVar[bool] = True
+    #: Whether passing ``check`` means the user may write to (and see) the table.
+    table_writer: ClassVar[bool] = True
 
     def check(self, request: Request, hand: Hand) -> None:
         access.table_write_check(user=request.user, table=hand.table, live=self.live)
@@ -230,7 +232,7 @@ class HandWriteApi(APIView):
 
         def perform() -> tuple[int, dict[str, Any]]:
             written = self.perform(request, hand, data, **write)
-            return 200, _hand_response(request, written)
+            return 200, _hand_response(request, written, writer=self.table_writer)
 
         return idempotent_write(request, key, perform)
 
@@ -352,6 +354,7 @@ class HandConfirmApi(HandWriteApi):
     director)."""
 
     input_serializer: ClassVar[type[serializers.Serializer]] = io.EmptyInput
+    table_writer = False  # a second referee of the round may sit at another table
 
     def check(self, request: Request, hand: Hand) -> None:
         access.round_second_person_check(user=request.user, table=hand.table)

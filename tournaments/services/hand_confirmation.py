@@ -79,8 +79,9 @@ def hand_dispute(
         hand=hand,
         idempotency_key=idempotency_key,
         expected_version=expected_version,
-        same_request=lambda e: e.kind == HandEventKind.DISPUTE
-        and e.payload.get("reason") == reason,
+        same_request=lambda e: (
+            e.kind == HandEventKind.DISPUTE and e.payload.get("reason") == reason
+        ),
     )
     if retry:
         return locked

@@ -248,6 +248,24 @@ def _summary(
     return out
 
 
+_REMEMBERED = "_hand_log_replay"
+
+
+def replay_remember(*, hand: Hand, replay: HandReplay) -> None:
+    """Keep a write's replay on the hand object the service returns, keyed by its version,
+    so the answer built from that object needs no second read of the log. It lives only as
+    long as that object (one request); a later version never uses it."""
+    hand.__dict__[_REMEMBERED] = (hand.version, replay)
+
+
+def replay_remembered(*, hand: Hand) -> HandReplay | None:
+    remembered = hand.__dict__.get(_REMEMBERED)
+    if remembered is None or remembered[0] != hand.version:
+        return None
+    replay: HandReplay = remembered[1]
+    return replay
+
+
 def hand_summary_apply(*, hand: Hand, replay: HandReplay) -> None:
     """Write the replayed summary onto the (locked) hand row."""
     for name in SUMMARY_FIELDS:
@@ -277,5 +295,7 @@ __all__ = [
     "hand_state_new",
     "hand_summary_apply",
     "hand_summary_of_row",
+    "replay_remember",
+    "replay_remembered",
     "rules_error",
 ]

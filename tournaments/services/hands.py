@@ -35,6 +35,7 @@ from tournaments.services.hand_log import (
     HandReplay,
     hand_replay,
     hand_summary_apply,
+    replay_remember,
     rules_error,
 )
 from tournaments.services.hand_results import hand_results_sync
@@ -128,19 +129,26 @@ def hand_lock(
     idempotency_key: str | None,
     expected_version: int | None,
     same_request: Callable[[HandEvent], bool],
+    events: list[HandEvent] | None = None,
 ) -> tuple[Hand, bool]:
     """Lock the hand row; return it and whether this is a retry of a recorded write.
 
     A retry (same key, same request) writes nothing; the same key with another request
     is ``idempotency_conflict``; a stale ``expected_version`` is ``version_conflict``.
+    With ``events`` (an empty list), the hand's log is read into it, in order.
     """
     locked = (
         Hand.objects.select_for_update(of=("self",))
         .select_related("table__round__tournament", "board")
         .get(pk=hand.pk)
     )
+    if events is not None:
+        events.extend(HandEvent.objects.filter(hand=locked).order_by("seq"))
     if idempotency_key is not None:
-        previous = locked.events.filter(idempotency_key=idempotency_key).first()
+        if events is not None:
+            previous = next((e for e in events if e.idempotency_key == idempotency_key), None)
+        else:
+            previous = locked.events.filter(idempotency_key=idempotency_key).first()
         if previous is not None:
             if not same_request(previous):
                 raise ApplicationError(
@@ -167,13 +175,15 @@ def hand_event_append(
     actor_seat: int | None = None,
     idempotency_key: str | None = None,
     device_id: str = "",
+    seq: int | None = None,
 ) -> HandEvent:
     """Append an event to a hand whose row the caller has locked; bumps ``version``
-    (saved by ``hand_commit``)."""
-    last = hand.events.aggregate(last=Max("seq"))["last"]
+    (saved by ``hand_commit``). ``seq``: the next number, when the caller read the log."""
+    if seq is None:
+        seq = (hand.events.aggregate(last=Max("seq"))["last"] or 0) + 1
     event = HandEvent.objects.create(
         hand=hand,
-        seq=(last or 0) + 1,
+        seq=seq,
         kind=kind,
         payload=payload,
         actor_seat=actor_seat,
@@ -185,11 +195,20 @@ def hand_event_append(
     return event
 
 
+#: What the per-seat rows and the standings depend on.
+_COUNTING_FIELDS = ("status", "confirmation", "score_0", "score_1", "score_2", "landlord_seat")
+
+
 def hand_commit(*, hand: Hand, replay: HandReplay | None = None) -> Hand:
-    """Write the row's summary from the log and the per-seat rows (same transaction)."""
+    """Write the row's summary from the log and, when the status, scores or confirmation
+    changed, the per-seat rows (same transaction). A play in the middle of a hand leaves
+    the tournament row alone, so tables do not queue on its log version."""
     replay = replay or hand_replay(hand=hand)
+    before = [getattr(hand, name) for name in _COUNTING_FIELDS]
     hand_summary_apply(hand=hand, replay=replay)
-    hand_results_sync(hand=hand)
+    if before != [getattr(hand, name) for name in _COUNTING_FIELDS]:
+        hand_results_sync(hand=hand)
+    replay_remember(hand=hand, replay=replay)
     return hand
 
 
@@ -227,16 +246,18 @@ def hand_action_record(
     except RulesError as exc:
         raise rules_error(exc) from exc
     canonical = parsed.to_json()
+    events: list[HandEvent] = []
     locked, retry = hand_lock(
         hand=hand,
         idempotency_key=idempotency_key,
         expected_version=expected_version,
         same_request=lambda e: e.payload.get("action") == canonical,
+        events=events,
     )
     if retry:
         return locked
     hand_open_check(hand=locked)
-    replay = hand_replay(hand=locked)
+    replay = hand_replay(hand=locked, events=events)
     state = replay.state
     if state is None:
         raise ApplicationError(
@@ -264,10 +285,9 @@ def hand_action_record(
         recorded_by=recorded_by,
         idempotency_key=idempotency_key,
         device_id=device_id,
+        seq=events[-1].seq + 1 if events else 1,
     )
-    replay.events.append(event)
-    replay.actions.append(event)
-    return hand_commit(hand=locked, replay=hand_replay(hand=locked, events=replay.events))
+    return hand_commit(hand=locked, replay=hand_replay(hand=locked, events=[*events, event]))
 
 
 @transaction.atomic

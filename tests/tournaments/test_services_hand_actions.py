@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from referee.rules.actions import action_from_json
 from referee.rules.cards import Deal, deal_from_seed
 from referee.rules.hand import HandState
+from referee.rules.physical import PhysicalHandState
 from referee.rules.profiles import get_profile
 from tests import factories
 from tests.play import random_hand_actions
@@ -320,3 +321,64 @@ def test_every_stored_summary_is_the_replay_of_its_log(
         hand = hand_action_undo(hand=hand, reason="typo")
     for hand in Hand.objects.filter(table=seated_table):
         assert hand_check_replays(hand=hand) == []
+
+
+def _independent_scores(hand: Hand) -> tuple[int, int, int] | None:
+    """Scores from the log without the service's replay: actions minus undone ones, through
+    the rules library; the last result or correction wins; a void clears them."""
+    actions: list[dict[str, Any]] = []
+    result: tuple[int, int, int] | None = None
+    voided = False
+    for event in HandEvent.objects.filter(hand=hand).order_by("seq"):
+        if event.kind in ("bid", "double", "redouble", "play"):
+            actions.append(event.payload["action"])
+        elif event.kind == "undo":
+            actions.pop()
+        elif event.kind in ("result", "correction"):
+            s0, s1, s2 = event.payload["scores"]
+            result = (s0, s1, s2)
+        elif event.kind == "void":
+            voided = True
+    if voided:
+        return None
+    if result is not None:
+        return result
+    if not actions:
+        return None
+    profile = get_profile(hand.rule_profile)
+    if hand.physical_cards:
+        return PhysicalHandState.from_events(hand.first_bidder or 0, actions, profile).scores()
+    deal = Deal.from_json(hand.deal) if hand.deal else None
+    assert deal is not None
+    return HandState.from_events(deal, actions, profile).scores()
+
+
+def test_every_hand_in_the_database_is_a_projection_of_its_log(director: Any) -> None:
+    table = factories.seated_table(requires_confirmation=True)
+    deal = deal_from_seed(SEED)
+    actions = random_hand_actions(deal, seed=9)
+    played = play_all(hand_create(table=table, seed=SEED), actions)
+    hand_action_undo(hand=played, reason="typo")
+    play_all(
+        hand_create(table=table, seed=SEED + 1),
+        random_hand_actions(deal_from_seed(SEED + 1), seed=1),
+    )
+    half = hand_create(table=table, seed=SEED + 2)
+    play_all(half, random_hand_actions(deal_from_seed(SEED + 2), seed=2)[:7])
+    entered = hand_record_result(
+        hand=hand_create(table=table), landlord=2, bid=2, winner="defenders"
+    )
+    hand_result_correct(hand=entered, reason="r", landlord=2, bid=3, winner="defenders")
+    hand_confirm(hand=entered, recorded_by=director)
+    voided = hand_record_result(hand=hand_create(table=table), landlord=0, bid=1, winner="landlord")
+    hand_void(hand=voided, reason="misdeal")
+    physical = play_all(
+        hand_create(table=table, physical_cards=True, first_bidder=deal.first_bidder), actions
+    )
+    hand_deal_record(hand=physical, deal=deal.to_json())
+
+    hands = list(Hand.objects.all())
+    assert len(hands) == 6
+    for hand in hands:
+        assert hand_check_replays(hand=hand) == [], hand
+        assert refresh(hand).scores == (_independent_scores(hand) or (None, None, None)), hand

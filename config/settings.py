@@ -210,6 +210,10 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Tournament scoring and referee service for 斗地主 (竞技二打一扑克).",
     "VERSION": "0.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "referee.api.schema.strict_inputs",
+    ],
 }
 
 # --- Error reports ----------------------------------------------------------

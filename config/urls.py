@@ -2,7 +2,7 @@
 
 from django.contrib import admin
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from referee.api.auth import token_obtain
 from tournaments.views.health import healthz
@@ -12,8 +12,9 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("api/referee/", include("referee.api.urls")),
+    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
     path("api/v1/auth/token/", token_obtain, name="api-token"),
+    path("api/v1/", include("referee.api.urls")),
     path("director/", include("tournaments.urls_director")),
     path("", include("tournaments.urls_public")),
 ]

@@ -1,6 +1,8 @@
 """Shared fixtures.  Tests marked ``broker`` need a real Celery broker: without
 CELERY_BROKER_URL they are deselected (reported as such), never skipped.  Tests marked
-``postgresql`` are about PostgreSQL itself (roles, privileges): deselected on SQLite."""
+``postgresql`` (roles and privileges; real concurrency against a live server) run only when
+DATABASE_URL is a PostgreSQL database: SQLite serialises every write and shares one in-memory
+test database between threads, so it cannot host them."""
 
 import os
 from typing import Any

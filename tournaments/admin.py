@@ -28,6 +28,7 @@ from tournaments.models import (
     Entry,
     Hand,
     HandEvent,
+    Penalty,
     Player,
     RefereeAssignment,
     Round,
@@ -706,6 +707,10 @@ class HandAdmin(CreatedByServiceAdmin):
         "score_0",
         "score_1",
         "score_2",
+        "confirmation",
+        "physical_cards",
+        "first_bidder",
+        "seed",
         "version",
     )
 
@@ -721,6 +726,26 @@ class HandAdmin(CreatedByServiceAdmin):
         """Only a hand without events: the log is never deleted."""
         allowed = super().has_delete_permission(request, obj)
         return allowed and (obj is None or not obj.events.exists())
+
+
+@admin.register(Penalty)
+class PenaltyAdmin(DirectorModelAdmin):
+    """Read-only: penalties are recorded and revoked through the services (the API)."""
+
+    list_display = ("tournament", "entry", "points", "reason", "hand", "recorded_at", "revoked_at")
+    list_filter = ("tournament",)
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Penalty]:
+        return super().get_queryset(request).select_related("tournament", "entry__player", "hand")
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
 
 
 @admin.register(StandingSnapshot)

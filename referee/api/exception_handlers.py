@@ -1,4 +1,4 @@
-"""API errors: every error answers ``{"code", "message"}`` (plus details for some codes).
+"""API errors: every error answers ``{"code", "message", "details"}``.
 
 ``api_exception_handler`` is DRF's exception handler; ``page_not_found`` and
 ``server_error`` are the project's 404 and 500 handlers, which answer JSON under
@@ -8,8 +8,10 @@
 from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import RequestDataTooBig
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.utils.translation import gettext as _
 from django.views import defaults
 from rest_framework import exceptions, status
 from rest_framework.response import Response
@@ -27,7 +29,45 @@ APPLICATION_ERROR_STATUS = {
     "version_conflict": status.HTTP_409_CONFLICT,
     "hand_closed": status.HTTP_409_CONFLICT,
     "rule_profile_frozen": status.HTTP_409_CONFLICT,
+    "not_authenticated": status.HTTP_401_UNAUTHORIZED,
+    "not_assigned": status.HTTP_403_FORBIDDEN,
+    "second_person_required": status.HTTP_403_FORBIDDEN,
+    "round_not_playing": status.HTTP_409_CONFLICT,
+    "hand_logged_live": status.HTTP_409_CONFLICT,
+    "hand_not_closed": status.HTTP_409_CONFLICT,
+    "not_awaiting_confirmation": status.HTTP_409_CONFLICT,
+    "nothing_to_undo": status.HTTP_409_CONFLICT,
+    "no_announcement_due": status.HTTP_409_CONFLICT,
+    "no_deal": status.HTTP_409_CONFLICT,
+    "not_physical_cards": status.HTTP_409_CONFLICT,
+    "penalty_revoked": status.HTTP_409_CONFLICT,
+    "too_large": status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
+    # well-formed (the schema accepts it) but refused by the rules (SPEC R9.1) or the domain
+    **dict.fromkeys(
+        (
+            "out_of_turn",
+            "not_held",
+            "invalid_combination",
+            "does_not_beat",
+            "lead_pass",
+            "invalid_bid",
+            "invalid_double",
+            "phase",
+            "bad_notation",
+            "invalid_deal",
+            "invalid_result",
+            "invalid_penalty",
+            "first_bidder_mismatch",
+            "entry_not_at_table",
+            "board_not_in_tournament",
+            "board_and_deal",
+            "reason_required",
+        ),
+        status.HTTP_422_UNPROCESSABLE_ENTITY,
+    ),
 }
+#: Codes the API answers under another name (services' model validation is "invalid").
+API_CODE = {"invalid": "validation"}
 
 
 def _as_api_exception(exc: Exception) -> Exception:
@@ -44,19 +84,26 @@ def _as_api_exception(exc: Exception) -> Exception:
 
 
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    if isinstance(exc, RequestDataTooBig):
+        exc = ApplicationError("too_large", _("The request body is too large."))
     if isinstance(exc, ApplicationError):
-        body = {"code": exc.code, "message": exc.message, **exc.extra}
-        return Response(body, status=APPLICATION_ERROR_STATUS.get(exc.code, 400))
+        code = API_CODE.get(exc.code, exc.code)
+        body = {"code": code, "message": exc.message, "details": exc.extra}
+        return Response(body, status=APPLICATION_ERROR_STATUS.get(code, 400))
     exc = _as_api_exception(exc)
     response = exception_handler(exc, context)
     if response is None or not isinstance(exc, exceptions.APIException):
         return response
     if isinstance(exc, exceptions.ValidationError):
-        response.data = {"code": "invalid", "message": "Invalid input.", "fields": exc.detail}
+        response.data = {
+            "code": "validation",
+            "message": _("Invalid input."),
+            "details": {"fields": exc.detail},
+        }
     else:
         codes = exc.get_codes()
         code = codes if isinstance(codes, str) else exc.default_code
-        response.data = {"code": code, "message": str(exc.detail)}
+        response.data = {"code": code, "message": str(exc.detail), "details": {}}
     return response
 
 
@@ -66,13 +113,13 @@ def _is_api(request: HttpRequest) -> bool:
 
 def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
     if _is_api(request):
-        body = {"code": "not_found", "message": "No such API endpoint."}
+        body = {"code": "not_found", "message": _("No such API endpoint."), "details": {}}
         return JsonResponse(body, status=status.HTTP_404_NOT_FOUND)
     return defaults.page_not_found(request, exception)
 
 
 def server_error(request: HttpRequest) -> HttpResponse:
     if _is_api(request):
-        body = {"code": "server_error", "message": "Internal server error."}
+        body = {"code": "server_error", "message": _("Internal server error."), "details": {}}
         return JsonResponse(body, status=status.HTTP_500_INTERNAL_SERVER_ERROR)
     return defaults.server_error(request)

@@ -1,11 +1,42 @@
-"""Referee API under /api/referee/."""
+"""Referee API v1 under /api/v1/."""
 
 from django.urls import path
 
-from referee.api.views import MeApi
+from referee.api import views
 
-app_name = "referee-api"
+app_name = "api-v1"
 
 urlpatterns = [
-    path("me/", MeApi.as_view(), name="me"),
+    path("me/", views.MeApi.as_view(), name="me"),
+    path("assignments/", views.AssignmentListApi.as_view(), name="assignments"),
+    path("tables/<int:table_id>/hands/", views.HandStartApi.as_view(), name="hand-start"),
+    path("hands/<int:hand_id>/", views.HandDetailApi.as_view(), name="hand"),
+    path("hands/<int:hand_id>/audit/", views.HandAuditApi.as_view(), name="hand-audit"),
+    path("hands/<int:hand_id>/actions/", views.HandActionApi.as_view(), name="hand-action"),
+    path(
+        "hands/<int:hand_id>/announcements/",
+        views.HandAnnouncementApi.as_view(),
+        name="hand-announcement",
+    ),
+    path("hands/<int:hand_id>/undo/", views.HandUndoApi.as_view(), name="hand-undo"),
+    path("hands/<int:hand_id>/result/", views.HandResultApi.as_view(), name="hand-result"),
+    path(
+        "hands/<int:hand_id>/correction/",
+        views.HandCorrectionApi.as_view(),
+        name="hand-correction",
+    ),
+    path("hands/<int:hand_id>/void/", views.HandVoidApi.as_view(), name="hand-void"),
+    path("hands/<int:hand_id>/deal/", views.HandDealApi.as_view(), name="hand-deal"),
+    path("hands/<int:hand_id>/confirm/", views.HandConfirmApi.as_view(), name="hand-confirm"),
+    path("hands/<int:hand_id>/dispute/", views.HandDisputeApi.as_view(), name="hand-dispute"),
+    path(
+        "tournaments/<slug:slug>/penalties/",
+        views.PenaltyCreateApi.as_view(),
+        name="penalty-create",
+    ),
+    path(
+        "penalties/<int:penalty_id>/revoke/",
+        views.PenaltyRevokeApi.as_view(),
+        name="penalty-revoke",
+    ),
 ]

@@ -1,15 +1,100 @@
-"""Referee API (minimal for now): who am I and where am I assigned."""
+"""Referee API v1: one view per operation; services write, selectors read.
 
-from drf_spectacular.utils import extend_schema
+Permissions are checked by ``tournaments.access`` (which answers with stable codes:
+``not_authenticated``, ``not_assigned``, ``round_not_playing``…). Every write needs an
+``Idempotency-Key``; hand writes may carry ``If-Match`` (the hand version seen) and
+``X-Device-Id``.
+"""
+
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+from django.utils.translation import gettext as _
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers
-from rest_framework.permissions import IsAuthenticated
+from rest_framework.parsers import JSONParser
+from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
+from rest_framework.views import APIView as DrfApiView
 
+from referee.api import serializers as io
+from referee.api.idempotency import (
+    device_id,
+    expected_version,
+    idempotency_key,
+    idempotent_write,
+)
 from referee.api.permissions import IsRefereeOrDirector
-from tournaments import selectors
+from tournaments import access, hand_selectors, selectors
+from tournaments.errors import ApplicationError
+from tournaments.models import Board, Entry, Hand, Penalty, Tournament
 from tournaments.roles import user_is_director, user_is_referee
+from tournaments.services import hand_confirmation, hand_corrections, hands, penalties
+
+ERRORS = {
+    code: OpenApiResponse(io.ErrorSerializer, description=text)
+    for code, text in (
+        (400, "validation, idempotency_key_required, bad_notation…"),
+        (401, "not_authenticated"),
+        (403, "not_assigned, permission_denied"),
+        (404, "not_found"),
+        (409, "version_conflict, idempotency_conflict, hand_closed, round_not_playing…"),
+        (413, "too_large"),
+        (415, "unsupported_media_type: bodies are JSON"),
+        (422, "A rules rejection (SPEC R9.1): out_of_turn, does_not_beat…"),
+    )
+}
+READ_ERRORS = {code: ERRORS[code] for code in (401, 403, 404)}
+IDEMPOTENCY_KEY = OpenApiParameter(
+    "Idempotency-Key",
+    str,
+    OpenApiParameter.HEADER,
+    required=True,
+    description="Unique per write; a retry with the same key and body answers the original.",
+    pattern=r"^[A-Za-z0-9_.:\-]{1,128}$",
+)
+IF_MATCH = OpenApiParameter(
+    "If-Match",
+    str,
+    OpenApiParameter.HEADER,
+    description='The hand version the device saw, e.g. "7"; a newer hand is version_conflict.',
+    pattern=r'^(W/)?"?[0-9]{1,9}"?$',
+)
+DEVICE = OpenApiParameter(
+    "X-Device-Id",
+    str,
+    OpenApiParameter.HEADER,
+    description="The device writing (kept in the hand's audit trail).",
+    pattern=r"^[ -~]{0,64}$",
+)
+
+
+class APIView(DrfApiView):
+    """The v1 views: JSON bodies only (what the schema describes)."""
+
+    parser_classes = (JSONParser,)
+
+
+def _hand(hand_id: int) -> Hand:
+    hand = hand_selectors.hand_get(hand_id=hand_id)
+    if hand is None:
+        raise ApplicationError("not_found", _("No such hand."))
+    return hand
+
+
+def _validated(serializer_class: type[serializers.Serializer], request: Request) -> Any:
+    serializer = serializer_class(data=request.data)
+    serializer.is_valid(raise_exception=True)
+    return serializer.validated_data
+
+
+def _hand_response(request: Request, hand: Hand, *, writer: bool = False) -> dict[str, Any]:
+    """The hand as JSON-ready data (what a write answers and its idempotency record keeps;
+    its shape is ``io.HandOutput``, checked by the schema tests and schemathesis).
+    ``writer``: the user passed the table's write check, so may see its cards."""
+    show = writer or access.cards_visible(user=request.user, table=hand.table)
+    return hand_selectors.hand_detail(hand=hand, show_cards=show)
 
 
 class MeApi(APIView):
@@ -20,13 +105,13 @@ class MeApi(APIView):
         round = serializers.IntegerField(source="round.number")
         table = serializers.IntegerField(source="table.number", allow_null=True, default=None)
 
-    class OutputSerializer(serializers.Serializer):
+    class MeOutput(serializers.Serializer):
         username = serializers.CharField()
         is_referee = serializers.BooleanField()
         is_director = serializers.BooleanField()
         assignments = serializers.ListField(child=serializers.DictField())
 
-    @extend_schema(responses=OutputSerializer)
+    @extend_schema(responses={200: MeOutput, **READ_ERRORS})
     def get(self, request: Request) -> Response:
         user = request.user
         assignments = selectors.referee_assignment_list(user=user)
@@ -36,4 +121,330 @@ class MeApi(APIView):
             "is_director": user_is_director(user),
             "assignments": self.AssignmentSerializer(assignments, many=True).data,
         }
-        return Response(self.OutputSerializer(data).data)
+        return Response(self.MeOutput(data).data)
+
+
+class AssignmentListApi(APIView):
+    """The tables I may write to now (playing rounds), with seats and players."""
+
+    permission_classes = (IsAuthenticated, IsRefereeOrDirector)
+
+    @extend_schema(responses={200: io.AssignmentOutput(many=True), **READ_ERRORS})
+    def get(self, request: Request) -> Response:
+        return Response(hand_selectors.assignment_tables(user=request.user))
+
+
+class HandDetailApi(APIView):
+    """A hand: state, the phone's buttons and the event log. Public for public
+    tournaments, without the unplayed cards of a live hand."""
+
+    permission_classes = (AllowAny,)
+
+    @extend_schema(responses={200: io.HandOutput, **READ_ERRORS})
+    def get(self, request: Request, hand_id: int) -> Response:
+        hand = _hand(hand_id)
+        access.tournament_read_check(user=request.user, tournament=hand.table.round.tournament)
+        body = _hand_response(request, hand)
+        return Response(body, headers={"ETag": f'"{hand.version}"'})
+
+
+class HandAuditApi(APIView):
+    """Who did what to a hand, when, from which device."""
+
+    permission_classes = (AllowAny,)
+
+    @extend_schema(responses={200: io.EventOutput(many=True), **READ_ERRORS})
+    def get(self, request: Request, hand_id: int) -> Response:
+        hand = _hand(hand_id)
+        user = request.user
+        access.authenticated_check(user=user)
+        if not (user_is_director(user) or access.referee_assigned(user=user, table=hand.table)):
+            raise ApplicationError("not_assigned", _("You are not assigned to this table."))
+        return Response(io.EventOutput(hand_selectors.hand_audit(hand=hand), many=True).data)
+
+
+class HandStartApi(APIView):
+    """Start the next hand at a table."""
+
+    permission_classes = (AllowAny,)
+
+    @extend_schema(
+        request=io.HandStartInput,
+        parameters=[IDEMPOTENCY_KEY, DEVICE],
+        responses={201: io.HandOutput, **ERRORS},
+    )
+    def post(self, request: Request, table_id: int) -> Response:
+        table = hand_selectors.table_get(table_id=table_id)
+        if table is None:
+            raise ApplicationError("not_found", _("No such table."))
+        access.table_write_check(user=request.user, table=table)
+        key = idempotency_key(request)
+        device_id(request)
+        data = _validated(io.HandStartInput, request)
+
+        def perform() -> tuple[int, dict[str, Any]]:
+            board = None
+            if data["deal"] == "board":
+                board = Board.objects.filter(
+                    tournament_id=table.round.tournament_id, number=data.get("board", 0)
+                ).first()
+                if board is None:
+                    raise ApplicationError("not_found", _("No such board in this tournament."))
+            hand = hands.hand_create(
+                table=table,
+                board=board,
+                random_deal=data["deal"] == "random",
+                physical_cards=data["deal"] == "physical",
+                first_bidder=data.get("first_bidder"),
+            )
+            return 201, _hand_response(request, hand, writer=True)
+
+        return idempotent_write(request, key, perform)
+
+
+class HandWriteApi(APIView):
+    """A write to one hand: permission, idempotency key, input, then the service."""
+
+    permission_classes = (AllowAny,)
+    input_serializer: ClassVar[type[serializers.Serializer]] = io.EmptyInput
+    #: Live writes need a playing round even for directors (see ``access``).
+    live: ClassVar[bool] = True
+    #: Whether passing ``check`` means the user may write to (and see) the table.
+    table_writer: ClassVar[bool] = True
+
+    def check(self, request: Request, hand: Hand) -> None:
+        access.table_write_check(user=request.user, table=hand.table, live=self.live)
+
+    def perform(self, request: Request, hand: Hand, data: Any, **write: Any) -> Hand:
+        raise NotImplementedError
+
+    def post(self, request: Request, hand_id: int) -> Response:
+        hand = _hand(hand_id)
+        self.check(request, hand)
+        key = idempotency_key(request)
+        write = {
+            "idempotency_key": key,
+            "expected_version": expected_version(request),
+            "device_id": device_id(request),
+            "recorded_by": request.user,
+        }
+        data = _validated(self.input_serializer, request)
+
+        def perform() -> tuple[int, dict[str, Any]]:
+            written = self.perform(request, hand, data, **write)
+            return 200, _hand_response(request, written, writer=self.table_writer)
+
+        return idempotent_write(request, key, perform)
+
+
+def _hand_write_schema(input_serializer: type[serializers.Serializer]) -> Callable[[Any], Any]:
+    return extend_schema(
+        request=input_serializer,
+        parameters=[IDEMPOTENCY_KEY, IF_MATCH, DEVICE],
+        responses={200: io.HandOutput, **ERRORS},
+    )
+
+
+class HandActionApi(HandWriteApi):
+    """Record a bid, double, redouble, play or pass, checked by the rules."""
+
+    input_serializer = io.ActionInput
+
+    @_hand_write_schema(io.ActionInput)
+    def post(self, request: Request, hand_id: int) -> Response:
+        return super().post(request, hand_id)
+
+    def perform(self, request: Request, hand: Hand, data: Any, **write: Any) -> Hand:
+        return hands.hand_action_record(hand=hand, action=dict(data), **write)
+
+
+class HandAnnouncementApi(HandWriteApi):
+    """Confirm a due 报牌 (SPEC R6.1), or log it as missing (R6.2)."""
+
+    input_serializer = io.AnnouncementInput
+
+    @_hand_write_schema(io.AnnouncementInput)
+    def post(self, request: Request, hand_id: int) -> Response:
+        return super().post(request, hand_id)
+
+    def perform(self, request: Request, hand: Hand, data: Any, **write: Any) -> Hand:
+        return hands.hand_announcement_record(
+            hand=hand, seat=data["seat"], made=data["made"], **write
+        )
+
+
+class HandUndoApi(HandWriteApi):
+    """Undo the last action (an entry mistake), with a reason."""
+
+    input_serializer = io.ReasonInput
+
+    @_hand_write_schema(io.ReasonInput)
+    def post(self, request: Request, hand_id: int) -> Response:
+        return super().post(request, hand_id)
+
+    def perform(self, request: Request, hand: Hand, data: Any, **write: Any) -> Hand:
+        return hands.hand_action_undo(hand=hand, reason=data["reason"], **write)
+
+
+class HandResultApi(HandWriteApi):
+    """Result-only entry for tables that do not log plays."""
+
+    input_serializer = io.ResultInput
+
+    @_hand_write_schema(io.ResultInput)
+    def post(self, request: Request, hand_id: int) -> Response:
+        return super().post(request, hand_id)
+
+    def perform(self, request: Request, hand: Hand, data: Any, **write: Any) -> Hand:
+        return hands.hand_record_result(hand=hand, **_result_fields(data), **write)
+
+
+def _result_fields(data: Any) -> dict[str, Any]:
+    fields = {k: v for k, v in data.items() if k != "reason"}
+    fields["doubled"] = tuple(data.get("doubled") or (False, False, False))
+    return fields
+
+
+class HandDealApi(HandWriteApi):
+    """Write in the deal of a physical-cards hand; the log is checked against it."""
+
+    input_serializer = io.DealInput
+    live = False
+
+    @_hand_write_schema(io.DealInput)
+    def post(self, request: Request, hand_id: int) -> Response:
+        return super().post(request, hand_id)
+
+    def perform(self, request: Request, hand: Hand, data: Any, **write: Any) -> Hand:
+        return hands.hand_deal_record(hand=hand, deal=dict(data), **write)
+
+
+class HandVoidApi(HandWriteApi):
+    """Void a hand, with a reason (its log is kept)."""
+
+    input_serializer = io.ReasonInput
+    live = False
+
+    @_hand_write_schema(io.ReasonInput)
+    def post(self, request: Request, hand_id: int) -> Response:
+        return super().post(request, hand_id)
+
+    def perform(self, request: Request, hand: Hand, data: Any, **write: Any) -> Hand:
+        return hand_corrections.hand_void(hand=hand, reason=data["reason"], **write)
+
+
+class HandCorrectionApi(HandWriteApi):
+    """Correct a finished hand's result, with a reason."""
+
+    input_serializer = io.CorrectionInput
+    live = False
+
+    @_hand_write_schema(io.CorrectionInput)
+    def post(self, request: Request, hand_id: int) -> Response:
+        return super().post(request, hand_id)
+
+    def perform(self, request: Request, hand: Hand, data: Any, **write: Any) -> Hand:
+        return hand_corrections.hand_result_correct(
+            hand=hand, reason=data["reason"], **_result_fields(data), **write
+        )
+
+
+class HandConfirmApi(HandWriteApi):
+    """Confirm a finished hand (a second person: another referee of the round, or a
+    director)."""
+
+    input_serializer: ClassVar[type[serializers.Serializer]] = io.EmptyInput
+    table_writer = False  # a second referee of the round may sit at another table
+
+    def check(self, request: Request, hand: Hand) -> None:
+        access.round_second_person_check(user=request.user, table=hand.table)
+
+    @_hand_write_schema(io.EmptyInput)
+    def post(self, request: Request, hand_id: int) -> Response:
+        return super().post(request, hand_id)
+
+    def perform(self, request: Request, hand: Hand, data: Any, **write: Any) -> Hand:
+        return hand_confirmation.hand_confirm(hand=hand, **write)
+
+
+class HandDisputeApi(HandConfirmApi):
+    """Dispute a finished hand's result, with a reason."""
+
+    input_serializer = io.ReasonInput
+
+    @_hand_write_schema(io.ReasonInput)
+    def post(self, request: Request, hand_id: int) -> Response:
+        return super().post(request, hand_id)
+
+    def perform(self, request: Request, hand: Hand, data: Any, **write: Any) -> Hand:
+        return hand_confirmation.hand_dispute(hand=hand, reason=data["reason"], **write)
+
+
+class PenaltyCreateApi(APIView):
+    """A penalty (SPEC §9) on an entry: directors; a table's referee for a hand there."""
+
+    permission_classes = (AllowAny,)
+
+    @extend_schema(
+        request=io.PenaltyInput,
+        parameters=[IDEMPOTENCY_KEY, DEVICE],
+        responses={201: io.PenaltyOutput, **ERRORS},
+    )
+    def post(self, request: Request, slug: str) -> Response:
+        tournament = Tournament.objects.filter(slug=slug).first()
+        if tournament is None:
+            raise ApplicationError("not_found", _("No such tournament."))
+        access.authenticated_check(user=request.user)
+        key = idempotency_key(request)
+        data = _validated(io.PenaltyInput, request)
+        entry = Entry.objects.filter(tournament=tournament, pk=data["entry"]).first()
+        if entry is None:
+            raise ApplicationError("not_found", _("No such entry in this tournament."))
+        hand = None
+        if "hand" in data:
+            hand = _hand(data["hand"])
+            if hand.table.round.tournament_id != tournament.pk:
+                raise ApplicationError("not_found", _("No such hand."))
+            access.table_write_check(user=request.user, table=hand.table, live=False)
+        else:
+            access.director_check(user=request.user)
+
+        def perform() -> tuple[int, dict[str, Any]]:
+            penalty = penalties.penalty_create(
+                entry=entry,
+                points=data["points"],
+                reason=data["reason"],
+                hand=hand,
+                recorded_by=request.user,
+                idempotency_key=key,
+            )
+            return 201, dict(io.PenaltyOutput(penalty).data)
+
+        return idempotent_write(request, key, perform)
+
+
+class PenaltyRevokeApi(APIView):
+    """Revoke a penalty with a reason (directors); the record stays."""
+
+    permission_classes = (AllowAny,)
+
+    @extend_schema(
+        request=io.ReasonInput,
+        parameters=[IDEMPOTENCY_KEY, DEVICE],
+        responses={200: io.PenaltyOutput, **ERRORS},
+    )
+    def post(self, request: Request, penalty_id: int) -> Response:
+        access.director_check(user=request.user)
+        penalty = Penalty.objects.select_related("tournament").filter(pk=penalty_id).first()
+        if penalty is None:
+            raise ApplicationError("not_found", _("No such penalty."))
+        key = idempotency_key(request)
+        data = _validated(io.ReasonInput, request)
+
+        def perform() -> tuple[int, dict[str, Any]]:
+            revoked = penalties.penalty_revoke(
+                penalty=penalty, reason=data["reason"], recorded_by=request.user
+            )
+            return 200, dict(io.PenaltyOutput(revoked).data)
+
+        return idempotent_write(request, key, perform)

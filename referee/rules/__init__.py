@@ -33,6 +33,7 @@ from referee.rules.errors import (
 )
 from referee.rules.hand import Announcement, HandState, Phase
 from referee.rules.moves import legal_plays
+from referee.rules.physical import IMPOSSIBLE_CHECKS, PhysicalHandState, check_deal
 from referee.rules.profiles import CLASSIC, COMP2016, PROFILES, RuleProfile, get_profile
 from referee.rules.protocol import handle_line, handle_request
 from referee.rules.scoring import DealResult, score_result
@@ -40,6 +41,7 @@ from referee.rules.scoring import DealResult, score_result
 __all__ = [
     "CLASSIC",
     "COMP2016",
+    "IMPOSSIBLE_CHECKS",
     "PROFILES",
     "Action",
     "Announcement",
@@ -56,6 +58,7 @@ __all__ = [
     "NotationError",
     "Pass",
     "Phase",
+    "PhysicalHandState",
     "Play",
     "PlayCards",
     "Redouble",
@@ -64,6 +67,7 @@ __all__ = [
     "UnknownProfile",
     "action_from_json",
     "beats",
+    "check_deal",
     "classify",
     "counts_of",
     "deal_from_seed",

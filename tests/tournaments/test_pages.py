@@ -65,4 +65,4 @@ def test_pages_are_translated_to_simplified_chinese(client: Any) -> None:
 def test_openapi_schema_is_served(client: Any) -> None:
     response = client.get("/api/schema/")
     assert response.status_code == 200
-    assert b"/api/referee/me/" in response.content
+    assert b"/api/v1/me/" in response.content

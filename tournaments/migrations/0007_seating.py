@@ -11,7 +11,7 @@ from tournaments.migrations._sqlite_triggers import keeping_sqlite_triggers
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0005_results_rows_penalties_confirmation'),
+        ('tournaments', '0006_referee_api'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -3,6 +3,7 @@ through ``tournaments.services``, reads through ``tournaments.selectors``."""
 
 from tournaments.models.boards import Board, RoundBoard
 from tournaments.models.hands import (
+    ACTION_KINDS,
     Confirmation,
     Hand,
     HandEvent,
@@ -10,6 +11,7 @@ from tournaments.models.hands import (
     HandStatus,
     Winner,
 )
+from tournaments.models.idempotency import IdempotencyRecord
 from tournaments.models.players import Player
 from tournaments.models.results import HandSeatResult, Penalty
 from tournaments.models.rounds import (
@@ -34,6 +36,7 @@ from tournaments.models.tournaments import (
 )
 
 __all__ = [
+    "ACTION_KINDS",
     "SEAT_POSITIONS",
     "Board",
     "Confirmation",
@@ -43,6 +46,7 @@ __all__ = [
     "HandEventKind",
     "HandSeatResult",
     "HandStatus",
+    "IdempotencyRecord",
     "Penalty",
     "Player",
     "RefereeAssignment",

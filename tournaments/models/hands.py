@@ -88,6 +88,20 @@ class Hand(models.Model):
         choices=Confirmation.choices,
         default=Confirmation.NOT_REQUIRED,
     )
+    physical_cards = models.BooleanField(
+        _("physical cards"),
+        default=False,
+        help_text=_("Actions are entered from the cards played at the table; the deal is unknown."),
+    )
+    first_bidder = models.SmallIntegerField(
+        _("first bidder (首叫)"),
+        null=True,
+        blank=True,
+        help_text=_("Physical-cards mode: the seat that bids first."),
+    )
+    seed = models.BigIntegerField(
+        _("deal seed"), null=True, blank=True, help_text=_("The random seed the server dealt from.")
+    )
     version = models.IntegerField(_("version"), default=0)
 
     class Meta:
@@ -120,6 +134,12 @@ class Hand(models.Model):
                 name="hand_not_spring_and_anti_spring",
             ),
             models.CheckConstraint(condition=Q(version__gte=0), name="hand_version_non_negative"),
+            seat_position_check("first_bidder", "hand_first_bidder_range"),
+            models.CheckConstraint(
+                condition=Q(physical_cards=False)
+                | Q(board__isnull=True, first_bidder__isnull=False),
+                name="hand_physical_cards_has_first_bidder",
+            ),
             models.CheckConstraint(
                 condition=Q(confirmation__in=Confirmation.values), name="hand_confirmation_known"
             ),
@@ -165,6 +185,18 @@ class HandEventKind(models.TextChoices):
     VOID = "void", _("Void")
     CORRECTION = "correction", _("Correction")
     NOTE = "note", _("Note")
+    UNDO = "undo", _("Undo")
+    ANNOUNCE = "announce", _("Announcement (报牌)")
+    ANNOUNCE_MISSING = "announce_missing", _("Missing announcement")
+    DEAL = "deal", _("Deal written in")
+    CONFIRM = "confirm", _("Confirmed")
+    DISPUTE = "dispute", _("Disputed")
+
+
+#: Events that are the rules library's actions (their payload is the action's JSON form).
+ACTION_KINDS = frozenset(
+    {HandEventKind.BID, HandEventKind.DOUBLE, HandEventKind.REDOUBLE, HandEventKind.PLAY}
+)
 
 
 class HandEvent(models.Model):
@@ -191,6 +223,7 @@ class HandEvent(models.Model):
     idempotency_key = models.CharField(  # noqa: DJ001
         _("idempotency key"), max_length=128, null=True, blank=True
     )
+    device_id = models.CharField(_("device"), max_length=64, blank=True, default="")
 
     class Meta:
         ordering = ("hand", "seq")

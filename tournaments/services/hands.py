@@ -1,21 +1,28 @@
-"""Hands and their append-only event log.
+"""Hands and their append-only event log: the one write path for hand actions.
 
-Scores come from one place only: ``referee.rules.scoring.score_result``.
+Every write locks the hand row, checks the idempotency key and the expected version,
+replays the log through ``referee.rules``, appends one ``HandEvent`` and writes the
+row's summary from the replay (``hand_log``); scores come from one place only,
+``referee.rules.scoring``. The API, the admin, the commands and the tests call these.
 """
 
+import secrets
+from collections.abc import Callable
 from typing import Any
 
 from django.db import transaction
 from django.db.models import Max
+from django.utils.translation import gettext as _
 
-from referee.rules.cards import Deal
+from referee.rules.actions import Bid, Double, Pass, PlayCards, Redouble, action_from_json
+from referee.rules.cards import Deal, deal_from_seed
 from referee.rules.errors import RulesError
+from referee.rules.physical import check_deal
 from referee.rules.profiles import get_profile
 from referee.rules.scoring import DealResult, score_result
 from tournaments.errors import ApplicationError
 from tournaments.models import (
     Board,
-    Confirmation,
     Hand,
     HandEvent,
     HandEventKind,
@@ -24,6 +31,13 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.services.common import model_validate
+from tournaments.services.hand_log import (
+    HandReplay,
+    hand_replay,
+    hand_summary_apply,
+    replay_remember,
+    rules_error,
+)
 from tournaments.services.hand_results import hand_results_sync
 from tournaments.services.validation import (
     bool_check,
@@ -34,13 +48,22 @@ from tournaments.services.validation import (
 )
 
 CLOSED_STATUSES = frozenset({HandStatus.FINISHED, HandStatus.PASSED_OUT, HandStatus.VOIDED})
+_KIND_OF_ACTION: dict[type, str] = {
+    Bid: HandEventKind.BID,
+    Double: HandEventKind.DOUBLE,
+    Redouble: HandEventKind.REDOUBLE,
+    PlayCards: HandEventKind.PLAY,
+    Pass: HandEventKind.PLAY,
+}
+#: Seeds the server deals from: below 2**53 so that every JSON client reads them exactly.
+_SEED_LIMIT = 2**53
 
 
 def hand_board_check(*, table: Table, board: Board) -> None:
     """Refuse a board of another tournament than the table's (also used by the admin)."""
     if board.tournament_id != table.round.tournament_id:
         raise ApplicationError(
-            "board_not_in_tournament", "The board belongs to another tournament."
+            "board_not_in_tournament", _("The board belongs to another tournament.")
         )
 
 
@@ -51,8 +74,17 @@ def hand_create(
     number: int | None = None,
     board: Board | None = None,
     deal: dict[str, Any] | None = None,
+    seed: int | None = None,
+    random_deal: bool = False,
+    physical_cards: bool = False,
+    first_bidder: int | None = None,
 ) -> Hand:
     """Start hand ``number`` (default: the next one) at ``table``.
+
+    The deal is a duplicate ``board``, an ad-hoc ``deal``, dealt by the server from
+    ``seed`` (``random_deal``: from a fresh random seed, recorded on the hand), or
+    unknown: ``physical_cards`` (actions checked as far as the cards seen allow, first
+    bidder given) or nothing at all (result-only entry).
 
     The tournament row is locked so the hand is created with the tournament's
     current rule profile and a concurrent profile change waits (or is refused).
@@ -61,15 +93,27 @@ def hand_create(
     if deal is not None and not isinstance(deal, dict):
         raise invalid("deal", "must be an object.")
     tournament = Tournament.objects.select_for_update().get(pk=table.round.tournament_id)
-    if board is not None and deal is not None:
-        raise ApplicationError("board_and_deal", "Give a board or an ad-hoc deal, not both.")
+    sources = sum((board is not None, deal is not None, seed is not None or random_deal))
+    if sources > 1 or (physical_cards and sources):
+        raise ApplicationError(
+            "board_and_deal",
+            _("Give one of a board, an ad-hoc deal, a seed or physical cards, not several."),
+        )
     if board is not None:
         hand_board_check(table=table, board=board)
-    if deal is not None:
+    if random_deal:
+        seed = secrets.randbelow(_SEED_LIMIT)
+    if seed is not None:
+        if not 0 <= seed < _SEED_LIMIT:
+            raise ApplicationError("validation", _("A seed is a whole number from 0 to 2**53."))
+        deal = deal_from_seed(seed).to_json()
+    elif deal is not None:
         try:
             deal = Deal.from_json(deal).to_json()
         except RulesError as exc:
-            raise ApplicationError(exc.code, exc.message) from exc
+            raise rules_error(exc) from exc
+    if physical_cards and first_bidder is None:
+        first_bidder = 0
     if number is None:
         last = Hand.objects.filter(table=table).aggregate(last=Max("number"))["last"]
         number = (last or 0) + 1
@@ -78,6 +122,9 @@ def hand_create(
         number=number,
         board=board,
         deal=deal,
+        seed=seed,
+        physical_cards=physical_cards,
+        first_bidder=first_bidder if physical_cards else None,
         rule_profile=tournament.rule_profile,
     )
     model_validate(hand)
@@ -85,21 +132,53 @@ def hand_create(
     return hand
 
 
-def _result_payload(result: DealResult) -> dict[str, Any]:
-    return {
-        "landlord": result.landlord,
-        "bid": result.bid,
-        "doubled": list(result.doubled),
-        "redoubled": result.redoubled,
-        "bombs": result.bombs,
-        "rockets": result.rockets,
-        "spring": result.spring,
-        "anti_spring": result.anti_spring,
-        "winner": result.winner,
-    }
+# --------------------------------------------------------------------------- write helpers
+def hand_lock(
+    *,
+    hand: Hand,
+    idempotency_key: str | None,
+    expected_version: int | None,
+    same_request: Callable[[HandEvent], bool],
+    events: list[HandEvent] | None = None,
+) -> tuple[Hand, bool]:
+    """Lock the hand row; return it and whether this is a retry of a recorded write.
+
+    A retry (same key, same request) writes nothing; the same key with another request
+    is ``idempotency_conflict``; a stale ``expected_version`` is ``version_conflict``.
+    With ``events`` (an empty list), the hand's log is read into it, in order.
+    """
+    idempotency_key_check(idempotency_key)
+    int_check("expected_version", expected_version, minimum=0, allow_none=True)
+    locked = (
+        Hand.objects.select_for_update(of=("self",))
+        .select_related("table__round__tournament", "board")
+        .get(pk=hand.pk)
+    )
+    if events is not None:
+        events.extend(HandEvent.objects.filter(hand=locked).order_by("seq"))
+    if idempotency_key is not None:
+        if events is not None:
+            previous = next((e for e in events if e.idempotency_key == idempotency_key), None)
+        else:
+            previous = locked.events.filter(idempotency_key=idempotency_key).first()
+        if previous is not None:
+            if not same_request(previous):
+                raise ApplicationError(
+                    "idempotency_conflict",
+                    _("This idempotency key was already used for a different request."),
+                )
+            return locked, True
+    if expected_version is not None and expected_version != locked.version:
+        raise ApplicationError(
+            "version_conflict",
+            _("Another device wrote first: the hand is at version %(current)s, not %(seen)s.")
+            % {"current": locked.version, "seen": expected_version},
+            extra={"version": locked.version},
+        )
+    return locked, False
 
 
-def _hand_event_append(
+def hand_event_append(
     *,
     hand: Hand,
     kind: str,
@@ -107,21 +186,321 @@ def _hand_event_append(
     recorded_by: Any,
     actor_seat: int | None = None,
     idempotency_key: str | None = None,
+    device_id: str = "",
+    seq: int | None = None,
 ) -> HandEvent:
-    """Append an event to a hand whose row the caller has locked; bumps ``version``."""
-    last = hand.events.aggregate(last=Max("seq"))["last"]
+    """Append an event to a hand whose row the caller has locked; bumps ``version``
+    (saved by ``hand_commit``). ``seq``: the next number, when the caller read the log."""
+    if seq is None:
+        seq = (hand.events.aggregate(last=Max("seq"))["last"] or 0) + 1
     event = HandEvent.objects.create(
         hand=hand,
-        seq=(last or 0) + 1,
+        seq=seq,
         kind=kind,
         payload=payload,
         actor_seat=actor_seat,
-        recorded_by=recorded_by,
+        recorded_by=recorded_by if getattr(recorded_by, "pk", None) else None,
         idempotency_key=idempotency_key,
+        device_id=device_id,
     )
     hand.version += 1
-    hand.save(update_fields=["version"])
     return event
+
+
+#: What the per-seat rows and the standings depend on.
+_COUNTING_FIELDS = ("status", "confirmation", "score_0", "score_1", "score_2", "landlord_seat")
+
+
+def hand_commit(*, hand: Hand, replay: HandReplay | None = None) -> Hand:
+    """Write the row's summary from the log and, when the status, scores or confirmation
+    changed, the per-seat rows (same transaction). A play in the middle of a hand leaves
+    the tournament row alone, so tables do not queue on its log version."""
+    replay = replay or hand_replay(hand=hand)
+    before = [getattr(hand, name) for name in _COUNTING_FIELDS]
+    hand_summary_apply(hand=hand, replay=replay)
+    if before != [getattr(hand, name) for name in _COUNTING_FIELDS]:
+        hand_results_sync(hand=hand)
+    replay_remember(hand=hand, replay=replay)
+    return hand
+
+
+def hand_open_check(*, hand: Hand) -> None:
+    if hand.status in CLOSED_STATUSES:
+        raise ApplicationError(
+            "hand_closed",
+            _("The hand is already closed (%(status)s).") % {"status": hand.get_status_display()},
+        )
+
+
+def _needs_confirmation(hand: Hand) -> bool:
+    return bool(hand.table.round.tournament.requires_confirmation)
+
+
+# --------------------------------------------------------------------------- actions
+@transaction.atomic
+def hand_action_record(
+    *,
+    hand: Hand,
+    action: dict[str, Any],
+    recorded_by: Any = None,
+    idempotency_key: str | None = None,
+    expected_version: int | None = None,
+    device_id: str = "",
+) -> Hand:
+    """Record one bid, double, redouble, play or pass (``action`` in the rules library's
+    JSON form, e.g. ``{"seat": 1, "play": "33"}``), checked by ``referee.rules``.
+
+    A rejected action raises ``ApplicationError`` with the rules code (SPEC R9.1), the
+    action's index and the play to beat, and changes nothing.
+    """
+    try:
+        parsed = action_from_json(action)
+    except RulesError as exc:
+        raise rules_error(exc) from exc
+    canonical = parsed.to_json()
+    events: list[HandEvent] = []
+    locked, retry = hand_lock(
+        hand=hand,
+        idempotency_key=idempotency_key,
+        expected_version=expected_version,
+        same_request=lambda e: e.payload.get("action") == canonical,
+        events=events,
+    )
+    if retry:
+        return locked
+    hand_open_check(hand=locked)
+    replay = hand_replay(hand=locked, events=events)
+    state = replay.state
+    if state is None:
+        raise ApplicationError(
+            "no_deal",
+            _("This hand has no deal and is not in physical-cards mode: enter its result."),
+        )
+    if replay.result_event is not None:
+        raise ApplicationError("hand_closed", _("The hand's result has been entered."))
+    try:
+        state.push(parsed)
+    except RulesError as exc:
+        top = state.top_play
+        details: dict[str, Any] = {"index": len(state.actions)}
+        if top is not None:
+            details["top"] = {"seat": state.top_seat, "cards": top.text()}
+        raise rules_error(exc, **details) from exc
+    payload: dict[str, Any] = {"action": canonical}
+    if state.is_over:
+        payload.update(closes=True, needs_confirmation=_needs_confirmation(locked))
+    event = hand_event_append(
+        hand=locked,
+        kind=_KIND_OF_ACTION[type(parsed)],
+        payload=payload,
+        actor_seat=parsed.seat,
+        recorded_by=recorded_by,
+        idempotency_key=idempotency_key,
+        device_id=device_id,
+        seq=events[-1].seq + 1 if events else 1,
+    )
+    return hand_commit(hand=locked, replay=hand_replay(hand=locked, events=[*events, event]))
+
+
+@transaction.atomic
+def hand_action_undo(
+    *,
+    hand: Hand,
+    reason: str,
+    recorded_by: Any = None,
+    idempotency_key: str | None = None,
+    expected_version: int | None = None,
+    device_id: str = "",
+) -> Hand:
+    """Take back the last action in force (an entry mistake), with a reason: an ``undo``
+    event, nothing deleted. A hand finished by its last play reopens; a confirmed,
+    voided or result-entered hand cannot be undone."""
+    locked, retry = hand_lock(
+        hand=hand,
+        idempotency_key=idempotency_key,
+        expected_version=expected_version,
+        same_request=lambda e: e.kind == HandEventKind.UNDO and e.payload.get("reason") == reason,
+    )
+    if retry:
+        return locked
+    _reason_check(reason)
+    replay = hand_replay(hand=locked)
+    if locked.status == HandStatus.VOIDED or replay.result_event is not None:
+        raise ApplicationError("hand_closed", _("Only actions of a live hand can be undone."))
+    if locked.confirmation == "confirmed":
+        raise ApplicationError("hand_closed", _("A confirmed hand cannot be undone."))
+    if not replay.actions:
+        raise ApplicationError("nothing_to_undo", _("The hand has no action to undo."))
+    undone = replay.actions[-1]
+    hand_event_append(
+        hand=locked,
+        kind=HandEventKind.UNDO,
+        payload={"undone_seq": undone.seq, "action": undone.payload["action"], "reason": reason},
+        actor_seat=undone.actor_seat,
+        recorded_by=recorded_by,
+        idempotency_key=idempotency_key,
+        device_id=device_id,
+    )
+    return hand_commit(hand=locked)
+
+
+@transaction.atomic
+def hand_announcement_record(
+    *,
+    hand: Hand,
+    seat: int,
+    made: bool = True,
+    recorded_by: Any = None,
+    idempotency_key: str | None = None,
+    expected_version: int | None = None,
+    device_id: str = "",
+) -> Hand:
+    """Confirm the due 报牌 of ``seat`` (SPEC R6.1), or log it as missing (R6.2: an
+    irregularity, no score change; a penalty is a separate decision)."""
+    kind = HandEventKind.ANNOUNCE if made else HandEventKind.ANNOUNCE_MISSING
+    locked, retry = hand_lock(
+        hand=hand,
+        idempotency_key=idempotency_key,
+        expected_version=expected_version,
+        same_request=lambda e: e.kind == kind and e.payload.get("seat") == seat,
+    )
+    if retry:
+        return locked
+    replay = hand_replay(hand=locked)
+    due = [a for a in replay.announcements_due if a.seat == seat]
+    if not due:
+        raise ApplicationError(
+            "no_announcement_due", _("Seat %(seat)s has no announcement due.") % {"seat": seat}
+        )
+    announcement = due[0]
+    hand_event_append(
+        hand=locked,
+        kind=kind,
+        payload={
+            "seat": announcement.seat,
+            "cards_left": announcement.cards_left,
+            "action_index": announcement.event_index,
+        },
+        actor_seat=seat,
+        recorded_by=recorded_by,
+        idempotency_key=idempotency_key,
+        device_id=device_id,
+    )
+    return hand_commit(hand=locked)
+
+
+@transaction.atomic
+def hand_deal_record(
+    *,
+    hand: Hand,
+    deal: dict[str, Any],
+    recorded_by: Any = None,
+    idempotency_key: str | None = None,
+    expected_version: int | None = None,
+    device_id: str = "",
+) -> Hand:
+    """Write in the deal of a physical-cards hand afterwards and check the log against it.
+
+    The deal is recorded either way; the event's ``check`` names the first action the deal
+    makes illegal (its index, code and explanation), or says the whole log is legal.
+    """
+    try:
+        parsed = Deal.from_json(deal)
+    except RulesError as exc:
+        raise rules_error(exc) from exc
+    canonical = parsed.to_json()
+    locked, retry = hand_lock(
+        hand=hand,
+        idempotency_key=idempotency_key,
+        expected_version=expected_version,
+        same_request=lambda e: e.kind == HandEventKind.DEAL and e.payload["deal"] == canonical,
+    )
+    if retry:
+        return locked
+    if not locked.physical_cards:
+        raise ApplicationError(
+            "not_physical_cards", _("Only a physical-cards hand has its deal written in.")
+        )
+    if canonical.get("first_bidder") != locked.first_bidder:
+        raise ApplicationError(
+            "first_bidder_mismatch",
+            _("The deal's first bidder must be the hand's (seat %(seat)s).")
+            % {"seat": locked.first_bidder},
+        )
+    replay = hand_replay(hand=locked)
+    error = check_deal(
+        parsed,
+        [e.payload["action"] for e in replay.actions],
+        get_profile(locked.rule_profile),
+    )
+    check: dict[str, Any] = {"ok": error is None}
+    if error is not None:
+        check.update(index=error.index, code=error.code, rule=error.message)
+    hand_event_append(
+        hand=locked,
+        kind=HandEventKind.DEAL,
+        payload={"deal": canonical, "check": check},
+        recorded_by=recorded_by,
+        idempotency_key=idempotency_key,
+        device_id=device_id,
+    )
+    return hand_commit(hand=locked)
+
+
+def _reason_check(reason: str) -> None:
+    if not isinstance(reason, str) or not reason.strip():
+        raise ApplicationError("reason_required", _("Give a reason."))
+
+
+# --------------------------------------------------------------------------- result-only
+def result_payload(result: DealResult, profile_key: str) -> dict[str, Any]:
+    """A result event's payload: the result, its scores (``score_result``) and the profile."""
+    profile = get_profile(profile_key)
+    try:
+        scores = score_result(result, profile)
+    except RulesError as exc:
+        raise rules_error(exc) from exc
+    return {
+        "result": {
+            "landlord": result.landlord,
+            "bid": result.bid,
+            "doubled": list(result.doubled),
+            "redoubled": result.redoubled,
+            "bombs": result.bombs,
+            "rockets": result.rockets,
+            "spring": result.spring,
+            "anti_spring": result.anti_spring,
+            "winner": result.winner,
+        },
+        "scores": list(scores),
+        "rule_profile": profile.key,
+        "rule_profile_hash": profile.content_hash,
+    }
+
+
+def deal_result(
+    *,
+    landlord: int,
+    bid: int,
+    winner: str,
+    doubled: tuple[bool, bool, bool] | list[bool] = (False, False, False),
+    redoubled: bool = False,
+    bombs: int = 0,
+    rockets: int = 0,
+    spring: bool = False,
+    anti_spring: bool = False,
+) -> DealResult:
+    return DealResult(
+        landlord=landlord,
+        bid=bid,
+        doubled=tuple(doubled),  # type: ignore[arg-type]  # checked by score_result
+        redoubled=redoubled,
+        bombs=bombs,
+        rockets=rockets,
+        spring=spring,
+        anti_spring=anti_spring,
+        winner=winner,  # type: ignore[arg-type]  # checked by score_result
+    )
 
 
 @transaction.atomic
@@ -140,86 +519,68 @@ def hand_record_result(
     recorded_by: Any = None,
     idempotency_key: str | None = None,
     expected_version: int | None = None,
+    device_id: str = "",
 ) -> Hand:
-    """Record a hand's result summary (result-only scoring) and finish the hand.
+    """Record a hand's result summary (result-only entry) and finish the hand.
 
-    Scores come from ``score_result`` under the hand's rule profile.  The hand
-    row is locked for the whole operation.  Repeating a call with the same
-    ``idempotency_key`` and the same result returns the hand unchanged; the
-    same key with a different result is refused.
+    For tables that do not log plays: refused once actions are logged. Checked for
+    consistency and scored by ``score_result`` under the hand's rule profile.
     """
-    idempotency_key_check(idempotency_key)
-    int_check("expected_version", expected_version, minimum=0, allow_none=True)
     bool_triple_check("doubled", doubled)
     bool_check(redoubled=redoubled, spring=spring, anti_spring=anti_spring)
-    locked = Hand.objects.select_for_update().get(pk=hand.pk)
-    result = DealResult(
+    result = deal_result(
         landlord=landlord,
         bid=bid,
+        winner=winner,
         doubled=doubled,
         redoubled=redoubled,
         bombs=bombs,
         rockets=rockets,
         spring=spring,
         anti_spring=anti_spring,
-        winner=winner,  # type: ignore[arg-type]  # checked by score_result
     )
-    payload = _result_payload(result)
-
-    if idempotency_key is not None:
-        previous = locked.events.filter(idempotency_key=idempotency_key).first()
-        if previous is not None:
-            if previous.kind != HandEventKind.RESULT or previous.payload.get("result") != payload:
-                raise ApplicationError(
-                    "idempotency_conflict",
-                    "This idempotency key was already used for a different request.",
-                )
-            return locked
-
-    if locked.status in CLOSED_STATUSES:
-        raise ApplicationError("hand_closed", f"The hand is already {locked.status}.")
-    if expected_version is not None and expected_version != locked.version:
+    locked, retry = hand_lock(
+        hand=hand,
+        idempotency_key=idempotency_key,
+        expected_version=expected_version,
+        same_request=lambda e: (
+            e.kind == HandEventKind.RESULT
+            and e.payload.get("result") == result_payload(result, hand.rule_profile)["result"]
+        ),
+    )
+    if retry:
+        return locked
+    hand_open_check(hand=locked)
+    replay = hand_replay(hand=locked)
+    if replay.actions:
         raise ApplicationError(
-            "version_conflict",
-            f"The hand is at version {locked.version}, not {expected_version}.",
-            extra={"version": locked.version},
+            "hand_logged_live",
+            _("This hand's actions are being logged; its result comes from the log."),
         )
-
-    try:
-        profile = get_profile(locked.rule_profile)
-        scores = score_result(result, profile)
-    except RulesError as exc:
-        raise ApplicationError(exc.code, exc.message) from exc
-
-    locked.landlord_seat = landlord
-    locked.bid = bid
-    locked.winner = winner
-    locked.doubled_0, locked.doubled_1, locked.doubled_2 = result.doubled
-    locked.redoubled = redoubled
-    locked.bombs = bombs
-    locked.rockets = rockets
-    locked.spring = spring
-    locked.anti_spring = anti_spring
-    locked.score_0, locked.score_1, locked.score_2 = scores
-    locked.rule_profile_hash = profile.content_hash
-    locked.status = HandStatus.FINISHED
-    locked.confirmation = (
-        Confirmation.PENDING
-        if locked.table.round.tournament.requires_confirmation
-        else Confirmation.NOT_REQUIRED
-    )
-    locked.save()
-    _hand_event_append(
+    payload = result_payload(result, locked.rule_profile)
+    payload["needs_confirmation"] = _needs_confirmation(locked)
+    hand_event_append(
         hand=locked,
         kind=HandEventKind.RESULT,
-        payload={
-            "result": payload,
-            "scores": list(scores),
-            "rule_profile": profile.key,
-            "rule_profile_hash": profile.content_hash,
-        },
+        payload=payload,
         recorded_by=recorded_by,
         idempotency_key=idempotency_key,
+        device_id=device_id,
     )
-    hand_results_sync(hand=locked)
-    return locked
+    return hand_commit(hand=locked)
+
+
+__all__ = [
+    "CLOSED_STATUSES",
+    "hand_action_record",
+    "hand_action_undo",
+    "hand_announcement_record",
+    "hand_board_check",
+    "hand_commit",
+    "hand_create",
+    "hand_deal_record",
+    "hand_event_append",
+    "hand_lock",
+    "hand_open_check",
+    "hand_record_result",
+]

@@ -15,7 +15,7 @@ from tournaments.services.rounds import referee_assign
 
 pytestmark = pytest.mark.django_db
 
-ME = "/api/referee/me/"
+ME = "/api/v1/me/"
 
 
 @pytest.fixture
@@ -26,7 +26,7 @@ def api() -> APIClient:
 def test_anonymous_is_refused_with_code_and_message(api: APIClient) -> None:
     response = api.get(ME)
     assert response.status_code in (401, 403)
-    assert set(response.json()) == {"code", "message"}
+    assert set(response.json()) == {"code", "message", "details"}
 
 
 def test_referee_with_token_sees_assignments(
@@ -67,20 +67,20 @@ def test_player_account_is_forbidden(api: APIClient) -> None:
 
 @pytest.mark.parametrize(
     "code, status",
-    [("invalid_result", 400), ("version_conflict", 409), ("not_found", 404)],
+    [("invalid_result", 422), ("validation", 400), ("version_conflict", 409), ("not_found", 404)],
 )
 def test_application_errors_map_to_4xx(code: str, status: int) -> None:
     response = api_exception_handler(ApplicationError(code, "Nope."), {})
     assert response is not None
     assert response.status_code == status
-    assert response.data == {"code": code, "message": "Nope."}
+    assert response.data == {"code": code, "message": "Nope.", "details": {}}
 
 
 def test_validation_errors_keep_the_same_shape() -> None:
     response = api_exception_handler(ValidationError({"bid": ["Too high."]}), {})
     assert response is not None and response.status_code == 400
-    assert response.data["code"] == "invalid"
-    assert response.data["fields"] == {"bid": ["Too high."]}
+    assert response.data["code"] == "validation"
+    assert response.data["details"] == {"fields": {"bid": ["Too high."]}}
     response = api_exception_handler(exceptions.NotFound(), {})
     assert response is not None and response.status_code == 404
     assert response.data["code"] == "not_found"
@@ -114,9 +114,13 @@ def test_bad_requests_get_a_4xx_with_a_code(
 
 
 def test_unknown_api_path_is_json_404(api: APIClient) -> None:
-    response = api.get("/api/referee/nope/")
+    response = api.get("/api/v1/nope/")
     assert response.status_code == 404
-    assert response.json() == {"code": "not_found", "message": "No such API endpoint."}
+    assert response.json() == {
+        "code": "not_found",
+        "message": "No such API endpoint.",
+        "details": {},
+    }
 
 
 def test_api_server_error_is_json() -> None:

@@ -1,0 +1,328 @@
+"""Referee API under load: N tables play complete random hands through HTTP.
+
+Runs the service as in production: gunicorn (sync workers) on PostgreSQL, in a fresh
+database of its own. Each simulated table starts a hand (dealt by the server), then
+sends the legal actions its phone shows, one at a time; about 5 % of its writes are
+deliberately illegal (they must be refused with a code) and about 5 % are sent twice
+with the same Idempotency-Key (the retry must answer the original). Prints accepted
+actions/s, latency percentiles and rejected/failed counts for each N, then checks that
+every stored hand replays to its stored result.
+
+    DATABASE_URL=postgres://doudizhu@127.0.0.1:5432/postgres python bench/api_load.py
+
+Options: --tables 50,200,1000  --workers 3  --port 8702  --budget 90 (seconds per N)
+--db doudizhu_bench (dropped and created). Numbers are noisy on a shared machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import signal
+import statistics
+import subprocess
+import sys
+import time
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+ROOT = Path(__file__).resolve().parent.parent
+ILLEGAL_SHARE = 0.05
+RETRY_SHARE = 0.05
+
+
+@dataclass
+class Stats:
+    latencies: list[float] = field(default_factory=list)
+    accepted: int = 0
+    rejected: int = 0
+    retried: int = 0
+    failed: int = 0
+    hands_finished: int = 0
+    failures: list[str] = field(default_factory=list)
+
+    def fail(self, what: str) -> None:
+        self.failed += 1
+        if len(self.failures) < 5:
+            self.failures.append(what[:300])
+
+
+# --------------------------------------------------------------------------- HTTP client
+async def request(
+    port: int, method: str, path: str, body: Any, headers: dict[str, str]
+) -> tuple[int, dict[str, str], bytes]:
+    """One HTTP/1.1 request on its own connection (gunicorn's sync workers close it)."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    data = json.dumps(body).encode() if body is not None else b""
+    head = [f"{method} {path} HTTP/1.1", "Host: 127.0.0.1", "Connection: close"]
+    head += [f"{k}: {v}" for k, v in headers.items()]
+    if body is not None:
+        head += ["Content-Type: application/json", f"Content-Length: {len(data)}"]
+    writer.write(("\r\n".join(head) + "\r\n\r\n").encode() + data)
+    await writer.drain()
+    raw = await reader.read()
+    writer.close()
+    head_bytes, _, payload = raw.partition(b"\r\n\r\n")
+    lines = head_bytes.decode("latin-1").split("\r\n")
+    status = int(lines[0].split()[1])
+    response_headers = {}
+    for line in lines[1:]:
+        name, _, value = line.partition(":")
+        response_headers[name.strip().lower()] = value.strip()
+    return status, response_headers, payload
+
+
+class Table:
+    """One simulated table: its referee's phone playing one hand."""
+
+    def __init__(self, table_id: int, token: str, port: int, rng: random.Random) -> None:
+        self.table_id = table_id
+        self.auth = {"Authorization": f"Token {token}", "X-Device-Id": f"bench-{table_id}"}
+        self.port = port
+        self.rng = rng
+
+    async def post(
+        self, stats: Stats, path: str, body: Any, key: str | None = None
+    ) -> tuple[int, dict[str, str], bytes]:
+        headers = {**self.auth, "Idempotency-Key": key or uuid.uuid4().hex}
+        t0 = time.perf_counter()
+        answer = await request(self.port, "POST", path, body, headers)
+        stats.latencies.append(time.perf_counter() - t0)
+        return answer
+
+    async def play(self, stats: Stats, deadline: float) -> None:
+        try:
+            status, _, body = await self.post(
+                stats, f"/api/v1/tables/{self.table_id}/hands/", {"deal": "random"}
+            )
+            if status != 201:
+                stats.fail(f"start: {status} {body[:200]!r}")
+                return
+            hand = json.loads(body)
+            path = f"/api/v1/hands/{hand['id']}/actions/"
+            while hand["status"] in ("bidding", "doubling", "playing"):
+                if time.monotonic() > deadline:
+                    return
+                if self.rng.random() < ILLEGAL_SHARE:
+                    await self.illegal(stats, path, hand)
+                    continue
+                action = self.rng.choice(hand["legal_actions"])
+                key = uuid.uuid4().hex
+                status, _, body = await self.post(stats, path, action, key)
+                if status != 200:
+                    stats.fail(f"legal action {action}: {status} {body[:200]!r}")
+                    return
+                stats.accepted += 1
+                if self.rng.random() < RETRY_SHARE:
+                    again, headers, replayed = await self.post(stats, path, action, key)
+                    if again != 200 or replayed != body or "idempotent-replayed" not in headers:
+                        stats.fail(f"retry answered {again}, not the original")
+                    stats.retried += 1
+                hand = json.loads(body)
+            stats.hands_finished += 1
+        except (OSError, ValueError, KeyError) as exc:
+            stats.fail(f"{type(exc).__name__}: {exc}")
+
+    async def illegal(self, stats: Stats, path: str, hand: dict[str, Any]) -> None:
+        """A write the rules must refuse: the seat after the one on turn acts."""
+        turn = hand["turn"] if hand["turn"] is not None else 0
+        wrong = (turn + 1) % 3
+        if hand["status"] == "doubling":
+            action: dict[str, Any] = {"seat": hand["landlord"], "double": True}
+        elif hand["status"] == "bidding":
+            action = {"seat": wrong, "bid": 3}
+        else:
+            action = {"seat": wrong, "play": "3"}
+        status, _, body = await self.post(stats, path, action)
+        if 400 <= status < 500 and "code" in json.loads(body):
+            stats.rejected += 1
+        else:
+            stats.fail(f"illegal {action} answered {status}")
+
+
+async def run_level(tables: list[int], token: str, port: int, budget: float, seed: int) -> Any:
+    stats = Stats()
+    deadline = time.monotonic() + budget
+    rng = random.Random(seed)
+    sims = [Table(t, token, port, random.Random(rng.random())) for t in tables]
+    t0 = time.perf_counter()
+    await asyncio.gather(*(sim.play(stats, deadline) for sim in sims))
+    return stats, time.perf_counter() - t0
+
+
+# --------------------------------------------------------------------------- setup
+def database_url(db: str) -> str:
+    base = os.environ.get("DATABASE_URL", "postgres://doudizhu@127.0.0.1:5432/postgres")
+    parts = urlsplit(base)
+    return urlunsplit((parts.scheme, parts.netloc, "/" + db, "", ""))
+
+
+def fresh_database(db: str) -> None:
+    import psycopg
+
+    admin = database_url("postgres")
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{db}"')
+        conn.execute(f'CREATE DATABASE "{db}"')
+
+
+def setup_tables(levels: list[int]) -> tuple[str, dict[int, list[int]]]:
+    """A referee with a token and, per level, a tournament with a playing round of tables."""
+    import django
+
+    django.setup()
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.models import Group
+    from django.core.management import call_command
+    from rest_framework.authtoken.models import Token
+
+    from tournaments.models import (
+        Entry,
+        Player,
+        RefereeAssignment,
+        Round,
+        RoundStatus,
+        Seat,
+        Tournament,
+    )
+    from tournaments.models import Table as TableModel
+    from tournaments.roles import REFEREE_GROUP
+
+    call_command("migrate", verbosity=0)
+    user = get_user_model().objects.create_user("bench-referee", password="x")
+    user.groups.add(Group.objects.get_or_create(name=REFEREE_GROUP)[0])
+    token = Token.objects.create(user=user).key
+    out: dict[int, list[int]] = {}
+    for n in levels:
+        tournament = Tournament.objects.create(name=f"Bench {n}", slug=f"bench-{n}")
+        round_ = Round.objects.create(tournament=tournament, number=1, status=RoundStatus.PLAYING)
+        RefereeAssignment.objects.create(round=round_, user=user)
+        players = Player.objects.bulk_create(Player(name=f"P{n}-{i}") for i in range(3 * n))
+        entries = Entry.objects.bulk_create(
+            Entry(tournament=tournament, player=p, registration_order=i + 1)
+            for i, p in enumerate(players)
+        )
+        tables = TableModel.objects.bulk_create(
+            TableModel(round=round_, number=i + 1) for i in range(n)
+        )
+        Seat.objects.bulk_create(
+            Seat(table=t, round=round_, position=pos, entry=entries[3 * i + pos])
+            for i, t in enumerate(tables)
+            for pos in range(3)
+        )
+        out[n] = [t.pk for t in tables]
+    return token, out
+
+
+def check_replays() -> tuple[int, int]:
+    from tournaments.models import Hand
+    from tournaments.services.hand_log import hand_check_replays
+
+    hands = Hand.objects.select_related("table__round__tournament", "board")
+    bad = sum(1 for hand in hands if hand_check_replays(hand=hand))
+    return hands.count(), bad
+
+
+def start_gunicorn(port: int, workers: int, env: dict[str, str]) -> subprocess.Popen[bytes]:
+    gunicorn = Path(sys.executable).parent / "gunicorn"
+    server = subprocess.Popen(
+        [
+            str(gunicorn),
+            "config.wsgi:application",
+            "--bind",
+            f"127.0.0.1:{port}",
+            "--workers",
+            str(workers),
+            "--backlog",
+            "4096",
+            "--timeout",
+            "120",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    for _ in range(100):
+        try:
+            asyncio.run(request(port, "GET", "/healthz", None, {}))
+            return server
+        except OSError:
+            time.sleep(0.2)
+    server.kill()
+    raise SystemExit("gunicorn did not start")
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    return statistics.quantiles(values, n=100, method="inclusive")[int(q) - 1]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tables", default="50,200,1000")
+    parser.add_argument("--workers", type=int, default=3)
+    parser.add_argument("--port", type=int, default=8702)
+    parser.add_argument("--budget", type=float, default=90.0)
+    parser.add_argument("--db", default="doudizhu_bench")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    levels = [int(n) for n in args.tables.split(",")]
+
+    env = {
+        **os.environ,
+        "DATABASE_URL": database_url(args.db),
+        "DEBUG": "false",
+        "SECRET_KEY": "bench-" + uuid.uuid4().hex,
+        "ALLOWED_HOSTS": "127.0.0.1",
+        "CONN_MAX_AGE": "60",
+        "LOG_LEVEL": "ERROR",
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+    }
+    os.environ.update({k: env[k] for k in ("DATABASE_URL", "DJANGO_SETTINGS_MODULE")})
+    sys.path.insert(0, str(ROOT))
+    fresh_database(args.db)
+    token, tables = setup_tables(levels)
+    print(
+        f"gunicorn {args.workers} sync workers, PostgreSQL database {args.db}, "
+        f"{os.cpu_count()} CPUs (shared); budget {args.budget:.0f}s per level"
+    )
+    server = start_gunicorn(args.port, args.workers, env)
+    try:
+        header = (
+            f"{'tables':>6} {'hands done':>10} {'accepted/s':>10} {'p50 ms':>7} {'p95 ms':>7} "
+            f"{'p99 ms':>7} {'accepted':>8} {'rejected':>8} {'retried':>7} {'failed':>6}"
+        )
+        print(header)
+        all_failures: list[str] = []
+        for n in levels:
+            stats, wall = asyncio.run(
+                run_level(tables[n], token, args.port, args.budget, args.seed + n)
+            )
+            ms = [x * 1000 for x in stats.latencies]
+            print(
+                f"{n:>6} {stats.hands_finished:>4}/{n:<5} {stats.accepted / wall:>10.1f} "
+                f"{percentile(ms, 50):>7.1f} {percentile(ms, 95):>7.1f} "
+                f"{percentile(ms, 99):>7.1f} {stats.accepted:>8} {stats.rejected:>8} "
+                f"{stats.retried:>7} {stats.failed:>6}",
+                flush=True,
+            )
+            all_failures += stats.failures
+    finally:
+        server.send_signal(signal.SIGTERM)
+        server.wait(timeout=30)
+    for failure in all_failures:
+        print("  failure:", failure)
+    hands, bad = check_replays()
+    print(f"replay check: {hands} stored hands, {bad} whose summary is not the replay of its log")
+
+
+if __name__ == "__main__":
+    main()

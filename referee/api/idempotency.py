@@ -1,0 +1,102 @@
+"""Exactly-once API writes: the ``Idempotency-Key`` header and ``If-Match`` versions.
+
+A write runs in one transaction with the insert of its ``IdempotencyRecord``; a retry with
+the same key and request gets the recorded status and body back and writes nothing. Two
+concurrent requests with one key: the hand row lock (or the record's unique constraint)
+lets one win; the other rolls back and answers the winner's record.
+"""
+
+import hashlib
+import json
+import re
+from collections.abc import Callable
+from typing import Any
+
+from django.core.serializers.json import DjangoJSONEncoder
+from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from tournaments.errors import ApplicationError
+from tournaments.models import IdempotencyRecord
+
+KEY_PATTERN = re.compile(r"[A-Za-z0-9_.:\-]{1,128}")
+DEVICE_PATTERN = re.compile(r"[\x20-\x7e]{0,64}")
+VERSION_PATTERN = re.compile(r'(?:W/)?"?(\d{1,9})"?')
+REPLAYED_HEADER = "Idempotent-Replayed"
+
+
+def idempotency_key(request: Request) -> str:
+    key = request.headers.get("Idempotency-Key")
+    if not key:
+        raise ApplicationError(
+            "idempotency_key_required", _("Every write needs an Idempotency-Key header.")
+        )
+    if not KEY_PATTERN.fullmatch(key):
+        raise ApplicationError(
+            "validation",
+            _("An Idempotency-Key is 1 to 128 letters, digits or the characters _ . : -"),
+        )
+    return key
+
+
+def expected_version(request: Request) -> int | None:
+    """The hand version the client saw (``If-Match: "7"``), if it sent one."""
+    value = request.headers.get("If-Match")
+    if value is None or value.strip() == "*":
+        return None
+    found = VERSION_PATTERN.fullmatch(value.strip())
+    if found is None:
+        raise ApplicationError("validation", _('If-Match is the hand\'s version, e.g. "7".'))
+    return int(found.group(1))
+
+
+def device_id(request: Request) -> str:
+    value = request.headers.get("X-Device-Id", "")
+    if not DEVICE_PATTERN.fullmatch(value):
+        raise ApplicationError("validation", _("X-Device-Id is up to 64 printable characters."))
+    return value
+
+
+def _fingerprint(request: Request) -> str:
+    body = json.dumps(request.data, sort_keys=True, ensure_ascii=True, default=str)
+    text = f"{request.method} {request.path}\n{body}"
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _replay(record: IdempotencyRecord, fingerprint: str) -> Response:
+    if record.request_hash != fingerprint:
+        raise ApplicationError(
+            "idempotency_conflict",
+            _("This idempotency key was already used for a different request."),
+        )
+    body = json.loads(record.body)
+    return Response(body, status=record.status_code, headers={REPLAYED_HEADER: "true"})
+
+
+def idempotent_write(
+    request: Request, key: str, perform: Callable[[], tuple[int, dict[str, Any]]]
+) -> Response:
+    """Run ``perform`` (returning status and body) once per user and key."""
+    fingerprint = _fingerprint(request)
+    user: Any = request.user
+    record = IdempotencyRecord.objects.filter(user=user, key=key).first()
+    if record is not None:
+        return _replay(record, fingerprint)
+    try:
+        with transaction.atomic():
+            status, body = perform()
+            IdempotencyRecord.objects.create(
+                user=user,
+                key=key,
+                request_hash=fingerprint,
+                status_code=status,
+                body=json.dumps(body, cls=DjangoJSONEncoder, ensure_ascii=False),
+            )
+    except IntegrityError:
+        record = IdempotencyRecord.objects.filter(user=user, key=key).first()
+        if record is None:
+            raise
+        return _replay(record, fingerprint)
+    return Response(body, status=status)

@@ -1,0 +1,253 @@
+"""Input and output shapes of the referee API (also what the OpenAPI schema shows)."""
+
+from typing import Any
+
+from django.utils.translation import gettext as _
+from rest_framework import serializers
+
+REASON_MAX = 2000
+
+
+#: Text PostgreSQL can store: no NUL character (DRF refuses them too).
+NO_NUL = r"^[^\x00]*$"
+
+
+#: Text with at least one visible character.
+VISIBLE = r"^[^\x00]*\S[^\x00]*$"
+
+
+def reason_field() -> serializers.RegexField:
+    """A reason: free text with at least one visible character."""
+    return serializers.RegexField(VISIBLE, max_length=REASON_MAX)
+
+
+def cards_field(max_length: int) -> serializers.RegexField:
+    """Card text as typed (the rules library reads it)."""
+    return serializers.RegexField(VISIBLE, max_length=max_length, trim_whitespace=False)
+
+
+def seat_field(**kwargs: Any) -> serializers.IntegerField:
+    return serializers.IntegerField(min_value=0, max_value=2, **kwargs)
+
+
+class StrictSerializer(serializers.Serializer):
+    """Refuses fields it does not know (a typo must not be silently ignored)."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        if isinstance(data, dict):
+            unknown = sorted(str(k) for k in set(data) - set(self.fields))
+            if unknown:
+                raise serializers.ValidationError(
+                    {name[:50]: [_("Unknown field.")] for name in unknown[:10]}
+                )
+        return super().to_internal_value(data)
+
+
+# ------------------------------------------------------------------------- errors
+class ErrorSerializer(serializers.Serializer):
+    code = serializers.CharField(help_text="Stable machine-readable code.")
+    message = serializers.CharField(help_text="In the request's language.")
+    details = serializers.DictField(
+        help_text="index, top (the play to beat), rule, version, fields…"
+    )
+
+
+# ------------------------------------------------------------------------- inputs
+class HandStartInput(StrictSerializer):
+    """How the hand is dealt."""
+
+    deal = serializers.ChoiceField(
+        choices=["random", "board", "physical", "none"],
+        help_text="random: dealt by the server from a recorded seed; board: a duplicate "
+        "board; physical: the deal is unknown (physical cards); none: result-only entry.",
+    )
+    board = serializers.IntegerField(
+        required=False, min_value=1, max_value=2**31 - 1, help_text="Board number."
+    )
+    first_bidder = seat_field(required=False)
+
+
+class ActionInput(StrictSerializer):
+    """One of bid, double, redouble, play (SPEC notation, physical cards, or "pass").
+
+    Described in the schema as one of four shapes (``referee.api.schema``)."""
+
+    seat = seat_field()
+    bid = serializers.IntegerField(required=False, min_value=-1000, max_value=1000)
+    double = serializers.BooleanField(required=False)
+    redouble = serializers.BooleanField(required=False)
+    play = serializers.RegexField(NO_NUL, required=False, max_length=200, trim_whitespace=False)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        given = [k for k in ("bid", "double", "redouble", "play") if k in attrs]
+        if len(given) != 1:
+            raise serializers.ValidationError(
+                _("Give exactly one of bid, double, redouble or play.")
+            )
+        return attrs
+
+
+class AnnouncementInput(StrictSerializer):
+    """报牌 of a seat: made, or missing (SPEC R6)."""
+
+    seat = seat_field()
+    made = serializers.BooleanField(
+        default=True, help_text="false logs a missing announcement (an irregularity)."
+    )
+
+
+class ReasonInput(StrictSerializer):
+    """Why (kept in the hand's log)."""
+
+    reason = reason_field()
+
+
+class ResultInput(StrictSerializer):
+    """A hand's result (result-only entry), scored by the rules library."""
+
+    landlord = seat_field()
+    bid = serializers.IntegerField(min_value=1, max_value=3)
+    winner = serializers.ChoiceField(choices=["landlord", "defenders"])
+    doubled = serializers.ListField(
+        child=serializers.BooleanField(), min_length=3, max_length=3, required=False
+    )
+    redoubled = serializers.BooleanField(default=False)
+    bombs = serializers.IntegerField(default=0, min_value=0, max_value=13)
+    rockets = serializers.IntegerField(default=0, min_value=0, max_value=1)
+    spring = serializers.BooleanField(default=False)
+    anti_spring = serializers.BooleanField(default=False)
+
+
+class CorrectionInput(ResultInput):
+    """The corrected result and why."""
+
+    reason = reason_field()
+
+
+class DealInput(StrictSerializer):
+    """The deal of a physical-cards hand, written in afterwards."""
+
+    hands = serializers.ListField(
+        child=cards_field(200),
+        min_length=3,
+        max_length=3,
+    )
+    kitty = cards_field(60)
+    first_bidder = seat_field()
+
+
+class PenaltyInput(StrictSerializer):
+    """A signed score adjustment on an entry (SPEC §9), optionally tied to a hand."""
+
+    entry = serializers.IntegerField(min_value=1, max_value=2**62)
+    points = serializers.IntegerField(min_value=-10_000, max_value=10_000)
+    reason = reason_field()
+    hand = serializers.IntegerField(required=False, min_value=1, max_value=2**62)
+
+
+class EmptyInput(StrictSerializer):
+    """No body fields."""
+
+
+# ------------------------------------------------------------------------- outputs
+class TopPlayOutput(serializers.Serializer):
+    seat = serializers.IntegerField()
+    cards = serializers.CharField()
+    kind = serializers.CharField()
+
+
+class AnnouncementDueOutput(serializers.Serializer):
+    seat = serializers.IntegerField()
+    cards_left = serializers.IntegerField()
+
+
+class EventOutput(serializers.Serializer):
+    seq = serializers.IntegerField()
+    kind = serializers.CharField()
+    actor_seat = serializers.IntegerField(allow_null=True)
+    payload = serializers.JSONField()
+    recorded_at = serializers.DateTimeField()
+    recorded_by = serializers.CharField(allow_null=True, required=False)
+    device_id = serializers.CharField(required=False, allow_blank=True)
+
+
+class HandOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    tournament = serializers.CharField()
+    round = serializers.IntegerField()
+    table = serializers.IntegerField()
+    table_id = serializers.IntegerField()
+    number = serializers.IntegerField()
+    board = serializers.IntegerField(allow_null=True)
+    mode = serializers.ChoiceField(choices=["dealt", "physical", "result_only"])
+    rule_profile = serializers.CharField()
+    version = serializers.IntegerField(help_text="Send it back in If-Match.")
+    status = serializers.CharField()
+    confirmation = serializers.CharField()
+    counts = serializers.BooleanField(help_text="The result enters the standings.")
+    landlord = serializers.IntegerField(allow_null=True)
+    bid = serializers.IntegerField(allow_null=True)
+    doubled = serializers.ListField(child=serializers.BooleanField())
+    redoubled = serializers.BooleanField()
+    bombs = serializers.IntegerField()
+    rockets = serializers.IntegerField()
+    spring = serializers.BooleanField()
+    anti_spring = serializers.BooleanField()
+    winner = serializers.CharField(allow_null=True)
+    scores = serializers.ListField(child=serializers.IntegerField(), allow_null=True)
+    stakes = serializers.ListField(
+        child=serializers.IntegerField(allow_null=True),
+        allow_null=True,
+        help_text="Per defender: bid × the multiplier so far (null for the landlord).",
+    )
+    turn = serializers.IntegerField(allow_null=True)
+    top_play = TopPlayOutput(allow_null=True)
+    cards_left = serializers.ListField(child=serializers.IntegerField(), allow_null=True)
+    announcements_due = AnnouncementDueOutput(many=True)
+    legal_actions = serializers.ListField(
+        child=serializers.JSONField(),
+        allow_null=True,
+        help_text="The seat on turn's legal actions (null when hidden or unknown).",
+    )
+    hands = serializers.ListField(
+        child=serializers.CharField(), allow_null=True, help_text="Cards still held."
+    )
+    kitty = serializers.CharField(allow_null=True)
+    deal = serializers.JSONField(allow_null=True)
+    seed = serializers.IntegerField(allow_null=True)
+    impossible_checks = serializers.ListField(child=serializers.CharField())
+    deal_check = serializers.JSONField(allow_null=True)
+    events = EventOutput(many=True)
+
+
+class SeatOutput(serializers.Serializer):
+    position = serializers.IntegerField()
+    entry = serializers.IntegerField()
+    player = serializers.CharField()
+
+
+class CurrentHandOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    number = serializers.IntegerField()
+    status = serializers.CharField()
+
+
+class AssignmentOutput(serializers.Serializer):
+    table_id = serializers.IntegerField()
+    tournament = serializers.CharField()
+    round = serializers.IntegerField()
+    table = serializers.IntegerField()
+    seats = SeatOutput(many=True)
+    current_hand = CurrentHandOutput(allow_null=True)
+
+
+class PenaltyOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    tournament = serializers.CharField(source="tournament.slug")
+    entry = serializers.IntegerField(source="entry_id")
+    hand = serializers.IntegerField(source="hand_id", allow_null=True)
+    points = serializers.IntegerField()
+    reason = serializers.CharField()
+    recorded_at = serializers.DateTimeField()
+    revoked_at = serializers.DateTimeField(allow_null=True)
+    revoke_reason = serializers.CharField(allow_blank=True)

@@ -1,0 +1,57 @@
+"""Helpers of the API tests: a playing table with its referee, and writes with keys."""
+
+import itertools
+from typing import Any
+
+from django.contrib.auth.models import Group
+from rest_framework.test import APIClient
+
+from tests import factories
+from tournaments.models import RefereeAssignment, Round, RoundStatus, Table
+from tournaments.roles import REFEREE_GROUP
+
+_keys = itertools.count(1)
+
+
+def new_key() -> str:
+    return f"key-{next(_keys)}"
+
+
+def referee_user(username: str) -> Any:
+    user = factories.UserFactory(username=username)
+    user.groups.add(Group.objects.get_or_create(name=REFEREE_GROUP)[0])  # flushed by live tests
+    return user
+
+
+def playing_table(**tournament_fields: Any) -> Table:
+    table = factories.seated_table(**tournament_fields)
+    Round.objects.filter(pk=table.round_id).update(status=RoundStatus.PLAYING)
+    table.round.refresh_from_db()
+    return table
+
+
+def assign(user: Any, table: Table, *, whole_round: bool = False) -> None:
+    RefereeAssignment.objects.create(
+        round=table.round, table=None if whole_round else table, user=user
+    )
+
+
+def client_for(user: Any | None) -> APIClient:
+    client = APIClient()
+    if user is not None:
+        client.force_authenticate(user)
+    return client
+
+
+def post(
+    client: APIClient, url: str, data: Any, *, key: str | None = "auto", **headers: str
+) -> Any:
+    if key == "auto":
+        key = new_key()
+    if key is not None:
+        headers["HTTP_IDEMPOTENCY_KEY"] = key
+    return client.post(url, data, format="json", **headers)
+
+
+def start_hand(client: APIClient, table: Table, **body: Any) -> Any:
+    return post(client, f"/api/v1/tables/{table.pk}/hands/", {"deal": "random", **body})

@@ -1,0 +1,277 @@
+"""The referee API v1 end to end: a hand played through HTTP, result-only entry, physical
+cards, corrections and confirmation; errors with codes and nothing changed."""
+
+from typing import Any
+
+import pytest
+
+from referee.rules.cards import Deal
+from referee.rules.hand import HandState
+from tests.api.helpers import (
+    assign,
+    client_for,
+    new_key,
+    playing_table,
+    post,
+    referee_user,
+    start_hand,
+)
+from tests.play import random_hand_actions
+from tournaments.models import Hand, HandEvent, IdempotencyRecord
+from tournaments.services.hand_log import hand_check_replays
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def table() -> Any:
+    return playing_table()
+
+
+@pytest.fixture
+def ref(table: Any) -> Any:
+    user = referee_user("table-ref")
+    assign(user, table)
+    return client_for(user)
+
+
+def play_through_http(client: Any, hand_id: int, actions: list[dict[str, Any]]) -> Any:
+    response = None
+    for action in actions:
+        response = post(client, f"/api/v1/hands/{hand_id}/actions/", action)
+        assert response.status_code == 200, response.json()
+    return response
+
+
+def test_a_complete_hand_through_http_then_the_same_hand_result_only(ref: Any, table: Any) -> None:
+    started = start_hand(ref, table)
+    assert started.status_code == 201
+    body = started.json()
+    assert body["mode"] == "dealt" and body["status"] == "bidding" and body["seed"] is not None
+    deal = Deal.from_json(body["deal"])
+    actions = random_hand_actions(deal, seed=11)
+
+    # the phone's buttons: every legal action of the seat on turn
+    assert {"seat": deal.first_bidder, "bid": 1} in body["legal_actions"]
+    final = play_through_http(ref, body["id"], actions).json()
+
+    expected = HandState.from_events(deal, actions)
+    assert final["status"] == "finished" and final["scores"] == list(expected.scores() or ())
+    assert final["version"] == len(actions) == len(final["events"])
+    assert final["legal_actions"] is None and final["turn"] is None
+
+    result = expected.result()
+    assert result is not None
+    other = start_hand(ref, table, deal="none").json()
+    assert other["mode"] == "result_only"
+    entered = post(
+        ref,
+        f"/api/v1/hands/{other['id']}/result/",
+        {
+            "landlord": result.landlord,
+            "bid": result.bid,
+            "winner": result.winner,
+            "doubled": list(result.doubled),
+            "redoubled": result.redoubled,
+            "bombs": result.bombs,
+            "rockets": result.rockets,
+            "spring": result.spring,
+            "anti_spring": result.anti_spring,
+        },
+    )
+    assert entered.status_code == 200
+    assert entered.json()["scores"] == final["scores"]
+    for hand in Hand.objects.all():
+        assert hand_check_replays(hand=hand) == []
+
+
+def test_physical_cards_hand_is_played_then_checked_against_its_deal(ref: Any, table: Any) -> None:
+    from referee.rules.cards import deal_from_seed
+
+    deal = deal_from_seed(99)
+    started = start_hand(ref, table, deal="physical", first_bidder=deal.first_bidder).json()
+    assert started["mode"] == "physical"
+    assert started["impossible_checks"] == ["cards_held", "kitty"]
+    assert started["hands"] is None
+    actions = random_hand_actions(deal, seed=3)
+    final = play_through_http(ref, started["id"], actions).json()
+    assert final["scores"] == list(HandState.from_events(deal, actions).scores() or ())
+
+    checked = post(ref, f"/api/v1/hands/{started['id']}/deal/", deal.to_json())
+    assert checked.status_code == 200
+    assert checked.json()["deal_check"] == {"ok": True}
+
+
+def test_retry_returns_the_original_answer_and_records_nothing(ref: Any, table: Any) -> None:
+    hand = start_hand(ref, table).json()
+    action = {"seat": Deal.from_json(hand["deal"]).first_bidder, "bid": 1}
+    url = f"/api/v1/hands/{hand['id']}/actions/"
+    first = post(ref, url, action, key="same")
+    again = post(ref, url, action, key="same")
+    assert (again.status_code, again.json()) == (first.status_code, first.json())
+    assert again["Idempotent-Replayed"] == "true"
+    assert HandEvent.objects.filter(hand_id=hand["id"]).count() == 1
+
+    conflict = post(ref, url, {**action, "bid": 2}, key="same")
+    assert conflict.status_code == 409 and conflict.json()["code"] == "idempotency_conflict"
+    missing = post(ref, url, action, key=None)
+    assert missing.status_code == 400
+    assert missing.json()["code"] == "idempotency_key_required"
+
+
+def test_if_match_with_an_old_version_is_a_version_conflict(ref: Any, table: Any) -> None:
+    hand = start_hand(ref, table).json()
+    first = Deal.from_json(hand["deal"]).first_bidder
+    url = f"/api/v1/hands/{hand['id']}/actions/"
+    assert post(ref, url, {"seat": first, "bid": 1}, HTTP_IF_MATCH='"0"').status_code == 200
+    stale = post(ref, url, {"seat": (first + 1) % 3, "bid": 2}, HTTP_IF_MATCH='"0"')
+    assert stale.status_code == 409
+    assert stale.json()["code"] == "version_conflict"
+    assert stale.json()["details"] == {"version": 1}
+
+
+def test_a_rules_rejection_has_its_code_index_and_changes_nothing(ref: Any, table: Any) -> None:
+    hand = start_hand(ref, table).json()
+    first = Deal.from_json(hand["deal"]).first_bidder
+    url = f"/api/v1/hands/{hand['id']}/actions/"
+    response = post(ref, url, {"seat": (first + 1) % 3, "bid": 1})
+    assert response.status_code == 422
+    body = response.json()
+    assert body["code"] == "out_of_turn" and body["details"]["index"] == 0
+    assert set(body) == {"code", "message", "details"}
+    assert not HandEvent.objects.filter(hand_id=hand["id"]).exists()
+    assert not IdempotencyRecord.objects.exists() or IdempotencyRecord.objects.count() == 1
+
+
+def test_messages_are_in_the_request_language(ref: Any, table: Any) -> None:
+    hand = start_hand(ref, table).json()
+    first = Deal.from_json(hand["deal"]).first_bidder
+    url = f"/api/v1/hands/{hand['id']}/actions/"
+    response = post(ref, url, {"seat": (first + 1) % 3, "bid": 1}, HTTP_ACCEPT_LANGUAGE="zh-hans")
+    assert response.json()["code"] == "out_of_turn"
+    assert response.json()["message"] == "还没有轮到这个座位。"
+    english = post(ref, url, {"seat": (first + 1) % 3, "bid": 1}, HTTP_ACCEPT_LANGUAGE="en")
+    assert english.json()["message"] == "It is not this seat's turn."
+
+
+BAD_BODIES = [
+    pytest.param({"seat": 0}, "validation", id="no-action"),
+    pytest.param({"seat": 0, "bid": 1, "play": "3"}, "validation", id="two-actions"),
+    pytest.param({"seat": "zero", "bid": 1}, "validation", id="wrong-type"),
+    pytest.param({"seat": 0, "bid": 1, "extra": 1}, "validation", id="unknown-field"),
+    pytest.param([1, 2, 3], "validation", id="not-an-object"),
+    pytest.param({"seat": 5, "bid": 1}, "validation", id="seat-out-of-range"),
+    pytest.param('{"seat": 0, "play": "\\ud800"}', "validation", id="lone-surrogate"),
+    pytest.param('{"seat": 0, "bid": 1', "parse_error", id="broken-json"),
+    pytest.param({"seat": 0, "play": "3" * 100_000}, "validation", id="huge-play"),
+    pytest.param({"seat": 0, "play": "Z?"}, "bad_notation", id="bad-notation"),
+    pytest.param({"seat": 0, "bid": True}, "validation", id="bool-as-bid"),
+]
+
+
+@pytest.mark.parametrize("body, code", BAD_BODIES)
+def test_bad_input_is_a_4xx_with_a_code_and_changes_nothing(
+    ref: Any, table: Any, body: Any, code: str
+) -> None:
+    hand = start_hand(ref, table, deal="physical").json()
+    # physical mode, seat 0 bids first: a play now is judged by the notation first
+    url = f"/api/v1/hands/{hand['id']}/actions/"
+    if isinstance(body, str):  # raw JSON text
+        response = ref.post(
+            url, body, content_type="application/json", HTTP_IDEMPOTENCY_KEY=new_key()
+        )
+    else:
+        response = post(ref, url, body)
+    assert 400 <= response.status_code < 500
+    assert response.json()["code"] in (code, "phase")
+    assert not HandEvent.objects.filter(hand_id=hand["id"]).exists()
+
+
+def test_a_huge_body_is_refused(ref: Any, table: Any, settings: Any) -> None:
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 1000
+    hand = start_hand(ref, table).json()
+    response = post(ref, f"/api/v1/hands/{hand['id']}/undo/", {"reason": "x" * 5000})
+    assert response.status_code in (400, 413)
+    assert isinstance(response.json()["code"], str)
+
+
+def test_public_reads_public_hands_without_unplayed_cards(ref: Any, table: Any) -> None:
+    hand = start_hand(ref, table).json()
+    public = client_for(None).get(f"/api/v1/hands/{hand['id']}/")
+    assert public.status_code == 200
+    body = public.json()
+    assert body["hands"] is None and body["deal"] is None and body["legal_actions"] is None
+    assert body["seed"] is None
+    assert public["ETag"] == '"0"'
+    seen = ref.get(f"/api/v1/hands/{hand['id']}/").json()
+    assert seen["hands"] is not None and seen["legal_actions"]
+
+
+def test_a_private_tournament_is_not_found_for_the_public() -> None:
+    table = playing_table(is_public=False)
+    user = referee_user("private-ref")
+    assign(user, table)
+    hand = start_hand(client_for(user), table).json()
+    assert client_for(None).get(f"/api/v1/hands/{hand['id']}/").status_code == 404
+    assert client_for(user).get(f"/api/v1/hands/{hand['id']}/").status_code == 200
+
+
+def test_undo_void_correct_confirm_and_the_audit_trail(director: Any) -> None:
+    table = playing_table(requires_confirmation=True)
+    user = referee_user("ref-a")
+    second = referee_user("ref-b")
+    assign(user, table)
+    assign(second, table, whole_round=True)
+    ref, other = client_for(user), client_for(second)
+    hand = start_hand(ref, table, deal="none").json()
+    url = f"/api/v1/hands/{hand['id']}/"
+    result = {"landlord": 0, "bid": 2, "winner": "landlord"}
+    done = post(ref, url + "result/", result, HTTP_X_DEVICE_ID="phone-1").json()
+    assert done["confirmation"] == "pending" and done["counts"] is False
+
+    own = post(ref, url + "confirm/", {})
+    assert own.status_code == 403 and own.json()["code"] == "second_person_required"
+    disputed = post(other, url + "dispute/", {"reason": "bid was 3"})
+    assert disputed.json()["confirmation"] == "disputed"
+    corrected = post(ref, url + "correction/", {**result, "bid": 3, "reason": "bid was 3"})
+    assert corrected.json()["scores"] == [6, -3, -3]
+    confirmed = post(other, url + "confirm/", {}, HTTP_X_DEVICE_ID="phone-2")
+    assert confirmed.json()["counts"] is True
+
+    staff = client_for(director)
+    voided = post(staff, url + "void/", {"reason": "misdeal"})
+    assert voided.json()["status"] == "voided"
+
+    audit = ref.get(url + "audit/").json()
+    assert [e["kind"] for e in audit] == ["result", "dispute", "correction", "confirm", "void"]
+    assert audit[0]["recorded_by"] == "ref-a" and audit[0]["device_id"] == "phone-1"
+    assert audit[3]["recorded_by"] == "ref-b" and audit[3]["device_id"] == "phone-2"
+    assert client_for(None).get(url + "audit/").status_code == 401
+
+
+def test_undo_and_announcement_through_http(ref: Any, table: Any) -> None:
+    hand = start_hand(ref, table).json()
+    deal = Deal.from_json(hand["deal"])
+    url = f"/api/v1/hands/{hand['id']}/"
+    post(ref, url + "actions/", {"seat": deal.first_bidder, "bid": 1})
+    undone = post(ref, url + "undo/", {"reason": "wrong seat"})
+    assert undone.status_code == 200 and undone.json()["bid"] is None
+    assert undone.json()["turn"] == deal.first_bidder
+    nothing = post(ref, url + "announcements/", {"seat": 0})
+    assert nothing.status_code == 409 and nothing.json()["code"] == "no_announcement_due"
+
+
+def test_penalties_by_the_director_and_revoked(director: Any, table: Any) -> None:
+    staff = client_for(director)
+    entry = table.seats.get(position=1).entry_id
+    slug = table.round.tournament.slug
+    created = post(
+        staff,
+        f"/api/v1/tournaments/{slug}/penalties/",
+        {"entry": entry, "points": -1, "reason": "signal"},
+    )
+    assert created.status_code == 201 and created.json()["points"] == -1
+    revoked = post(staff, f"/api/v1/penalties/{created.json()['id']}/revoke/", {"reason": "oops"})
+    assert revoked.status_code == 200 and revoked.json()["revoked_at"]
+    key = new_key()
+    assert key

@@ -1,0 +1,100 @@
+"""Who may read and write what (the referee API's permission rules, in one place).
+
+Directors (staff) everywhere. A referee writes only to tables of a *playing* round they
+are assigned to (the whole round, or that table); confirming or disputing needs any
+assignment in the hand's round (a second referee of the round). The public reads public
+tournaments only.
+"""
+
+from typing import Any
+
+from django.db.models import Q
+from django.utils.translation import gettext as _
+
+from tournaments.errors import ApplicationError
+from tournaments.models import RefereeAssignment, Round, RoundStatus, Table, Tournament
+from tournaments.roles import user_is_director, user_is_referee
+
+
+def authenticated_check(*, user: Any) -> None:
+    if not user.is_authenticated:
+        raise ApplicationError(
+            "not_authenticated", _("Authentication credentials were not provided.")
+        )
+
+
+def referee_assigned(*, user: Any, table: Table) -> bool:
+    return RefereeAssignment.objects.filter(
+        Q(table__isnull=True) | Q(table=table), user=user, round_id=table.round_id
+    ).exists()
+
+
+def _referee_check(user: Any) -> None:
+    authenticated_check(user=user)
+    if not user_is_referee(user):
+        raise ApplicationError(
+            "permission_denied", _("Only referees and directors may write results.")
+        )
+
+
+def _playing_check(round_: Round) -> None:
+    if round_.status != RoundStatus.PLAYING:
+        raise ApplicationError(
+            "round_not_playing",
+            _("Round %(number)s is not being played (%(status)s).")
+            % {"number": round_.number, "status": round_.get_status_display()},
+        )
+
+
+def table_write_check(*, user: Any, table: Table, live: bool = True) -> None:
+    """Refuse a write to ``table`` by ``user``.
+
+    ``live`` writes (starting a hand, actions, result entry, undo) need a playing round
+    for everybody; corrections by a director are allowed in any round.
+    """
+    authenticated_check(user=user)
+    if user_is_director(user):
+        if live:
+            _playing_check(table.round)
+        return
+    _referee_check(user)
+    if not referee_assigned(user=user, table=table):
+        raise ApplicationError("not_assigned", _("You are not assigned to this table."))
+    _playing_check(table.round)
+
+
+def round_second_person_check(*, user: Any, table: Table) -> None:
+    """Confirm or dispute: a director, or a referee assigned anywhere in the round."""
+    authenticated_check(user=user)
+    if user_is_director(user):
+        return
+    _referee_check(user)
+    if not RefereeAssignment.objects.filter(user=user, round_id=table.round_id).exists():
+        raise ApplicationError("not_assigned", _("You are not assigned to this round."))
+    _playing_check(table.round)
+
+
+def director_check(*, user: Any) -> None:
+    authenticated_check(user=user)
+    if not user_is_director(user):
+        raise ApplicationError("permission_denied", _("Only directors may do this."))
+
+
+def tournament_read_check(*, user: Any, tournament: Tournament) -> None:
+    """Public tournaments are read by anyone; others by directors and their referees."""
+    if tournament.is_public or user_is_director(user):
+        return
+    if (
+        user.is_authenticated
+        and RefereeAssignment.objects.filter(user=user, round__tournament=tournament).exists()
+    ):
+        return
+    raise ApplicationError("not_found", _("No such hand."))
+
+
+def cards_visible(*, user: Any, table: Table) -> bool:
+    """Whether ``user`` may see the unplayed cards of a live hand at ``table``: the
+    table's referees and directors."""
+    if user_is_director(user):
+        return True
+    return bool(user.is_authenticated and referee_assigned(user=user, table=table))

@@ -1,0 +1,236 @@
+"""Reads of a hand for the referee's phone and the public: its state replayed from the log."""
+
+from datetime import datetime
+from typing import Any
+
+from django.db.models import Prefetch, Q
+
+from referee.rules.cards import format_cards
+from referee.rules.errors import RulesError
+from referee.rules.hand import HandState
+from referee.rules.physical import IMPOSSIBLE_CHECKS, PhysicalHandState
+from referee.rules.profiles import get_profile
+from referee.rules.scoring import DealResult, score_result
+from tournaments.models import (
+    Hand,
+    HandEvent,
+    HandEventKind,
+    HandStatus,
+    RefereeAssignment,
+    RoundStatus,
+    Seat,
+    Table,
+)
+from tournaments.roles import user_is_director
+from tournaments.services.hand_log import (
+    HandReplay,
+    hand_deal,
+    hand_replay,
+    replay_remembered,
+)
+
+LIVE_STATUSES = frozenset({HandStatus.BIDDING, HandStatus.DOUBLING, HandStatus.PLAYING})
+
+
+def hand_get(*, hand_id: int) -> Hand | None:
+    return (
+        Hand.objects.select_related("table__round__tournament", "board").filter(pk=hand_id).first()
+    )
+
+
+def table_get(*, table_id: int) -> Table | None:
+    return Table.objects.select_related("round__tournament").filter(pk=table_id).first()
+
+
+def hand_mode(hand: Hand) -> str:
+    if hand.physical_cards:
+        return "physical"
+    return "dealt" if hand.board_id is not None or hand.deal is not None else "result_only"
+
+
+def _stakes(summary: dict[str, Any], profile_key: str) -> list[int | None] | None:
+    """What each defender stands to win or lose now (bid × multiplier so far, R8.1), from
+    ``score_result`` as if the defenders won without a spring; None before a landlord."""
+    landlord, bid = summary["landlord_seat"], summary["bid"]
+    if landlord is None or bid is None:
+        return None
+    result = DealResult(
+        landlord=landlord,
+        bid=bid,
+        doubled=(summary["doubled_0"], summary["doubled_1"], summary["doubled_2"]),
+        redoubled=summary["redoubled"],
+        bombs=summary["bombs"],
+        rockets=summary["rockets"],
+        spring=False,
+        anti_spring=False,
+        winner="defenders",
+    )
+    try:
+        scores = score_result(result, get_profile(profile_key))
+    except RulesError:
+        return None
+    return [None if seat == landlord else scores[seat] for seat in range(3)]
+
+
+def _iso(value: datetime) -> str:
+    """ISO 8601, UTC as "Z" (DRF's format), so a hand read is JSON-ready."""
+    return value.isoformat().replace("+00:00", "Z")
+
+
+def _event_row(event: HandEvent, *, audit: bool, hide_deal: bool) -> dict[str, Any]:
+    payload = event.payload
+    if hide_deal and event.kind == HandEventKind.DEAL:
+        payload = {"check": payload.get("check")}
+    row: dict[str, Any] = {
+        "seq": event.seq,
+        "kind": event.kind,
+        "actor_seat": event.actor_seat,
+        "payload": payload,
+        "recorded_at": _iso(event.recorded_at),
+    }
+    if audit:
+        row["recorded_by"] = event.recorded_by.get_username() if event.recorded_by else None
+        row["device_id"] = event.device_id
+    return row
+
+
+def hand_detail(*, hand: Hand, show_cards: bool, audit: bool = False) -> dict[str, Any]:
+    """A hand as its phone shows it: phase, turn, top play, cards left, announcements due,
+    stakes per defender, the legal actions of the seat on turn (the phone's buttons) and
+    the event log. Unplayed cards of a live hand only when ``show_cards``."""
+    replay = None if audit else replay_remembered(hand=hand)
+    if replay is None:
+        events = list(
+            HandEvent.objects.filter(hand=hand).select_related("recorded_by").order_by("seq")
+        )
+        replay = hand_replay(hand=hand, events=events)
+    events = replay.events
+    summary = replay.summary
+    live = summary["status"] in LIVE_STATUSES
+    cards = show_cards or not live
+    state = replay.state
+    table = hand.table
+    out: dict[str, Any] = {
+        "id": hand.pk,
+        "tournament": table.round.tournament.slug,
+        "round": table.round.number,
+        "table": table.number,
+        "table_id": table.pk,
+        "number": hand.number,
+        "board": hand.board.number if hand.board is not None else None,
+        "mode": hand_mode(hand),
+        "rule_profile": hand.rule_profile,
+        "version": hand.version,
+        "status": summary["status"],
+        "confirmation": summary["confirmation"],
+        "counts": hand.counts,
+        "landlord": summary["landlord_seat"],
+        "bid": summary["bid"],
+        "doubled": [summary["doubled_0"], summary["doubled_1"], summary["doubled_2"]],
+        "redoubled": summary["redoubled"],
+        "bombs": summary["bombs"],
+        "rockets": summary["rockets"],
+        "spring": summary["spring"],
+        "anti_spring": summary["anti_spring"],
+        "winner": summary["winner"] or None,
+        "scores": (
+            [summary["score_0"], summary["score_1"], summary["score_2"]]
+            if summary["score_0"] is not None
+            else None
+        ),
+        "stakes": _stakes(summary, hand.rule_profile),
+        "turn": None,
+        "top_play": None,
+        "cards_left": None,
+        "announcements_due": [],
+        "legal_actions": None,
+        "hands": None,
+        "kitty": None,
+        "deal": None,
+        "seed": hand.seed if cards else None,
+        "impossible_checks": list(IMPOSSIBLE_CHECKS) if hand.physical_cards else [],
+        "deal_check": replay.deal_event.payload["check"] if replay.deal_event else None,
+        "events": [_event_row(e, audit=audit, hide_deal=not cards) for e in events],
+    }
+    if state is not None:
+        _state_fields(out, replay, state, show_cards=cards, closed=not live)
+    if cards and hand_deal(hand=hand) is not None:
+        deal = hand_deal(hand=hand)
+        out["deal"] = deal.to_json() if deal is not None else None
+    return out
+
+
+def _state_fields(
+    out: dict[str, Any],
+    replay: HandReplay,
+    state: HandState | PhysicalHandState,
+    *,
+    show_cards: bool,
+    closed: bool,
+) -> None:
+    top = state.top_play
+    out.update(
+        turn=None if closed else state.turn,
+        top_play=(
+            {"seat": state.top_seat, "cards": top.text(), "kind": top.kind.value}
+            if top is not None and not closed
+            else None
+        ),
+        cards_left=list(state.card_counts),
+        announcements_due=[
+            {"seat": a.seat, "cards_left": a.cards_left} for a in replay.announcements_due
+        ],
+    )
+    if isinstance(state, HandState):
+        if state.kitty_revealed:
+            out["kitty"] = format_cards(state.deal.kitty)
+        if show_cards:
+            out["hands"] = [format_cards(state.hand_of(seat)) for seat in range(3)]
+    if show_cards and not closed:
+        out["legal_actions"] = [a.to_json() for a in state.legal_actions()]
+
+
+def hand_audit(*, hand: Hand) -> list[dict[str, Any]]:
+    """Who did what, when, from which device."""
+    events = HandEvent.objects.filter(hand=hand).select_related("recorded_by").order_by("seq")
+    return [_event_row(e, audit=True, hide_deal=False) for e in events]
+
+
+def assignment_tables(*, user: Any) -> list[dict[str, Any]]:
+    """The tables ``user`` may write to now (playing rounds), with seats, players and the
+    current hand."""
+    tables = Table.objects.filter(round__status=RoundStatus.PLAYING)
+    if not user_is_director(user):
+        rounds = RefereeAssignment.objects.filter(user=user, table__isnull=True).values("round")
+        tables = tables.filter(Q(round__in=rounds) | Q(referee_assignments__user=user)).distinct()
+    seats = Seat.objects.select_related("entry__player").order_by("position")
+    tables = (
+        tables.select_related("round__tournament")
+        .prefetch_related(Prefetch("seats", queryset=seats))
+        .order_by("round__tournament__slug", "round__number", "number")
+    )
+    out = []
+    for table in tables:
+        current = table.hands.order_by("-number").first()
+        out.append(
+            {
+                "table_id": table.pk,
+                "tournament": table.round.tournament.slug,
+                "round": table.round.number,
+                "table": table.number,
+                "seats": [
+                    {
+                        "position": seat.position,
+                        "entry": seat.entry_id,
+                        "player": seat.entry.player.name,
+                    }
+                    for seat in table.seats.all()
+                ],
+                "current_hand": (
+                    {"id": current.pk, "number": current.number, "status": current.status}
+                    if current is not None
+                    else None
+                ),
+            }
+        )
+    return out

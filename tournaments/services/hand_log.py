@@ -1,0 +1,301 @@
+"""A hand's event log replayed: the rules state and the summary its row must hold.
+
+The hand row is a projection of its log (STYLE: "fields that are not a projection of the
+log" are a bug). ``hand_replay`` reads the log once; ``HandReplay.summary`` is what the
+services write to the row and what the projection test compares the row with.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from referee.rules.actions import Action, action_from_json
+from referee.rules.cards import Deal
+from referee.rules.errors import RulesError
+from referee.rules.hand import Announcement, HandState, Phase
+from referee.rules.physical import PhysicalHandState
+from referee.rules.profiles import get_profile
+from tournaments.errors import ApplicationError
+from tournaments.models import (
+    ACTION_KINDS,
+    Confirmation,
+    Hand,
+    HandEvent,
+    HandEventKind,
+    HandStatus,
+)
+
+AnyHandState = HandState | PhysicalHandState
+
+#: The hand row's columns that are a projection of its log.
+SUMMARY_FIELDS = (
+    "status", "landlord_seat", "bid", "winner", "doubled_0", "doubled_1", "doubled_2",
+    "redoubled", "bombs", "rockets", "spring", "anti_spring", "score_0", "score_1", "score_2",
+    "confirmation", "rule_profile_hash", "deal",
+)  # fmt: skip
+
+_STATUS_OF_PHASE = {
+    Phase.BIDDING: HandStatus.BIDDING,
+    Phase.DOUBLING: HandStatus.DOUBLING,
+    Phase.PLAYING: HandStatus.PLAYING,
+    Phase.FINISHED: HandStatus.FINISHED,
+    Phase.PASSED_OUT: HandStatus.PASSED_OUT,
+}
+
+#: Messages for the rules library's codes (SPEC R9.1), in the request's language.
+RULES_MESSAGES = {
+    "out_of_turn": lambda: _("It is not this seat's turn."),
+    "not_held": lambda: _("The seat does not hold these cards."),
+    "invalid_combination": lambda: _("These cards are not a legal combination."),
+    "does_not_beat": lambda: _("These cards do not beat the play on the table."),
+    "lead_pass": lambda: _("The leader must play; a lead cannot be passed."),
+    "invalid_bid": lambda: _("This bid is not allowed now."),
+    "invalid_double": lambda: _("This double or redouble is not allowed now."),
+    "phase": lambda: _("This action is not allowed in the hand's current phase."),
+    "bad_notation": lambda: _("The cards could not be read."),
+    "bad_request": lambda: _("The action must be a bid, double, redouble, play or pass."),
+    "invalid_deal": lambda: _("The deal is not one pack split 17/17/17 plus a kitty of 3."),
+    "invalid_result": lambda: _("The result contradicts itself."),
+}
+
+
+def rules_error(exc: RulesError, **details: Any) -> ApplicationError:
+    """The rules library's error as the application error, with its code and a localised
+    message; the library's own (English) explanation goes in ``details.rule``."""
+    message = RULES_MESSAGES.get(exc.code, lambda: _("The rules refuse this."))()
+    extra: dict[str, Any] = {"rule": exc.message, **details}
+    if exc.index is not None and "index" not in extra:
+        extra["index"] = exc.index
+    return ApplicationError(exc.code, message, extra=extra)
+
+
+@dataclass
+class HandReplay:
+    """What replaying a hand's events gives."""
+
+    hand: Hand
+    events: list[HandEvent]
+    #: Action events in force (undone ones removed), in order.
+    actions: list[HandEvent] = field(default_factory=list)
+    state: AnyHandState | None = None
+    result_event: HandEvent | None = None
+    voided: bool = False
+    confirmation: str = Confirmation.NOT_REQUIRED
+    deal_event: HandEvent | None = None
+    announced: set[tuple[int, int, int]] = field(default_factory=set)
+    summary: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def announcements_due(self) -> list[Announcement]:
+        """报牌 the state made due that no announce / announce_missing event answers yet."""
+        if self.state is None:
+            return []
+        return [a for a in self.state.announcements if tuple(a) not in self.announced]
+
+    @property
+    def status(self) -> str:
+        return str(self.summary["status"])
+
+
+def hand_deal(*, hand: Hand) -> Deal | None:
+    """The hand's known deal: its board's, or its own (server-dealt or written in)."""
+    if hand.board_id is not None:
+        board = hand.board
+        assert board is not None
+        data: dict[str, object] = {
+            "hands": [board.hand_0, board.hand_1, board.hand_2],
+            "kitty": board.kitty,
+            "first_bidder": board.first_bidder,
+        }
+        return Deal.from_json(data)
+    if hand.deal is not None:
+        return Deal.from_json(hand.deal)
+    return None
+
+
+def hand_state_new(*, hand: Hand) -> AnyHandState | None:
+    """An empty rules state for the hand, or None for a result-only hand (no deal, not
+    physical cards)."""
+    profile = get_profile(hand.rule_profile)
+    if hand.physical_cards:
+        return PhysicalHandState(hand.first_bidder or 0, profile)
+    deal = hand_deal(hand=hand)
+    return None if deal is None else HandState(deal, profile)
+
+
+def hand_replay(*, hand: Hand, events: list[HandEvent] | None = None) -> HandReplay:
+    """Replay ``hand``'s log (its events, in order) into a state and a row summary."""
+    if events is None:
+        events = list(hand.events.order_by("seq"))
+    replay = HandReplay(hand=hand, events=events)
+    deal_json = hand.deal if not hand.physical_cards else None
+    closing: HandEvent | None = None
+    for event in events:
+        kind = event.kind
+        if kind in ACTION_KINDS:
+            replay.actions.append(event)
+        elif kind == HandEventKind.UNDO:
+            replay.actions.pop()
+            closing = None
+        elif kind in (HandEventKind.RESULT, HandEventKind.CORRECTION):
+            replay.result_event = event
+        elif kind == HandEventKind.VOID:
+            replay.voided = True
+        elif kind == HandEventKind.CONFIRM:
+            replay.confirmation = Confirmation.CONFIRMED
+        elif kind == HandEventKind.DISPUTE:
+            replay.confirmation = Confirmation.DISPUTED
+        elif kind in (HandEventKind.ANNOUNCE, HandEventKind.ANNOUNCE_MISSING):
+            p = event.payload
+            replay.announced.add((p["seat"], p["cards_left"], p["action_index"]))
+        elif kind == HandEventKind.DEAL:
+            replay.deal_event = event
+            deal_json = event.payload["deal"]
+        if event.payload.get("closes") or kind in (HandEventKind.RESULT, HandEventKind.CORRECTION):
+            closing = event
+            replay.confirmation = (
+                Confirmation.PENDING
+                if event.payload.get("needs_confirmation")
+                else Confirmation.NOT_REQUIRED
+            )
+    state = hand_state_new(hand=hand)
+    if state is not None and replay.actions:
+        try:
+            for event in replay.actions:
+                state.push(_action(event))
+        except RulesError as exc:  # the log was checked when written: a broken log is a bug
+            raise RuntimeError(f"hand {hand.pk} log does not replay: {exc}") from exc
+    replay.state = state
+    replay.summary = _summary(hand, replay, closing, deal_json)
+    return replay
+
+
+def _action(event: HandEvent) -> Action:
+    return action_from_json(event.payload["action"])
+
+
+def _summary(
+    hand: Hand, replay: HandReplay, closing: HandEvent | None, deal_json: Any
+) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "status": HandStatus.BIDDING,
+        "landlord_seat": None,
+        "bid": None,
+        "winner": "",
+        "doubled_0": False,
+        "doubled_1": False,
+        "doubled_2": False,
+        "redoubled": False,
+        "bombs": 0,
+        "rockets": 0,
+        "spring": False,
+        "anti_spring": False,
+        "score_0": None,
+        "score_1": None,
+        "score_2": None,
+        "confirmation": Confirmation.NOT_REQUIRED,
+        "rule_profile_hash": "",
+        "deal": deal_json,
+    }
+    profile_hash = get_profile(hand.rule_profile).content_hash
+    result = replay.result_event
+    state = replay.state
+    if result is not None:
+        r = result.payload["result"]
+        out.update(
+            status=HandStatus.FINISHED,
+            landlord_seat=r["landlord"],
+            bid=r["bid"],
+            winner=r["winner"],
+            redoubled=r["redoubled"],
+            bombs=r["bombs"],
+            rockets=r["rockets"],
+            spring=r["spring"],
+            anti_spring=r["anti_spring"],
+            rule_profile_hash=result.payload.get("rule_profile_hash", profile_hash),
+        )
+        out["doubled_0"], out["doubled_1"], out["doubled_2"] = r["doubled"]
+        out["score_0"], out["score_1"], out["score_2"] = result.payload["scores"]
+    elif state is not None:
+        d = state.doubled
+        out.update(
+            status=_STATUS_OF_PHASE[state.phase],
+            landlord_seat=state.landlord,
+            bid=state.bid,
+            winner=state.winner or "",
+            doubled_0=d[0] is True,
+            doubled_1=d[1] is True,
+            doubled_2=d[2] is True,
+            redoubled=state.redoubled is True,
+            bombs=state.bombs,
+            rockets=state.rockets,
+            spring=state.spring,
+            anti_spring=state.anti_spring,
+        )
+        if state.is_over:
+            scores = state.scores()
+            assert scores is not None
+            out["score_0"], out["score_1"], out["score_2"] = scores
+            out["rule_profile_hash"] = profile_hash
+    if out["status"] in (HandStatus.FINISHED, HandStatus.PASSED_OUT) and closing is not None:
+        out["confirmation"] = replay.confirmation
+    if replay.voided:
+        out.update(status=HandStatus.VOIDED, score_0=None, score_1=None, score_2=None)
+        out["confirmation"] = Confirmation.NOT_REQUIRED
+    return out
+
+
+_REMEMBERED = "_hand_log_replay"
+
+
+def replay_remember(*, hand: Hand, replay: HandReplay) -> None:
+    """Keep a write's replay on the hand object the service returns, keyed by its version,
+    so the answer built from that object needs no second read of the log. It lives only as
+    long as that object (one request); a later version never uses it."""
+    hand.__dict__[_REMEMBERED] = (hand.version, replay)
+
+
+def replay_remembered(*, hand: Hand) -> HandReplay | None:
+    remembered = hand.__dict__.get(_REMEMBERED)
+    if remembered is None or remembered[0] != hand.version:
+        return None
+    replay: HandReplay = remembered[1]
+    return replay
+
+
+def hand_summary_apply(*, hand: Hand, replay: HandReplay) -> None:
+    """Write the replayed summary onto the (locked) hand row."""
+    for name in SUMMARY_FIELDS:
+        setattr(hand, name, replay.summary[name])
+    hand.save(update_fields=[*SUMMARY_FIELDS, "version"])
+
+
+def hand_summary_of_row(*, hand: Hand) -> dict[str, Any]:
+    """The stored summary, to compare with a replay's."""
+    return {name: getattr(hand, name) for name in SUMMARY_FIELDS}
+
+
+def hand_check_replays(*, hand: Hand) -> list[str]:
+    """Fields whose stored value differs from the replay of the log (empty when sound)."""
+    stored = hand_summary_of_row(hand=hand)
+    replayed = hand_replay(hand=hand).summary
+    return [name for name in SUMMARY_FIELDS if stored[name] != replayed[name]]
+
+
+__all__ = [
+    "SUMMARY_FIELDS",
+    "AnyHandState",
+    "HandReplay",
+    "hand_check_replays",
+    "hand_deal",
+    "hand_replay",
+    "hand_state_new",
+    "hand_summary_apply",
+    "hand_summary_of_row",
+    "replay_remember",
+    "replay_remembered",
+    "rules_error",
+]

@@ -1,0 +1,89 @@
+"""Penalties (罚分, SPEC §9): signed score adjustments on an entry, records of their own.
+
+Never edited or deleted: a mistaken penalty is revoked, which keeps the record.
+"""
+
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from tournaments.errors import ApplicationError
+from tournaments.models import Entry, Hand, Penalty, Seat
+from tournaments.services.hand_results import tournament_scores_changed
+
+
+@transaction.atomic
+def penalty_create(
+    *,
+    entry: Entry,
+    points: int,
+    reason: str,
+    hand: Hand | None = None,
+    recorded_by: Any = None,
+    idempotency_key: str | None = None,
+) -> Penalty:
+    """Record a penalty (negative points) or an adjustment (positive) on ``entry``,
+    optionally tied to a hand the entry played. A retry with the same key returns the
+    first record."""
+    if idempotency_key is not None:
+        previous = Penalty.objects.filter(
+            tournament_id=entry.tournament_id, idempotency_key=idempotency_key
+        ).first()
+        if previous is not None:
+            same = (previous.entry_id, previous.points, previous.reason, previous.hand_id) == (
+                entry.pk,
+                points,
+                reason.strip() if isinstance(reason, str) else reason,
+                hand.pk if hand is not None else None,
+            )
+            if not same:
+                raise ApplicationError(
+                    "idempotency_conflict",
+                    _("This idempotency key was already used for a different request."),
+                )
+            return previous
+    if not isinstance(reason, str) or not reason.strip():
+        raise ApplicationError("reason_required", _("Give a reason."))
+    if isinstance(points, bool) or not isinstance(points, int) or points == 0:
+        raise ApplicationError(
+            "invalid_penalty", _("A penalty is a non-zero whole number of points.")
+        )
+    if hand is not None and not Seat.objects.filter(table_id=hand.table_id, entry=entry).exists():
+        raise ApplicationError("entry_not_at_table", _("The entry did not play this hand."))
+    try:
+        with transaction.atomic():
+            penalty = Penalty.objects.create(
+                tournament_id=entry.tournament_id,
+                entry=entry,
+                hand=hand,
+                points=points,
+                reason=reason.strip(),
+                recorded_by=recorded_by if getattr(recorded_by, "pk", None) else None,
+                idempotency_key=idempotency_key,
+            )
+    except IntegrityError as exc:  # a concurrent request with the same key won
+        raise ApplicationError(
+            "idempotency_conflict", _("This idempotency key is being used by another request.")
+        ) from exc
+    tournament_scores_changed(tournament_id=entry.tournament_id)
+    return penalty
+
+
+@transaction.atomic
+def penalty_revoke(*, penalty: Penalty, reason: str, recorded_by: Any = None) -> Penalty:
+    """Revoke a penalty, keeping it on record with the reason. Revoking twice answers the
+    first revocation (a retry)."""
+    locked = Penalty.objects.select_for_update().get(pk=penalty.pk)
+    if locked.revoked_at is not None:
+        if locked.revoke_reason == reason:
+            return locked
+        raise ApplicationError("penalty_revoked", _("This penalty is already revoked."))
+    if not isinstance(reason, str) or not reason.strip():
+        raise ApplicationError("reason_required", _("Give a reason."))
+    locked.revoked_at = timezone.now()
+    locked.revoke_reason = reason
+    locked.save(update_fields=["revoked_at", "revoke_reason"])
+    tournament_scores_changed(tournament_id=locked.tournament_id)
+    return locked

@@ -21,7 +21,7 @@ from tournaments.models.rounds import (
     SeatPosition,
     Table,
 )
-from tournaments.models.standings import StandingSnapshot
+from tournaments.models.standings import StandingSnapshot, StandingsState
 from tournaments.models.tournaments import (
     Entry,
     RuleProfileKey,
@@ -49,6 +49,7 @@ __all__ = [
     "Seat",
     "SeatPosition",
     "StandingSnapshot",
+    "StandingsState",
     "Table",
     "Tournament",
     "TournamentFormat",

@@ -209,3 +209,28 @@ def hand_record_result(
     )
     hand_results_sync(hand=locked)
     return locked
+
+
+@transaction.atomic
+def hand_record_passed_out(*, hand: Hand, recorded_by: Any = None) -> Hand:
+    """Close a hand that everybody passed (流局, R2.4): it scores 0 for every seat.
+
+    Stop-gap until the action service records pass-outs from the bidding log (issue 8:
+    the generator and the standings tests need passed-out hands).
+    """
+    locked = Hand.objects.select_for_update().get(pk=hand.pk)
+    if locked.status in CLOSED_STATUSES:
+        raise ApplicationError("hand_closed", f"The hand is already {locked.status}.")
+    locked.status = HandStatus.PASSED_OUT
+    locked.score_0 = locked.score_1 = locked.score_2 = 0
+    locked.confirmation = (
+        Confirmation.PENDING
+        if locked.table.round.tournament.requires_confirmation
+        else Confirmation.NOT_REQUIRED
+    )
+    locked.save()
+    _hand_event_append(
+        hand=locked, kind=HandEventKind.PASS_OUT, payload={}, recorded_by=recorded_by
+    )
+    hand_results_sync(hand=locked)
+    return locked

@@ -1,0 +1,158 @@
+"""Standing snapshots: requested after every score change, computed by a Celery task.
+
+``standings_request`` (queued by ``tournament_scores_changed`` on commit) sends at most
+one task while one is waiting; ``standings_snapshot_update`` (the task's body) computes
+the standings of the tournament's current log version from scratch and stores them,
+once per version.
+"""
+
+import logging
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import timedelta
+
+from django.db import connection, transaction
+from django.utils import timezone
+
+from tournaments.models import StandingSnapshot, StandingsState, Tournament
+from tournaments.standings_selectors import (
+    standings_compute,
+    standings_round_number,
+    standings_snapshot_exists,
+    standings_stale_tournament_ids,
+)
+
+logger = logging.getLogger(__name__)
+
+#: A request flag older than this is taken for a lost message by the beat sweep.
+QUEUED_STALE_AFTER = timedelta(minutes=2)
+#: First key of the PostgreSQL advisory lock that serialises one tournament's recomputes.
+_ADVISORY_LOCK_CLASS = 0x5D5D
+
+
+def _send(tournament_id: int) -> None:
+    from tournaments.tasks import standings_recompute  # the task module imports this one
+
+    standings_recompute.delay(tournament_id)
+
+
+def standings_request(*, tournament_id: int) -> bool:
+    """Send a recompute task unless one is already waiting; True when one was sent.
+
+    The flag is claimed with one conditional UPDATE, so of any number of concurrent
+    requests exactly one sends (coalescing in the database, not in a process).
+    """
+    StandingsState.objects.bulk_create(
+        [StandingsState(tournament_id=tournament_id)], ignore_conflicts=True
+    )
+    claimed = StandingsState.objects.filter(
+        tournament_id=tournament_id, queued_at__isnull=True
+    ).update(queued_at=timezone.now())
+    if not claimed:
+        return False
+    try:
+        _send(tournament_id)
+    except Exception:
+        # Broker unreachable: release the flag so the next change or the sweep sends.
+        StandingsState.objects.filter(tournament_id=tournament_id).update(queued_at=None)
+        logger.exception("standings recompute of tournament %s not queued", tournament_id)
+        return False
+    return True
+
+
+@contextmanager
+def _one_computation_at_a_time(tournament_id: int) -> Iterator[None]:
+    """On PostgreSQL a session advisory lock per tournament (released when the worker's
+    connection closes, also if it dies); SQLite runs one writer at a time anyway."""
+    if connection.vendor != "postgresql":
+        yield
+        return
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_lock(%s, %s)", [_ADVISORY_LOCK_CLASS, tournament_id])
+    try:
+        yield
+    finally:
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT pg_advisory_unlock(%s, %s)", [_ADVISORY_LOCK_CLASS, tournament_id]
+            )
+
+
+def standings_snapshot_update(*, tournament_id: int) -> int | None:
+    """Store the standings of the tournament's current log version; return that version
+    (None for an unknown tournament).  Idempotent: a version already stored is left.
+
+    The computation reads one consistent view of the database (REPEATABLE READ on
+    PostgreSQL), so the version recorded is exactly the one the rows were read at.
+    """
+    StandingsState.objects.filter(tournament_id=tournament_id).update(queued_at=None)
+    with _one_computation_at_a_time(tournament_id):
+        fresh_transaction = not connection.in_atomic_block
+        with transaction.atomic():
+            if fresh_transaction and connection.vendor == "postgresql":
+                with connection.cursor() as cursor:
+                    cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+            tournament = Tournament.objects.filter(pk=tournament_id).first()
+            if tournament is None:
+                return None
+            version = tournament.log_version
+            if not standings_snapshot_exists(tournament_id=tournament_id, log_version=version):
+                _snapshot_write(tournament=tournament, version=version)
+            return version
+
+
+def _snapshot_write(*, tournament: Tournament, version: int) -> None:
+    started = time.perf_counter()
+    standings = standings_compute(tournament=tournament)
+    round_number = standings_round_number(tournament_id=tournament.pk)
+    now = timezone.now()
+    # Keep the history per round: this version replaces older ones of the same round.
+    StandingSnapshot.objects.filter(
+        tournament=tournament, round_number=round_number, log_version__lt=version
+    ).delete()
+    StandingSnapshot.objects.bulk_create(
+        (
+            StandingSnapshot(
+                tournament=tournament,
+                entry_id=s.entry_id,
+                rank=s.rank,
+                total=s.total,
+                tiebreaks=s.tiebreaks,
+                log_version=version,
+                round_number=round_number,
+                withdrawn=s.withdrawn,
+                deal_points=s.deal_points,
+                penalty_points=s.penalty_points,
+                hands_played=s.hands_played,
+                landlord_hands=s.landlord_hands,
+                landlord_wins=s.landlord_wins,
+                matchpoints=s.matchpoints,
+                matchpoint_top=s.matchpoint_top,
+                boards_scored=s.boards_scored,
+                tops=s.tops,
+                mp_percentage=round(float(s.mp_percentage), 6),
+                computed_at=now,
+            )
+            for s in standings
+        ),
+        batch_size=2000,
+    )
+    logger.info(
+        "standings of tournament %s at v%s: %s entries in %.0f ms",
+        tournament.pk,
+        version,
+        len(standings),
+        1000 * (time.perf_counter() - started),
+    )
+
+
+def standings_sweep() -> list[int]:
+    """Request a recompute of every tournament whose log version is ahead of its latest
+    snapshot (a lost message, a worker that died for good); return their ids.  A flag
+    set long ago is taken for a lost message and cleared first."""
+    stale_ids = standings_stale_tournament_ids()
+    StandingsState.objects.filter(
+        tournament_id__in=stale_ids, queued_at__lt=timezone.now() - QUEUED_STALE_AFTER
+    ).update(queued_at=None)
+    return [t for t in stale_ids if standings_request(tournament_id=t)]

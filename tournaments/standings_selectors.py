@@ -48,9 +48,10 @@ def _last_deal_winners(*, tournament_id: int) -> set[int]:
                 order_by=[F("round__number").desc(), F("hand__number").desc()],
             )
         )
-        .filter(recency=1, won=True)
+        .filter(recency=1)
     )
-    return set(last.values_list("entry_id", flat=True))
+    # ``won`` is read from the last row, not filtered on: a filter would run before the window.
+    return {entry_id for entry_id, won in last.values_list("entry_id", "won") if won}
 
 
 def _entry_totals(*, tournament_id: int, last_deal: bool) -> list[EntryTotals]:

@@ -27,15 +27,41 @@ ARCHIVE_FORMAT = "doudizhu-tournament-archive"
 ARCHIVE_VERSION = 1
 
 TOURNAMENT_FIELDS = (
-    "slug", "name", "rule_profile", "format", "status", "hands_per_round", "is_public",
-    "requires_confirmation", "tiebreaks", "log_version",
+    "slug",
+    "name",
+    "rule_profile",
+    "format",
+    "status",
+    "hands_per_round",
+    "is_public",
+    "requires_confirmation",
+    "tiebreaks",
+    "log_version",
 )
 PLAYER_FIELDS = ("name", "chinese_name", "club", "external_id")
 BOARD_FIELDS = ("number", "seed", "hand_0", "hand_1", "hand_2", "kitty", "first_bidder")
 HAND_FIELDS = (
-    "number", "deal", "status", "rule_profile", "rule_profile_hash", "landlord_seat", "bid",
-    "winner", "doubled_0", "doubled_1", "doubled_2", "redoubled", "bombs", "rockets", "spring",
-    "anti_spring", "score_0", "score_1", "score_2", "confirmation", "version",
+    "number",
+    "deal",
+    "status",
+    "rule_profile",
+    "rule_profile_hash",
+    "landlord_seat",
+    "bid",
+    "winner",
+    "doubled_0",
+    "doubled_1",
+    "doubled_2",
+    "redoubled",
+    "bombs",
+    "rockets",
+    "spring",
+    "anti_spring",
+    "score_0",
+    "score_1",
+    "score_2",
+    "confirmation",
+    "version",
 )
 EVENT_FIELDS = ("seq", "kind", "payload", "actor_seat", "idempotency_key")
 PENALTY_FIELDS = ("points", "reason", "revoke_reason", "idempotency_key")
@@ -56,14 +82,17 @@ def _hand_key(hand: Hand) -> dict[str, int]:
 def tournament_archive(*, tournament: Tournament) -> dict[str, Any]:
     """The whole tournament as plain JSON data."""
     entries = list(
-        Entry.objects.filter(tournament=tournament).select_related("player")
+        Entry.objects.filter(tournament=tournament)
+        .select_related("player")
         .order_by("registration_order")
     )
     order_of = {e.pk: e.registration_order for e in entries}
     events_of: dict[int, list[dict[str, Any]]] = {}
-    for ev in HandEvent.objects.filter(hand__table__round__tournament=tournament).select_related(
-        "recorded_by"
-    ).order_by("hand_id", "seq"):
+    for ev in (
+        HandEvent.objects.filter(hand__table__round__tournament=tournament)
+        .select_related("recorded_by")
+        .order_by("hand_id", "seq")
+    ):
         events_of.setdefault(ev.hand_id, []).append(
             {
                 **{f: getattr(ev, f) for f in EVENT_FIELDS},
@@ -71,9 +100,7 @@ def tournament_archive(*, tournament: Tournament) -> dict[str, Any]:
                 "recorded_at": timestamp(ev.recorded_at),
             }
         )
-    referees = RefereeAssignment.objects.filter(round__tournament=tournament).select_related(
-        "user"
-    )
+    referees = RefereeAssignment.objects.filter(round__tournament=tournament).select_related("user")
     rounds = []
     for round_ in Round.objects.filter(tournament=tournament).order_by("number"):
         tables = []
@@ -94,7 +121,8 @@ def tournament_archive(*, tournament: Tournament) -> dict[str, Any]:
                             "board": h.board.number if h.board else None,
                             "events": events_of.get(h.pk, []),
                         }
-                        for h in Hand.objects.filter(table=table).select_related("board")
+                        for h in Hand.objects.filter(table=table)
+                        .select_related("board")
                         .order_by("number")
                     ],
                 }

@@ -168,8 +168,11 @@ def _placement_points(group: Sequence[Standing], meetings: Sequence[Meeting]) ->
             for other in members:
                 if other is not m:
                     points[m.entry_id] += (
-                        2 if m.match_score > other.match_score else
-                        1 if m.match_score == other.match_score else 0
+                        2
+                        if m.match_score > other.match_score
+                        else 1
+                        if m.match_score == other.match_score
+                        else 0
                     )
     return points
 
@@ -251,8 +254,11 @@ def standings_rank(
     for part in (active, withdrawn):
         groups = [sorted(part, key=lambda s: s.registration_order)] if part else []
         for criterion in chain:
-            groups = [sub for g in groups for sub in (_split(g, criterion, meetings)
-                                                     if len(g) > 1 else [g])]
+            groups = [
+                sub
+                for g in groups
+                for sub in (_split(g, criterion, meetings) if len(g) > 1 else [g])
+            ]
         for g in groups:
             rank = len(ranked) + 1
             for s in g:

@@ -74,9 +74,9 @@ def _entry_totals(*, tournament_id: int, last_deal: bool) -> list[EntryTotals]:
     )
     winners = _last_deal_winners(tournament_id=tournament_id) if last_deal else set()
     out = []
-    for entry_id, order, withdrawn in Entry.objects.filter(
-        tournament_id=tournament_id
-    ).values_list("id", "registration_order", "withdrawn"):
+    for entry_id, order, withdrawn in Entry.objects.filter(tournament_id=tournament_id).values_list(
+        "id", "registration_order", "withdrawn"
+    ):
         row = sums.get(entry_id, {})
         out.append(
             EntryTotals(

@@ -60,8 +60,10 @@ def test_r10_6_1_mv05_opponents_outscored_breaks_an_equal_percentage() -> None:
 
     groups = [group(1, 250), group(2, 250), group(3, 220), group(4, 192)]
     meetings = [
-        Meeting(1, 10, 1, 30), Meeting(1, 10, 3, -30),
-        Meeting(1, 11, 2, 30), Meeting(1, 11, 4, -30),
+        Meeting(1, 10, 1, 30),
+        Meeting(1, 10, 3, -30),
+        Meeting(1, 11, 2, 30),
+        Meeting(1, 11, 4, -30),
     ]
     standings = standings_rank(
         format="duplicate",
@@ -109,8 +111,12 @@ def test_r10_8_5_equal_after_the_chain_share_a_rank_1_2_2_4() -> None:
     standings = standings_rank(
         format="table",
         tiebreaks=["last_deal"],
-        entries=[entry(1, deal_points=9), entry(2, deal_points=5), entry(3, deal_points=5),
-                 entry(4, deal_points=-19)],
+        entries=[
+            entry(1, deal_points=9),
+            entry(2, deal_points=5),
+            entry(3, deal_points=5),
+            entry(4, deal_points=-19),
+        ],
     )
     assert [s.rank for s in standings] == [1, 2, 2, 4]
 
@@ -119,8 +125,11 @@ def test_r10_8_6_withdrawn_entries_rank_below_every_active_entry() -> None:
     standings = standings_rank(
         format="table",
         tiebreaks=[],
-        entries=[entry(1, deal_points=50, withdrawn=True), entry(2, deal_points=-5),
-                 entry(3, deal_points=-45)],
+        entries=[
+            entry(1, deal_points=50, withdrawn=True),
+            entry(2, deal_points=-5),
+            entry(3, deal_points=-45),
+        ],
     )
     assert [(s.entry_id, s.rank) for s in standings] == [(2, 1), (3, 2), (1, 3)]
 
@@ -128,8 +137,13 @@ def test_r10_8_6_withdrawn_entries_rank_below_every_active_entry() -> None:
 def test_r10_3_2_mv07_head_to_head_placement_points() -> None:
     # Totals tie at 0; in their meeting entry 2 outscored entry 1 (+30 against +30 is a tie
     # with entry 3, who is not in the tied group).
-    meetings = [Meeting(1, 1, 1, -10), Meeting(1, 1, 2, 40), Meeting(1, 1, 3, -30),
-                Meeting(2, 5, 1, 10), Meeting(2, 6, 2, -40)]
+    meetings = [
+        Meeting(1, 1, 1, -10),
+        Meeting(1, 1, 2, 40),
+        Meeting(1, 1, 3, -30),
+        Meeting(2, 5, 1, 10),
+        Meeting(2, 6, 2, -40),
+    ]
     standings = standings_rank(
         format="table",
         tiebreaks=["head_to_head", "registration"],
@@ -162,9 +176,7 @@ def test_the_default_chains_are_valid() -> None:
 
 
 @given(
-    st.lists(
-        st.tuples(st.integers(-50, 50), st.booleans(), st.booleans()), min_size=1, max_size=30
-    )
+    st.lists(st.tuples(st.integers(-50, 50), st.booleans(), st.booleans()), min_size=1, max_size=30)
 )
 def test_ranks_are_competition_ranks_and_respect_the_chain(
     rows: list[tuple[int, bool, bool]],

@@ -127,8 +127,14 @@ def _rescore(hand: Hand, result: tuple[int, int, str, int]) -> None:
         get_profile(hand.rule_profile),
     )
     Hand.objects.filter(pk=hand.pk).update(
-        status=HandStatus.FINISHED, landlord_seat=landlord, bid=bid, winner=winner, bombs=bombs,
-        score_0=scores[0], score_1=scores[1], score_2=scores[2],
+        status=HandStatus.FINISHED,
+        landlord_seat=landlord,
+        bid=bid,
+        winner=winner,
+        bombs=bombs,
+        score_0=scores[0],
+        score_1=scores[1],
+        score_2=scores[2],
     )
     hand.refresh_from_db()
     hand_results_sync(hand=hand)
@@ -175,7 +181,9 @@ def apply(tournament: Tournament, tables: list[Any], boards: list[Any], op: tupl
         tournament_scores_changed(tournament_id=tournament.pk)
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(
     format=st.sampled_from(["table", "swiss", "duplicate"]),
     confirmation=st.booleans(),
@@ -267,9 +275,11 @@ def test_history_keeps_the_latest_snapshot_of_each_round(
     with django_capture_on_commit_callbacks(execute=True):
         finish(r2, landlord=0, bid=1, winner="defenders")
     kept = sorted(
-        set(StandingSnapshot.objects.filter(tournament=tournament).values_list(
-            "round_number", "log_version"
-        ))
+        set(
+            StandingSnapshot.objects.filter(tournament=tournament).values_list(
+                "round_number", "log_version"
+            )
+        )
     )
     assert kept == [(1, 2), (2, 4)]
 
@@ -280,9 +290,10 @@ def test_the_sweep_recomputes_tournaments_behind_their_log(
     tournament, entries = tournament_with_entries(3)
     table = table_of(tournament, 1, 1, entries)
     finish(table, landlord=0, bid=1, winner="landlord")  # on_commit never runs: "lost"
-    StandingsState.objects.create(tournament=tournament, queued_at=timezone.now() - 10 * (
-        standings_service.QUEUED_STALE_AFTER
-    ))
+    StandingsState.objects.create(
+        tournament=tournament,
+        queued_at=timezone.now() - 10 * (standings_service.QUEUED_STALE_AFTER),
+    )
     assert standings_sweep() == [tournament.pk]
     assert_snapshot_is_the_recomputation(tournament)
     assert standings_sweep() == []

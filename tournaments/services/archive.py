@@ -61,7 +61,9 @@ class ArchiveError(ApplicationError):
         super().__init__("archive_invalid", f"{where}: {message}", extra={"field": where})
 
 
-def _get(obj: Any, key: str, where: str, kind: type | tuple[type, ...], *, null: bool = False) -> Any:
+def _get(
+    obj: Any, key: str, where: str, kind: type | tuple[type, ...], *, null: bool = False
+) -> Any:
     if not isinstance(obj, dict):
         raise ArchiveError(where, "expected an object")
     if key not in obj:
@@ -77,8 +79,13 @@ def _get(obj: Any, key: str, where: str, kind: type | tuple[type, ...], *, null:
 
 def _kind_name(kind: type | tuple[type, ...]) -> str:
     kinds = kind if isinstance(kind, tuple) else (kind,)
-    names = {int: "an integer", str: "text", bool: "true or false", list: "a list",
-             dict: "an object"}
+    names = {
+        int: "an integer",
+        str: "text",
+        bool: "true or false",
+        list: "a list",
+        dict: "an object",
+    }
     return " or ".join(names.get(k, k.__name__) for k in kinds)
 
 
@@ -126,8 +133,28 @@ def _validate(instance: Any, where: str, exclude: list[str]) -> None:
     except ValidationError as exc:
         fields = exc.message_dict if hasattr(exc, "error_dict") else {"": exc.messages}
         name, messages = next(iter(fields.items()))
-        path = where if name in ("", "__all__") else f"{where}.{name}"
+        if name in ("", "__all__"):
+            name = _constraint_field(instance, " ".join(messages))
+        path = f"{where}.{name}" if name else where
         raise ArchiveError(path, " ".join(messages)) from exc
+
+
+def _constraint_field(instance: Any, message: str) -> str:
+    """The first field a violated constraint (named in ``message``) is about, if any."""
+    for constraint in instance._meta.constraints:
+        if constraint.name not in message:
+            continue
+        if getattr(constraint, "fields", None):
+            return str(constraint.fields[0])
+        condition = getattr(constraint, "condition", None)
+        stack = [condition] if condition is not None else []
+        while stack:
+            node = stack.pop(0)
+            for child in getattr(node, "children", ()):
+                if isinstance(child, tuple):
+                    return str(child[0]).split("__")[0]
+                stack.append(child)
+    return ""
 
 
 def hand_log_check(hand: Hand, events: list[HandEvent], deal: Deal | None, where: str) -> None:
@@ -154,10 +181,16 @@ def hand_log_check(hand: Hand, events: list[HandEvent], deal: Deal | None, where
             result = DealResult(**r)
             expected_scores = score_result(result, profile)
             expected_status = HandStatus.FINISHED
-            summary = {"landlord_seat": result.landlord, "bid": result.bid,
-                       "winner": result.winner, "bombs": result.bombs,
-                       "rockets": result.rockets, "spring": result.spring,
-                       "anti_spring": result.anti_spring, "redoubled": result.redoubled}
+            summary = {
+                "landlord_seat": result.landlord,
+                "bid": result.bid,
+                "winner": result.winner,
+                "bombs": result.bombs,
+                "rockets": result.rockets,
+                "spring": result.spring,
+                "anti_spring": result.anti_spring,
+                "redoubled": result.redoubled,
+            }
         elif HandEventKind.PASS_OUT in kinds:
             expected_status, expected_scores = HandStatus.PASSED_OUT, (0, 0, 0)
         elif actions:
@@ -165,13 +198,20 @@ def hand_log_check(hand: Hand, events: list[HandEvent], deal: Deal | None, where
                 raise ArchiveError(f"{where}.deal", "a hand with actions needs its deal")
             state = HandState.from_events(deal, actions, profile)
             expected_scores = state.scores()
-            expected_status = {Phase.FINISHED: HandStatus.FINISHED,
-                               Phase.PASSED_OUT: HandStatus.PASSED_OUT}.get(state.phase)
+            expected_status = {
+                Phase.FINISHED: HandStatus.FINISHED,
+                Phase.PASSED_OUT: HandStatus.PASSED_OUT,
+            }.get(state.phase)
             if state.phase is Phase.FINISHED:
-                summary = {"landlord_seat": state.landlord, "bid": state.bid,
-                           "winner": state.winner, "bombs": state.bombs,
-                           "rockets": state.rockets, "spring": state.spring,
-                           "anti_spring": state.anti_spring}
+                summary = {
+                    "landlord_seat": state.landlord,
+                    "bid": state.bid,
+                    "winner": state.winner,
+                    "bombs": state.bombs,
+                    "rockets": state.rockets,
+                    "spring": state.spring,
+                    "anti_spring": state.anti_spring,
+                }
     except RulesError as exc:
         raise ArchiveError(f"{where}.events", f"the log does not replay: {exc}") from exc
     except (TypeError, KeyError, ValueError) as exc:
@@ -184,12 +224,14 @@ def hand_log_check(hand: Hand, events: list[HandEvent], deal: Deal | None, where
         raise ArchiveError(f"{where}.status", f"{hand.status} but the log gives {expected_status}")
     if hand.scores != expected_scores:
         raise ArchiveError(
-            f"{where}.score_0", f"scores {list(hand.scores)} but the log gives "
-            f"{list(expected_scores or ())}"
+            f"{where}.score_0",
+            f"scores {list(hand.scores)} but the log gives {list(expected_scores or ())}",
         )
     for name, value in summary.items():
         if getattr(hand, name) != value:
-            raise ArchiveError(f"{where}.{name}", f"{getattr(hand, name)!r} but the log gives {value!r}")
+            raise ArchiveError(
+                f"{where}.{name}", f"{getattr(hand, name)!r} but the log gives {value!r}"
+            )
 
 
 class _Restore:
@@ -254,7 +296,8 @@ class _Restore:
             _validate(player, f"{where}.player", [])
             player.save()
             entry = Entry(
-                tournament=tournament, player=player,
+                tournament=tournament,
+                player=player,
                 registration_order=_get(e, "registration_order", where, int),
                 withdrawn=_get(e, "withdrawn", where, bool),
             )
@@ -266,15 +309,24 @@ class _Restore:
         return entries
 
     def round(
-        self, tournament: Tournament, r: Any, where: str, entries: dict[int, Entry],
+        self,
+        tournament: Tournament,
+        r: Any,
+        where: str,
+        entries: dict[int, Entry],
         boards: dict[int, Board],
     ) -> dict[tuple[int, int, int], Hand]:
-        round_ = Round(tournament=tournament, number=_get(r, "number", where, int),
-                       status=_get(r, "status", where, str))
+        round_ = Round(
+            tournament=tournament,
+            number=_get(r, "number", where, int),
+            status=_get(r, "status", where, str),
+        )
         _validate(round_, where, ["tournament"])
         round_.save()
         for name in _list(r, "referees", where):
-            RefereeAssignment.objects.create(round=round_, user=self.user(name, f"{where}.referees"))
+            RefereeAssignment.objects.create(
+                round=round_, user=self.user(name, f"{where}.referees")
+            )
         hands = {}
         for j, tb in enumerate(_list(r, "tables", where)):
             tw = f"{where}.tables[{j}]"
@@ -287,8 +339,12 @@ class _Restore:
                 order = _get(s, "entry", sw, int)
                 if order not in entries:
                     raise ArchiveError(f"{sw}.entry", f"no entry {order}")
-                seat = Seat(table=table, round=round_, position=_get(s, "position", sw, int),
-                            entry=entries[order])
+                seat = Seat(
+                    table=table,
+                    round=round_,
+                    position=_get(s, "position", sw, int),
+                    entry=entries[order],
+                )
                 _validate(seat, sw, ["table", "round", "entry"])
                 seats.append(seat)
             Seat.objects.bulk_create(seats)
@@ -302,7 +358,12 @@ class _Restore:
         return hands
 
     def hand(
-        self, tournament: Tournament, table: Table, seats: list[Seat], h: Any, where: str,
+        self,
+        tournament: Tournament,
+        table: Table,
+        seats: list[Seat],
+        h: Any,
+        where: str,
         boards: dict[int, Board],
     ) -> Hand:
         fields = _fields(Hand, h, HAND_FIELDS, where)
@@ -311,9 +372,7 @@ class _Restore:
         board_number = _get(h, "board", where, int, null=True)
         if board_number is not None and board_number not in boards:
             raise ArchiveError(f"{where}.board", f"no board {board_number}")
-        hand = Hand(table=table, board=boards.get(board_number) if board_number else None,
-                    **fields)
-        _validate(hand, where, ["table", "board"])
+        hand = Hand(table=table, board=boards.get(board_number) if board_number else None, **fields)
         if hand.rule_profile != tournament.rule_profile:
             raise ArchiveError(f"{where}.rule_profile", "differs from the tournament's")
         deal: Deal | None = None
@@ -336,19 +395,25 @@ class _Restore:
             _validate(event, ew, ["hand", "recorded_by"])
             events.append(event)
         hand_log_check(hand, events, deal, where)
+        _validate(hand, where, ["table", "board"])
         hand.save()
         for event in events:
             event.hand = hand
         HandEvent.objects.bulk_create(events)
         if hand.counts:
             HandSeatResult.objects.bulk_create(
-                hand_result_rows(hand=hand, seats=seats, tournament_id=tournament.pk,
-                                 round_id=table.round_id)
+                hand_result_rows(
+                    hand=hand, seats=seats, tournament_id=tournament.pk, round_id=table.round_id
+                )
             )
         return hand
 
     def penalty(
-        self, tournament: Tournament, p: Any, where: str, entries: dict[int, Entry],
+        self,
+        tournament: Tournament,
+        p: Any,
+        where: str,
+        entries: dict[int, Entry],
         hands: dict[tuple[int, int, int], Hand],
     ) -> None:
         order = _get(p, "entry", where, int)
@@ -362,7 +427,9 @@ class _Restore:
                 raise ArchiveError(f"{where}.hand", f"no hand {ref}")
             hand = hands[ref]  # type: ignore[index]
         penalty = Penalty(
-            tournament=tournament, entry=entries[order], hand=hand,
+            tournament=tournament,
+            entry=entries[order],
+            hand=hand,
             **_fields(Penalty, p, PENALTY_FIELDS, where),
             recorded_by=self.user(p.get("recorded_by"), f"{where}.recorded_by"),
             recorded_at=_when(p, "recorded_at", where),

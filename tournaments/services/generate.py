@@ -24,10 +24,28 @@ from tournaments.standings_selectors import standings_compute
 
 _SURNAMES = "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗"
 _GIVEN = ["伟", "芳", "娜", "敏", "静", "磊", "洋", "勇", "艳", "杰", "娟", "涛", "明", "超", "霞"]
-_PINYIN = {"王": "Wang", "李": "Li", "张": "Zhang", "刘": "Liu", "陈": "Chen", "杨": "Yang",
-           "黄": "Huang", "赵": "Zhao", "吴": "Wu", "周": "Zhou", "徐": "Xu", "孙": "Sun",
-           "马": "Ma", "朱": "Zhu", "胡": "Hu", "郭": "Guo", "何": "He", "高": "Gao",
-           "林": "Lin", "罗": "Luo"}
+_PINYIN = {
+    "王": "Wang",
+    "李": "Li",
+    "张": "Zhang",
+    "刘": "Liu",
+    "陈": "Chen",
+    "杨": "Yang",
+    "黄": "Huang",
+    "赵": "Zhao",
+    "吴": "Wu",
+    "周": "Zhou",
+    "徐": "Xu",
+    "孙": "Sun",
+    "马": "Ma",
+    "朱": "Zhu",
+    "胡": "Hu",
+    "郭": "Guo",
+    "何": "He",
+    "高": "Gao",
+    "林": "Lin",
+    "罗": "Luo",
+}
 
 
 @dataclass(frozen=True)
@@ -78,8 +96,12 @@ def _hand_play_and_record(
 
 
 def _seating(
-    *, tournament: Tournament, entries: Sequence[Entry], round_number: int,
-    byes: dict[int, int], rng: random.Random,
+    *,
+    tournament: Tournament,
+    entries: Sequence[Entry],
+    round_number: int,
+    byes: dict[int, int],
+    rng: random.Random,
 ) -> list[list[Entry]]:
     """Tables of three for one round; the leftover entries (N mod 3) get a bye, given to
     those with fewest byes so far."""
@@ -117,7 +139,8 @@ def tournament_generate(*, options: GenerateOptions) -> Tournament:
             surname = _SURNAMES[i % len(_SURNAMES)]
             given = _GIVEN[(i // len(_SURNAMES)) % len(_GIVEN)]
             player = player_create(
-                name=f"{_PINYIN[surname]} {i + 1}", chinese_name=f"{surname}{given}{i + 1}",
+                name=f"{_PINYIN[surname]} {i + 1}",
+                chinese_name=f"{surname}{given}{i + 1}",
                 club=f"Club {i % 7 + 1}",
             )
             entries.append(entry_create(tournament=tournament, player=player))
@@ -131,8 +154,12 @@ def tournament_generate(*, options: GenerateOptions) -> Tournament:
 
 
 def _round_play(
-    tournament: Tournament, entries: Sequence[Entry], round_number: int,
-    byes: dict[int, int], profile: RuleProfile, rng: random.Random,
+    tournament: Tournament,
+    entries: Sequence[Entry],
+    round_number: int,
+    byes: dict[int, int],
+    profile: RuleProfile,
+    rng: random.Random,
 ) -> None:
     round_ = round_create(tournament=tournament, number=round_number, status="closed")
     boards: list[Board] = []

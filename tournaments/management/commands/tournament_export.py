@@ -1,6 +1,5 @@
 """``manage.py tournament_export``: the whole tournament as a JSON archive."""
 
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +22,6 @@ class Command(BaseCommand):
             raise CommandError(f"no tournament {opts['slug']!r}")
         text = archive_dumps(tournament_archive(tournament=tournament))
         if opts["output"] == "-":
-            sys.stdout.write(text)
+            self.stdout.write(text, ending="")
         else:
             Path(opts["output"]).write_text(text, encoding="utf-8")

@@ -30,8 +30,12 @@ class Command(BaseCommand):
         try:
             tournament = tournament_generate(
                 options=GenerateOptions(
-                    players=opts["players"], rounds=opts["rounds"], hands=opts["hands"],
-                    format=opts["format"], seed=opts["seed"], slug=opts["slug"],
+                    players=opts["players"],
+                    rounds=opts["rounds"],
+                    hands=opts["hands"],
+                    format=opts["format"],
+                    seed=opts["seed"],
+                    slug=opts["slug"],
                     name=opts["name"],
                 )
             )

@@ -207,7 +207,7 @@ def test_a_hand_log_of_actions_is_replayed(generated: Tournament) -> None:
         replayed.spring, replayed.anti_spring = r.spring, r.anti_spring
     hand_log_check(replayed, events, deal, "h")
     replayed.score_0 = (replayed.score_0 or 0) + 1
-    with pytest.raises(ArchiveError, match="h.score_0"):
+    with pytest.raises(ArchiveError, match=r"h\.score_0"):
         hand_log_check(replayed, events, deal, "h")
 
 

@@ -1,5 +1,6 @@
-"""Shared fixtures.  Tests marked ``broker`` need a real Celery broker: without
-CELERY_BROKER_URL they are deselected (reported as such), never skipped."""
+"""Shared fixtures.  Tests marked ``broker`` need a real Celery broker, tests marked
+``postgresql`` a PostgreSQL database: without CELERY_BROKER_URL, or a postgres
+DATABASE_URL, they are deselected (reported as such), never skipped."""
 
 import os
 from typing import Any
@@ -11,13 +12,18 @@ from tests import factories
 from tournaments.roles import REFEREE_GROUP
 
 BROKER_CONFIGURED = bool(os.environ.get("CELERY_BROKER_URL"))
+POSTGRESQL_CONFIGURED = os.environ.get("DATABASE_URL", "").startswith(("postgres", "pgsql"))
+
+
+def _needs_missing_service(item: pytest.Item) -> bool:
+    if item.get_closest_marker("broker") is not None and not BROKER_CONFIGURED:
+        return True
+    return item.get_closest_marker("postgresql") is not None and not POSTGRESQL_CONFIGURED
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    if BROKER_CONFIGURED:
-        return
-    selected = [item for item in items if item.get_closest_marker("broker") is None]
-    deselected = [item for item in items if item.get_closest_marker("broker") is not None]
+    selected = [item for item in items if not _needs_missing_service(item)]
+    deselected = [item for item in items if _needs_missing_service(item)]
     if deselected:
         config.hook.pytest_deselected(items=deselected)
         items[:] = selected

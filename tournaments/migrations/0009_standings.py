@@ -137,6 +137,11 @@ class Migration(migrations.Migration):
             model_name='standingsnapshot',
             index=models.Index(fields=['tournament', 'log_version', 'rank'], name='standing_by_version'),
         ),
+        migrations.AlterField(
+            model_name='standingsnapshot',
+            name='tournament',
+            field=models.ForeignKey(db_index=False, on_delete=django.db.models.deletion.CASCADE, related_name='standings', to='tournaments.tournament', verbose_name='tournament'),
+        ),
         migrations.RunSQL(FILL_PLACE, migrations.RunSQL.noop),
         migrations.AlterField(
             model_name='handseatresult',

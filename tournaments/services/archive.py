@@ -102,8 +102,14 @@ def _when(obj: dict[str, Any], key: str, where: str, *, null: bool = False) -> d
     return value
 
 
+def _when_required(obj: dict[str, Any], key: str, where: str) -> datetime:
+    value = _when(obj, key, where)
+    assert value is not None  # _when refuses null unless asked
+    return value
+
+
 def _list(obj: Any, key: str, where: str) -> list[Any]:
-    return _get(obj, key, where, list)  # type: ignore[no-any-return]
+    return _get(obj, key, where, list)
 
 
 def _fields(model: type, obj: dict[str, Any], names: tuple[str, ...], where: str) -> dict[str, Any]:
@@ -389,7 +395,7 @@ class _Restore:
             event = HandEvent(
                 **_fields(HandEvent, ev, EVENT_FIELDS, ew),
                 recorded_by=self.user(ev.get("recorded_by"), f"{ew}.recorded_by"),
-                recorded_at=_when(ev, "recorded_at", ew),
+                recorded_at=_when_required(ev, "recorded_at", ew),
             )
             _get(ev, "payload", ew, dict)
             _validate(event, ew, ["hand", "recorded_by"])
@@ -425,14 +431,14 @@ class _Restore:
             ref = tuple(_get(key, k, f"{where}.hand", int) for k in ("round", "table", "hand"))
             if ref not in hands:
                 raise ArchiveError(f"{where}.hand", f"no hand {ref}")
-            hand = hands[ref]  # type: ignore[index]
+            hand = hands[ref]
         penalty = Penalty(
             tournament=tournament,
             entry=entries[order],
             hand=hand,
             **_fields(Penalty, p, PENALTY_FIELDS, where),
             recorded_by=self.user(p.get("recorded_by"), f"{where}.recorded_by"),
-            recorded_at=_when(p, "recorded_at", where),
+            recorded_at=_when_required(p, "recorded_at", where),
             revoked_at=_when(p, "revoked_at", where, null=True),
         )
         _validate(penalty, where, ["tournament", "entry", "hand", "recorded_by"])

@@ -297,3 +297,19 @@ def test_the_sweep_recomputes_tournaments_behind_their_log(
     assert standings_sweep() == [tournament.pk]
     assert_snapshot_is_the_recomputation(tournament)
     assert standings_sweep() == []
+
+
+def test_a_tiebreak_chain_is_checked_against_the_format_and_reranks() -> None:
+    from tournaments.errors import ApplicationError
+    from tournaments.services.tournaments import tournament_update
+
+    tournament, _ = tournament_with_entries(3)
+    with pytest.raises(ApplicationError) as refused:
+        tournament_update(tournament=tournament, tiebreaks=["tops"])
+    assert refused.value.code == "invalid_tiebreaks"
+    before = Tournament.objects.get(pk=tournament.pk).log_version
+    updated = tournament_update(tournament=tournament, tiebreaks=["head_to_head", "registration"])
+    assert updated.tiebreaks == ["head_to_head", "registration"]
+    assert updated.log_version == before + 1
+    with pytest.raises(ApplicationError, match="duplicate play only"):
+        tournament_update(tournament=tournament, tiebreaks=["tops"], format="swiss")

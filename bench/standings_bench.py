@@ -119,9 +119,9 @@ _SEED_SQL = [
            SELECT tb.id FROM tournaments_table tb JOIN tournaments_round r ON r.id = tb.round_id
            WHERE r.tournament_id = %(t)s)""",
     """INSERT INTO tournaments_handseatresult
-           (hand_id, tournament_id, round_id, table_id, board_id, position, entry_id,
-            is_landlord, won, score, passed_out)
-       SELECT h.id, %(t)s, s.round_id, h.table_id, h.board_id, s.position, s.entry_id,
+           (hand_id, tournament_id, round_id, table_id, board_id, hand_number, position,
+            entry_id, is_landlord, won, score, passed_out)
+       SELECT h.id, %(t)s, s.round_id, h.table_id, h.board_id, h.number, s.position, s.entry_id,
               coalesce(h.landlord_seat = s.position, false),
               h.status = 'finished'
                 AND (h.landlord_seat = s.position) = (h.winner = 'landlord'),

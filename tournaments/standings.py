@@ -120,10 +120,8 @@ class Standing:
     rank: int = 0
     tiebreaks: dict[str, int | float] = field(default_factory=dict)
 
-    @property
-    def mp_percentage(self) -> Fraction:
-        """100 × the mean of the per-board ratios (R10.8.3); 0 with no scored board."""
-        return 100 * self.mp_ratio
+    #: 100 × the mean of the per-board ratios (R10.8.3); 0 with no scored board.
+    mp_percentage: Fraction = Fraction(0)
 
 
 def _mp_ratio(groups: Iterable[MatchpointGroup]) -> tuple[Fraction, int, int, int, int]:
@@ -140,18 +138,29 @@ def _mp_ratio(groups: Iterable[MatchpointGroup]) -> tuple[Fraction, int, int, in
 
 def _opponents_outscored(standings: dict[int, Standing], meetings: Sequence[Meeting]) -> None:
     """R10.8.5: mean final MP % of the table-mates whose match score was strictly lower."""
-    by_table: dict[tuple[int, int], list[Meeting]] = defaultdict(list)
+    by_table: dict[tuple[int, int], list[tuple[int, int]]] = defaultdict(list)
     for m in meetings:
-        by_table[(m.round_id, m.table_id)].append(m)
-    beaten: dict[int, list[Fraction]] = defaultdict(list)
+        by_table[(m.round_id, m.table_id)].append((m.match_score, m.entry_id))
+    beaten: dict[int, list[int]] = defaultdict(list)
     for members in by_table.values():
-        for m in members:
-            for other in members:
-                if other.match_score < m.match_score and other.entry_id in standings:
-                    beaten[m.entry_id].append(standings[other.entry_id].mp_percentage)
-    for entry_id, values in beaten.items():
-        if entry_id in standings:
-            standings[entry_id].opponents_outscored = sum(values, Fraction(0)) / len(values)
+        for score, entry_id in members:
+            for other_score, other_id in members:
+                if other_score < score and other_id in standings:
+                    beaten[entry_id].append(other_id)
+    # Exact means without a Fraction addition per opponent (30,000 entries meet 600,000
+    # times): numerators are added per denominator, and only the few sums are fractions.
+    parts = {
+        e: (s.mp_percentage.numerator, s.mp_percentage.denominator) for e, s in standings.items()
+    }
+    for entry_id, opponents in beaten.items():
+        if entry_id not in standings:
+            continue
+        by_denominator: dict[int, int] = defaultdict(int)
+        for opponent in opponents:
+            numerator, denominator = parts[opponent]
+            by_denominator[denominator] += numerator
+        total = sum((Fraction(n, d) for d, n in by_denominator.items()), Fraction(0))
+        standings[entry_id].opponents_outscored = total / len(opponents)
 
 
 def _placement_points(group: Sequence[Standing], meetings: Sequence[Meeting]) -> dict[int, int]:
@@ -194,16 +203,21 @@ def _split(
     """Order ``group`` by ``criterion`` (best first) and cut it where the value changes."""
     if criterion == "head_to_head":
         points = _placement_points(group, meetings)
-        key: _Key = lambda s: points[s.entry_id]  # noqa: E731
+        keyed = [(points[s.entry_id], s) for s in group]
     else:
         key = _KEYS[criterion]
-    ordered = sorted(group, key=key, reverse=True)
+        keyed = [(key(s), s) for s in group]
+    # Sorted on (float, exact value): floats compare fast and rounding keeps their order
+    # (x < y whenever float(x) < float(y)); the exact value decides only between equal floats.
+    keyed.sort(key=lambda pair: (float(pair[0]), pair[0]), reverse=True)
     out: list[list[Standing]] = []
-    for s in ordered:
-        if out and key(out[-1][0]) == key(s):
+    previous: object = None
+    for value, s in keyed:
+        if out and value == previous:
             out[-1].append(s)
         else:
             out.append([s])
+        previous = value
     return out
 
 
@@ -244,6 +258,7 @@ def standings_rank(
             boards_scored=scored,
             tops=tops,
             mp_ratio=ratio,
+            mp_percentage=100 * ratio,
         )
     if "opponents_outscored" in chain:
         _opponents_outscored(standings, meetings)

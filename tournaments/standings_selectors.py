@@ -18,7 +18,6 @@ from django.db.models.functions import Coalesce
 
 from tournaments.models import (
     Entry,
-    Hand,
     HandSeatResult,
     Penalty,
     Round,
@@ -34,34 +33,20 @@ from tournaments.standings import (
     standings_rank,
 )
 
-# R10.8.5 "winner of the last deal": an entry sits at one table per round, so its last
-# counted finished hand is the highest-numbered one in its latest round with one.  The
-# latest round is found first (a join with the few round rows), so only that round's rows
-# are joined with their hands and ordered.
-_LAST_DEAL_SQL = """
-WITH latest AS (
-    SELECT r.entry_id, MAX(rd.number) AS round_number
-    FROM {results} r JOIN {rounds} rd ON rd.id = r.round_id
-    WHERE r.tournament_id = %s AND NOT r.passed_out
-    GROUP BY r.entry_id
-), last_round AS (
-    SELECT r.entry_id, r.won,
-           ROW_NUMBER() OVER (PARTITION BY r.entry_id ORDER BY h.number DESC) AS recency
-    FROM {results} r
-    JOIN {rounds} rd ON rd.id = r.round_id
-    JOIN latest ON latest.entry_id = r.entry_id AND latest.round_number = rd.number
-    JOIN {hands} h ON h.id = r.hand_id
-    WHERE r.tournament_id = %s AND NOT r.passed_out
-)
-SELECT entry_id FROM last_round WHERE recency = 1 AND won
-"""
-
-# One pass over the per-seat rows gives every entry's sums, split by the size n of the
-# duplicate comparison groups its results fell in (n is NULL without a board).  R10.4.3
-# within each (board, position) group: the scores are first counted per value (a few
-# rows per group), then a running sum over the values ordered ascending gives, for each
-# value, the results below it (running sum − its own count c), so
+# One pass over the per-seat rows gives every entry's sums per table (its match score in
+# that meeting, R10.3.1), split by the size n of the duplicate comparison groups its
+# results fell in (n is NULL without a board); Python adds the rows up per entry.
+#
+# Matchpoints (R10.4.3) within each (board, position) group: the scores are first counted
+# per value (a few rows per group), then a running sum over the values in ascending order
+# gives, for each value, the results below it (running sum − its own count c), so
 # MP = 2·lower + (c − 1).  Groups of one result are not scored (R10.8.4).
+#
+# Winner of the last deal (R10.8.5): an entry sits at one table per round, so its hands
+# are ordered by (round number, hand number).  ``last_deal`` is the largest of
+# 2·(round · 100000 + hand number) + won over its finished hands: the order key sits above
+# the lowest bit, so the largest value is the last hand's and its lowest bit says whether
+# the entry's side won it (hand numbers stay far below 100000).  No sort, no second pass.
 _ENTRY_SUMS_SQL = """
 WITH scores AS (
     SELECT board_id, position, score, COUNT(*) AS c
@@ -75,16 +60,20 @@ WITH scores AS (
            SUM(c) OVER (PARTITION BY board_id, position) AS n
     FROM scores
 )
-SELECT r.entry_id, m.n, COUNT(*), SUM(r.score),
+SELECT r.table_id, r.entry_id, m.n, COUNT(*), SUM(r.score),
        SUM(CASE WHEN r.is_landlord THEN 1 ELSE 0 END),
        SUM(CASE WHEN r.is_landlord AND r.won THEN 1 ELSE 0 END),
        SUM(m.mp),
-       SUM(CASE WHEN m.mp = 2 * (m.n - 1) THEN 1 ELSE 0 END)
+       SUM(CASE WHEN m.mp = 2 * (m.n - 1) THEN 1 ELSE 0 END),
+       MAX(CASE WHEN r.passed_out THEN NULL
+                ELSE 2 * (rd.number * 100000 + r.hand_number)
+                     + CASE WHEN r.won THEN 1 ELSE 0 END END)
 FROM {results} r
+JOIN {rounds} rd ON rd.id = r.round_id
 LEFT JOIN matchpoints m
   ON m.board_id = r.board_id AND m.position = r.position AND m.score = r.score
 WHERE r.tournament_id = %s
-GROUP BY r.entry_id, m.n
+GROUP BY r.table_id, r.entry_id, m.n
 """
 
 
@@ -93,83 +82,75 @@ def _sql(template: str) -> str:
     return template.format(
         results=quote(HandSeatResult._meta.db_table),
         rounds=quote(Round._meta.db_table),
-        hands=quote(Hand._meta.db_table),
     )
 
 
-def _last_deal_winners(*, tournament_id: int) -> set[int]:
-    with connection.cursor() as cursor:
-        cursor.execute(_sql(_LAST_DEAL_SQL), [tournament_id, tournament_id])
-        return {row[0] for row in cursor.fetchall()}
-
-
 def _entry_sums(
-    *, tournament_id: int, last_deal: bool
-) -> tuple[list[EntryTotals], list[MatchpointGroup]]:
-    """Every entry's totals, and its duplicate results by comparison-group size."""
+    *, tournament_id: int
+) -> tuple[list[EntryTotals], list[MatchpointGroup], list[Meeting]]:
+    """Every entry's totals, its duplicate results by comparison-group size, and its
+    match score at every table it sat at."""
     sums: dict[int, list[int]] = {}
-    groups = []
+    by_size: dict[tuple[int, int], list[int]] = {}
+    meetings: dict[tuple[int, int], int] = {}
     with connection.cursor() as cursor:
         cursor.execute(_sql(_ENTRY_SUMS_SQL), [tournament_id, tournament_id])
-        for entry_id, n, count, points, landlord, landlord_won, mp, tops in cursor.fetchall():
-            row = sums.setdefault(entry_id, [0, 0, 0, 0])
-            row[0] += int(points)
+        for table_id, entry_id, n, count, points, landlord, won, mp, tops, last in cursor:
+            row = sums.setdefault(entry_id, [0, 0, 0, 0, -1])
+            row[0] += points
             row[1] += count
-            row[2] += int(landlord)
-            row[3] += int(landlord_won)
+            row[2] += landlord
+            row[3] += won
+            if last is not None and last > row[4]:
+                row[4] = last
+            meetings[(table_id, entry_id)] = meetings.get((table_id, entry_id), 0) + points
             if n is not None and n > 1:
-                groups.append(MatchpointGroup(entry_id, int(n), count, int(mp), int(tops)))
+                group = by_size.setdefault((entry_id, n), [0, 0, 0])
+                group[0] += count
+                group[1] += mp
+                group[2] += tops
     penalties = dict(
         Penalty.objects.filter(tournament_id=tournament_id, revoked_at__isnull=True)
         .values("entry_id")
         .annotate(points=Sum("points"))
         .values_list("entry_id", "points")
     )
-    winners = _last_deal_winners(tournament_id=tournament_id) if last_deal else set()
     entries = []
     for entry_id, order, withdrawn in Entry.objects.filter(tournament_id=tournament_id).values_list(
         "id", "registration_order", "withdrawn"
     ):
-        points, hands, landlord, landlord_won = sums.get(entry_id, (0, 0, 0, 0))
+        points, hands, landlord, landlord_won, last = sums.get(entry_id, (0, 0, 0, 0, -1))
         entries.append(
             EntryTotals(
                 entry_id=entry_id,
                 registration_order=order,
                 withdrawn=withdrawn,
-                deal_points=points,
+                deal_points=int(points),
                 penalty_points=penalties.get(entry_id) or 0,
-                hands_played=hands,
-                landlord_hands=landlord,
-                landlord_wins=landlord_won,
-                last_deal_won=entry_id in winners,
+                hands_played=int(hands),
+                landlord_hands=int(landlord),
+                landlord_wins=int(landlord_won),
+                last_deal_won=last >= 0 and last % 2 == 1,
             )
         )
-    return entries, groups
-
-
-def _meetings(*, tournament_id: int) -> list[Meeting]:
-    """Each entry's match score per table (a table belongs to one round) (R10.3.1)."""
-    rows = (
-        HandSeatResult.objects.filter(tournament_id=tournament_id)
-        .values("table_id", "entry_id")
-        .annotate(match_score=Sum("score"))
-        .values_list("table_id", "entry_id", "match_score")
-        .order_by()
-    )
-    return [Meeting(0, t, e, s) for t, e, s in rows]
+    groups = [
+        MatchpointGroup(entry_id, int(n), int(c), int(mp), int(tops))
+        for (entry_id, n), (c, mp, tops) in by_size.items()
+    ]
+    return entries, groups, [Meeting(0, t, e, int(s)) for (t, e), s in meetings.items()]
 
 
 def standings_compute(*, tournament: Tournament) -> list[Standing]:
     """The standings from scratch, from the rows as they are now (best first)."""
     chain = chain_for(format=tournament.format, tiebreaks=tournament.tiebreaks)
-    entries, groups = _entry_sums(tournament_id=tournament.pk, last_deal="last_deal" in chain)
+    entries, groups, meetings = _entry_sums(tournament_id=tournament.pk)
     needs_meetings = "opponents_outscored" in chain or "head_to_head" in chain
     return standings_rank(
         format=tournament.format,
         tiebreaks=tournament.tiebreaks,
         entries=entries,
         matchpoints=groups if tournament.format == "duplicate" else (),
-        meetings=_meetings(tournament_id=tournament.pk) if needs_meetings else (),
+        meetings=meetings if needs_meetings else (),
     )
 
 

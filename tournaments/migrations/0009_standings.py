@@ -17,7 +17,9 @@ UPDATE tournaments_handseatresult SET
                 JOIN tournaments_table t ON t.id = h.table_id
                 WHERE h.id = tournaments_handseatresult.hand_id),
     passed_out = (SELECT h.status = 'passed_out' FROM tournaments_hand h
-                  WHERE h.id = tournaments_handseatresult.hand_id)
+                  WHERE h.id = tournaments_handseatresult.hand_id),
+    hand_number = (SELECT h.number FROM tournaments_hand h
+                   WHERE h.id = tournaments_handseatresult.hand_id)
 """
 
 
@@ -43,6 +45,11 @@ class Migration(migrations.Migration):
             model_name='handseatresult',
             name='board',
             field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to='tournaments.board', verbose_name='board'),
+        ),
+        migrations.AddField(
+            model_name='handseatresult',
+            name='hand_number',
+            field=models.IntegerField(default=0, verbose_name='hand number'),
         ),
         migrations.AddField(
             model_name='handseatresult',

@@ -16,8 +16,9 @@ class HandSeatResult(models.Model):
     Written only by ``tournaments.services.hand_results.hand_results_sync``, from the
     hand's summary and its table's seats, so a hand that stops counting (voided,
     disputed, corrected) loses its rows in the same transaction.  ``round``, ``table``
-    and ``board`` copy the hand's place so standings group without joins: totals by
-    entry, meetings by (round, table), duplicate comparison groups by (board, position).
+    and ``board`` (and the hand's number, which never changes) copy the hand's place so
+    standings group without joins: totals by entry, meetings by (round, table), duplicate
+    comparison groups by (board, position), the last deal by (round, hand number).
     """
 
     hand = models.ForeignKey(
@@ -43,6 +44,7 @@ class HandSeatResult(models.Model):
         related_name="+",
         verbose_name=_("board"),
     )
+    hand_number = models.IntegerField(_("hand number"), default=0)
     position = models.SmallIntegerField(_("position"))
     entry = models.ForeignKey(
         Entry, on_delete=models.PROTECT, related_name="seat_results", verbose_name=_("entry")

@@ -60,9 +60,7 @@ class StandingSnapshot(models.Model):
             ),
         )
         indexes = (
-            models.Index(
-                fields=["tournament", "log_version", "rank"], name="standing_by_version"
-            ),
+            models.Index(fields=["tournament", "log_version", "rank"], name="standing_by_version"),
         )
 
     def __str__(self) -> str:

@@ -56,6 +56,7 @@ def hand_result_rows(
             round_id=round_id,
             table_id=hand.table_id,
             board_id=hand.board_id,
+            hand_number=hand.number,
             position=seat.position,
             entry_id=seat.entry_id,
             is_landlord=seat.position == hand.landlord_seat,

@@ -201,6 +201,7 @@ def _split(
     group: list[Standing], criterion: str, meetings: Sequence[Meeting]
 ) -> list[list[Standing]]:
     """Order ``group`` by ``criterion`` (best first) and cut it where the value changes."""
+    keyed: list[tuple[int | Fraction, Standing]]
     if criterion == "head_to_head":
         points = _placement_points(group, meetings)
         keyed = [(points[s.entry_id], s) for s in group]

@@ -40,7 +40,8 @@ from tournaments.standings import (
 # Matchpoints (R10.4.3) within each (board, position) group: the scores are first counted
 # per value (a few rows per group), then a running sum over the values in ascending order
 # gives, for each value, the results below it (running sum − its own count c), so
-# MP = 2·lower + (c − 1).  Groups of one result are not scored (R10.8.4).
+# MP = 2·lower + (c − 1).  Groups of one result are not scored (R10.8.4).  (The casts
+# keep PostgreSQL's sums in integers, not numeric: its numeric sums are much slower.)
 #
 # Winner of the last deal (R10.8.5): an entry sits at one table per round, so its hands
 # are ordered by (round number, hand number).  ``last_deal`` is the largest of
@@ -55,9 +56,9 @@ WITH scores AS (
     GROUP BY board_id, position, score
 ), matchpoints AS (
     SELECT board_id, position, score,
-           2 * (SUM(c) OVER (PARTITION BY board_id, position ORDER BY score) - c) + c - 1
-             AS mp,
-           SUM(c) OVER (PARTITION BY board_id, position) AS n
+           CAST(2 * (SUM(c) OVER (PARTITION BY board_id, position ORDER BY score) - c) + c - 1
+                AS INTEGER) AS mp,
+           CAST(SUM(c) OVER (PARTITION BY board_id, position) AS INTEGER) AS n
     FROM scores
 )
 SELECT r.table_id, r.entry_id, m.n, COUNT(*), SUM(r.score),

@@ -313,3 +313,14 @@ def test_a_tiebreak_chain_is_checked_against_the_format_and_reranks() -> None:
     assert updated.log_version == before + 1
     with pytest.raises(ApplicationError, match="duplicate play only"):
         tournament_update(tournament=tournament, tiebreaks=["tops"], format="swiss")
+
+
+def test_beat_sweeps_the_standings_and_the_tasks_ack_late() -> None:
+    from config import celery_app
+    from tournaments.tasks import standings_recompute
+
+    celery_app.loader.import_default_modules()
+    schedule = celery_app.conf.beat_schedule["standings-sweep"]
+    assert schedule["task"] in celery_app.tasks
+    assert standings_recompute.acks_late is True
+    assert celery_app.conf.task_reject_on_worker_lost is True

@@ -30,6 +30,10 @@ app.conf.update(
     worker_prefetch_multiplier=1,
     broker_transport_options={
         "visibility_timeout": int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "3600")),
+        # How often a worker looks for such messages (Redis scans every interval × throttle
+        # seconds; kombu's defaults are 10 and 10).
+        "unacked_restore_interval": int(os.environ.get("CELERY_UNACKED_RESTORE_INTERVAL", "10")),
+        "unacked_restore_throttle": int(os.environ.get("CELERY_UNACKED_RESTORE_THROTTLE", "10")),
     },
     beat_schedule={
         "standings-sweep": {

@@ -42,12 +42,17 @@ def _test_database_url() -> str:
 class Workers:
     """Celery workers on one private queue, using the test database."""
 
-    def __init__(self, queue: str) -> None:
+    def __init__(self, queue: str, log_dir: Path) -> None:
         self.queue = queue
+        self.log_dir = log_dir
         self.env = {
             **os.environ,
             "DATABASE_URL": _test_database_url(),
-            "CELERY_VISIBILITY_TIMEOUT": "3",  # hand a dead worker's message on quickly
+            # Hand a dead worker's message on quickly: visible again after 3 s, looked for
+            # every second.
+            "CELERY_VISIBILITY_TIMEOUT": "3",
+            "CELERY_UNACKED_RESTORE_INTERVAL": "1",
+            "CELERY_UNACKED_RESTORE_THROTTLE": "1",
         }
         self.running: list[subprocess.Popen[str]] = []
 
@@ -71,13 +76,21 @@ class Workers:
             ],
             cwd=REPO,
             env=self.env,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
+            stdout=self.log(len(self.running)).open("w"),
+            stderr=subprocess.STDOUT,
             text=True,
         )
         self.running.append(worker)
         wait_until_ready(worker, nodename)
         return worker
+
+    def log(self, index: int) -> Path:
+        return self.log_dir / f"worker-{index}.log"
+
+    def logs(self) -> str:
+        return "\n".join(
+            f"--- worker {i} ---\n{self.log(i).read_text()}" for i in range(len(self.running))
+        )
 
     def stop_all(self) -> None:
         for worker in self.running:
@@ -91,11 +104,11 @@ class Workers:
 
 
 @pytest.fixture
-def workers() -> Iterator[Workers]:
+def workers(tmp_path: Path) -> Iterator[Workers]:
     queue = f"pytest-standings-{uuid.uuid4().hex[:10]}"
     previous = celery_app.conf.task_default_queue
     celery_app.conf.task_default_queue = queue  # the services' tasks go to this queue
-    pool = Workers(queue)
+    pool = Workers(queue, tmp_path)
     try:
         yield pool
     finally:
@@ -106,7 +119,7 @@ def workers() -> Iterator[Workers]:
             conn.default_channel.queue_delete(f"{queue}.unacked")
 
 
-def wait_for_snapshot(tournament_id: int, timeout: float = 60) -> int:
+def wait_for_snapshot(tournament_id: int, timeout: float = 60, workers: Any = None) -> int:
     """Wait until the latest snapshot is at the tournament's log version; return it."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -116,7 +129,10 @@ def wait_for_snapshot(tournament_id: int, timeout: float = 60) -> int:
         ).exists():
             return version
         time.sleep(0.1)
-    pytest.fail(f"no snapshot at the log version of tournament {tournament_id} in {timeout}s")
+    logs = workers.logs() if workers is not None else ""
+    pytest.fail(
+        f"no snapshot at the log version of tournament {tournament_id} in {timeout}s\n{logs}"
+    )
 
 
 def totals(tournament: Tournament) -> dict[int, tuple[int, int]]:
@@ -181,7 +197,7 @@ def test_finished_hands_update_the_snapshot_and_a_killed_worker_converges(
 
     # Finish a hand: the snapshot follows.
     hand = finish(table, landlord=0, bid=3, winner="landlord")
-    wait_for_snapshot(tournament.pk)
+    wait_for_snapshot(tournament.pk, workers=workers)
     assert totals(tournament)[entries[0].pk] == (1, hand.score_0)
     assert totals(tournament) == recomputed(tournament)
 
@@ -197,7 +213,7 @@ def test_finished_hands_update_the_snapshot_and_a_killed_worker_converges(
     time.sleep(1)
     assert not StandingSnapshot.objects.filter(tournament=tournament, log_version=version).exists()
     workers.start()
-    assert wait_for_snapshot(tournament.pk) == version
+    assert wait_for_snapshot(tournament.pk, workers=workers) == version
     assert totals(tournament) == recomputed(tournament)
 
     # A burst while a recompute runs: one more task waits, the others coalesce.
@@ -207,7 +223,7 @@ def test_finished_hands_update_the_snapshot_and_a_killed_worker_converges(
         for number in range(4):
             finish(table if number % 2 else other, landlord=number % 3, bid=1, winner="landlord")
         assert queue_length(workers.queue) == 1
-    wait_for_snapshot(tournament.pk)
+    wait_for_snapshot(tournament.pk, workers=workers)
     assert totals(tournament) == recomputed(tournament)
     assert sum(total for _, total in totals(tournament).values()) == 0
 
@@ -227,5 +243,5 @@ def test_the_sweep_requeues_a_tournament_whose_message_was_lost(
         queued_at=None
     )  # as the sweep does for a flag older than QUEUED_STALE_AFTER
     assert tournament.pk in standings_service.standings_sweep()
-    wait_for_snapshot(tournament.pk)
+    wait_for_snapshot(tournament.pk, workers=workers)
     assert totals(tournament) == recomputed(tournament)

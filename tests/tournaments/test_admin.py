@@ -366,7 +366,7 @@ def test_changing_a_seat_after_hands_is_a_correction_with_an_event(
     finished = Hand.objects.filter(table=table, status="finished")
     assert finished.exists()
     for hand in finished:
-        assert hand.events.filter(kind="correction").exists()
+        assert hand.events.filter(kind="seat_correction").exists()
         assert hand.seat_results.get(position=0).entry_id == newcomer.pk
 
 

@@ -59,7 +59,9 @@ def hand_play(hand: Hand, *, seed: int, start: int = 0, upto: int | None = None)
 
 
 def hand_played(table: Table, *, seed: int, upto: int | None = None, **create: Any) -> Hand:
-    hand = hand_create(table=table, seed=seed, **create)
+    if "board" not in create:
+        create["seed"] = seed
+    hand = hand_create(table=table, **create)
     return hand_play(hand, seed=seed, upto=upto)
 
 

@@ -127,3 +127,8 @@ def phase_label(status: str) -> str:
         return str(HandStatus(status).label)
     except ValueError:
         return status
+
+
+@register.filter
+def at_key(mapping: dict[object, object] | None, key: object) -> object:
+    return None if mapping is None else mapping.get(key)

@@ -8,6 +8,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from tournaments import public_selectors as ps
+from tournaments.public_standings import entry_rank_history
 from tournaments.views.public import tournament_or_404
 
 
@@ -36,6 +37,7 @@ def player_detail(request: HttpRequest, slug: str, entry_id: int) -> HttpRespons
         "total": sum(r.score for r in results),
         "landlord_hands": len(landlord),
         "landlord_wins": sum(1 for r in landlord if r.won),
+        "ranks": entry_rank_history(tournament=tournament, entry_id=entry.pk),
     }
     return render(request, "public/player.html", context)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import hashlib
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -20,7 +21,12 @@ def _etag(request: HttpRequest, slug: str) -> str | None:
     if key is None:
         return None
     club = request.GET.get("club", "")
-    return f"{key}-{get_language()}-{request.GET.get('big', '')}-{hash(club) & 0xFFFFFF:x}"
+    part = "f" if request.GET.get("fragment") else "p"
+    return f"{key}-{get_language()}-{part}-{request.GET.get('big', '')}-{_digest(club)}"
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha1(text.encode(), usedforsecurity=False).hexdigest()[:8]
 
 
 @condition(etag_func=_etag)
@@ -28,7 +34,10 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = tournament_or_404(slug)
     table = ps.standings_table(tournament=tournament, club=request.GET.get("club") or None)
     context = {"tournament": tournament, "table": table, "club": request.GET.get("club", "")}
-    return revalidate(render(request, "public/standings.html", context))
+    template = (
+        "public/standings_table.html" if request.GET.get("fragment") else "public/standings.html"
+    )
+    return revalidate(render(request, template, context))
 
 
 @condition(etag_func=_etag)

@@ -84,7 +84,10 @@
     }, 8000);
   }
 
-  document.querySelectorAll("[data-poll]").forEach(poll);
+  // On the big screen the standings cycle reloads the page itself; the live board polls.
+  document.querySelectorAll("[data-poll]").forEach(function (box) {
+    if (!(document.body.classList.contains("big") && box.querySelector("[data-cycle]"))) poll(box);
+  });
   document.querySelectorAll("[data-stepper]").forEach(stepper);
   if (document.body.classList.contains("big")) {
     var table = document.querySelector("table[data-cycle]");

@@ -29,10 +29,23 @@ CRITERION_LABELS = {
 }
 
 
+_RENAMED = {
+    "name": "entry__player__name",
+    "chinese_name": "entry__player__chinese_name",
+    "club": "entry__player__club",
+}
+ROW_FIELDS = (
+    "entry_id", "rank", "total", "tiebreaks", "round_number", "computed_at", "hands_played",
+    "landlord_hands", "landlord_wins", "mp_percentage", *_RENAMED.values(),
+)  # fmt: skip
+
+
 @dataclass
 class StandingsTable:
     tournament: Tournament
-    rows: list[StandingSnapshot] = field(default_factory=list)
+    #: one dict per entry (``ROW_FIELDS``): plain values, no model instances, because a
+    #: 3,000-player page builds 3,000 of them on every render
+    rows: list[dict[str, Any]] = field(default_factory=list)
     clubs: list[str] = field(default_factory=list)
     log_version: int | None = None
     round_number: int = 0
@@ -42,14 +55,11 @@ class StandingsTable:
     tiebreaks: list[str] = field(default_factory=list)
     #: entry id → places gained since the previous round (None: no previous round)
     movement: dict[int, int] = field(default_factory=dict)
+    has_movement: bool = False
 
     @property
     def duplicate(self) -> bool:
         return self.tournament.format == TournamentFormat.DUPLICATE
-
-    @property
-    def has_movement(self) -> bool:
-        return bool(self.movement)
 
     @property
     def tiebreak_labels(self) -> list[Any]:
@@ -62,13 +72,12 @@ class StandingsTable:
         head += [_("Hands played"), _("Landlord hands"), _("Landlord wins")]
         return head + self.tiebreak_labels
 
-    def csv_row(self, row: StandingSnapshot) -> list[Any]:
-        player = row.entry.player
-        out: list[Any] = [row.rank, player.name, player.chinese_name, player.club, row.total]
+    def csv_row(self, row: dict[str, Any]) -> list[Any]:
+        out: list[Any] = [row["rank"], row["name"], row["chinese_name"], row["club"], row["total"]]
         if self.duplicate:
-            out.append(f"{row.mp_percentage:.2f}")
-        out += [row.hands_played, row.landlord_hands, row.landlord_wins]
-        return out + [row.tiebreaks.get(name, "") for name in self.tiebreaks]
+            out.append(f"{row['mp_percentage']:.2f}")
+        out += [row["hands_played"], row["landlord_hands"], row["landlord_wins"]]
+        return out + [(row["tiebreaks"] or {}).get(name, "") for name in self.tiebreaks]
 
 
 def standings_key(*, slug: str) -> str | None:
@@ -96,25 +105,29 @@ def standings_table(*, tournament: Tournament, club: str | None = None) -> Stand
         return table
     rows = list(
         StandingSnapshot.objects.filter(tournament=tournament, log_version=latest)
-        .select_related("entry__player")
         .order_by("rank", "entry__registration_order")
+        .values(*ROW_FIELDS)
     )
-    table.clubs = sorted({r.entry.player.club for r in rows if r.entry.player.club})
-    table.rows = [r for r in rows if r.entry.player.club == club] if club else rows
+    for row in rows:
+        for name, path in _RENAMED.items():
+            row[name] = row.pop(path)
+    table.clubs = sorted({r["club"] for r in rows if r["club"]})
+    table.rows = [r for r in rows if r["club"] == club] if club else rows
     table.log_version = latest
-    table.round_number = rows[0].round_number if rows else 0
-    table.computed_at = max((r.computed_at for r in rows), default=None)
+    table.round_number = rows[0]["round_number"] if rows else 0
+    table.computed_at = max((r["computed_at"] for r in rows), default=None)
     table.final = (
         tournament.status == TournamentStatus.FINISHED and latest == tournament.log_version
     )
     chain = chain_for(format=tournament.format, tiebreaks=tournament.tiebreaks)
     table.tiebreaks = [c for c in chain if c != PRIMARY.get(tournament.format, "total")]
     table.movement = _movement(tournament, table.round_number, rows)
+    table.has_movement = bool(table.movement)
     return table
 
 
 def _movement(
-    tournament: Tournament, round_number: int, rows: list[StandingSnapshot]
+    tournament: Tournament, round_number: int, rows: list[dict[str, Any]]
 ) -> dict[int, int]:
     """Places gained since the standings kept for the last earlier round."""
     previous = (
@@ -129,7 +142,9 @@ def _movement(
     )
     if not before:
         return {}
-    return {r.entry_id: before[r.entry_id] - r.rank for r in rows if r.entry_id in before}
+    return {
+        r["entry_id"]: before[r["entry_id"]] - r["rank"] for r in rows if r["entry_id"] in before
+    }
 
 
 def entry_rank_history(*, tournament: Tournament, entry_id: int) -> list[tuple[int, int]]:

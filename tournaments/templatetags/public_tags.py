@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 from django import template
-from django.utils.html import format_html, format_html_join
-from django.utils.safestring import SafeString
+from django.urls import reverse
+from django.utils.html import escape, format_html, format_html_join
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
 from referee.rules.cards import RANK_CHARS, SMALL_JOKER, Card
@@ -50,13 +52,60 @@ def cards(cs: Iterable[Card] | None) -> SafeString:
     )
 
 
+def display_name(name: str, chinese_name: str) -> str:
+    """The name as entered: the Chinese name, then the Latin one."""
+    if chinese_name and chinese_name != name:
+        return f"{chinese_name} {name}"
+    return name
+
+
 @register.filter
 def player_name(entry: object) -> str:
-    """The name as entered: the Chinese name, then the Latin one."""
     player = entry.player  # type: ignore[attr-defined]
-    if player.chinese_name and player.chinese_name != player.name:
-        return f"{player.chinese_name} {player.name}"
-    return str(player.name)
+    return display_name(player.name, player.chinese_name)
+
+
+@register.simple_tag
+def standings_rows(table: Any, slug: str) -> SafeString:
+    """The standings' body rows, built in Python: the template engine spends about a
+    millisecond per row of a dozen cells, too slow for a 3,000-player page (bench/
+    pages_bench.py); here every value is still escaped."""
+    player_url = reverse("public:player", args=[slug, 0])[:-2]  # ".../players/" + id + "/"
+    movement = table.movement
+    duplicate = table.duplicate
+    tiebreaks = table.tiebreaks
+    out = []
+    for row in table.rows:
+        cells = [f'<tr><td class="num rank">{row["rank"]}</td>']
+        if movement:
+            move = movement.get(row["entry_id"])
+            if move is None:
+                cells.append("<td></td>")
+            elif move > 0:
+                cells.append(f'<td class="num"><span class="move-up">▲{move}</span></td>')
+            elif move < 0:
+                cells.append(f'<td class="num"><span class="move-down">▼{-move}</span></td>')
+            else:
+                cells.append('<td class="num"><span class="muted">=</span></td>')
+        cells.append(
+            f'<td><a href="{player_url}{row["entry_id"]}/">'
+            f"{escape(display_name(row['name'], row['chinese_name']))}</a></td>"
+            f"<td>{escape(row['club'])}</td>"
+            f'<td class="num total">{row["total"]}</td>'
+        )
+        if duplicate:
+            cells.append(f'<td class="num">{row["mp_percentage"]:.2f}</td>')
+        cells.append(
+            f'<td class="num">{row["hands_played"]}</td>'
+            f'<td class="num">{row["landlord_wins"]}/{row["landlord_hands"]}</td>'
+        )
+        values = row["tiebreaks"] or {}
+        for name in tiebreaks:
+            value = values.get(name)
+            cells.append(f'<td class="num">{"" if value is None else escape(value)}</td>')
+        cells.append("</tr>")
+        out.append("".join(cells))
+    return mark_safe("\n".join(out))  # every value above is escaped or a number
 
 
 @register.filter

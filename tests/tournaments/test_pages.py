@@ -4,6 +4,7 @@ import pytest
 from django.urls import reverse
 
 from tests import factories
+from tournaments.models import Round, RoundStatus
 from tournaments.services.hands import hand_create, hand_record_result
 
 pytestmark = pytest.mark.django_db
@@ -19,18 +20,21 @@ def test_home_lists_public_tournaments_only(client: Any) -> None:
     assert "Secret Cup" not in body
 
 
-def test_public_tournament_page_shows_tables_and_scores(client: Any) -> None:
+def test_public_round_page_shows_tables_and_scores(client: Any) -> None:
     table = factories.seated_table(name="Beijing Open")
+    Round.objects.filter(pk=table.round_id).update(status=RoundStatus.PLAYING)
     hand = hand_create(table=table)
     hand_record_result(hand=hand, landlord=1, bid=2, winner="landlord")
     seat = table.seats.get(position=1)
-    url = reverse("public:tournament-detail", args=[table.round.tournament.slug])
+    slug = table.round.tournament.slug
+    home = client.get(reverse("public:tournament-detail", args=[slug]))
+    assert home.status_code == 200 and "Beijing Open" in home.content.decode()
+    url = reverse("public:round", args=[slug, table.round.number])
 
     response = client.get(url)
 
     assert response.status_code == 200
     body = response.content.decode()
-    assert "Beijing Open" in body
     assert seat.entry.player.chinese_name in body
     assert str(hand.__class__.objects.get(pk=hand.pk).score_1) in body
 

@@ -1,0 +1,133 @@
+"""Real-browser fixtures, shared by every test under tests/browser/.
+
+Playwright drives the system Chromium (/usr/bin/chromium, installed by the system package
+manager; never ``playwright install``) headless against pytest-django's ``live_server``.
+
+- ``browser``: one Chromium for the whole session.
+- ``new_page(language)``: a fresh context (own cookies, ``Accept-Language`` and locale) and
+  page; closed after the test. ``page_en`` and ``page_zh`` are the two languages.
+- ``screenshot(page, name)``: a full-page PNG under ``tests/browser/artefacts/`` (gitignored;
+  ``BROWSER_ARTEFACTS`` moves it), kept as a test artefact.
+
+Playwright's sync API runs an event loop in the test's thread, so Django refuses ORM calls
+there unless DJANGO_ALLOW_ASYNC_UNSAFE is set; the tests' own database work is ordinary
+synchronous code, so it is safe here.
+"""
+
+import os
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+CHROMIUM = os.environ.get("BROWSER_EXECUTABLE", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+ARTEFACTS = Path(os.environ.get("BROWSER_ARTEFACTS", Path(__file__).parent / "artefacts"))
+LANGUAGES = {"en": ("en", "en-GB,en;q=0.9"), "zh": ("zh-CN", "zh-CN,zh-Hans;q=0.9,zh;q=0.8")}
+TIMEOUT_MS = 15_000
+
+NewPage = Callable[..., Any]
+
+
+@pytest.fixture(autouse=True)
+def _sqlite_flush_past_append_only_triggers(request: pytest.FixtureRequest) -> Iterator[None]:
+    """After a live-server test the database is emptied by ``flush``; on SQLite that is a
+    DELETE, which the append-only triggers of the hand log refuse (PostgreSQL truncates,
+    which they allow). Empty the tables here with the triggers lifted, then put them back,
+    so the flush that follows finds nothing to delete."""
+    if "transactional_db" not in request.fixturenames and "live_server" not in (
+        request.fixturenames
+    ):
+        yield
+        return
+    request.getfixturevalue("transactional_db")
+    yield
+    from django.core.management import call_command
+    from django.db import connection
+
+    if connection.vendor != "sqlite":
+        return
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger'")
+        triggers = cursor.fetchall()
+        for name, _ in triggers:
+            cursor.execute(f'DROP TRIGGER "{name}"')
+    try:
+        call_command("flush", interactive=False, verbosity=0, inhibit_post_migrate=True)
+    finally:
+        with connection.cursor() as cursor:
+            for _, sql in triggers:
+                cursor.execute(sql)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(
+            executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True
+        )
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+@pytest.fixture
+def new_page(browser: Any, live_server: Any) -> Iterator[NewPage]:
+    """``new_page("zh", viewport=...)``: a page in a fresh context whose relative URLs go
+    to the live server."""
+    contexts: list[Any] = []
+
+    def make(language: str = "en", **context_options: Any) -> Any:
+        locale, accept = LANGUAGES[language]
+        options: dict[str, Any] = {
+            "base_url": live_server.url,
+            "locale": locale,
+            "extra_http_headers": {"Accept-Language": accept},
+            "viewport": {"width": 1280, "height": 900},
+            **context_options,
+        }
+        context = browser.new_context(**options)
+        context.set_default_timeout(TIMEOUT_MS)
+        contexts.append(context)
+        return context.new_page()
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+@pytest.fixture
+def page_en(new_page: NewPage) -> Any:
+    return new_page("en")
+
+
+@pytest.fixture
+def page_zh(new_page: NewPage) -> Any:
+    return new_page("zh")
+
+
+@pytest.fixture(scope="session")
+def screenshot() -> Callable[[Any, str], Path]:
+    """Save a full-page screenshot named ``<name>.png`` and return its path."""
+    ARTEFACTS.mkdir(parents=True, exist_ok=True)
+
+    def take(page: Any, name: str) -> Path:
+        path = ARTEFACTS / f"{name}.png"
+        page.screenshot(path=str(path), full_page=True)
+        return path
+
+    return take

@@ -1,0 +1,69 @@
+"""A public tournament with played hands, for the page tests, the browser tests and the
+pages benchmark: every row written through the services (one write path)."""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Any
+
+from referee.rules.cards import Deal
+from tests import factories
+from tests.play import random_hand_actions
+from tournaments.errors import ApplicationError
+from tournaments.models import Hand, Round, RoundStatus, Table, Tournament
+from tournaments.services.hand_log import hand_deal
+from tournaments.services.hands import (
+    hand_action_record,
+    hand_announcement_record,
+    hand_create,
+)
+
+
+def tournament_with_tables(
+    *, tables: int = 2, rounds: int = 1, **fields: Any
+) -> tuple[Tournament, list[Table]]:
+    """A public tournament whose rounds each seat the same ``3 × tables`` entries, the
+    last round playing and the earlier ones closed."""
+    tournament = factories.TournamentFactory(status="running", **fields)
+    entries = [
+        factories.EntryFactory(tournament=tournament, registration_order=i + 1)
+        for i in range(3 * tables)
+    ]
+    made: list[Table] = []
+    for number in range(1, rounds + 1):
+        status = RoundStatus.PLAYING if number == rounds else RoundStatus.CLOSED
+        round = factories.RoundFactory(tournament=tournament, number=number, status=status)
+        for t in range(tables):
+            table = factories.TableFactory(round=round, number=t + 1, first_bidder=0)
+            for position in range(3):
+                shift = (number - 1) * position  # meet other players in later rounds
+                entry = entries[(3 * t + position + shift * 3) % len(entries)]
+                factories.SeatFactory(table=table, position=position, entry=entry)
+            made.append(table)
+    return tournament, made
+
+
+def hand_play(hand: Hand, *, seed: int, start: int = 0, upto: int | None = None) -> Hand:
+    """Play ``hand`` with random legal actions (all of them, or those from
+    ``start`` up to ``upto``),
+    making every announcement (报牌) as it falls due."""
+    deal = hand_deal(hand=hand)
+    assert deal is not None
+    actions = random_hand_actions(Deal.from_json(deal.to_json()), seed=seed)
+    for action in actions[start:upto]:
+        hand = hand_action_record(hand=hand, action=action)
+        for seat in range(3):
+            with contextlib.suppress(ApplicationError):  # nothing due for this seat
+                hand = hand_announcement_record(hand=hand, seat=seat)
+    return hand
+
+
+def hand_played(table: Table, *, seed: int, upto: int | None = None, **create: Any) -> Hand:
+    if "board" not in create:
+        create["seed"] = seed
+    hand = hand_create(table=table, **create)
+    return hand_play(hand, seed=seed, upto=upto)
+
+
+def round_draft(tournament: Tournament, number: int) -> Round:
+    return factories.RoundFactory(tournament=tournament, number=number, status=RoundStatus.DRAFT)

@@ -1,0 +1,122 @@
+"""The public pages: what a spectator sees, what stays hidden, and a fixed number of
+queries per page whatever the tournament's size."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from tests import factories
+from tests.public_data import hand_play, hand_played, round_draft, tournament_with_tables
+from tournaments.models import Hand, HandStatus
+
+pytestmark = pytest.mark.django_db
+
+
+def _pages(tournament: Any, hand: Hand, entry_id: int) -> dict[str, str]:
+    slug = tournament.slug
+    return {
+        "home": reverse("public:home"),
+        "tournament": reverse("public:tournament-detail", args=[slug]),
+        "round": reverse("public:round", args=[slug, 1]),
+        "live": reverse("public:live", args=[slug]),
+        "live-fragment": reverse("public:live", args=[slug]) + "?fragment=1",
+        "hand": reverse("public:hand", args=[slug, hand.pk]),
+        "player": reverse("public:player", args=[slug, entry_id]),
+        "standings": reverse("public:standings", args=[slug]),
+        "standings-csv": reverse("public:standings-csv", args=[slug]),
+    }
+
+
+def _queries(client: Any, url: str) -> int:
+    with CaptureQueriesContext(connection) as ctx:
+        response = client.get(url)
+    assert response.status_code == 200, (url, response.status_code)
+    return len(ctx.captured_queries)
+
+
+def test_no_page_issues_more_queries_for_a_bigger_tournament(client: Any) -> None:
+    small, small_tables = tournament_with_tables(tables=1)
+    small_hand = hand_played(small_tables[0], seed=1)
+    big, big_tables = tournament_with_tables(tables=6)
+    big_hand = hand_played(big_tables[0], seed=1)
+    for n, table in enumerate(big_tables[1:]):
+        hand_played(table, seed=10 + n, upto=7 if n % 2 else None)
+
+    small_pages = _pages(small, small_hand, small_tables[0].seats.first().entry_id)
+    big_pages = _pages(big, big_hand, big_tables[0].seats.first().entry_id)
+    for name, url in small_pages.items():
+        few, many = _queries(client, url), _queries(client, big_pages[name])
+        assert many == few, f"{name}: {few} queries for 1 table, {many} for 6"
+        assert many <= 8, f"{name}: {many} queries"
+
+
+def test_private_tournaments_and_draft_rounds_are_invisible(client: Any) -> None:
+    private, tables = tournament_with_tables(tables=1, is_public=False)
+    hand = hand_played(tables[0], seed=3)
+    for url in _pages(private, hand, tables[0].seats.first().entry_id).values():
+        if url != "/":
+            assert client.get(url).status_code == 404, url
+    assert private.name not in client.get("/").content.decode()
+
+    public, tables = tournament_with_tables(tables=1)
+    draft = round_draft(public, 2)
+    draft_table = factories.TableFactory(round=draft, number=1)
+    assert client.get(reverse("public:round", args=[public.slug, 2])).status_code == 404
+    home = client.get(reverse("public:tournament-detail", args=[public.slug])).content.decode()
+    assert reverse("public:round", args=[public.slug, 2]) not in home
+    assert reverse("public:round", args=[public.slug, 1]) in home
+    draft_hand = factories.HandFactory(table=draft_table, number=1)
+    assert client.get(reverse("public:hand", args=[public.slug, draft_hand.pk])).status_code == 404
+
+
+def test_live_hand_never_shows_unplayed_cards(client: Any) -> None:
+    tournament, tables = tournament_with_tables(tables=1)
+    hand = hand_played(tables[0], seed=11, upto=6)
+    assert hand.status == HandStatus.PLAYING
+    body = client.get(reverse("public:hand", args=[tournament.slug, hand.pk])).content.decode()
+    assert "Cards dealt" not in body
+    assert body.count('class="card ') < 30  # only what was played (and the kitty)
+    live = client.get(reverse("public:live", args=[tournament.slug])).content.decode()
+    assert "Cards dealt" not in live
+
+
+def test_finished_hand_page_replays_every_action_and_breaks_the_score_down(client: Any) -> None:
+    tournament, tables = tournament_with_tables(tables=1)
+    hand = hand_played(tables[0], seed=5)
+    assert hand.status == HandStatus.FINISHED
+    response = client.get(reverse("public:hand", args=[tournament.slug, hand.pk]))
+    body = response.content.decode()
+    actions = hand.events.filter(kind__in=["bid", "double", "redouble", "play"]).count()
+    assert body.count('<li class="step step-') >= actions
+    assert body.count('class="card ') >= 54  # the deal, the kitty and the plays
+    for score in (hand.score_0, hand.score_1, hand.score_2):
+        assert f'<td class="num score">{score}</td>' in body
+    assert "×" in body
+
+
+def test_live_board_answers_304_until_a_hand_changes(client: Any) -> None:
+    tournament, tables = tournament_with_tables(tables=2)
+    hand = hand_played(tables[0], seed=2, upto=3)
+    url = reverse("public:live", args=[tournament.slug]) + "?fragment=1"
+    first = client.get(url)
+    etag = first["ETag"]
+    assert client.get(url, headers={"if-none-match": etag}).status_code == 304
+    hand_play(Hand.objects.get(pk=hand.pk), seed=2, start=3, upto=4)  # one more action
+    again = client.get(url, headers={"if-none-match": etag})
+    assert again.status_code == 200 and again["ETag"] != etag
+    assert client.get(url, headers={"if-none-match": again["ETag"]}).status_code == 304
+
+
+def test_pages_read_in_chinese(client: Any) -> None:
+    tournament, tables = tournament_with_tables(tables=1)
+    hand = hand_played(tables[0], seed=5)
+    body = client.get(
+        reverse("public:hand", args=[tournament.slug, hand.pk]),
+        headers={"accept-language": "zh-hans"},
+    ).content.decode()
+    assert "地主" in body and "农民" in body and "叫分" in body

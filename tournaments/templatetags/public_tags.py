@@ -1,0 +1,183 @@
+"""Template helpers of the public pages: cards shown as cards, seat names, the score chart."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from django import template
+from django.urls import reverse
+from django.utils.html import escape, format_html, format_html_join
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
+
+from referee.rules.cards import RANK_CHARS, SMALL_JOKER, Card
+
+register = template.Library()
+
+_RED_SUITS = frozenset("♥♦")
+
+
+def _rank_label(rank: int) -> str:
+    text = RANK_CHARS[rank]
+    return "10" if text == "T" else text
+
+
+@register.simple_tag
+def card(c: Card) -> SafeString:
+    """One card: rank and suit (where known); jokers as 小王/大王 (small/big joker)."""
+    if c.rank >= SMALL_JOKER:
+        small = c.rank == SMALL_JOKER
+        return format_html(
+            '<span class="card joker {}" title="{}">{}</span>',
+            "small" if small else "big",
+            _("small joker (小王)") if small else _("big joker (大王)"),
+            _("Small joker") if small else _("Big joker"),
+        )
+    colour = "red" if c.suit in _RED_SUITS else "black"
+    return format_html(
+        '<span class="card {}"><b>{}</b>{}</span>',
+        colour if c.suit else "nosuit",
+        _rank_label(c.rank),
+        c.suit or "",
+    )
+
+
+@register.simple_tag
+def cards(cs: Iterable[Card] | None) -> SafeString:
+    if cs is None:
+        return format_html('<span class="muted">?</span>')
+    return format_html(
+        '<span class="cards">{}</span>', format_html_join("", "{}", ((card(c),) for c in cs))
+    )
+
+
+def display_name(name: str, chinese_name: str) -> str:
+    """The name as entered: the Chinese name, then the Latin one."""
+    if chinese_name and chinese_name != name:
+        return f"{chinese_name} {name}"
+    return name
+
+
+@register.filter
+def player_name(entry: object) -> str:
+    player = entry.player  # type: ignore[attr-defined]
+    return display_name(player.name, player.chinese_name)
+
+
+@register.simple_tag
+def standings_rows(table: Any, slug: str) -> SafeString:
+    """The standings' body rows, built in Python: the template engine spends about a
+    millisecond per row of a dozen cells, too slow for a 3,000-player page (bench/
+    pages_bench.py); here every value is still escaped."""
+    player_url = reverse("public:player", args=[slug, 0])[:-2]  # ".../players/" + id + "/"
+    movement = table.movement
+    duplicate = table.duplicate
+    tiebreaks = table.tiebreaks
+    out = []
+    for row in table.rows:
+        cells = [f'<tr><td class="num rank">{row["rank"]}</td>']
+        if movement:
+            move = movement.get(row["entry_id"])
+            if move is None:
+                cells.append("<td></td>")
+            elif move > 0:
+                cells.append(f'<td class="num"><span class="move-up">▲{move}</span></td>')
+            elif move < 0:
+                cells.append(f'<td class="num"><span class="move-down">▼{-move}</span></td>')
+            else:
+                cells.append('<td class="num"><span class="muted">=</span></td>')
+        cells.append(
+            f'<td><a href="{player_url}{row["entry_id"]}/">'
+            f"{escape(display_name(row['name'], row['chinese_name']))}</a></td>"
+            f"<td>{escape(row['club'])}</td>"
+            f'<td class="num total">{row["total"]}</td>'
+        )
+        if duplicate:
+            cells.append(f'<td class="num">{row["mp_percentage"]:.2f}</td>')
+        cells.append(
+            f'<td class="num">{row["hands_played"]}</td>'
+            f'<td class="num">{row["landlord_wins"]}/{row["landlord_hands"]}</td>'
+        )
+        values = row["tiebreaks"] or {}
+        for name in tiebreaks:
+            value = values.get(name)
+            cells.append(f'<td class="num">{"" if value is None else escape(value)}</td>')
+        cells.append("</tr>")
+        out.append("".join(cells))
+    return mark_safe("\n".join(out))  # every value above is escaped or a number
+
+
+@register.filter
+def at(values: Sequence[object] | None, index: int) -> object:
+    if values is None or index is None:
+        return None
+    try:
+        return values[index]
+    except (IndexError, TypeError):
+        return None
+
+
+@register.simple_tag
+def seat_label(position: int) -> str:
+    """Seats named as players know them: East, South, West with the seat number."""
+    names = (_("East (东)"), _("South (南)"), _("West (西)"))
+    return f"{names[position]}" if 0 <= position < 3 else str(position)
+
+
+@register.simple_tag
+def line_chart(
+    points: Sequence[int], *, width: int = 640, height: int = 200, label: str = ""
+) -> SafeString:
+    """A server-rendered SVG line chart of ``points`` (e.g. the running score), with a zero
+    line; no script needed, so it prints and works offline."""
+    if not points:
+        return format_html("")
+    pad = 24
+    lo, hi = min(0, *points), max(0, *points)
+    span = (hi - lo) or 1
+    step = (width - 2 * pad) / max(1, len(points) - 1)
+
+    def y(v: int) -> float:
+        return round(pad + (hi - v) * (height - 2 * pad) / span, 1)
+
+    coords = " ".join(f"{round(pad + i * step, 1)},{y(v)}" for i, v in enumerate(points))
+    dots = format_html_join(
+        "",
+        '<circle cx="{}" cy="{}" r="3"><title>{}: {}</title></circle>',
+        ((round(pad + i * step, 1), y(v), i + 1, v) for i, v in enumerate(points)),
+    )
+    return format_html(
+        '<svg class="chart" viewBox="0 0 {w} {h}" role="img" aria-label="{label}">'
+        '<line class="zero" x1="{pad}" x2="{x2}" y1="{zy}" y2="{zy}"/>'
+        '<text x="2" y="{ty}">{hi}</text><text x="2" y="{by}">{lo}</text>'
+        '<polyline points="{coords}"/>{dots}</svg>',
+        w=width,
+        h=height,
+        label=label,
+        pad=pad,
+        x2=width - pad,
+        zy=y(0),
+        ty=pad,
+        by=height - pad + 12,
+        hi=hi,
+        lo=lo,
+        coords=coords,
+        dots=dots,
+    )
+
+
+@register.filter
+def phase_label(status: str) -> str:
+    """A hand's status in the page's language (叫分, 加倍, 出牌 …)."""
+    from tournaments.models import HandStatus
+
+    try:
+        return str(HandStatus(status).label)
+    except ValueError:
+        return status
+
+
+@register.filter
+def at_key(mapping: dict[object, object] | None, key: object) -> object:
+    return None if mapping is None else mapping.get(key)

@@ -28,6 +28,8 @@ def tournament_create(
     format: str = "table",
     hands_per_round: int = 6,
     is_public: bool = False,
+    requires_confirmation: bool = False,
+    separate_clubs: bool = False,
 ) -> Tournament:
     _check_rule_profile(rule_profile)
     tournament = Tournament(
@@ -37,6 +39,8 @@ def tournament_create(
         format=format,
         hands_per_round=hands_per_round,
         is_public=is_public,
+        requires_confirmation=requires_confirmation,
+        separate_clubs=separate_clubs,
     )
     model_validate(tournament)
     tournament.save()
@@ -54,6 +58,7 @@ def tournament_update(
     hands_per_round: int | None = None,
     is_public: bool | None = None,
     separate_clubs: bool | None = None,
+    requires_confirmation: bool | None = None,
 ) -> Tournament:
     """Change the given fields.  The rule profile is frozen once the tournament
     has a hand: the row is locked so a hand cannot be created concurrently
@@ -74,6 +79,7 @@ def tournament_update(
         "hands_per_round": hands_per_round,
         "is_public": is_public,
         "separate_clubs": separate_clubs,
+        "requires_confirmation": requires_confirmation,
     }
     for field, value in changes.items():
         if value is not None:

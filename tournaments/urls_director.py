@@ -2,7 +2,13 @@
 
 from django.urls import path
 
-from tournaments.views import director, director_entries, director_results, director_rounds
+from tournaments.views import (
+    director,
+    director_entries,
+    director_results,
+    director_rounds,
+    director_standings,
+)
 
 app_name = "director"
 
@@ -27,6 +33,17 @@ urlpatterns = [
     ),
     path("t/<slug:slug>/results/<int:number>/", director_results.results_desk, name="results"),
     path("t/<slug:slug>/hands/<int:hand_id>/", director_results.hand_detail, name="hand"),
+    path("t/<slug:slug>/standings/", director_standings.standings, name="standings"),
+    path(
+        "t/<slug:slug>/standings/recompute/",
+        director_standings.standings_recompute,
+        name="standings-recompute",
+    ),
+    path(
+        "t/<slug:slug>/standings/publish/",
+        director_standings.standings_publish,
+        name="standings-publish",
+    ),
     path(
         "t/<slug:slug>/hands/<int:hand_id>/<str:action>/",
         director_results.hand_action,

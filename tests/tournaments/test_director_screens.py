@@ -122,3 +122,14 @@ def test_a_round_is_seated_started_refereed_and_corrected(director_client: Any) 
     assert Hand.objects.get(pk=hand_id).status == "voided"
     printed = director_client.get(base + "1/print/").content.decode()
     assert "seating-sheet" in printed and "score-slips" in printed
+
+
+def test_final_standings_wait_for_every_round_to_close(director_client: Any) -> None:
+    tournament = _tournament(director_client)
+    director_client.post(f"/director/t/{tournament.slug}/rounds/new/")
+    refused = director_client.post(f"/director/t/{tournament.slug}/standings/publish/", follow=True)
+    assert "Close every round first" in refused.content.decode()
+    tournament.refresh_from_db()
+    assert tournament.status == "draft"
+    page = director_client.get(f"/director/t/{tournament.slug}/standings/")
+    assert page.status_code == 200 and "Not computed yet" in page.content.decode()

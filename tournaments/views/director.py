@@ -7,6 +7,7 @@ from django.utils.translation import gettext as _
 
 from tournaments import selectors
 from tournaments.services import tournaments as tournament_services
+from tournaments.standings import CRITERIA
 from tournaments.views.director_common import attempt, tournament_or_404
 from tournaments.views.director_forms import TournamentForm
 
@@ -29,7 +30,8 @@ def tournament_create(request: HttpRequest) -> HttpResponse:
         )
         if created is not None:
             return redirect("director:tournament", slug=created.slug)
-    return render(request, "director/tournament_form.html", {"form": form})
+    context = {"form": form, "criteria": CRITERIA}
+    return render(request, "director/tournament_form.html", context)
 
 
 @staff_member_required
@@ -49,6 +51,7 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "is_public",
         )
     }
+    initial["tiebreaks"] = ", ".join(tournament.tiebreaks)
     form = TournamentForm(request.POST or None, initial=initial)
     form.fields["slug"].disabled = True
     if request.method == "POST" and form.is_valid():
@@ -59,5 +62,10 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
             _("Saved."),
         ):
             return redirect("director:tournament", slug=slug)
-    context = {"tournament": tournament, "form": form, "rounds": tournament.rounds.all()}
+    context = {
+        "tournament": tournament,
+        "form": form,
+        "rounds": tournament.rounds.all(),
+        "criteria": CRITERIA,
+    }
     return render(request, "director/tournament.html", context)

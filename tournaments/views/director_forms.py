@@ -18,6 +18,15 @@ class TournamentForm(forms.Form):
     )
     separate_clubs = forms.BooleanField(label=_("Keep clubs apart"), required=False)
     is_public = forms.BooleanField(label=_("Public"), required=False)
+    tiebreaks = forms.CharField(
+        label=_("Tie-break chain"),
+        required=False,
+        help_text=_("Comma-separated, first decides first; empty: the format's default."),
+    )
+
+    def clean_tiebreaks(self) -> list[str]:
+        text = self.cleaned_data.get("tiebreaks") or ""
+        return [name.strip() for name in text.split(",") if name.strip()]
 
 
 class PlayerForm(forms.Form):

@@ -10,6 +10,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from tests import factories
 from tournaments.models import Entry, Hand, Round, Tournament
+from tournaments.standings_selectors import standings_latest
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -133,10 +134,26 @@ def test_director_runs_a_two_round_tournament_in_the_browser(
     assert hands.count() == 4 and all(h.status == "finished" for h in hands)
     for hand in hands:
         assert hand.score_0 + hand.score_1 + hand.score_2 == 0
-        assert {h.table.referee_assignments.get().user.username for h in [hand]} <= {
-            "ref-one",
-            "ref-two",
-        }
+        assert hand.table.referee_assignments.get().user.username in {"ref-one", "ref-two"}
+
+    # Standings: recompute, publish the final ones.
+    page.click("nav.tabs >> text=Standings")
+    page.click("#recompute")
+    _ok(page)
+    page.click("#publish-final")
+    _ok(page)
+    expect(page.locator("#standings tbody tr")).to_have_count(6)
+    expect(page.locator("#standings-version")).to_contain_text("Up to date")
+    page.screenshot(path=artefacts / "director-en-standings.png", full_page=True)
+    tournament.refresh_from_db()
+    assert tournament.status == "finished" and tournament.is_public
+    totals: dict[int, int] = {}
+    for hand in hands:
+        for seat in hand.table.seats.all():
+            score = getattr(hand, f"score_{seat.position}")
+            totals[seat.entry_id] = totals.get(seat.entry_id, 0) + score
+    shown = {row.entry_id: row.total for row in standings_latest(tournament=tournament)}
+    assert shown == totals
 
     # The same screens in 简体中文.
     context.add_cookies([{"name": "django_language", "value": "zh-hans", "url": url}])
@@ -147,4 +164,7 @@ def test_director_runs_a_two_round_tournament_in_the_browser(
     page.screenshot(path=artefacts / "director-zh-results2.png", full_page=True)
     page.goto(f"{url}/director/t/saturday/entries/")
     page.screenshot(path=artefacts / "director-zh-entries.png", full_page=True)
+    page.goto(f"{url}/director/t/saturday/standings/")
+    expect(page.locator("h1")).to_contain_text("排名")
+    page.screenshot(path=artefacts / "director-zh-standings.png", full_page=True)
     context.close()

@@ -331,7 +331,8 @@
         return el("li", { text: seatName(s) + ": " + (cards || "—") });
       })));
     }
-    (h.announcements_due || []).forEach(function (a) {
+    var live = ["bidding", "doubling", "playing"].indexOf(h.status) >= 0;
+    (live ? h.announcements_due || [] : []).forEach(function (a) {
       function announce(made) {
         enqueue(API + "hands/" + h.id + "/announcements/", { seat: a.seat, made: made },
                 T.announcements_due + " · " + seatName(a.seat) + " · " + (made ? T.announced : T.missing));
@@ -348,7 +349,6 @@
       ]));
     }
     app.appendChild(box);
-    var live = ["bidding", "doubling", "playing"].indexOf(h.status) >= 0;
     if (live && h.mode === "result_only") renderResultForm(h);
     else if (live) renderControls(h);
     if (h.events && h.events.length && live) renderUndo(h);

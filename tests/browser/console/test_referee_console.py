@@ -198,6 +198,7 @@ def test_offline_actions_are_queued_and_each_recorded_once_back_online(
         page.get_by_role("button", name=f"Bid {bid}", exact=True).click()
         expect(page.locator("#queue")).to_contain_text(f"Waiting to send ({bid})")
     expect(page.locator("#queue")).to_contain_text("Offline")
+    expect(page.locator("#message")).to_have_class("message waiting")  # not a rejection
     queued = json.loads(page.evaluate("localStorage.getItem('referee-console-queue-v1')"))
     assert len({item["key"] for item in queued}) == 3
     assert HandEvent.objects.filter(hand=hand).exclude(kind="deal").count() == 0

@@ -160,7 +160,7 @@
           render();
         });
       }, function () {
-        showVerdict(false, item.label, T.network_error);
+        showVerdict("waiting", item.label, T.network_error);
         renderQueue();
       });
     }
@@ -192,11 +192,14 @@
     }
   }
 
+  /** ok: recorded; false: refused; "waiting": kept on the phone (no connection). */
   function showVerdict(ok, label, text) {
-    state.verdict = { ok: ok, text: (ok ? "✓ " : "✗ " + T.rejected + ": ") + label + " — " + text };
+    var waiting = ok === "waiting";
+    var prefix = waiting ? "⏳ " : ok ? "✓ " : "✗ " + T.rejected + ": ";
+    state.verdict = { ok: ok, text: prefix + label + " — " + text };
     var box = document.getElementById("message");
     box.hidden = false;
-    box.className = "message " + (ok ? "ok" : "error");
+    box.className = "message " + (waiting ? "waiting" : ok ? "ok" : "error");
     box.textContent = state.verdict.text;
   }
 

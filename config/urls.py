@@ -16,6 +16,7 @@ urlpatterns = [
     path("api/v1/auth/token/", token_obtain, name="api-token"),
     path("api/v1/", include("referee.api.urls")),
     path("director/", include("tournaments.urls_director")),
+    path("referee/", include("tournaments.urls_referee")),
     path("", include("tournaments.urls_public")),
 ]
 

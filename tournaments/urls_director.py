@@ -2,10 +2,51 @@
 
 from django.urls import path
 
-from tournaments.views import director
+from tournaments.views import (
+    director,
+    director_entries,
+    director_results,
+    director_rounds,
+    director_standings,
+)
 
 app_name = "director"
 
 urlpatterns = [
     path("", director.dashboard, name="dashboard"),
+    path("new/", director.tournament_create, name="tournament-create"),
+    path("t/<slug:slug>/", director.tournament_detail, name="tournament"),
+    path("t/<slug:slug>/entries/", director_entries.entries, name="entries"),
+    path("t/<slug:slug>/entries/import/", director_entries.entries_import_view, name="import"),
+    path(
+        "t/<slug:slug>/entries/<int:entry_id>/withdraw/",
+        director_entries.entry_withdraw_view,
+        name="withdraw",
+    ),
+    path("t/<slug:slug>/rounds/new/", director_rounds.round_create, name="round-create"),
+    path("t/<slug:slug>/rounds/<int:number>/", director_rounds.round_detail, name="round"),
+    path("t/<slug:slug>/rounds/<int:number>/print/", director_rounds.round_print, name="print"),
+    path(
+        "t/<slug:slug>/rounds/<int:number>/<str:action>/",
+        director_rounds.round_action,
+        name="round-action",
+    ),
+    path("t/<slug:slug>/results/<int:number>/", director_results.results_desk, name="results"),
+    path("t/<slug:slug>/hands/<int:hand_id>/", director_results.hand_detail, name="hand"),
+    path("t/<slug:slug>/standings/", director_standings.standings, name="standings"),
+    path(
+        "t/<slug:slug>/standings/recompute/",
+        director_standings.standings_recompute,
+        name="standings-recompute",
+    ),
+    path(
+        "t/<slug:slug>/standings/publish/",
+        director_standings.standings_publish,
+        name="standings-publish",
+    ),
+    path(
+        "t/<slug:slug>/hands/<int:hand_id>/<str:action>/",
+        director_results.hand_action,
+        name="hand-action",
+    ),
 ]

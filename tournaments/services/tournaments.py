@@ -1,12 +1,20 @@
 """Tournaments and their entries."""
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from referee.rules.errors import UnknownProfile
 from referee.rules.profiles import get_profile
 from tournaments import selectors
 from tournaments.errors import ApplicationError
-from tournaments.models import Entry, Player, RuleProfileKey, Tournament, TournamentStatus
+from tournaments.models import (
+    Entry,
+    Player,
+    RoundStatus,
+    RuleProfileKey,
+    Tournament,
+    TournamentStatus,
+)
 from tournaments.services.common import model_validate
 from tournaments.services.hand_results import tournament_scores_changed
 from tournaments.standings import TiebreakError, tiebreaks_check
@@ -38,6 +46,8 @@ def tournament_create(
     format: str = "table",
     hands_per_round: int = 6,
     is_public: bool = False,
+    requires_confirmation: bool = False,
+    separate_clubs: bool = False,
     tiebreaks: list[str] | None = None,
 ) -> Tournament:
     _check_rule_profile(rule_profile)
@@ -49,6 +59,8 @@ def tournament_create(
         format=format,
         hands_per_round=hands_per_round,
         is_public=is_public,
+        requires_confirmation=requires_confirmation,
+        separate_clubs=separate_clubs,
         tiebreaks=tiebreaks or [],
     )
     model_validate(tournament)
@@ -67,6 +79,7 @@ def tournament_update(
     hands_per_round: int | None = None,
     is_public: bool | None = None,
     separate_clubs: bool | None = None,
+    requires_confirmation: bool | None = None,
     tiebreaks: list[str] | None = None,
 ) -> Tournament:
     """Change the given fields.  The rule profile is frozen once the tournament
@@ -89,6 +102,7 @@ def tournament_update(
         "hands_per_round": hands_per_round,
         "is_public": is_public,
         "separate_clubs": separate_clubs,
+        "requires_confirmation": requires_confirmation,
         "tiebreaks": tiebreaks,
     }
     ranking_before = (locked.format, list(locked.tiebreaks))
@@ -119,3 +133,32 @@ def entry_create(
     model_validate(entry)
     entry.save()
     return entry
+
+
+@transaction.atomic
+def tournament_finish(*, tournament: Tournament) -> Tournament:
+    """Publish the final standings: every round closed, the standings stored at the
+    current log version, the tournament finished and public."""
+    from tournaments.services.standings import standings_snapshot_update
+
+    locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    if locked.status == TournamentStatus.FINISHED:
+        raise ApplicationError("tournament_finished", _("The tournament has finished."))
+    open_rounds = [
+        str(n)
+        for n in locked.rounds.exclude(status=RoundStatus.CLOSED)
+        .order_by("number")
+        .values_list("number", flat=True)
+    ]
+    if open_rounds:
+        raise ApplicationError(
+            "rounds_open",
+            _("Close every round first (open: %(rounds)s).") % {"rounds": ", ".join(open_rounds)},
+        )
+    if not locked.rounds.exists():
+        raise ApplicationError("round_has_no_tables", _("The tournament has no rounds."))
+    standings_snapshot_update(tournament_id=locked.pk)
+    locked.status = TournamentStatus.FINISHED
+    locked.is_public = True
+    locked.save(update_fields=["status", "is_public"])
+    return locked

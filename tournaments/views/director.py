@@ -1,8 +1,15 @@
+"""Director (staff) screens: the dashboard and a tournament's settings."""
+
 from django.contrib.admin.views.decorators import staff_member_required
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 
 from tournaments import selectors
+from tournaments.services import tournaments as tournament_services
+from tournaments.standings import CRITERIA
+from tournaments.views.director_common import attempt, tournament_or_404
+from tournaments.views.director_forms import TournamentForm
 
 
 @staff_member_required
@@ -10,3 +17,55 @@ def dashboard(request: HttpRequest) -> HttpResponse:
     """Director (staff) overview of every tournament, public or not."""
     tournaments = selectors.tournament_list_for_director()
     return render(request, "director/dashboard.html", {"tournaments": tournaments})
+
+
+@staff_member_required
+def tournament_create(request: HttpRequest) -> HttpResponse:
+    form = TournamentForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        created = attempt(
+            request,
+            lambda: tournament_services.tournament_create(**form.cleaned_data),
+            _("Tournament created."),
+        )
+        if created is not None:
+            return redirect("director:tournament", slug=created.slug)
+    context = {"form": form, "criteria": CRITERIA}
+    return render(request, "director/tournament_form.html", context)
+
+
+@staff_member_required
+def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    """The tournament's settings (edit) and its rounds."""
+    tournament = tournament_or_404(slug)
+    initial = {
+        f: getattr(tournament, f)
+        for f in (
+            "name",
+            "slug",
+            "rule_profile",
+            "format",
+            "hands_per_round",
+            "requires_confirmation",
+            "separate_clubs",
+            "is_public",
+        )
+    }
+    initial["tiebreaks"] = ", ".join(tournament.tiebreaks)
+    form = TournamentForm(request.POST or None, initial=initial)
+    form.fields["slug"].disabled = True
+    if request.method == "POST" and form.is_valid():
+        data = {k: v for k, v in form.cleaned_data.items() if k != "slug"}
+        if attempt(
+            request,
+            lambda: tournament_services.tournament_update(tournament=tournament, **data),
+            _("Saved."),
+        ):
+            return redirect("director:tournament", slug=slug)
+    context = {
+        "tournament": tournament,
+        "form": form,
+        "rounds": tournament.rounds.all(),
+        "criteria": CRITERIA,
+    }
+    return render(request, "director/tournament.html", context)

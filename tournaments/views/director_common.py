@@ -1,0 +1,50 @@
+"""Shared bits of the director screens: staff only, a tournament from its slug, and a
+service call whose refusal is shown as a message."""
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from django.contrib import messages
+from django.http import Http404, HttpRequest
+
+from tournaments import director_selectors
+from tournaments.errors import ApplicationError
+from tournaments.models import Round, Tournament
+
+T = TypeVar("T")
+
+
+def tournament_or_404(slug: str) -> Tournament:
+    tournament = director_selectors.tournament_get(slug=slug)
+    if tournament is None:
+        raise Http404("No such tournament.")
+    return tournament
+
+
+def round_or_404(tournament: Tournament, number: int) -> Round:
+    round_ = director_selectors.round_get(tournament=tournament, number=number)
+    if round_ is None:
+        raise Http404("No such round.")
+    return round_
+
+
+def attempt(request: HttpRequest, call: Callable[[], T], done: str) -> T | None:
+    """Run a service call; on success say ``done``, on refusal show the service's message."""
+    try:
+        result = call()
+    except ApplicationError as exc:
+        messages.error(request, exc.message)
+        return None
+    messages.success(request, done)
+    return result
+
+
+def flag(request: HttpRequest, name: str) -> bool:
+    return request.POST.get(name) in ("on", "1", "true")
+
+
+def as_int(value: Any) -> int | None:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return None

@@ -1,0 +1,70 @@
+"""Input forms of the director screens: they parse and label fields; every rule is the
+services' (their ApplicationError is shown as the form's error)."""
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from tournaments.models import RuleProfileKey, TournamentFormat
+
+
+class TournamentForm(forms.Form):
+    name = forms.CharField(label=_("Name"), max_length=200)
+    slug = forms.SlugField(label=_("Short name (in addresses)"), max_length=80)
+    rule_profile = forms.ChoiceField(label=_("Rules"), choices=RuleProfileKey.choices)
+    format = forms.ChoiceField(label=_("Format"), choices=TournamentFormat.choices)
+    hands_per_round = forms.IntegerField(label=_("Hands per round"), min_value=1, initial=6)
+    requires_confirmation = forms.BooleanField(
+        label=_("Results need a second person's confirmation"), required=False
+    )
+    separate_clubs = forms.BooleanField(label=_("Keep clubs apart"), required=False)
+    is_public = forms.BooleanField(label=_("Public"), required=False)
+    tiebreaks = forms.CharField(
+        label=_("Tie-break chain"),
+        required=False,
+        help_text=_("Comma-separated, first decides first; empty: the format's default."),
+    )
+
+    def clean_tiebreaks(self) -> list[str]:
+        text = self.cleaned_data.get("tiebreaks") or ""
+        return [name.strip() for name in text.split(",") if name.strip()]
+
+
+class PlayerForm(forms.Form):
+    name = forms.CharField(label=_("Name"), max_length=120)
+    chinese_name = forms.CharField(label=_("Chinese name"), max_length=60, required=False)
+    club = forms.CharField(label=_("Club"), max_length=120, required=False)
+    external_id = forms.CharField(label=_("External id"), max_length=64, required=False)
+
+
+class ImportForm(forms.Form):
+    file = forms.FileField(label=_("CSV file"), required=False)
+    text = forms.CharField(label=_("or paste the CSV"), widget=forms.Textarea, required=False)
+
+
+class ReasonForm(forms.Form):
+    reason = forms.CharField(label=_("Reason"), max_length=2000)
+
+
+class ResultForm(forms.Form):
+    landlord = forms.TypedChoiceField(
+        label=_("Landlord seat"), coerce=int, choices=[(0, "0"), (1, "1"), (2, "2")]
+    )
+    bid = forms.TypedChoiceField(label=_("Bid"), coerce=int, choices=[(1, "1"), (2, "2"), (3, "3")])
+    winner = forms.ChoiceField(
+        label=_("Winner"), choices=[("landlord", _("Landlord")), ("defenders", _("Defenders"))]
+    )
+    doubled_0 = forms.BooleanField(label=_("Seat 0 doubled"), required=False)
+    doubled_1 = forms.BooleanField(label=_("Seat 1 doubled"), required=False)
+    doubled_2 = forms.BooleanField(label=_("Seat 2 doubled"), required=False)
+    redoubled = forms.BooleanField(label=_("Redoubled"), required=False)
+    bombs = forms.IntegerField(label=_("Bombs"), min_value=0, max_value=13, initial=0)
+    rockets = forms.IntegerField(label=_("Rockets"), min_value=0, max_value=1, initial=0)
+    spring = forms.BooleanField(label=_("Spring (春天)"), required=False)
+    anti_spring = forms.BooleanField(label=_("Anti-spring (反春)"), required=False)
+    reason = forms.CharField(label=_("Reason"), max_length=2000)
+
+
+class PenaltyForm(forms.Form):
+    entry = forms.IntegerField(label=_("Entry"), min_value=1)
+    points = forms.IntegerField(label=_("Points (negative for a penalty)"))
+    reason = forms.CharField(label=_("Reason"), max_length=2000)

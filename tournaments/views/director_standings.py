@@ -1,0 +1,50 @@
+"""Standings: the latest snapshot, recompute (the Celery task), publish the final ones."""
+
+from django.contrib import messages
+from django.contrib.admin.views.decorators import staff_member_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from tournaments.services.standings import standings_request
+from tournaments.services.tournaments import tournament_finish
+from tournaments.standings_selectors import standings_latest
+from tournaments.views.director_common import attempt, tournament_or_404
+
+
+@staff_member_required
+def standings(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = tournament_or_404(slug)
+    rows = list(standings_latest(tournament=tournament))
+    version = rows[0].log_version if rows else None
+    context = {
+        "tournament": tournament,
+        "rows": rows,
+        "snapshot_version": version,
+        "stale": version is None or version < tournament.log_version,
+    }
+    return render(request, "director/standings.html", context)
+
+
+@staff_member_required
+@require_POST
+def standings_recompute(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = tournament_or_404(slug)
+    if standings_request(tournament_id=tournament.pk):
+        messages.success(request, _("Recompute requested: reload in a moment."))
+    else:
+        messages.info(request, _("A recompute is already waiting."))
+    return redirect("director:standings", slug=slug)
+
+
+@staff_member_required
+@require_POST
+def standings_publish(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = tournament_or_404(slug)
+    attempt(
+        request,
+        lambda: tournament_finish(tournament=tournament),
+        _("Final standings published."),
+    )
+    return redirect("director:standings", slug=slug)

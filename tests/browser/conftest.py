@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.db.models.signals import post_migrate
 
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
@@ -64,11 +65,24 @@ def _sqlite_flush_past_append_only_triggers(request: pytest.FixtureRequest) -> I
         for name, _ in triggers:
             cursor.execute(f'DROP TRIGGER "{name}"')
     try:
-        call_command("flush", interactive=False, verbosity=0, inhibit_post_migrate=True)
+        call_command("flush", interactive=False, verbosity=0)
     finally:
         with connection.cursor() as cursor:
             for _, sql in triggers:
                 cursor.execute(sql)
+
+
+def _referee_group(**kwargs: Any) -> None:
+    """A flush empties auth_group; the referee group comes from a data migration, so it is
+    put back when the flush emits post_migrate (later tests expect it)."""
+    from django.contrib.auth.models import Group
+
+    from tournaments.roles import REFEREE_GROUP
+
+    Group.objects.using(kwargs.get("using", "default")).get_or_create(name=REFEREE_GROUP)
+
+
+post_migrate.connect(_referee_group, dispatch_uid="tests.browser.referee_group")
 
 
 @pytest.fixture(scope="session")

@@ -10,6 +10,7 @@ from tournaments import selectors
 from tournaments.errors import ApplicationError
 from tournaments.models import (
     Entry,
+    Hand,
     RefereeAssignment,
     Round,
     RoundBye,
@@ -184,13 +185,19 @@ def table_create(*, round: Round, number: int) -> Table:
 
 
 def table_move_check(*, table: Table, round: Round) -> None:
-    """Refuse moving a table to a round of another tournament, or a table that has seats
-    (its players were seated for its round; also used by the admin)."""
+    """Refuse moving a table to a round of another tournament, or a table that has hands
+    or seats (its players were seated for its round; also used by the admin)."""
     if round.pk == table.round_id:
         return
     if round.tournament_id != table.round.tournament_id:
         raise ApplicationError(
             "round_not_in_tournament", "The round belongs to another tournament."
+        )
+    if Hand.objects.filter(table=table).exists():
+        raise ApplicationError(
+            "table_has_hands",
+            "A table with hands cannot move to another round: its hands were played in "
+            "this one.",
         )
     if Seat.objects.filter(table=table).exists():
         raise ApplicationError(

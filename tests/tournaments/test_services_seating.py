@@ -26,6 +26,7 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.services.entries import entry_withdraw
+from tournaments.services.hand_log import hand_replay
 from tournaments.services.hands import hand_create, hand_record_result
 from tournaments.services.rounds import round_close, round_create, round_start
 from tournaments.services.seating import (
@@ -269,7 +270,8 @@ def test_seat_override_with_the_bye_gives_the_bye_to_the_displaced_entry() -> No
 
 def test_a_seat_correction_moves_the_scores_with_an_event(director: Any) -> None:
     """The wrong player was recorded at seat 1: correcting it moves that seat's scores to
-    the right entry, logs a CORRECTION on the hand and moves the log version on."""
+    the right entry, logs a seat correction on the hand and moves the log version on; the
+    hand's result is untouched and still the replay of its log."""
     tournament = _tournament(4)
     round_ = round_create(tournament=tournament)
     round_seat(round=round_, seed=1)
@@ -288,17 +290,19 @@ def test_a_seat_correction_moves_the_scores_with_an_event(director: Any) -> None
     rows = dict(HandSeatResult.objects.filter(hand=hand).values_list("entry_id", "score"))
     assert rows[right.pk] == hand.score_1 and wrong.pk not in rows
     event = HandEvent.objects.filter(hand=hand).order_by("-seq").first()
-    assert event is not None and event.kind == "correction"
+    assert event is not None and event.kind == "seat_correction"
     assert event.payload["old_entry"] == wrong.pk and event.payload["new_entry"] == right.pk
     assert event.payload["reason"] == "scoresheet had the wrong name"
     assert event.recorded_by == director
     hand.refresh_from_db()
     assert hand.version == version + 1
+    assert hand_replay(hand=hand).summary["score_1"] == hand.score_1
+    assert hand.status == "finished"
     assert Tournament.objects.get(pk=tournament.pk).log_version > before
     assert RoundBye.objects.filter(round=round_, entry=wrong).exists()
     # a retry of the same request (with the stale seat object) changes nothing more
     seat_correct(seat=seat, entry=right, reason="scoresheet had the wrong name")
-    assert hand.events.filter(kind="correction").count() == 1
+    assert hand.events.filter(kind="seat_correction").count() == 1
     order = selectors.entry_order_for_seating(tournament=tournament)
     assert order[0] == right.pk  # the landlord's winnings followed the seat
 
@@ -316,7 +320,7 @@ def test_a_seat_correction_swapping_two_tables_corrects_both() -> None:
     b = Seat.objects.get(table__number=2, round=round_, position=2)
     seat_correct(seat=a, entry=b.entry, reason="players swapped tables")
     for hand in hands:
-        assert hand.events.filter(kind="correction").count() == 1
+        assert hand.events.filter(kind="seat_correction").count() == 1
     assert HandSeatResult.objects.get(hand=hands[0], position=0).entry_id == b.entry_id
     assert HandSeatResult.objects.get(hand=hands[1], position=2).entry_id == a.entry_id
 
@@ -368,7 +372,7 @@ def test_concurrent_identical_corrections_make_one() -> None:
         correct()
         correct()
     assert [getattr(o, "entry_id", o) for o in outcomes] == [right.pk, right.pk]
-    assert hand.events.filter(kind="correction").count() == 1
+    assert hand.events.filter(kind="seat_correction").count() == 1
     assert HandSeatResult.objects.get(hand=hand, position=0).entry_id == right.pk
 
 

@@ -209,6 +209,7 @@ class HandEventKind(models.TextChoices):
     DEAL = "deal", _("Deal written in")
     CONFIRM = "confirm", _("Confirmed")
     DISPUTE = "dispute", _("Disputed")
+    SEAT_CORRECTION = "seat_correction", _("Seat correction")
 
 
 #: Events that are the rules library's actions (their payload is the action's JSON form).

@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Max
 
 from tournaments import selectors
 from tournaments.errors import ApplicationError
@@ -22,7 +21,6 @@ from tournaments.models import (
     Board,
     Entry,
     Hand,
-    HandEvent,
     HandEventKind,
     Round,
     RoundBoard,
@@ -37,6 +35,7 @@ from tournaments.models import (
 from tournaments.seating import Seating, SeatingError, SeatingOptions, seat
 from tournaments.services.boards import board_create
 from tournaments.services.hand_results import hand_results_sync
+from tournaments.services.hands import hand_event_append
 from tournaments.services.rounds import (
     reason_check,
     round_lock,
@@ -281,22 +280,6 @@ def seat_override(*, seat: Seat, entry: Entry, reason: str, recorded_by: Any = N
     return Seat.objects.get(table_id=locked.table_id, position=locked.position)
 
 
-def _hand_correction_append(*, hand: Hand, payload: dict[str, Any], recorded_by: Any) -> HandEvent:
-    """Append a CORRECTION event to a hand the caller has locked; bumps ``version``
-    (the seq/version rule of ``services.hands``)."""
-    last = hand.events.aggregate(last=Max("seq"))["last"]
-    event = HandEvent.objects.create(
-        hand=hand,
-        seq=(last or 0) + 1,
-        kind=HandEventKind.CORRECTION,
-        payload=payload,
-        recorded_by=recorded_by if getattr(recorded_by, "pk", None) else None,
-    )
-    hand.version += 1
-    hand.save(update_fields=["version"])
-    return event
-
-
 @transaction.atomic
 def seat_correct(*, seat: Seat, entry: Entry, reason: str, recorded_by: Any = None) -> Seat:
     """Correct who sat in ``seat`` after hands were played there.
@@ -324,11 +307,13 @@ def seat_correct(*, seat: Seat, entry: Entry, reason: str, recorded_by: Any = No
             s for s, (c, _, _) in zip(seats, changed, strict=True) if c.table_id == hand.table_id
         ]
         for item in at_table:
-            _hand_correction_append(
+            hand_event_append(
                 hand=hand,
-                payload={"correction": "seat", **item, "reason": reason},
+                kind=HandEventKind.SEAT_CORRECTION,
+                payload={**item, "reason": reason},
                 recorded_by=recorded_by,
             )
+        hand.save(update_fields=["version"])
         hand_results_sync(hand=hand)
     round_log_append(
         round=round_,

@@ -10,11 +10,13 @@ from django.db import IntegrityError, transaction
 
 from tests import factories
 from tournaments.errors import ApplicationError
-from tournaments.models import Hand, HandEvent, Round, Table, Tournament
+from tournaments.models import Hand, HandEvent, HandSeatResult, Round, Seat, Table, Tournament
 from tournaments.services.hand_corrections import hand_result_correct, hand_void
 from tournaments.services.hand_log import hand_check_replays
+from tournaments.services.hand_results import hand_results_sync
 from tournaments.services.hands import hand_action_record, hand_create, hand_record_result
-from tournaments.services.rounds import table_move
+from tournaments.services.rounds import seat_create, table_move
+from tournaments.services.seating import seat_correct
 
 pytestmark = pytest.mark.django_db
 
@@ -70,7 +72,9 @@ def test_voided_hand_cannot_show_a_score() -> None:
 def test_a_version_bump_without_an_event_is_not_enough() -> None:
     hand = finished_hand()
     rows = Hand.objects.filter(pk=hand.pk)
-    assert_refused(lambda: rows.update(score_0=12, score_1=-6, score_2=-6, version=hand.version + 1))
+    assert_refused(
+        lambda: rows.update(score_0=12, score_1=-6, score_2=-6, version=hand.version + 1)
+    )
     unchanged(hand)
 
 
@@ -79,7 +83,9 @@ def test_a_note_is_not_an_event_that_changes_a_result() -> None:
     hand = finished_hand()
     HandEvent.objects.create(hand=hand, seq=hand.version + 1, kind="note", payload={"x": 1})
     rows = Hand.objects.filter(pk=hand.pk)
-    assert_refused(lambda: rows.update(score_0=12, score_1=-6, score_2=-6, version=hand.version + 1))
+    assert_refused(
+        lambda: rows.update(score_0=12, score_1=-6, score_2=-6, version=hand.version + 1)
+    )
 
 
 def test_an_old_event_does_not_let_a_result_change() -> None:
@@ -166,3 +172,83 @@ def test_hand_cannot_move_to_another_table() -> None:
     hand = finished_hand()
     other = factories.TableFactory(round=hand.table.round)
     assert_refused(lambda: Hand.objects.filter(pk=hand.pk).update(table=other))
+
+
+# --- seats ------------------------------------------------------------------------------------
+
+
+def _results(hand: Hand) -> dict[int, int]:
+    return dict(HandSeatResult.objects.filter(hand=hand).values_list("entry_id", "score"))
+
+
+def test_seat_entry_cannot_change_after_hands() -> None:
+    """Changing a seat's entry after a hand silently credited its scores to another player."""
+    hand = finished_hand()
+    table = hand.table
+    seat = Seat.objects.get(table=table, position=0)
+    stranger = factories.EntryFactory(tournament=table.round.tournament)
+    seats = Seat.objects.filter(pk=seat.pk)
+    assert_refused(lambda: seats.update(entry=stranger))
+    assert_refused(lambda: seats.delete())
+    other_table = factories.TableFactory(round=table.round)
+    assert_refused(lambda: seats.update(table=other_table))
+    assert_refused(lambda: seats.update(position=1))
+    before = _results(hand)
+    hand_results_sync(hand=hand)  # a later rewrite of the rows still credits the right entry
+    assert _results(hand) == before and before[seat.entry_id] == hand.score_0
+
+
+def test_an_empty_position_cannot_be_filled_after_hands() -> None:
+    table = factories.seated_table()
+    Seat.objects.filter(table=table, position=2).delete()  # no hand yet: free
+    hand_create(table=table)
+    stranger = factories.EntryFactory(tournament=table.round.tournament)
+    assert_refused(
+        lambda: Seat.objects.create(table=table, round=table.round, position=2, entry=stranger)
+    )
+    with pytest.raises(ApplicationError) as refused:
+        seat_create(table=table, position=2, entry=stranger)
+    assert refused.value.code == "seat_has_hands"
+
+
+def test_seats_of_a_table_without_hands_are_free() -> None:
+    table = factories.seated_table()
+    stranger = factories.EntryFactory(tournament=table.round.tournament)
+    assert Seat.objects.filter(table=table, position=0).update(entry=stranger) == 1
+
+
+def test_only_the_seat_correction_service_changes_a_seat_after_hands() -> None:
+    """A correction writes its events first; the database then lets exactly that change
+    through, and nothing else: not a change back, not after the hand moved on."""
+    hand = finished_hand()
+    table = hand.table
+    seat = Seat.objects.get(table=table, position=0)
+    wrong = seat.entry
+    right = factories.EntryFactory(tournament=table.round.tournament)
+    seat_correct(seat=seat, entry=right, reason="scoresheet had the wrong name")
+    corrected = Seat.objects.get(table=table, position=0)
+    assert corrected.entry_id == right.pk
+    assert _results(hand)[right.pk] == hand.score_0 and wrong.pk not in _results(hand)
+    seats = Seat.objects.filter(pk=corrected.pk)
+    assert_refused(lambda: seats.update(entry=wrong))  # no event says right → wrong
+    third = factories.EntryFactory(tournament=table.round.tournament)
+    assert_refused(lambda: seats.update(entry=third))
+    # A later event on the hand closes the door the correction's event opened.
+    hand = hand_void(hand=hand, reason="misdeal")
+    assert_refused(lambda: seats.delete())
+
+
+def test_a_forged_correction_must_be_newest_on_every_hand_of_the_table() -> None:
+    """A seat_correction event on one hand of the table does not cover the others."""
+    table = factories.seated_table()
+    first = finished_hand(table)
+    finished_hand(table)
+    seat = Seat.objects.get(table=table, position=1)
+    stranger = factories.EntryFactory(tournament=table.round.tournament)
+    HandEvent.objects.create(
+        hand=first,
+        seq=first.version + 1,
+        kind="seat_correction",
+        payload={"position": 1, "old_entry": seat.entry_id, "new_entry": stranger.pk},
+    )
+    assert_refused(lambda: Seat.objects.filter(pk=seat.pk).update(entry=stranger))

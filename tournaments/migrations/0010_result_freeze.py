@@ -15,8 +15,17 @@ On PostgreSQL and SQLite alike:
 * Once a hand exists: a round's tournament and a table's round cannot change, and a hand
   never moves to another table (moving a round to another tournament and back was a way
   around the rule-profile freeze of 0004).
-* Once a table has a hand, a seat's entry cannot change (no UPDATE, DELETE or INSERT of
-  its seats) except through ``seat_correct``: see ``SEAT_*`` below.
+* Once a table has a hand, who sits where cannot change (no INSERT, DELETE or UPDATE of
+  its seats) except through ``seat_correct``.  The database checks what that service
+  leaves behind: before it rewrites a seat it appends a ``seat_correction`` event
+  (position, old entry, new entry) to every hand of the table.  A seat row may leave the
+  table (DELETE, or the old side of an UPDATE) only when, on every hand of the table, a
+  ``seat_correction`` event for that position names its entry as the old one, and may
+  arrive (INSERT, or the new side of an UPDATE) only when such an event names its entry
+  as the new one; in both cases that event must still be the newest word on the hand:
+  no later event of another kind (a hand played on) and no later correction of the same
+  position.  So a seat changes only to what the log says, and only until the hand moves
+  on; a director's correction leaves a reason in every affected hand's log.
 
 SQLite rebuilds ``tournaments_hand`` for the CHECKs, so the operations are wrapped in
 ``keeping_sqlite_triggers`` and the new triggers are created after the rebuild.
@@ -65,6 +74,85 @@ _ROUND_HAS_HANDS = """
              WHERE tb.round_id = OLD.id)
 """
 _TABLE_HAS_HANDS = "EXISTS (SELECT 1 FROM tournaments_hand WHERE table_id = OLD.id)"
+
+SEAT_FROZEN = "the seats of a table with hands change only through a seat correction"
+
+
+def _seat_corrected(row: str, side: str, vendor: str) -> str:
+    """True when every hand of ``row``'s table has a newest ``seat_correction`` event for
+    ``row``'s position naming ``row``'s entry as its ``side`` (old_entry / new_entry)."""
+
+    def field(alias: str, key: str, value: str) -> str:
+        if vendor == "postgresql":  # jsonb ->> gives text; compare as text, no cast can fail
+            return f"{alias}.payload ->> '{key}' = ({value})::text"
+        return f"json_extract({alias}.payload, '$.{key}') = {value}"
+
+    return f"""
+    NOT EXISTS (
+        SELECT 1 FROM tournaments_hand h
+         WHERE h.table_id = {row}.table_id
+           AND NOT EXISTS (
+               SELECT 1 FROM tournaments_handevent e
+                WHERE e.hand_id = h.id
+                  AND e.kind = 'seat_correction'
+                  AND {field("e", "position", f"{row}.position")}
+                  AND {field("e", side, f"{row}.entry_id")}
+                  AND NOT EXISTS (
+                      SELECT 1 FROM tournaments_handevent later
+                       WHERE later.hand_id = h.id
+                         AND later.seq > e.seq
+                         AND (later.kind <> 'seat_correction'
+                              OR {field("later", "position", f"{row}.position")}))))
+    """
+
+
+def _seat_moved(distinct: str) -> str:
+    return " OR ".join(
+        f"NEW.{f} {distinct} OLD.{f}" for f in ("table_id", "round_id", "position", "entry_id")
+    )
+
+
+_SEAT_FUNCTION = f"""
+    CREATE OR REPLACE FUNCTION tournaments_seat_frozen_with_hands() RETURNS trigger AS $$
+    BEGIN
+        IF TG_OP IN ('DELETE', 'UPDATE')
+                AND (TG_OP = 'DELETE' OR {_seat_moved("IS DISTINCT FROM")})
+                AND NOT {_seat_corrected("OLD", "old_entry", "postgresql")} THEN
+            RAISE EXCEPTION '{SEAT_FROZEN}' USING ERRCODE = 'integrity_constraint_violation';
+        END IF;
+        IF TG_OP IN ('INSERT', 'UPDATE')
+                AND (TG_OP = 'INSERT' OR {_seat_moved("IS DISTINCT FROM")})
+                AND NOT {_seat_corrected("NEW", "new_entry", "postgresql")} THEN
+            RAISE EXCEPTION '{SEAT_FROZEN}' USING ERRCODE = 'integrity_constraint_violation';
+        END IF;
+        IF TG_OP = 'DELETE' THEN
+            RETURN OLD;
+        END IF;
+        RETURN NEW;
+    END;
+    $$ LANGUAGE plpgsql
+"""
+SEAT_POSTGRESQL = [
+    _SEAT_FUNCTION,
+    "CREATE TRIGGER tournaments_seat_frozen_with_hands "
+    "BEFORE INSERT OR UPDATE OR DELETE ON tournaments_seat "
+    "FOR EACH ROW EXECUTE FUNCTION tournaments_seat_frozen_with_hands()",
+]
+SEAT_POSTGRESQL_BACKWARD = [
+    "DROP TRIGGER IF EXISTS tournaments_seat_frozen_with_hands ON tournaments_seat",
+    "DROP FUNCTION IF EXISTS tournaments_seat_frozen_with_hands()",
+]
+_OLD_OUT = _seat_corrected("OLD", "old_entry", "sqlite")
+_NEW_IN = _seat_corrected("NEW", "new_entry", "sqlite")
+#: name -> (event, condition) of SQLite's three seat triggers.
+SEAT_SQLITE = {
+    "tournaments_seat_frozen_insert": ("BEFORE INSERT ON tournaments_seat", f"NOT {_NEW_IN}"),
+    "tournaments_seat_frozen_delete": ("BEFORE DELETE ON tournaments_seat", f"NOT {_OLD_OUT}"),
+    "tournaments_seat_frozen_update": (
+        "BEFORE UPDATE ON tournaments_seat",
+        f"({_seat_moved('IS NOT')}) AND NOT ({_OLD_OUT} AND {_NEW_IN})",
+    ),
+}
 
 
 def _pg_function(name: str, condition: str, message: str) -> str:
@@ -128,7 +216,8 @@ POSTGRESQL_FORWARD = [
     for name, (table, event, pg_when, _, message) in TRIGGERS.items()
     for statement in (_pg_function(name, pg_when, message), _pg_trigger(name, f"{event} ON {table}"))
 ]
-POSTGRESQL_BACKWARD = [
+POSTGRESQL_FORWARD += SEAT_POSTGRESQL
+POSTGRESQL_BACKWARD = SEAT_POSTGRESQL_BACKWARD + [
     statement
     for name, (table, *_) in reversed(TRIGGERS.items())
     for statement in (
@@ -140,7 +229,10 @@ SQLITE_FORWARD = [
     _sqlite_trigger(name, f"{event} ON {table}", sqlite_when, message)
     for name, (table, event, _, sqlite_when, message) in TRIGGERS.items()
 ]
-SQLITE_BACKWARD = [f"DROP TRIGGER IF EXISTS {name}" for name in reversed(TRIGGERS)]
+SQLITE_FORWARD += [
+    _sqlite_trigger(name, event, when, SEAT_FROZEN) for name, (event, when) in SEAT_SQLITE.items()
+]
+SQLITE_BACKWARD = [f"DROP TRIGGER IF EXISTS {name}" for name in [*SEAT_SQLITE, *reversed(TRIGGERS)]]
 
 FORWARD = {"postgresql": POSTGRESQL_FORWARD, "sqlite": SQLITE_FORWARD}
 BACKWARD = {"postgresql": POSTGRESQL_BACKWARD, "sqlite": SQLITE_BACKWARD}
@@ -158,7 +250,7 @@ _NO_SCORES = Q(score_0__isnull=True, score_1__isnull=True, score_2__isnull=True)
 
 
 class Migration(migrations.Migration):
-    dependencies = [("tournaments", "0007_seating")]
+    dependencies = [("tournaments", "0008_seat_correction_event")]
 
     operations = [
         *keeping_sqlite_triggers(

@@ -4,7 +4,10 @@ Broker and result backend come from Django settings (``CELERY_*``); the delivery
 contract below is fixed here because the tasks are written for it: a task is
 acknowledged only after it ran, a worker that dies re-queues its task, a worker
 holds one message at a time, and only JSON travels over the wire. A starting worker
-builds the rules tables before it takes a task (``config.warm``).
+builds the rules tables before it takes a task (``config.warm``).  Beat sweeps the
+standings every ``STANDINGS_SWEEP_SECONDS`` (default 60).  ``CELERY_VISIBILITY_TIMEOUT``
+(seconds, default one hour) is how long Redis waits before handing an unacknowledged
+message of a dead worker to another one.
 """
 
 import os
@@ -28,6 +31,19 @@ app.conf.update(
     task_soft_time_limit=45,
     broker_connection_retry_on_startup=True,
     worker_prefetch_multiplier=1,
+    broker_transport_options={
+        "visibility_timeout": int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "3600")),
+        # How often a worker looks for such messages (Redis scans every interval × throttle
+        # seconds; kombu's defaults are 10 and 10).
+        "unacked_restore_interval": int(os.environ.get("CELERY_UNACKED_RESTORE_INTERVAL", "10")),
+        "unacked_restore_throttle": int(os.environ.get("CELERY_UNACKED_RESTORE_THROTTLE", "10")),
+    },
+    beat_schedule={
+        "standings-sweep": {
+            "task": "tournaments.tasks.standings_sweep",
+            "schedule": float(os.environ.get("STANDINGS_SWEEP_SECONDS", "60")),
+        },
+    },
 )
 app.autodiscover_tasks()
 

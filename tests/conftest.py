@@ -32,6 +32,23 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 @pytest.fixture(autouse=True)
+def eager_tasks_unless_broker(request: pytest.FixtureRequest) -> Any:
+    """Tasks queued by the services (the standings recompute) run in the test's process,
+    except in ``broker`` tests, where a real worker takes them."""
+    from config import celery_app
+
+    if request.node.get_closest_marker("broker") is not None:
+        yield
+        return
+    previous = celery_app.conf.task_always_eager
+    celery_app.conf.task_always_eager = True
+    try:
+        yield
+    finally:
+        celery_app.conf.task_always_eager = previous
+
+
+@pytest.fixture(autouse=True)
 def fast_password_hasher(settings: Any) -> None:
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 

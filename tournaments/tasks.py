@@ -1,9 +1,32 @@
-"""Celery tasks of the tournaments app."""
+"""Celery tasks of the tournaments app: thin wrappers that load by id and call a service."""
 
 from celery import shared_task
+from django.db import DatabaseError
+
+from tournaments.services.standings import standings_snapshot_update, standings_sweep
 
 
 @shared_task(name="tournaments.tasks.ping")
 def ping() -> dict[str, bool]:
     """Health task: proves a worker picks up and answers a message.  No database."""
     return {"pong": True}
+
+
+@shared_task(
+    name="tournaments.tasks.standings_recompute",
+    acks_late=True,
+    autoretry_for=(DatabaseError,),
+    retry_backoff=1,
+    retry_backoff_max=30,
+    retry_jitter=True,
+    max_retries=8,
+)
+def standings_recompute(tournament_id: int) -> int | None:
+    """Compute and store the tournament's standings at its current log version."""
+    return standings_snapshot_update(tournament_id=tournament_id)
+
+
+@shared_task(name="tournaments.tasks.standings_sweep")
+def standings_sweep_task() -> list[int]:
+    """Beat: recompute every tournament whose log version is ahead of its snapshot."""
+    return standings_sweep()

@@ -26,7 +26,7 @@ from tournaments.models.rounds import (
     SeatPosition,
     Table,
 )
-from tournaments.models.standings import StandingSnapshot
+from tournaments.models.standings import StandingSnapshot, StandingsState
 from tournaments.models.tournaments import (
     Entry,
     RuleProfileKey,
@@ -60,6 +60,7 @@ __all__ = [
     "Seat",
     "SeatPosition",
     "StandingSnapshot",
+    "StandingsState",
     "Table",
     "Tournament",
     "TournamentFormat",

@@ -4,8 +4,9 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from tournaments.models.boards import Board
 from tournaments.models.hands import Hand
-from tournaments.models.rounds import seat_position_check
+from tournaments.models.rounds import Round, Table, seat_position_check
 from tournaments.models.tournaments import Entry, Tournament
 
 
@@ -14,7 +15,10 @@ class HandSeatResult(models.Model):
 
     Written only by ``tournaments.services.hand_results.hand_results_sync``, from the
     hand's summary and its table's seats, so a hand that stops counting (voided,
-    disputed, corrected) loses its rows in the same transaction.
+    disputed, corrected) loses its rows in the same transaction.  ``round``, ``table``
+    and ``board`` (and the hand's number, which never changes) copy the hand's place so
+    standings group without joins: totals by entry, meetings by (round, table), duplicate
+    comparison groups by (board, position), the last deal by (round, hand number).
     """
 
     hand = models.ForeignKey(
@@ -26,6 +30,21 @@ class HandSeatResult(models.Model):
         related_name="seat_results",
         verbose_name=_("tournament"),
     )
+    round = models.ForeignKey(
+        Round, on_delete=models.CASCADE, related_name="+", verbose_name=_("round")
+    )
+    table = models.ForeignKey(
+        Table, on_delete=models.CASCADE, related_name="+", verbose_name=_("table")
+    )
+    board = models.ForeignKey(
+        Board,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("board"),
+    )
+    hand_number = models.IntegerField(_("hand number"), default=0)
     position = models.SmallIntegerField(_("position"))
     entry = models.ForeignKey(
         Entry, on_delete=models.PROTECT, related_name="seat_results", verbose_name=_("entry")
@@ -33,6 +52,7 @@ class HandSeatResult(models.Model):
     is_landlord = models.BooleanField(_("landlord (地主)"))
     won = models.BooleanField(_("won"))
     score = models.IntegerField(_("score"))
+    passed_out = models.BooleanField(_("passed out (流局)"), default=False)
 
     class Meta:
         ordering = ("hand", "position")
@@ -43,7 +63,12 @@ class HandSeatResult(models.Model):
             models.UniqueConstraint(fields=["hand", "entry"], name="seat_result_once_per_entry"),
             seat_position_check("position", "seat_result_position_range"),
         )
-        indexes = (models.Index(fields=["tournament", "entry"], name="seat_result_by_entry"),)
+        indexes = (
+            models.Index(fields=["tournament", "entry"], name="seat_result_by_entry"),
+            models.Index(
+                fields=["tournament", "board", "position", "score"], name="seat_result_by_board"
+            ),
+        )
 
     def __str__(self) -> str:
         return f"{self.hand} seat {self.position}: {self.score:+d}"

@@ -1,8 +1,22 @@
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.models.players import Player
+from tournaments.standings import CRITERIA
+
+
+def validate_tiebreak_names(value: object) -> None:
+    """A tie-break chain is a list of known criteria (tournaments.standings.CRITERIA)."""
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ValidationError(_("The tie-break chain is a list of criterion names."))
+    unknown = [v for v in value if v not in CRITERIA]
+    if unknown:
+        raise ValidationError(
+            _("Unknown tie-break %(names)s; known: %(known)s."),
+            params={"names": ", ".join(unknown), "known": ", ".join(CRITERIA)},
+        )
 
 
 class RuleProfileKey(models.TextChoices):
@@ -52,6 +66,16 @@ class Tournament(models.Model):
         _("keep clubs apart"),
         default=False,
         help_text=_("The seating engine avoids seating players of the same club together."),
+    )
+    tiebreaks = models.JSONField(
+        _("tie-break chain"),
+        default=list,
+        blank=True,
+        validators=[validate_tiebreak_names],
+        help_text=_(
+            "Criteria after the format's first one (total, or matchpoint % in duplicate); "
+            "empty means the default of SPEC R10.8.5."
+        ),
     )
     log_version = models.BigIntegerField(
         _("log version"),

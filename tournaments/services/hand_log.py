@@ -82,6 +82,8 @@ class HandReplay:
     actions: list[HandEvent] = field(default_factory=list)
     state: AnyHandState | None = None
     result_event: HandEvent | None = None
+    #: A result-only pass-out (流局): no result event, scores 0.
+    passed_out: bool = False
     voided: bool = False
     confirmation: str = Confirmation.NOT_REQUIRED
     deal_event: HandEvent | None = None
@@ -142,6 +144,8 @@ def hand_replay(*, hand: Hand, events: list[HandEvent] | None = None) -> HandRep
             closing = None
         elif kind in (HandEventKind.RESULT, HandEventKind.CORRECTION):
             replay.result_event = event
+        elif kind == HandEventKind.PASS_OUT:
+            replay.passed_out = True
         elif kind == HandEventKind.VOID:
             replay.voided = True
         elif kind == HandEventKind.CONFIRM:
@@ -219,6 +223,9 @@ def _summary(
         )
         out["doubled_0"], out["doubled_1"], out["doubled_2"] = r["doubled"]
         out["score_0"], out["score_1"], out["score_2"] = result.payload["scores"]
+    elif replay.passed_out:
+        out.update(status=HandStatus.PASSED_OUT, rule_profile_hash=profile_hash)
+        out["score_0"] = out["score_1"] = out["score_2"] = 0
     elif state is not None:
         d = state.doubled
         out.update(

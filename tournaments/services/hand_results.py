@@ -3,17 +3,26 @@
 Every service that changes whether or how a hand counts (finishing, correcting,
 voiding, confirming, disputing it, or correcting who sat where) calls
 ``hand_results_sync`` in its transaction; penalty services call
-``tournament_scores_changed``.
+``tournament_scores_changed``.  Both queue the standings recompute for after the
+commit, so nothing is computed from a write that is rolled back.
 """
 
+from collections.abc import Iterable
+
+from django.db import transaction
 from django.db.models import F
 
-from tournaments.models import Hand, HandSeatResult, Seat, Tournament, Winner
+from tournaments.models import Hand, HandSeatResult, HandStatus, Seat, Tournament, Winner
 
 
 def tournament_scores_changed(*, tournament_id: int) -> None:
-    """Bump the tournament's log version in the caller's transaction."""
+    """Bump the tournament's log version in the caller's transaction and queue the
+    standings recompute on commit (coalesced per tournament)."""
+    # Imported here: the standings service imports the models this module's callers use.
+    from tournaments.services.standings import standings_request
+
     Tournament.objects.filter(pk=tournament_id).update(log_version=F("log_version") + 1)
+    transaction.on_commit(lambda: standings_request(tournament_id=tournament_id))
 
 
 def hand_results_sync(*, hand: Hand) -> None:
@@ -22,23 +31,41 @@ def hand_results_sync(*, hand: Hand) -> None:
     A hand that counts (finished or passed out, and confirmed where the tournament
     asks for it) has one row per seat; any other hand has none.
     """
-    tournament_id = hand.table.round.tournament_id
+    table = hand.table
+    tournament_id = table.round.tournament_id
     HandSeatResult.objects.filter(hand=hand).delete()
     if hand.counts:
-        seats = Seat.objects.filter(table_id=hand.table_id).order_by("position")
+        seats = Seat.objects.filter(table_id=hand.table_id)
         HandSeatResult.objects.bulk_create(
-            HandSeatResult(
-                hand=hand,
-                tournament_id=tournament_id,
-                position=seat.position,
-                entry_id=seat.entry_id,
-                is_landlord=seat.position == hand.landlord_seat,
-                won=_seat_won(hand, seat.position),
-                score=hand.scores[seat.position] or 0,
+            hand_result_rows(
+                hand=hand, seats=seats, tournament_id=tournament_id, round_id=table.round_id
             )
-            for seat in seats
         )
     tournament_scores_changed(tournament_id=tournament_id)
+
+
+def hand_result_rows(
+    *, hand: Hand, seats: Iterable[Seat], tournament_id: int, round_id: int
+) -> list[HandSeatResult]:
+    """The per-seat rows of a counted ``hand`` (unsaved); also used by the archive import."""
+    passed_out = hand.status == HandStatus.PASSED_OUT
+    return [
+        HandSeatResult(
+            hand=hand,
+            tournament_id=tournament_id,
+            round_id=round_id,
+            table_id=hand.table_id,
+            board_id=hand.board_id,
+            hand_number=hand.number,
+            position=seat.position,
+            entry_id=seat.entry_id,
+            is_landlord=seat.position == hand.landlord_seat,
+            won=_seat_won(hand, seat.position),
+            score=0 if passed_out else (hand.scores[seat.position] or 0),
+            passed_out=passed_out,
+        )
+        for seat in sorted(seats, key=lambda s: s.position)
+    ]
 
 
 def _seat_won(hand: Hand, position: int) -> bool:

@@ -20,6 +20,7 @@ from referee.rules.errors import RulesError
 from referee.rules.physical import check_deal
 from referee.rules.profiles import get_profile
 from referee.rules.scoring import DealResult, score_result
+from tournaments import selectors
 from tournaments.errors import ApplicationError
 from tournaments.models import (
     Board,
@@ -99,14 +100,22 @@ def hand_create(
             "board_and_deal",
             _("Give one of a board, an ad-hoc deal, a seed or physical cards, not several."),
         )
+    if number is None:
+        last = Hand.objects.filter(table=table).aggregate(last=Max("number"))["last"]
+        number = (last or 0) + 1
+    if board is None and not sources and not physical_cards:
+        # Duplicate: hand k of every table of a section plays the round's board k.
+        board = selectors.round_board(table=table, hand_number=number)
     if board is not None:
         hand_board_check(table=table, board=board)
+    if first_bidder is None:
+        first_bidder = selectors.table_first_bidder(table=table, hand_number=number)
     if random_deal:
         seed = secrets.randbelow(_SEED_LIMIT)
     if seed is not None:
         if not 0 <= seed < _SEED_LIMIT:
             raise ApplicationError("validation", _("A seed is a whole number from 0 to 2**53."))
-        deal = deal_from_seed(seed).to_json()
+        deal = deal_from_seed(seed, first_bidder=first_bidder).to_json()
     elif deal is not None:
         try:
             deal = Deal.from_json(deal).to_json()
@@ -114,9 +123,6 @@ def hand_create(
             raise rules_error(exc) from exc
     if physical_cards and first_bidder is None:
         first_bidder = 0
-    if number is None:
-        last = Hand.objects.filter(table=table).aggregate(last=Max("number"))["last"]
-        number = (last or 0) + 1
     hand = Hand(
         table=table,
         number=number,
@@ -570,6 +576,42 @@ def hand_record_result(
     return hand_commit(hand=locked)
 
 
+@transaction.atomic
+def hand_record_passed_out(
+    *,
+    hand: Hand,
+    recorded_by: Any = None,
+    idempotency_key: str | None = None,
+    expected_version: int | None = None,
+    device_id: str = "",
+) -> Hand:
+    """Record, for a table that does not log plays, that everybody passed (流局, R2.4):
+    the hand scores 0 for every seat and counts as a hand played (R10.8.2)."""
+    locked, retry = hand_lock(
+        hand=hand,
+        idempotency_key=idempotency_key,
+        expected_version=expected_version,
+        same_request=lambda e: e.kind == HandEventKind.PASS_OUT,
+    )
+    if retry:
+        return locked
+    hand_open_check(hand=locked)
+    if hand_replay(hand=locked).actions:
+        raise ApplicationError(
+            "hand_logged_live",
+            _("This hand's actions are being logged; its result comes from the log."),
+        )
+    hand_event_append(
+        hand=locked,
+        kind=HandEventKind.PASS_OUT,
+        payload={"closes": True, "needs_confirmation": _needs_confirmation(locked)},
+        recorded_by=recorded_by,
+        idempotency_key=idempotency_key,
+        device_id=device_id,
+    )
+    return hand_commit(hand=locked)
+
+
 __all__ = [
     "CLOSED_STATUSES",
     "hand_action_record",
@@ -582,5 +624,6 @@ __all__ = [
     "hand_event_append",
     "hand_lock",
     "hand_open_check",
+    "hand_record_passed_out",
     "hand_record_result",
 ]

@@ -8,6 +8,16 @@ from tournaments import selectors
 from tournaments.errors import ApplicationError
 from tournaments.models import Entry, Player, RuleProfileKey, Tournament, TournamentStatus
 from tournaments.services.common import model_validate
+from tournaments.services.hand_results import tournament_scores_changed
+from tournaments.standings import TiebreakError, tiebreaks_check
+
+
+def _check_tiebreaks(*, format: str, tiebreaks: list[str]) -> None:
+    """Refuse a tie-break chain the format cannot rank by (SPEC R10.8.5)."""
+    try:
+        tiebreaks_check(format=format, tiebreaks=tiebreaks)
+    except TiebreakError as exc:
+        raise ApplicationError("invalid_tiebreaks", str(exc)) from exc
 
 
 def _check_rule_profile(key: str) -> None:
@@ -28,8 +38,10 @@ def tournament_create(
     format: str = "table",
     hands_per_round: int = 6,
     is_public: bool = False,
+    tiebreaks: list[str] | None = None,
 ) -> Tournament:
     _check_rule_profile(rule_profile)
+    _check_tiebreaks(format=format, tiebreaks=tiebreaks or [])
     tournament = Tournament(
         name=name,
         slug=slug,
@@ -37,6 +49,7 @@ def tournament_create(
         format=format,
         hands_per_round=hands_per_round,
         is_public=is_public,
+        tiebreaks=tiebreaks or [],
     )
     model_validate(tournament)
     tournament.save()
@@ -54,10 +67,12 @@ def tournament_update(
     hands_per_round: int | None = None,
     is_public: bool | None = None,
     separate_clubs: bool | None = None,
+    tiebreaks: list[str] | None = None,
 ) -> Tournament:
     """Change the given fields.  The rule profile is frozen once the tournament
     has a hand: the row is locked so a hand cannot be created concurrently
-    (``hand_create`` takes the same lock)."""
+    (``hand_create`` takes the same lock).  A new format or tie-break chain reorders
+    the standings: they are recomputed."""
     locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
     if rule_profile is not None and rule_profile != locked.rule_profile:
         _check_rule_profile(rule_profile)
@@ -74,12 +89,18 @@ def tournament_update(
         "hands_per_round": hands_per_round,
         "is_public": is_public,
         "separate_clubs": separate_clubs,
+        "tiebreaks": tiebreaks,
     }
+    ranking_before = (locked.format, list(locked.tiebreaks))
     for field, value in changes.items():
         if value is not None:
             setattr(locked, field, value)
+    _check_tiebreaks(format=locked.format, tiebreaks=locked.tiebreaks)
     model_validate(locked)
     locked.save()
+    if (locked.format, list(locked.tiebreaks)) != ranking_before:
+        tournament_scores_changed(tournament_id=locked.pk)
+        locked.refresh_from_db(fields=["log_version"])
     return locked
 
 

@@ -1,0 +1,205 @@
+"""Reads for the standings: SQL aggregates over the per-seat rows, and the snapshots.
+
+Everything is summed by the database (``GROUP BY`` and window functions that run on
+SQLite ≥ 3.25 and PostgreSQL); Python only ranks the per-entry rows.
+"""
+
+from django.db import connection
+from django.db.models import (
+    F,
+    Max,
+    OuterRef,
+    QuerySet,
+    Subquery,
+    Sum,
+    Value,
+)
+from django.db.models.functions import Coalesce
+
+from tournaments.models import (
+    Entry,
+    HandSeatResult,
+    Penalty,
+    Round,
+    StandingSnapshot,
+    Tournament,
+)
+from tournaments.standings import (
+    EntryTotals,
+    MatchpointGroup,
+    Meeting,
+    Standing,
+    chain_for,
+    standings_rank,
+)
+
+# One pass over the per-seat rows gives every entry's sums per table (its match score in
+# that meeting, R10.3.1), split by the size n of the duplicate comparison groups its
+# results fell in (n is NULL without a board); Python adds the rows up per entry.
+#
+# Matchpoints (R10.4.3) within each (board, position) group: the scores are first counted
+# per value (a few rows per group), then a running sum over the values in ascending order
+# gives, for each value, the results below it (running sum − its own count c), so
+# MP = 2·lower + (c − 1).  Groups of one result are not scored (R10.8.4).  (The casts
+# keep PostgreSQL's sums in integers, not numeric: its numeric sums are much slower.)
+#
+# Winner of the last deal (R10.8.5): an entry sits at one table per round, so its hands
+# are ordered by (round number, hand number).  ``last_deal`` is the largest of
+# 2·(round · 100000 + hand number) + won over its finished hands: the order key sits above
+# the lowest bit, so the largest value is the last hand's and its lowest bit says whether
+# the entry's side won it (hand numbers stay far below 100000).  No sort, no second pass.
+_ENTRY_SUMS_SQL = """
+WITH scores AS (
+    SELECT board_id, position, score, COUNT(*) AS c
+    FROM {results}
+    WHERE tournament_id = %s AND board_id IS NOT NULL
+    GROUP BY board_id, position, score
+), matchpoints AS (
+    SELECT board_id, position, score,
+           CAST(2 * (SUM(c) OVER (PARTITION BY board_id, position ORDER BY score) - c) + c - 1
+                AS INTEGER) AS mp,
+           CAST(SUM(c) OVER (PARTITION BY board_id, position) AS INTEGER) AS n
+    FROM scores
+)
+SELECT r.table_id, r.entry_id, m.n, COUNT(*), SUM(r.score),
+       SUM(CASE WHEN r.is_landlord THEN 1 ELSE 0 END),
+       SUM(CASE WHEN r.is_landlord AND r.won THEN 1 ELSE 0 END),
+       SUM(m.mp),
+       SUM(CASE WHEN m.mp = 2 * (m.n - 1) THEN 1 ELSE 0 END),
+       MAX(CASE WHEN r.passed_out THEN NULL
+                ELSE 2 * (rd.number * 100000 + r.hand_number)
+                     + CASE WHEN r.won THEN 1 ELSE 0 END END)
+FROM {results} r
+JOIN {rounds} rd ON rd.id = r.round_id
+LEFT JOIN matchpoints m
+  ON m.board_id = r.board_id AND m.position = r.position AND m.score = r.score
+WHERE r.tournament_id = %s
+GROUP BY r.table_id, r.entry_id, m.n
+"""
+
+
+def _sql(template: str) -> str:
+    quote = connection.ops.quote_name
+    return template.format(
+        results=quote(HandSeatResult._meta.db_table),
+        rounds=quote(Round._meta.db_table),
+    )
+
+
+def _entry_sums(
+    *, tournament_id: int
+) -> tuple[list[EntryTotals], list[MatchpointGroup], list[Meeting]]:
+    """Every entry's totals, its duplicate results by comparison-group size, and its
+    match score at every table it sat at."""
+    sums: dict[int, list[int]] = {}
+    by_size: dict[tuple[int, int], list[int]] = {}
+    meetings: dict[tuple[int, int], int] = {}
+    with connection.cursor() as cursor:
+        cursor.execute(_sql(_ENTRY_SUMS_SQL), [tournament_id, tournament_id])
+        for table_id, entry_id, n, count, points, landlord, won, mp, tops, last in cursor:
+            row = sums.setdefault(entry_id, [0, 0, 0, 0, -1])
+            row[0] += points
+            row[1] += count
+            row[2] += landlord
+            row[3] += won
+            if last is not None and last > row[4]:
+                row[4] = last
+            meetings[(table_id, entry_id)] = meetings.get((table_id, entry_id), 0) + points
+            if n is not None and n > 1:
+                group = by_size.setdefault((entry_id, n), [0, 0, 0])
+                group[0] += count
+                group[1] += mp
+                group[2] += tops
+    penalties = dict(
+        Penalty.objects.filter(tournament_id=tournament_id, revoked_at__isnull=True)
+        .values("entry_id")
+        .annotate(points=Sum("points"))
+        .values_list("entry_id", "points")
+    )
+    entries = []
+    for entry_id, order, withdrawn in Entry.objects.filter(tournament_id=tournament_id).values_list(
+        "id", "registration_order", "withdrawn"
+    ):
+        points, hands, landlord, landlord_won, last = sums.get(entry_id, (0, 0, 0, 0, -1))
+        entries.append(
+            EntryTotals(
+                entry_id=entry_id,
+                registration_order=order,
+                withdrawn=withdrawn,
+                deal_points=int(points),
+                penalty_points=penalties.get(entry_id) or 0,
+                hands_played=int(hands),
+                landlord_hands=int(landlord),
+                landlord_wins=int(landlord_won),
+                last_deal_won=last >= 0 and last % 2 == 1,
+            )
+        )
+    groups = [
+        MatchpointGroup(entry_id, int(n), int(c), int(mp), int(tops))
+        for (entry_id, n), (c, mp, tops) in by_size.items()
+    ]
+    return entries, groups, [Meeting(0, t, e, int(s)) for (t, e), s in meetings.items()]
+
+
+def standings_compute(*, tournament: Tournament) -> list[Standing]:
+    """The standings from scratch, from the rows as they are now (best first)."""
+    chain = chain_for(format=tournament.format, tiebreaks=tournament.tiebreaks)
+    entries, groups, meetings = _entry_sums(tournament_id=tournament.pk)
+    needs_meetings = "opponents_outscored" in chain or "head_to_head" in chain
+    return standings_rank(
+        format=tournament.format,
+        tiebreaks=tournament.tiebreaks,
+        entries=entries,
+        matchpoints=groups if tournament.format == "duplicate" else (),
+        meetings=meetings if needs_meetings else (),
+    )
+
+
+def standings_round_number(*, tournament_id: int) -> int:
+    """The latest round with a counted hand (0 before the first)."""
+    latest = HandSeatResult.objects.filter(tournament_id=tournament_id).aggregate(
+        latest=Max("round__number")
+    )["latest"]
+    return latest or 0
+
+
+def standings_latest(*, tournament: Tournament) -> QuerySet[StandingSnapshot]:
+    """The newest snapshot rows, best rank first (empty before the first computation)."""
+    version = StandingSnapshot.objects.filter(tournament=tournament).aggregate(
+        v=Max("log_version")
+    )["v"]
+    return (
+        StandingSnapshot.objects.filter(tournament=tournament, log_version=version)
+        .select_related("entry__player")
+        .order_by("rank", "entry__registration_order")
+    )
+
+
+def standings_history(*, tournament: Tournament) -> QuerySet[StandingSnapshot]:
+    """Every kept snapshot row (the latest of each round), by version then rank: the data
+    of a rank-progression chart."""
+    return StandingSnapshot.objects.filter(tournament=tournament).order_by(
+        "log_version", "rank", "entry__registration_order"
+    )
+
+
+def standings_stale_tournament_ids() -> list[int]:
+    """Tournaments with entries whose log version is ahead of their latest snapshot."""
+    latest = (
+        StandingSnapshot.objects.filter(tournament=OuterRef("pk"))
+        .order_by("-log_version")
+        .values("log_version")[:1]
+    )
+    return list(
+        Tournament.objects.filter(entries__isnull=False)
+        .annotate(snapshot_version=Coalesce(Subquery(latest), Value(-1)))
+        .filter(snapshot_version__lt=F("log_version"))
+        .values_list("id", flat=True)
+        .distinct()
+    )
+
+
+def standings_snapshot_exists(*, tournament_id: int, log_version: int) -> bool:
+    return StandingSnapshot.objects.filter(
+        tournament_id=tournament_id, log_version=log_version
+    ).exists()

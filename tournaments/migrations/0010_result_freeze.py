@@ -250,7 +250,7 @@ _NO_SCORES = Q(score_0__isnull=True, score_1__isnull=True, score_2__isnull=True)
 
 
 class Migration(migrations.Migration):
-    dependencies = [("tournaments", "0008_seat_correction_event")]
+    dependencies = [("tournaments", "0009_standings")]
 
     operations = [
         *keeping_sqlite_triggers(

@@ -15,8 +15,8 @@ on a port of its own in a temporary directory, so stopping it touches nobody els
 import contextlib
 import json
 import os
-import shutil
 import secrets
+import shutil
 import socket
 import subprocess
 import sys
@@ -35,7 +35,7 @@ import pytest
 from config import celery_app
 from tests.integration.test_standings_worker import Workers, recomputed, totals
 from tournaments.models import HandSeatResult, StandingSnapshot, Tournament
-from tournaments.tasks import standings_sweep_task
+from tournaments.services.standings import standings_sweep
 
 from ..tournaments.builders import finish, table_of, tournament_with_entries
 
@@ -89,7 +89,9 @@ class OwnRedis:
 
 
 @pytest.fixture
-def own_broker(tmp_path: Path) -> Iterator[tuple[OwnRedis, Workers]]:
+def own_broker(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[tuple[OwnRedis, Workers]]:
     """The test process and a worker both use this test's redis-server."""
     redis = OwnRedis(REDIS_PORT, tmp_path)
     redis.start()
@@ -97,6 +99,7 @@ def own_broker(tmp_path: Path) -> Iterator[tuple[OwnRedis, Workers]]:
     conf = celery_app.conf
     saved = (conf.broker_url, conf.result_backend, conf.task_default_queue)
     queue = f"pytest-faults-{uuid.uuid4().hex[:10]}"
+    monkeypatch.setenv("CELERY_BROKER_URL", url)  # Celery reads it before its settings
     conf.update(broker_url=url, result_backend=url, task_default_queue=queue)
     celery_app._pool = None  # connections are pooled per app: forget the shared broker's
     celery_app.amqp._producer_pool = None
@@ -157,8 +160,9 @@ def test_broker_down_while_referees_write(
     redis.start()
     outage = time.monotonic() - down_at
 
-    # The beat's sweep (sent here at once) finds the tournament behind and queues it.
-    standings_sweep_task.delay()
+    # The beat's sweep (its task's body, run here at once: the worker's own default queue
+    # is not this test's) finds the tournament behind and queues its recompute.
+    assert standings_sweep() == [tournament.pk]
     caught_up = wait_until(current, 120, "the standings catching up", workers)
     assert totals(tournament) == recomputed(tournament)
     assert sum(total for _, total in totals(tournament).values()) == 0

@@ -376,6 +376,15 @@ class RoundAdmin(DirectorModelAdmin):
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
         return () if obj is None else ("tournament", "number", *self.shown_fields)
 
+    def get_fieldsets(self, request: HttpRequest, obj: Any = None) -> Any:
+        if obj is None:
+            return super().get_fieldsets(request, obj)
+        description = _(
+            "A round stays in its tournament: its hands are played under that tournament's "
+            "rule profile, and the database refuses moving a round that has hands."
+        )
+        return [(None, {"fields": self.get_fields(request, obj), "description": description})]
+
     def save_model(self, request: HttpRequest, obj: Round, form: Any, change: bool) -> None:
         if change:
             return  # nothing of the round itself is edited here
@@ -607,6 +616,18 @@ class TableAdmin(DirectorModelAdmin):
     readonly_fields = ("section", "first_bidder")
     inlines = (SeatInline, HandInline)
 
+    def get_fieldsets(self, request: HttpRequest, obj: Any = None) -> Any:
+        fieldsets = super().get_fieldsets(request, obj)
+        if obj is None:
+            return fieldsets
+        description = _(
+            "Once a hand has been played here, the table stays in its round and its seats "
+            "are frozen: changing a seat's player then is a correction with a reason, which "
+            "writes a seat-correction event on every hand of the table and moves their "
+            "scores with the seat. The database refuses any other change."
+        )
+        return [(None, {**fieldsets[0][1], "description": description})]
+
     def save_model(self, request: HttpRequest, obj: Table, form: Any, change: bool) -> None:
         if not change:
             obj.pk = table_create(round=obj.round, number=obj.number).pk
@@ -679,6 +700,43 @@ class HandAddForm(forms.ModelForm):
         return cleaned
 
 
+HAND_RESULT_FIELDS = (
+    "status",
+    "rule_profile",
+    "rule_profile_hash",
+    "deal",
+    "landlord_seat",
+    "bid",
+    "winner",
+    "doubled_0",
+    "doubled_1",
+    "doubled_2",
+    "redoubled",
+    "bombs",
+    "rockets",
+    "spring",
+    "anti_spring",
+    "score_0",
+    "score_1",
+    "score_2",
+    "confirmation",
+    "physical_cards",
+    "first_bidder",
+    "seed",
+    "version",
+)
+#: Why a hand's result is read-only here (migration 0010 is the database's side of it).
+RESULT_READ_ONLY = {
+    "fields": HAND_RESULT_FIELDS,
+    "description": _(
+        "Read-only: a hand's result, scores and status are what its event log replays to, "
+        "so they change only with a new event, e.g. a result correction or a void with a "
+        "reason (referee console or API). The database refuses any other change, and "
+        "scores are zero-sum whenever they are set."
+    ),
+}
+
+
 @admin.register(Hand)
 class HandAdmin(CreatedByServiceAdmin):
     """Hands are started by the service; the result and the log are read-only here."""
@@ -688,31 +746,12 @@ class HandAdmin(CreatedByServiceAdmin):
     list_filter = ("status", "table__round__tournament")
     inlines = (HandEventInline,)
     add_fields = ("table", "number", "board")
-    shown_fields = (
-        "status",
-        "rule_profile",
-        "rule_profile_hash",
-        "deal",
-        "landlord_seat",
-        "bid",
-        "winner",
-        "doubled_0",
-        "doubled_1",
-        "doubled_2",
-        "redoubled",
-        "bombs",
-        "rockets",
-        "spring",
-        "anti_spring",
-        "score_0",
-        "score_1",
-        "score_2",
-        "confirmation",
-        "physical_cards",
-        "first_bidder",
-        "seed",
-        "version",
-    )
+    shown_fields = HAND_RESULT_FIELDS
+
+    def get_fieldsets(self, request: HttpRequest, obj: Any = None) -> Any:
+        if obj is None:
+            return super().get_fieldsets(request, obj)
+        return [(None, {"fields": self.add_fields}), (_("Result"), RESULT_READ_ONLY)]
 
     def create(self, obj: Hand) -> Hand:
         """Without a board given, a duplicate table plays its round's board for the hand."""

@@ -10,6 +10,7 @@ from typing import Any
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import RequestDataTooBig
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db import InterfaceError, OperationalError
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.utils.translation import gettext as _
 from django.views import defaults
@@ -66,6 +67,7 @@ APPLICATION_ERROR_STATUS = {
         status.HTTP_422_UNPROCESSABLE_ENTITY,
     ),
 }
+_RETRY = {"Retry-After": "2"}
 #: Codes the API answers under another name (services' model validation is "invalid").
 API_CODE = {"invalid": "validation"}
 
@@ -84,6 +86,16 @@ def _as_api_exception(exc: Exception) -> Exception:
 
 
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    if isinstance(exc, (OperationalError, InterfaceError)):
+        # The database went away (restart, failover): nothing was recorded, or the write
+        # committed and only its answer was lost; a retry with the same idempotency key is
+        # safe either way.
+        body = {
+            "code": "database_unavailable",
+            "message": _("The database is unavailable; retry with the same idempotency key."),
+            "details": {},
+        }
+        return Response(body, status=status.HTTP_503_SERVICE_UNAVAILABLE, headers=_RETRY)
     if isinstance(exc, RequestDataTooBig):
         exc = ApplicationError("too_large", _("The request body is too large."))
     if isinstance(exc, ApplicationError):

@@ -96,13 +96,25 @@ def test_rule_profile_change_is_refused_once_hands_exist(director_client: Any, d
 
 
 def test_seat_inline_refuses_a_second_seat_in_the_round(director_client: Any, demo: None) -> None:
-    tables = Table.objects.filter(round__tournament__slug="demo").order_by("number")
-    table, other = tables[0], tables[1]
+    table = Table.objects.filter(round__tournament__slug="demo").order_by("number")[0]
     seat = Seat.objects.get(table=table, position=0)
-    Seat.objects.filter(table=other, position=2).delete()
+    other = factories.TableFactory(round=table.round, number=99)  # no hands: seats not frozen
     response = _post_new_seat(director_client, other, position=2, entry_id=seat.entry_id)
     assert response.status_code == 200
     assert "already has a seat in this round" in response.content.decode()
+
+
+def _table_without_hands(table: Table) -> Table:
+    """A new table of ``table``'s round, seats 0 and 1 taken and no hands: the seats of a
+    table with hands are frozen (in the database too), so the inline's own checks are
+    shown on this one."""
+    other = factories.TableFactory(round=table.round, number=99)
+    for position in (0, 1):
+        entry = factories.EntryFactory(
+            tournament=table.round.tournament, registration_order=900 + position
+        )
+        factories.SeatFactory(table=other, position=position, entry=entry)
+    return other
 
 
 def _post_new_seat(client: Any, table: Table, *, position: int, entry_id: int) -> Any:
@@ -241,9 +253,8 @@ def test_a_board_with_a_negative_seed_is_a_form_error(director_client: Any, demo
 def test_seat_inline_refuses_an_entry_of_another_tournament(
     director_client: Any, demo: None
 ) -> None:
-    table = Table.objects.get(round__tournament__slug="demo", number=1)
+    table = _table_without_hands(Table.objects.get(round__tournament__slug="demo", number=1))
     foreign = factories.EntryFactory()
-    Seat.objects.filter(table=table, position=2).delete()
     page = director_client.get(admin_url(Table, "change", table.pk))
     offered = page.context["inline_admin_formsets"][0].formset.forms[0].fields["entry"].queryset
     assert foreign not in offered  # choices are the table's tournament's entries
@@ -493,3 +504,15 @@ def test_a_duplicate_hand_added_without_a_board_plays_the_rounds_board(
     assert response.status_code == 302
     hand = Hand.objects.get(table=table, number=2)
     assert hand.board is not None and hand.board.number == 2
+
+
+def test_frozen_fields_are_read_only_and_say_why(director_client: Any, demo: None) -> None:
+    hand = Hand.objects.filter(status="finished").first()
+    assert hand is not None
+    page = director_client.get(admin_url(Hand, "change", hand.pk))
+    assert "score_0" not in page.context["adminform"].form.fields  # shown, not editable
+    assert "only with a new event" in page.content.decode()
+    table = director_client.get(admin_url(Table, "change", hand.table_id)).content.decode()
+    assert "seats are frozen" in table
+    round_page = director_client.get(admin_url(Round, "change", hand.table.round_id))
+    assert "refuses moving a round that has hands" in round_page.content.decode()

@@ -262,9 +262,18 @@ def test_hand_board_and_adhoc_deal_exclusive() -> None:
     assert_rejected(lambda: Hand.objects.filter(pk=hand.pk).update(board=board, deal={"hands": []}))
 
 
+def new_result_event(hand: Hand) -> dict[str, int]:
+    """Append a result event as the services do and return the version that goes with it:
+    a hand's result changes only together with a new event (the freeze trigger), so the
+    CHECKs below are what refuses these rows."""
+    HandEvent.objects.create(hand=hand, seq=hand.version + 1, kind="result")
+    return {"version": hand.version + 1}
+
+
 def test_finished_hand_zero_sum_accepted() -> None:
     hand = factories.HandFactory()
-    assert Hand.objects.filter(pk=hand.pk).update(**finished_values()) == 1
+    changes = {**finished_values(), **new_result_event(hand)}
+    assert Hand.objects.filter(pk=hand.pk).update(**changes) == 1
 
 
 @pytest.mark.parametrize(
@@ -282,7 +291,8 @@ def test_finished_hand_zero_sum_accepted() -> None:
 )
 def test_finished_hand_must_be_complete_and_zero_sum(overrides: dict[str, Any]) -> None:
     hand = factories.HandFactory()
-    assert_rejected(lambda: Hand.objects.filter(pk=hand.pk).update(**finished_values(**overrides)))
+    changes = {**finished_values(**overrides), **new_result_event(hand)}
+    assert_rejected(lambda: Hand.objects.filter(pk=hand.pk).update(**changes))
 
 
 def test_finished_hand_rejected_on_insert_too() -> None:
@@ -294,9 +304,30 @@ def test_finished_hand_rejected_on_insert_too() -> None:
     )
 
 
-def test_unfinished_hand_may_have_partial_scores() -> None:
+@pytest.mark.parametrize(
+    "values",
+    [
+        {"status": "playing", "score_0": 5},
+        {"status": "playing", "score_0": 6, "score_1": -3, "score_2": -3},
+        {"status": "voided", "score_0": 999},
+        {"status": "voided", "score_0": 0, "score_1": 0, "score_2": 0},
+        {"status": "passed_out", "score_0": 1, "score_1": 0, "score_2": 0},
+        {"status": "passed_out", "score_0": 0},
+    ],
+    ids=lambda values: ",".join(f"{k}={v}" for k, v in values.items()),
+)
+def test_scores_zero_sum_whenever_set_and_only_on_a_counted_status(
+    values: dict[str, Any],
+) -> None:
     hand = factories.HandFactory()
-    assert Hand.objects.filter(pk=hand.pk).update(status="playing", score_0=5) == 1
+    changes = {**values, **new_result_event(hand)}
+    assert_rejected(lambda: Hand.objects.filter(pk=hand.pk).update(**changes))
+
+
+def test_passed_out_hand_scores_nothing() -> None:
+    hand = factories.HandFactory()
+    changes = {"status": "passed_out", "score_0": 0, "score_1": 0, "score_2": 0}
+    assert Hand.objects.filter(pk=hand.pk).update(**changes, **new_result_event(hand)) == 1
 
 
 # --- hand events -------------------------------------------------------------------

@@ -10,8 +10,6 @@ from django.utils import timezone
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from referee.rules.profiles import get_profile
-from referee.rules.scoring import DealResult, score_result
 from tournaments.models import (
     Confirmation,
     Entry,
@@ -24,7 +22,9 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.services import standings as standings_service
-from tournaments.services.hand_results import hand_results_sync, tournament_scores_changed
+from tournaments.services.hand_confirmation import hand_confirm, hand_dispute
+from tournaments.services.hand_corrections import hand_result_correct, hand_void
+from tournaments.services.hand_results import tournament_scores_changed
 from tournaments.services.standings import (
     standings_request,
     standings_snapshot_update,
@@ -118,28 +118,6 @@ OPERATIONS = st.lists(
 )
 
 
-def _rescore(hand: Hand, result: tuple[int, int, str, int]) -> None:
-    """A correction as the referee API will make it: a new summary from the rules
-    library's scoring, then the per-seat rows follow (contract: hand_results_sync)."""
-    landlord, bid, winner, bombs = result
-    scores = score_result(
-        DealResult(landlord, bid, (False, False, False), False, bombs, 0, False, False, winner),  # type: ignore[arg-type]
-        get_profile(hand.rule_profile),
-    )
-    Hand.objects.filter(pk=hand.pk).update(
-        status=HandStatus.FINISHED,
-        landlord_seat=landlord,
-        bid=bid,
-        winner=winner,
-        bombs=bombs,
-        score_0=scores[0],
-        score_1=scores[1],
-        score_2=scores[2],
-    )
-    hand.refresh_from_db()
-    hand_results_sync(hand=hand)
-
-
 def apply(tournament: Tournament, tables: list[Any], boards: list[Any], op: tuple) -> None:
     kind, index, arg = op
     hands = list(Hand.objects.filter(table__round__tournament=tournament).order_by("pk"))
@@ -154,17 +132,20 @@ def apply(tournament: Tournament, tables: list[Any], boards: list[Any], op: tupl
             finish(table, landlord=landlord, bid=bid, winner=winner, bombs=bombs, board=b)
     elif kind in ("void", "correct", "confirm") and hands:
         hand = hands[index % len(hands)]
-        if kind == "void":
-            Hand.objects.filter(pk=hand.pk).update(status=HandStatus.VOIDED)
-            hand.refresh_from_db()
-            hand_results_sync(hand=hand)
-        elif kind == "correct":
-            _rescore(hand, arg)
-        elif hand.confirmation == Confirmation.PENDING:
-            confirmation = Confirmation.CONFIRMED if arg else Confirmation.DISPUTED
-            Hand.objects.filter(pk=hand.pk).update(confirmation=confirmation)
-            hand.refresh_from_db()
-            hand_results_sync(hand=hand)
+        # Through the services: a closed hand's result changes only with a new event (the
+        # database refuses a bare UPDATE of the row, migration 0010).
+        if kind == "void" and hand.status != HandStatus.VOIDED:
+            hand_void(hand=hand, reason="misdeal")
+        elif kind == "correct" and hand.status in COUNTED:
+            landlord, bid, winner, bombs = arg
+            hand_result_correct(
+                hand=hand, reason="x", landlord=landlord, bid=bid, winner=winner, bombs=bombs
+            )
+        elif kind == "confirm" and hand.confirmation == Confirmation.PENDING:
+            if arg:
+                hand_confirm(hand=hand, recorded_by=None)
+            else:
+                hand_dispute(hand=hand, reason="x", recorded_by=None)
     elif kind == "penalty" and arg:
         Penalty.objects.create(
             tournament=tournament, entry=entries[index % len(entries)], points=arg, reason="R9"
@@ -215,9 +196,7 @@ def test_an_unconfirmed_hand_counts_once_confirmed(django_capture_on_commit_call
         hand = finish(table, landlord=0, bid=3, winner="landlord")
     assert {s.total for s in standings_latest(tournament=tournament)} == {0}
     with django_capture_on_commit_callbacks(execute=True):
-        Hand.objects.filter(pk=hand.pk).update(confirmation=Confirmation.CONFIRMED)
-        hand.refresh_from_db()
-        hand_results_sync(hand=hand)
+        hand_confirm(hand=hand, recorded_by=None)
     assert [s.total for s in standings_latest(tournament=tournament)] == [6, -3, -3]
 
 

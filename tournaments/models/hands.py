@@ -40,7 +40,10 @@ class Hand(models.Model):
     """One deal played at a table (一副牌): the result summary and per-seat scores.
 
     ``version`` counts the events appended to the hand; scores come only from
-    ``referee.rules.scoring`` through ``hand_record_result``.
+    ``referee.rules.scoring`` through the services of ``services.hands``.  The database
+    keeps it so (migration 0010): scores are zero-sum whenever set and only on a finished
+    or passed-out hand; a closed hand's result, scores and status change only together
+    with a new event; a hand never moves to another table.
     """
 
     table = models.ForeignKey(
@@ -155,6 +158,21 @@ class Hand(models.Model):
                 )
                 & ~Q(winner=""),
                 name="hand_finished_is_complete_and_zero_sum",
+            ),
+            models.CheckConstraint(
+                condition=Q(score_0__isnull=True, score_1__isnull=True, score_2__isnull=True)
+                | Q(
+                    score_0__isnull=False,
+                    score_1__isnull=False,
+                    score_2__isnull=False,
+                    score_0=-F("score_1") - F("score_2"),
+                ),
+                name="hand_scores_zero_sum_when_set",
+            ),
+            models.CheckConstraint(
+                condition=Q(status__in=[HandStatus.FINISHED, HandStatus.PASSED_OUT])
+                | Q(score_0__isnull=True, score_1__isnull=True, score_2__isnull=True),
+                name="hand_scores_only_when_finished_or_passed_out",
             ),
         )
 

@@ -10,6 +10,7 @@ from tournaments import selectors
 from tournaments.errors import ApplicationError
 from tournaments.models import (
     Entry,
+    Hand,
     RefereeAssignment,
     Round,
     RoundBye,
@@ -184,13 +185,18 @@ def table_create(*, round: Round, number: int) -> Table:
 
 
 def table_move_check(*, table: Table, round: Round) -> None:
-    """Refuse moving a table to a round of another tournament, or a table that has seats
-    (its players were seated for its round; also used by the admin)."""
+    """Refuse moving a table to a round of another tournament, or a table that has hands
+    or seats (its players were seated for its round; also used by the admin)."""
     if round.pk == table.round_id:
         return
     if round.tournament_id != table.round.tournament_id:
         raise ApplicationError(
             "round_not_in_tournament", "The round belongs to another tournament."
+        )
+    if Hand.objects.filter(table=table).exists():
+        raise ApplicationError(
+            "table_has_hands",
+            "A table with hands cannot move to another round: its hands were played in this one.",
         )
     if Seat.objects.filter(table=table).exists():
         raise ApplicationError(
@@ -223,8 +229,8 @@ def seat_check(*, table: Table, entry: Entry) -> None:
 
 @transaction.atomic
 def seat_create(*, table: Table, position: int, entry: Entry) -> Seat:
-    """Seat ``entry`` at ``position`` of ``table`` (one seat per entry per round); a bye
-    it had in the round is cancelled."""
+    """Seat ``entry`` at ``position`` of ``table`` (one seat per entry per round) before the
+    table has hands; a bye it had in the round is cancelled."""
     seat_check(table=table, entry=entry)
     if Seat.objects.filter(round_id=table.round_id, entry=entry).exists():
         raise ApplicationError(
@@ -232,6 +238,12 @@ def seat_create(*, table: Table, position: int, entry: Entry) -> Seat:
         )
     if table.round.status == RoundStatus.CLOSED:
         raise ApplicationError("round_closed", "The round is closed: reopen it first.")
+    if Hand.objects.filter(table=table).exists():
+        raise ApplicationError(
+            "seat_has_hands",
+            "Hands have been played at this table: its seats are frozen (a wrong seat is "
+            "corrected, with a reason).",
+        )
     seat = Seat(table=table, round_id=table.round_id, position=position, entry=entry)
     model_validate(seat)
     seat.save()

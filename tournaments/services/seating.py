@@ -3,8 +3,8 @@
 * ``round_seat_preview`` shows what the engine would do, writing nothing;
   ``round_seat`` writes it with its seed recorded (same seed, same seating).
 * ``seat_override`` changes who sits where before the table has hands, with a reason.
-* ``seat_correct`` does it after: the seat is frozen, so the change is a CORRECTION event
-  on every affected hand and the per-seat results (hence the standings) follow.
+* ``seat_correct`` does it after: the seat is frozen, so the change is a ``seat_correction``
+  event on every affected hand and the per-seat results (hence the standings) follow.
 """
 
 import random
@@ -200,6 +200,14 @@ def _seat_change_plan(*, seat: Seat, entry: Entry) -> _SeatChange:
     return _SeatChange(seat=seat, other=other, bye=bye)
 
 
+def _seat_changes(change: _SeatChange, entry: Entry) -> list[tuple[Seat, int, int]]:
+    """(seat, old entry id, new entry id) per seat the change rewrites."""
+    changed = [(change.seat, change.seat.entry_id, entry.pk)]
+    if change.other is not None:
+        changed.append((change.other, entry.pk, change.seat.entry_id))
+    return changed
+
+
 def _seat_change_apply(change: _SeatChange, entry: Entry) -> list[tuple[Seat, int, int]]:
     """Rewrite the seats; return (seat, old entry id, new entry id) per changed seat.
 
@@ -207,9 +215,7 @@ def _seat_change_apply(change: _SeatChange, entry: Entry) -> list[tuple[Seat, in
     one-entry-per-position constraints hold after every statement."""
     seat, other = change.seat, change.other
     old_entry_id = seat.entry_id
-    changed = [(seat, old_entry_id, entry.pk)]
-    if other is not None:
-        changed.append((other, entry.pk, old_entry_id))
+    changed = _seat_changes(change, entry)
     Seat.objects.filter(pk__in=[s.pk for s, _, _ in changed]).delete()
     Seat.objects.bulk_create(
         Seat(table_id=s.table_id, round_id=s.round_id, position=s.position, entry_id=new)
@@ -284,8 +290,8 @@ def seat_override(*, seat: Seat, entry: Entry, reason: str, recorded_by: Any = N
 def seat_correct(*, seat: Seat, entry: Entry, reason: str, recorded_by: Any = None) -> Seat:
     """Correct who sat in ``seat`` after hands were played there.
 
-    Every hand of each affected table gets a CORRECTION event (reason, old and new
-    entry) and its per-seat results are rewritten, so the scores move with the seat and
+    Every hand of each affected table gets a ``seat_correction`` event (reason, old and
+    new entry) and its per-seat results are rewritten, so the scores move with the seat and
     the tournament's log version moves on (the standings follow).  A swap with the new
     entry's own seat in the round corrects both tables.
     """
@@ -300,8 +306,10 @@ def seat_correct(*, seat: Seat, entry: Entry, reason: str, recorded_by: Any = No
         raise ApplicationError(
             "seat_has_no_hands", "No hand has been played at this table: override the seat."
         )
-    changed = _seat_change_apply(change, entry)
+    changed = _seat_changes(change, entry)
     seats = _payload(changed)
+    # The events come first: the database lets a seat of a table with hands change only
+    # to what a seat_correction event, newest on every hand of the table, says (0010).
     for hand in hands:
         at_table = [
             s for s, (c, _, _) in zip(seats, changed, strict=True) if c.table_id == hand.table_id
@@ -314,6 +322,8 @@ def seat_correct(*, seat: Seat, entry: Entry, reason: str, recorded_by: Any = No
                 recorded_by=recorded_by,
             )
         hand.save(update_fields=["version"])
+    _seat_change_apply(change, entry)
+    for hand in hands:
         hand_results_sync(hand=hand)
     round_log_append(
         round=round_,

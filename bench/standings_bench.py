@@ -67,10 +67,10 @@ _SEED_SQL = [
     """INSERT INTO tournaments_entry (tournament_id, player_id, registration_order, withdrawn)
        SELECT %(t)s, id, row_number() OVER (ORDER BY id), false
        FROM tournaments_player WHERE club = %(club)s""",
-    """INSERT INTO tournaments_round (tournament_id, number, status)
-       SELECT %(t)s, g, 'closed' FROM generate_series(1, %(rounds)s) g""",
-    """INSERT INTO tournaments_table (round_id, number)
-       SELECT r.id, g FROM tournaments_round r, generate_series(1, %(n)s / 3) g
+    """INSERT INTO tournaments_round (tournament_id, number, status, seating_explanation)
+       SELECT %(t)s, g, 'closed', '' FROM generate_series(1, %(rounds)s) g""",
+    """INSERT INTO tournaments_table (round_id, number, section)
+       SELECT r.id, g, 1 FROM tournaments_round r, generate_series(1, %(n)s / 3) g
        WHERE r.tournament_id = %(t)s""",
     """INSERT INTO tournaments_seat (table_id, round_id, position, entry_id)
        SELECT tb.id, tb.round_id, p, e.id
@@ -87,13 +87,13 @@ _SEED_SQL = [
     """INSERT INTO tournaments_hand
            (table_id, board_id, number, status, rule_profile, rule_profile_hash, landlord_seat,
             bid, winner, doubled_0, doubled_1, doubled_2, redoubled, bombs, rockets, spring,
-            anti_spring, score_0, score_1, score_2, confirmation, version)
+            anti_spring, score_0, score_1, score_2, confirmation, version, physical_cards)
        SELECT table_id, board_id, number, status, 'comp2016', '', landlord, bid, winner,
               false, false, false, false, bombs, 0, false, false,
               CASE WHEN status = 'passed_out' THEN 0 WHEN landlord = 0 THEN -2 * v ELSE v END,
               CASE WHEN status = 'passed_out' THEN 0 WHEN landlord = 1 THEN -2 * v ELSE v END,
               CASE WHEN status = 'passed_out' THEN 0 WHEN landlord = 2 THEN -2 * v ELSE v END,
-              'not_required', 1
+              'not_required', 1, false
        FROM (
            SELECT x.*, CASE WHEN winner = 'defenders' THEN 1 ELSE -1 END * bid * (1 << bombs) AS v
            FROM (

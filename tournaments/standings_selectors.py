@@ -6,6 +6,7 @@ SQLite ≥ 3.25 and PostgreSQL); Python only ranks the per-entry rows.
 
 from django.db import connection
 from django.db.models import (
+    Exists,
     F,
     Max,
     OuterRef,
@@ -35,7 +36,9 @@ from tournaments.standings import (
 
 # One pass over the per-seat rows gives every entry's sums per table (its match score in
 # that meeting, R10.3.1), split by the size n of the duplicate comparison groups its
-# results fell in (n is NULL without a board); Python adds the rows up per entry.
+# results fell in (n is NULL without a board).  The database then adds those rows up per
+# (entry, n) and, when the chain needs them, per meeting, so Python reads one row per
+# entry (and one per meeting) instead of adding up one per table.
 #
 # Matchpoints (R10.4.3) within each (board, position) group: the scores are first counted
 # per value (a few rows per group), then a running sum over the values in ascending order
@@ -60,21 +63,36 @@ WITH scores AS (
                 AS INTEGER) AS mp,
            CAST(SUM(c) OVER (PARTITION BY board_id, position) AS INTEGER) AS n
     FROM scores
+), per_table AS (
+    SELECT r.table_id, r.entry_id, m.n,
+           CAST(COUNT(*) AS INTEGER) AS hands,
+           CAST(SUM(r.score) AS INTEGER) AS points,
+           CAST(SUM(CASE WHEN r.is_landlord THEN 1 ELSE 0 END) AS INTEGER) AS landlord,
+           CAST(SUM(CASE WHEN r.is_landlord AND r.won THEN 1 ELSE 0 END) AS INTEGER) AS won,
+           CAST(SUM(m.mp) AS INTEGER) AS mp,
+           CAST(SUM(CASE WHEN m.mp = 2 * (m.n - 1) THEN 1 ELSE 0 END) AS INTEGER) AS tops,
+           MAX(CASE WHEN r.passed_out THEN NULL
+                    ELSE 2 * (rd.number * 100000 + r.hand_number)
+                         + CASE WHEN r.won THEN 1 ELSE 0 END END) AS last
+    FROM {results} r
+    JOIN {rounds} rd ON rd.id = r.round_id
+    LEFT JOIN matchpoints m
+      ON m.board_id = r.board_id AND m.position = r.position AND m.score = r.score
+    WHERE r.tournament_id = %s
+    GROUP BY r.table_id, r.entry_id, m.n
 )
-SELECT r.table_id, r.entry_id, m.n, COUNT(*), SUM(r.score),
-       SUM(CASE WHEN r.is_landlord THEN 1 ELSE 0 END),
-       SUM(CASE WHEN r.is_landlord AND r.won THEN 1 ELSE 0 END),
-       SUM(m.mp),
-       SUM(CASE WHEN m.mp = 2 * (m.n - 1) THEN 1 ELSE 0 END),
-       MAX(CASE WHEN r.passed_out THEN NULL
-                ELSE 2 * (rd.number * 100000 + r.hand_number)
-                     + CASE WHEN r.won THEN 1 ELSE 0 END END)
-FROM {results} r
-JOIN {rounds} rd ON rd.id = r.round_id
-LEFT JOIN matchpoints m
-  ON m.board_id = r.board_id AND m.position = r.position AND m.score = r.score
-WHERE r.tournament_id = %s
-GROUP BY r.table_id, r.entry_id, m.n
+SELECT entry_id, n, SUM(hands), SUM(points), SUM(landlord), SUM(won), SUM(mp), SUM(tops),
+       MAX(last), NULL
+FROM per_table
+GROUP BY entry_id, n
+"""
+# The match score of every meeting (R10.3.1), from the same per-table rows: ``n`` is NULL
+# and the table's id stands where ``last`` stands in the per-entry rows.
+_MEETINGS_SQL = """
+UNION ALL
+SELECT entry_id, NULL, NULL, SUM(points), NULL, NULL, NULL, NULL, NULL, table_id
+FROM per_table
+GROUP BY table_id, entry_id
 """
 
 
@@ -87,29 +105,32 @@ def _sql(template: str) -> str:
 
 
 def _entry_sums(
-    *, tournament_id: int
+    *, tournament_id: int, with_meetings: bool = True
 ) -> tuple[list[EntryTotals], list[MatchpointGroup], list[Meeting]]:
-    """Every entry's totals, its duplicate results by comparison-group size, and its
-    match score at every table it sat at."""
+    """Every entry's totals, its duplicate results by comparison-group size, and (when
+    ``with_meetings``) its match score at every table it sat at."""
     sums: dict[int, list[int]] = {}
-    by_size: dict[tuple[int, int], list[int]] = {}
-    meetings: dict[tuple[int, int], int] = {}
+    groups: list[MatchpointGroup] = []
+    meetings: list[Meeting] = []
+    sql = _ENTRY_SUMS_SQL + (_MEETINGS_SQL if with_meetings else "")
     with connection.cursor() as cursor:
-        cursor.execute(_sql(_ENTRY_SUMS_SQL), [tournament_id, tournament_id])
-        for table_id, entry_id, n, count, points, landlord, won, mp, tops, last in cursor:
-            row = sums.setdefault(entry_id, [0, 0, 0, 0, -1])
-            row[0] += points
-            row[1] += count
-            row[2] += landlord
-            row[3] += won
-            if last is not None and last > row[4]:
-                row[4] = last
-            meetings[(table_id, entry_id)] = meetings.get((table_id, entry_id), 0) + points
-            if n is not None and n > 1:
-                group = by_size.setdefault((entry_id, n), [0, 0, 0])
-                group[0] += count
-                group[1] += mp
-                group[2] += tops
+        cursor.execute(_sql(sql), [tournament_id, tournament_id])
+        rows = cursor.fetchall()
+    for entry_id, n, count, points, landlord, won, mp, tops, last, table_id in rows:
+        if table_id is not None:
+            meetings.append(Meeting(0, table_id, entry_id, int(points)))
+            continue
+        row = sums.get(entry_id)
+        if row is None:
+            row = sums[entry_id] = [0, 0, 0, 0, -1]
+        row[0] += points
+        row[1] += count
+        row[2] += landlord
+        row[3] += won
+        if last is not None and last > row[4]:
+            row[4] = last
+        if n is not None and n > 1:
+            groups.append(MatchpointGroup(entry_id, int(n), int(count), int(mp), int(tops)))
     penalties = dict(
         Penalty.objects.filter(tournament_id=tournament_id, revoked_at__isnull=True)
         .values("entry_id")
@@ -134,18 +155,16 @@ def _entry_sums(
                 last_deal_won=last >= 0 and last % 2 == 1,
             )
         )
-    groups = [
-        MatchpointGroup(entry_id, int(n), int(c), int(mp), int(tops))
-        for (entry_id, n), (c, mp, tops) in by_size.items()
-    ]
-    return entries, groups, [Meeting(0, t, e, int(s)) for (t, e), s in meetings.items()]
+    return entries, groups, meetings
 
 
 def standings_compute(*, tournament: Tournament) -> list[Standing]:
     """The standings from scratch, from the rows as they are now (best first)."""
     chain = chain_for(format=tournament.format, tiebreaks=tournament.tiebreaks)
-    entries, groups, meetings = _entry_sums(tournament_id=tournament.pk)
     needs_meetings = "opponents_outscored" in chain or "head_to_head" in chain
+    entries, groups, meetings = _entry_sums(
+        tournament_id=tournament.pk, with_meetings=needs_meetings
+    )
     return standings_rank(
         format=tournament.format,
         tiebreaks=tournament.tiebreaks,
@@ -157,9 +176,12 @@ def standings_compute(*, tournament: Tournament) -> list[Standing]:
 
 def standings_round_number(*, tournament_id: int) -> int:
     """The latest round with a counted hand (0 before the first)."""
-    latest = HandSeatResult.objects.filter(tournament_id=tournament_id).aggregate(
-        latest=Max("round__number")
-    )["latest"]
+    # One index probe per round, not a pass over every per-seat row.
+    latest = (
+        Round.objects.filter(tournament_id=tournament_id)
+        .filter(Exists(HandSeatResult.objects.filter(round_id=OuterRef("pk"))))
+        .aggregate(latest=Max("number"))["latest"]
+    )
     return latest or 0
 
 

@@ -6,7 +6,6 @@ SQLite ≥ 3.25 and PostgreSQL); Python only ranks the per-entry rows.
 
 from django.db import connection
 from django.db.models import (
-    Exists,
     F,
     Max,
     OuterRef,
@@ -182,13 +181,13 @@ def standings_compute(*, tournament: Tournament) -> list[Standing]:
 
 def standings_round_number(*, tournament_id: int) -> int:
     """The latest round with a counted hand (0 before the first)."""
-    # One index probe per round, not a pass over every per-seat row.
-    latest = (
-        Round.objects.filter(tournament_id=tournament_id)
-        .filter(Exists(HandSeatResult.objects.filter(round_id=OuterRef("pk"))))
-        .aggregate(latest=Max("number"))["latest"]
-    )
-    return latest or 0
+    # One index probe per round, newest first (usually one): not a pass over every
+    # per-seat row, nor a join, which the recompute's planner settings make a hash join.
+    rounds = Round.objects.filter(tournament_id=tournament_id).order_by("-number")
+    for round_id, number in rounds.values_list("id", "number"):
+        if HandSeatResult.objects.filter(round_id=round_id).exists():
+            return number
+    return 0
 
 
 def standings_latest(*, tournament: Tournament) -> QuerySet[StandingSnapshot]:

@@ -94,10 +94,22 @@ def _event_row(event: HandEvent, *, audit: bool, hide_deal: bool) -> dict[str, A
     return row
 
 
-def hand_detail(*, hand: Hand, show_cards: bool, audit: bool = False) -> dict[str, Any]:
+def hand_detail(
+    *,
+    hand: Hand,
+    show_cards: bool,
+    audit: bool = False,
+    log: bool = True,
+    written_key: str | None = None,
+) -> dict[str, Any]:
     """A hand as its phone shows it: phase, turn, top play, cards left, announcements due,
     stakes per defender, the legal actions of the seat on turn (the phone's buttons) and
-    the event log. Unplayed cards of a live hand only when ``show_cards``."""
+    the event log. Unplayed cards of a live hand only when ``show_cards``.
+
+    Without ``log`` (what a write answers): no event log, but ``event``, the event written
+    with the Idempotency-Key ``written_key`` (None when the write appended none). A write's
+    answer stays small however long the hand; the phone reads the whole hand when it needs
+    the log."""
     replay = None if audit else replay_remembered(hand=hand)
     if replay is None:
         events = list(
@@ -150,12 +162,19 @@ def hand_detail(*, hand: Hand, show_cards: bool, audit: bool = False) -> dict[st
         "seed": hand.seed if cards else None,
         "impossible_checks": list(IMPOSSIBLE_CHECKS) if hand.physical_cards else [],
         "deal_check": replay.deal_event.payload["check"] if replay.deal_event else None,
-        "events": [_event_row(e, audit=audit, hide_deal=not cards) for e in events],
     }
+    if log:
+        out["events"] = [_event_row(e, audit=audit, hide_deal=not cards) for e in events]
+    else:
+        written = next(
+            (e for e in reversed(events) if written_key and e.idempotency_key == written_key),
+            None,
+        )
+        out["event"] = _event_row(written, audit=False, hide_deal=not cards) if written else None
     if state is not None:
         _state_fields(out, replay, state, show_cards=cards, closed=not live)
-    if cards and hand_deal(hand=hand) is not None:
-        deal = hand_deal(hand=hand)
+    if cards:
+        deal = state.deal if isinstance(state, HandState) else hand_deal(hand=hand)
         out["deal"] = deal.to_json() if deal is not None else None
     return out
 

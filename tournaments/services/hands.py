@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Max
+from django.db.models import Max, OuterRef, Subquery
 from django.utils.translation import gettext as _
 
 from referee.rules.actions import Bid, Double, Pass, PlayCards, Redouble, action_from_json
@@ -35,7 +35,11 @@ from tournaments.services.hand_log import (
     HandReplay,
     hand_replay,
     hand_summary_apply,
+    replay_cache_put_on_commit,
+    replay_cache_take,
+    replay_extend,
     replay_remember,
+    replay_remembered,
     rules_error,
 )
 from tournaments.services.hand_results import hand_results_sync
@@ -145,17 +149,20 @@ def hand_lock(
 
     A retry (same key, same request) writes nothing; the same key with another request
     is ``idempotency_conflict``; a stale ``expected_version`` is ``version_conflict``.
-    With ``events`` (an empty list), the hand's log is read into it, in order.
+    With ``events`` (an empty list), the hand's log is read into it, in order (from this
+    process's replay cache when it holds the row's version: then ``replay_remembered``
+    of the returned hand is that replay).
     """
     idempotency_key_check(idempotency_key)
     int_check("expected_version", expected_version, minimum=0, allow_none=True)
-    locked = (
-        Hand.objects.select_for_update(of=("self",))
-        .select_related("table__round__tournament", "board")
-        .get(pk=hand.pk)
-    )
+    locked = _hand_row_lock(hand=hand, with_last_event=events is not None)
     if events is not None:
-        events.extend(HandEvent.objects.filter(hand=locked).order_by("seq"))
+        cached = replay_cache_take(hand=locked, last_event_id=locked.last_event_id)
+        if cached is not None:
+            events.extend(cached.events)
+            replay_remember(hand=locked, replay=cached)
+        else:
+            events.extend(HandEvent.objects.filter(hand=locked).order_by("seq"))
     if idempotency_key is not None:
         if events is not None:
             previous = next((e for e in events if e.idempotency_key == idempotency_key), None)
@@ -176,6 +183,24 @@ def hand_lock(
             extra={"version": locked.version},
         )
     return locked, False
+
+
+def _hand_row_lock(*, hand: Hand, with_last_event: bool) -> Any:
+    """``SELECT … FOR UPDATE`` of the hand row (with the id of its last event when asked,
+    for the replay cache). The caller's hand already holds its table, round, tournament and
+    board (rows a hand write does not change): they are reused, not read again."""
+    rows = Hand.objects.select_for_update(of=("self",))
+    if with_last_event:
+        last = HandEvent.objects.filter(hand=OuterRef("pk")).order_by("-seq").values("pk")[:1]
+        rows = rows.annotate(last_event_id=Subquery(last))
+    related = Hand.table.is_cached(hand) and (hand.board_id is None or Hand.board.is_cached(hand))
+    if not related:
+        return rows.select_related("table__round__tournament", "board").get(pk=hand.pk)
+    locked = rows.get(pk=hand.pk)
+    locked.table = hand.table
+    if hand.board_id is not None:
+        locked.board = hand.board
+    return locked
 
 
 def hand_event_append(
@@ -269,7 +294,7 @@ def hand_action_record(
     if retry:
         return locked
     hand_open_check(hand=locked)
-    replay = hand_replay(hand=locked, events=events)
+    replay = replay_remembered(hand=locked) or hand_replay(hand=locked, events=events)
     state = replay.state
     if state is None:
         raise ApplicationError(
@@ -299,7 +324,9 @@ def hand_action_record(
         device_id=device_id,
         seq=events[-1].seq + 1 if events else 1,
     )
-    return hand_commit(hand=locked, replay=hand_replay(hand=locked, events=[*events, event]))
+    written = hand_commit(hand=locked, replay=replay_extend(replay=replay, event=event))
+    replay_cache_put_on_commit(replay=replay_remembered(hand=written) or hand_replay(hand=written))
+    return written
 
 
 @transaction.atomic

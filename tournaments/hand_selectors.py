@@ -11,6 +11,7 @@ from referee.rules.hand import HandState
 from referee.rules.physical import IMPOSSIBLE_CHECKS, PhysicalHandState
 from referee.rules.profiles import get_profile
 from referee.rules.scoring import DealResult, score_result
+from tournaments.compiled import CompiledGet
 from tournaments.models import (
     Hand,
     HandEvent,
@@ -32,10 +33,16 @@ from tournaments.services.hand_log import (
 LIVE_STATUSES = frozenset({HandStatus.BIDDING, HandStatus.DOUBLING, HandStatus.PLAYING})
 
 
+#: The hand with its table, round, tournament and board (every write reads it first).
+_hand_with_table = CompiledGet(
+    "hand_with_table",
+    lambda pk: Hand.objects.select_related("table__round__tournament", "board").filter(pk=pk),
+)
+
+
 def hand_get(*, hand_id: int) -> Hand | None:
-    return (
-        Hand.objects.select_related("table__round__tournament", "board").filter(pk=hand_id).first()
-    )
+    hand: Hand | None = _hand_with_table(hand_id)
+    return hand
 
 
 def table_get(*, table_id: int) -> Table | None:

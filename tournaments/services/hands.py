@@ -20,6 +20,7 @@ from referee.rules.errors import RulesError
 from referee.rules.physical import check_deal
 from referee.rules.profiles import get_profile
 from referee.rules.scoring import DealResult, score_result
+from tournaments.compiled import CompiledGet
 from tournaments.errors import ApplicationError
 from tournaments.models import (
     Board,
@@ -185,18 +186,38 @@ def hand_lock(
     return locked, False
 
 
+#: ``SELECT … FOR UPDATE`` of a hand row and the id of its last event (for the replay cache).
+_hand_row_locked = CompiledGet(
+    "hand_row_locked",
+    lambda pk: (
+        Hand.objects.select_for_update(of=("self",))
+        .annotate(
+            last_event_id=Subquery(
+                HandEvent.objects.filter(hand=OuterRef("pk")).order_by("-seq").values("pk")[:1]
+            )
+        )
+        .filter(pk=pk)
+    ),
+)
+
+
 def _hand_row_lock(*, hand: Hand, with_last_event: bool) -> Any:
-    """``SELECT … FOR UPDATE`` of the hand row (with the id of its last event when asked,
-    for the replay cache). The caller's hand already holds its table, round, tournament and
-    board (rows a hand write does not change): they are reused, not read again."""
-    rows = Hand.objects.select_for_update(of=("self",))
-    if with_last_event:
-        last = HandEvent.objects.filter(hand=OuterRef("pk")).order_by("-seq").values("pk")[:1]
-        rows = rows.annotate(last_event_id=Subquery(last))
+    """Lock the hand row (with the id of its last event when asked, for the replay cache).
+    The caller's hand already holds its table, round, tournament and board (rows a hand
+    write does not change): they are reused, not read again."""
     related = Hand.table.is_cached(hand) and (hand.board_id is None or Hand.board.is_cached(hand))
-    if not related:
-        return rows.select_related("table__round__tournament", "board").get(pk=hand.pk)
-    locked = rows.get(pk=hand.pk)
+    if not (related and with_last_event):
+        rows = Hand.objects.select_for_update(of=("self",))
+        if not related:
+            rows = rows.select_related("table__round__tournament", "board")
+        locked = rows.get(pk=hand.pk)
+        locked.last_event_id = None  # type: ignore[attr-defined]
+        if not related:
+            return locked
+    else:
+        locked = _hand_row_locked(hand.pk)
+        if locked is None:
+            raise Hand.DoesNotExist
     locked.table = hand.table
     if hand.board_id is not None:
         locked.board = hand.board

@@ -40,9 +40,11 @@ class CompiledGet:
             compiler = query.get_compiler(using=using)
             sql, params = compiler.as_sql()
             params = list(params)
-            if params.count(_SENTINEL) != 1:
+            # The key as the query holds it (an integer, or its text for a text key).
+            found = [i for i, p in enumerate(params) if str(p) == str(_SENTINEL)]
+            if len(found) != 1:
                 raise ValueError(f"{self.name}: the query must filter by primary key only")
-            entry = cache[self.name] = (compiler, sql, params, params.index(_SENTINEL))
+            entry = cache[self.name] = (compiler, sql, params, found[0])
         return entry
 
     def __call__(self, pk: Any, *, using: str = "default") -> Any:

@@ -10,7 +10,7 @@ import secrets
 from collections.abc import Callable
 from typing import Any
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Max, OuterRef, Subquery
 from django.utils.translation import gettext as _
 
@@ -72,6 +72,22 @@ def hand_board_check(*, table: Table, board: Board) -> None:
         )
 
 
+def tournament_share_lock(*, tournament_id: int) -> Tournament:
+    """The tournament row, locked ``FOR SHARE`` on PostgreSQL: a change of the row (its
+    rule profile) waits for the caller's transaction, but other tables' hand starts do not
+    (``FOR UPDATE`` queued every table of the tournament behind one another at the start
+    of a round). Other databases serialise writes anyway."""
+    if connection.vendor != "postgresql":
+        return Tournament.objects.get(pk=tournament_id)
+    table = Tournament._meta.db_table
+    rows = list(
+        Tournament.objects.raw(f'SELECT * FROM "{table}" WHERE id = %s FOR SHARE', [tournament_id])
+    )
+    if not rows:
+        raise Tournament.DoesNotExist
+    return rows[0]
+
+
 @transaction.atomic
 def hand_create(
     *,
@@ -91,13 +107,14 @@ def hand_create(
     unknown: ``physical_cards`` (actions checked as far as the cards seen allow, first
     bidder given) or nothing at all (result-only entry).
 
-    The tournament row is locked so the hand is created with the tournament's
-    current rule profile and a concurrent profile change waits (or is refused).
+    The tournament row is share-locked so the hand is created with the tournament's
+    current rule profile and a concurrent profile change waits (or is refused); tables
+    starting hands at once do not wait for each other (``tournament_share_lock``).
     """
     int_check("number", number, minimum=1, maximum=2**31 - 1, allow_none=True)
     if deal is not None and not isinstance(deal, dict):
         raise invalid("deal", "must be an object.")
-    tournament = Tournament.objects.select_for_update().get(pk=table.round.tournament_id)
+    tournament = tournament_share_lock(tournament_id=table.round.tournament_id)
     sources = sum((board is not None, deal is not None, seed is not None or random_deal))
     if sources > 1 or (physical_cards and sources):
         raise ApplicationError(

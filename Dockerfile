@@ -30,6 +30,6 @@ USER app
 
 EXPOSE 8000
 
-# gunicorn reads its worker count from WEB_CONCURRENCY.
+# config/gunicorn.py: gthread workers, WEB_CONCURRENCY processes x GUNICORN_THREADS threads.
 ENV WEB_CONCURRENCY=3
-CMD ["gunicorn", "config.wsgi:application", "--bind", "0.0.0.0:8000", "--access-logfile", "-"]
+CMD ["gunicorn", "config.wsgi:application", "--config", "config/gunicorn.py", "--bind", "0.0.0.0:8000", "--access-logfile", "-"]

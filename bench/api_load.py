@@ -1,17 +1,30 @@
 """Referee API under load: N tables play complete random hands through HTTP.
 
-Runs the service as in production: gunicorn (sync workers) on PostgreSQL, in a fresh
-database of its own. Each simulated table starts a hand (dealt by the server), then
-sends the legal actions its phone shows, one at a time; about 5 % of its writes are
-deliberately illegal (they must be refused with a code) and about 5 % are sent twice
-with the same Idempotency-Key (the retry must answer the original). Prints accepted
-actions/s, latency percentiles and rejected/failed counts for each N, then checks that
-every stored hand replays to its stored result.
+Runs the service as in production: gunicorn (gthread workers, the production settings of
+docker-compose.yml) on PostgreSQL, in a fresh database of its own. Each simulated table is
+one referee's phone on one keep-alive connection: it starts a hand (dealt by the server),
+sends the legal actions the phone shows one at a time, and starts the next hand when one
+ends, until the budget runs out. About 5 % of its writes are deliberately illegal (they must
+be refused with a code) and about 5 % are sent twice with the same Idempotency-Key (the
+retry must answer the original). A write cut off by the server closing an idle connection
+is sent again with its key (safe: every write is exactly-once).
+
+A table waits for each answer, so it is a closed loop: with no pause between actions, N
+tables are N requests always queued at the server, the server is saturated and latency is
+queueing time. A real referee enters an action every few seconds at most (he reads the
+cards, taps, checks the screen): ``--think`` sets that pause (seconds, uniform from half to
+one and a half times the value). Each level runs once per think time: the default 2 s is a
+realistic pace (200 tables then offer about 100 actions/s), 0.5 s an unrealistically
+fast table (about 400 actions/s offered by 200 tables), 0 the saturated server, whose
+accepted actions/s is the service's capacity. Prints accepted actions/s, latency
+percentiles and rejected/failed counts for each, then checks that every stored hand
+replays to its stored result.
 
     DATABASE_URL=postgres://doudizhu@127.0.0.1:5432/postgres python bench/api_load.py
 
-Options: --tables 50,200,1000  --workers 3  --port 8702  --budget 90 (seconds per N)
---db doudizhu_bench (dropped and created). Numbers are noisy on a shared machine.
+Options: --tables 50,200,1000  --think 2,0.5,0  --workers 3  --threads 4  --port 8702
+--budget 60 (seconds per row)  --db doudizhu_bench (dropped and created). Numbers are
+noisy on a shared machine: the load average is printed with them.
 """
 
 from __future__ import annotations
@@ -54,82 +67,147 @@ class Stats:
 
 
 # --------------------------------------------------------------------------- HTTP client
+class Connection:
+    """One keep-alive HTTP/1.1 connection (a phone's), reopened when the server closed it."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+
+    async def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+        self.reader = self.writer = None
+
+    async def request(
+        self, method: str, path: str, body: Any, headers: dict[str, str]
+    ) -> tuple[int, dict[str, str], bytes]:
+        data = json.dumps(body).encode() if body is not None else b""
+        head = [f"{method} {path} HTTP/1.1", "Host: 127.0.0.1"]
+        head += [f"{k}: {v}" for k, v in headers.items()]
+        if body is not None:
+            head += ["Content-Type: application/json"]
+        head += [f"Content-Length: {len(data)}"]
+        raw = ("\r\n".join(head) + "\r\n\r\n").encode() + data
+        for attempt in range(2):
+            reused = self.writer is not None
+            if self.writer is None:
+                self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
+            assert self.reader is not None and self.writer is not None
+            try:
+                self.writer.write(raw)
+                await self.writer.drain()
+                return await self._response()
+            except (ConnectionError, asyncio.IncompleteReadError):
+                await self.close()
+                if not reused or attempt:  # a fresh connection failed: a real failure
+                    raise
+                # The server closed the idle connection (keep-alive timeout) before or while
+                # this request reached it: send it again (every write carries its key).
+        raise AssertionError("unreachable")
+
+    async def _response(self) -> tuple[int, dict[str, str], bytes]:
+        assert self.reader is not None
+        head_bytes = await self.reader.readuntil(b"\r\n\r\n")
+        lines = head_bytes.decode("latin-1").rstrip("\r\n").split("\r\n")
+        status = int(lines[0].split()[1])
+        response_headers = {}
+        for line in lines[1:]:
+            name, _, value = line.partition(":")
+            response_headers[name.strip().lower()] = value.strip()
+        length = int(response_headers.get("content-length", "0"))
+        payload = await self.reader.readexactly(length)
+        if response_headers.get("connection", "").lower() == "close":
+            await self.close()
+        return status, response_headers, payload
+
+
 async def request(
     port: int, method: str, path: str, body: Any, headers: dict[str, str]
 ) -> tuple[int, dict[str, str], bytes]:
-    """One HTTP/1.1 request on its own connection (gunicorn's sync workers close it)."""
-    reader, writer = await asyncio.open_connection("127.0.0.1", port)
-    data = json.dumps(body).encode() if body is not None else b""
-    head = [f"{method} {path} HTTP/1.1", "Host: 127.0.0.1", "Connection: close"]
-    head += [f"{k}: {v}" for k, v in headers.items()]
-    if body is not None:
-        head += ["Content-Type: application/json", f"Content-Length: {len(data)}"]
-    writer.write(("\r\n".join(head) + "\r\n\r\n").encode() + data)
-    await writer.drain()
-    raw = await reader.read()
-    writer.close()
-    head_bytes, _, payload = raw.partition(b"\r\n\r\n")
-    lines = head_bytes.decode("latin-1").split("\r\n")
-    status = int(lines[0].split()[1])
-    response_headers = {}
-    for line in lines[1:]:
-        name, _, value = line.partition(":")
-        response_headers[name.strip().lower()] = value.strip()
-    return status, response_headers, payload
+    """One request on a connection of its own."""
+    connection = Connection(port)
+    try:
+        return await connection.request(method, path, body, headers)
+    finally:
+        await connection.close()
 
 
 class Table:
-    """One simulated table: its referee's phone playing one hand."""
+    """One simulated table: its referee's phone playing hands until the deadline."""
 
-    def __init__(self, table_id: int, token: str, port: int, rng: random.Random) -> None:
+    def __init__(
+        self, table_id: int, token: str, port: int, rng: random.Random, think: float
+    ) -> None:
         self.table_id = table_id
         self.auth = {"Authorization": f"Token {token}", "X-Device-Id": f"bench-{table_id}"}
-        self.port = port
+        self.connection = Connection(port)
         self.rng = rng
+        self.think = think
+
+    async def pause(self) -> None:
+        """The referee reading the cards and tapping the next action."""
+        if self.think > 0:
+            await asyncio.sleep(self.think * (0.5 + self.rng.random()))
 
     async def post(
         self, stats: Stats, path: str, body: Any, key: str | None = None
     ) -> tuple[int, dict[str, str], bytes]:
         headers = {**self.auth, "Idempotency-Key": key or uuid.uuid4().hex}
         t0 = time.perf_counter()
-        answer = await request(self.port, "POST", path, body, headers)
+        answer = await self.connection.request("POST", path, body, headers)
         stats.latencies.append(time.perf_counter() - t0)
         return answer
 
     async def play(self, stats: Stats, deadline: float) -> None:
+        """Hands one after another until the deadline."""
+        # Tables do not all start in the same instant (nor do referees).
+        await asyncio.sleep(self.rng.random() * max(self.think, 0.05))
         try:
-            status, _, body = await self.post(
-                stats, f"/api/v1/tables/{self.table_id}/hands/", {"deal": "random"}
-            )
-            if status != 201:
-                stats.fail(f"start: {status} {body[:200]!r}")
-                return
-            hand = json.loads(body)
-            path = f"/api/v1/hands/{hand['id']}/actions/"
-            while hand["status"] in ("bidding", "doubling", "playing"):
-                if time.monotonic() > deadline:
+            while time.monotonic() < deadline:
+                if not await self.play_hand(stats, deadline):
                     return
-                if self.rng.random() < ILLEGAL_SHARE:
-                    await self.illegal(stats, path, hand)
-                    continue
-                action = self.rng.choice(hand["legal_actions"])
-                key = uuid.uuid4().hex
-                status, _, body = await self.post(stats, path, action, key)
-                if status != 200:
-                    stats.fail(f"legal action {action}: {status} {body[:200]!r}")
-                    return
-                stats.accepted += 1
-                if self.rng.random() < RETRY_SHARE:
-                    again, headers, replayed = await self.post(stats, path, action, key)
-                    if again != 200 or replayed != body or "idempotent-replayed" not in headers:
-                        stats.fail(f"retry answered {again}, not the original")
-                    stats.retried += 1
-                hand = json.loads(body)
-            stats.hands_finished += 1
-        except (OSError, ValueError, KeyError) as exc:
+        except (OSError, ValueError, KeyError, asyncio.IncompleteReadError) as exc:
             stats.fail(f"{type(exc).__name__}: {exc}")
+        finally:
+            await self.connection.close()
 
-    async def illegal(self, stats: Stats, path: str, hand: dict[str, Any]) -> None:
+    async def play_hand(self, stats: Stats, deadline: float) -> bool:
+        """One hand; False after a failure."""
+        status, _, body = await self.post(
+            stats, f"/api/v1/tables/{self.table_id}/hands/", {"deal": "random"}
+        )
+        if status != 201:
+            stats.fail(f"start: {status} {body[:200]!r}")
+            return False
+        hand = json.loads(body)
+        path = f"/api/v1/hands/{hand['id']}/actions/"
+        while hand["status"] in ("bidding", "doubling", "playing"):
+            await self.pause()
+            if time.monotonic() > deadline:
+                return True
+            if self.rng.random() < ILLEGAL_SHARE:
+                if not await self.illegal(stats, path, hand):
+                    return False
+                continue
+            action = self.rng.choice(hand["legal_actions"])
+            key = uuid.uuid4().hex
+            status, _, body = await self.post(stats, path, action, key)
+            if status != 200:
+                stats.fail(f"legal action {action}: {status} {body[:200]!r}")
+                return False
+            stats.accepted += 1
+            if self.rng.random() < RETRY_SHARE:
+                again, headers, replayed = await self.post(stats, path, action, key)
+                if again != 200 or replayed != body or "idempotent-replayed" not in headers:
+                    stats.fail(f"retry answered {again}, not the original")
+                stats.retried += 1
+            hand = json.loads(body)
+        stats.hands_finished += 1
+        return True
+
+    async def illegal(self, stats: Stats, path: str, hand: dict[str, Any]) -> bool:
         """A write the rules must refuse: the seat after the one on turn acts."""
         turn = hand["turn"] if hand["turn"] is not None else 0
         wrong = (turn + 1) % 3
@@ -142,15 +220,18 @@ class Table:
         status, _, body = await self.post(stats, path, action)
         if 400 <= status < 500 and "code" in json.loads(body):
             stats.rejected += 1
-        else:
-            stats.fail(f"illegal {action} answered {status}")
+            return True
+        stats.fail(f"illegal {action} answered {status}")
+        return False
 
 
-async def run_level(tables: list[int], token: str, port: int, budget: float, seed: int) -> Any:
+async def run_level(
+    tables: list[int], token: str, port: int, budget: float, seed: int, think: float
+) -> Any:
     stats = Stats()
     deadline = time.monotonic() + budget
     rng = random.Random(seed)
-    sims = [Table(t, token, port, random.Random(rng.random())) for t in tables]
+    sims = [Table(t, token, port, random.Random(rng.random()), think) for t in tables]
     t0 = time.perf_counter()
     await asyncio.gather(*(sim.play(stats, deadline) for sim in sims))
     return stats, time.perf_counter() - t0
@@ -229,32 +310,38 @@ def check_replays() -> tuple[int, int]:
     return hands.count(), bad
 
 
-def start_gunicorn(port: int, workers: int, env: dict[str, str]) -> subprocess.Popen[bytes]:
+def start_gunicorn(
+    port: int, workers: int, threads: int, env: dict[str, str]
+) -> subprocess.Popen[bytes]:
+    """gunicorn with the production settings (config/gunicorn.py)."""
     gunicorn = Path(sys.executable).parent / "gunicorn"
     server = subprocess.Popen(
         [
             str(gunicorn),
             "config.wsgi:application",
+            "--config",
+            "config/gunicorn.py",
             "--bind",
             f"127.0.0.1:{port}",
-            "--workers",
-            str(workers),
-            "--backlog",
-            "4096",
-            "--timeout",
-            "120",
         ],
         cwd=ROOT,
-        env=env,
+        env={
+            **env,
+            "WEB_CONCURRENCY": str(workers),
+            "GUNICORN_THREADS": str(threads),
+            "GUNICORN_WORKER_CONNECTIONS": "2000",
+        },
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
     )
-    for _ in range(100):
+    for _ in range(150):
         try:
-            asyncio.run(request(port, "GET", "/healthz", None, {}))
-            return server
+            status, _, _ = asyncio.run(request(port, "GET", "/healthz", None, {}))
+            if status == 200:
+                return server
         except OSError:
-            time.sleep(0.2)
+            pass
+        time.sleep(0.2)
     server.kill()
     raise SystemExit("gunicorn did not start")
 
@@ -268,19 +355,22 @@ def percentile(values: list[float], q: float) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", default="50,200,1000")
+    parser.add_argument("--think", default="2,0.5,0", help="seconds between a table's actions")
     parser.add_argument("--workers", type=int, default=3)
+    parser.add_argument("--threads", type=int, default=4)
     parser.add_argument("--port", type=int, default=8702)
-    parser.add_argument("--budget", type=float, default=90.0)
+    parser.add_argument("--budget", type=float, default=60.0)
     parser.add_argument("--db", default="doudizhu_bench")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     levels = [int(n) for n in args.tables.split(",")]
+    thinks = [float(t) for t in args.think.split(",")]
 
     env = {
         **os.environ,
         "DATABASE_URL": database_url(args.db),
         "DEBUG": "false",
-        "SECRET_KEY": "bench-" + uuid.uuid4().hex,
+        "SECRET_KEY": "bench-" + uuid.uuid4().hex + uuid.uuid4().hex,
         "ALLOWED_HOSTS": "127.0.0.1",
         "CONN_MAX_AGE": "60",
         "LOG_LEVEL": "ERROR",
@@ -291,30 +381,36 @@ def main() -> None:
     fresh_database(args.db)
     token, tables = setup_tables(levels)
     print(
-        f"gunicorn {args.workers} sync workers, PostgreSQL database {args.db}, "
-        f"{os.cpu_count()} CPUs (shared); budget {args.budget:.0f}s per level"
+        f"gunicorn {args.workers} gthread workers x {args.threads} threads (config/gunicorn.py), "
+        f"PostgreSQL database {args.db}, {os.cpu_count()} CPUs (shared); budget "
+        f"{args.budget:.0f}s per row; think = seconds between a table's actions (a referee: "
+        "about 2; 0 = saturated, latency is then queueing)"
     )
-    server = start_gunicorn(args.port, args.workers, env)
+    server = start_gunicorn(args.port, args.workers, args.threads, env)
     try:
         header = (
-            f"{'tables':>6} {'hands done':>10} {'accepted/s':>10} {'p50 ms':>7} {'p95 ms':>7} "
-            f"{'p99 ms':>7} {'accepted':>8} {'rejected':>8} {'retried':>7} {'failed':>6}"
+            f"{'tables':>6} {'think':>5} {'hands done':>10} {'accepted/s':>10} {'p50 ms':>7} "
+            f"{'p95 ms':>7} {'p99 ms':>7} {'accepted':>8} {'rejected':>8} {'retried':>7} "
+            f"{'failed':>6}  load"
         )
         print(header)
         all_failures: list[str] = []
         for n in levels:
-            stats, wall = asyncio.run(
-                run_level(tables[n], token, args.port, args.budget, args.seed + n)
-            )
-            ms = [x * 1000 for x in stats.latencies]
-            print(
-                f"{n:>6} {stats.hands_finished:>4}/{n:<5} {stats.accepted / wall:>10.1f} "
-                f"{percentile(ms, 50):>7.1f} {percentile(ms, 95):>7.1f} "
-                f"{percentile(ms, 99):>7.1f} {stats.accepted:>8} {stats.rejected:>8} "
-                f"{stats.retried:>7} {stats.failed:>6}",
-                flush=True,
-            )
-            all_failures += stats.failures
+            for think in thinks:
+                stats, wall = asyncio.run(
+                    run_level(tables[n], token, args.port, args.budget, args.seed + n, think)
+                )
+                ms = [x * 1000 for x in stats.latencies]
+                load = os.getloadavg()[0]
+                print(
+                    f"{n:>6} {think:>5.1f} {stats.hands_finished:>10} "
+                    f"{stats.accepted / wall:>10.1f} {percentile(ms, 50):>7.1f} "
+                    f"{percentile(ms, 95):>7.1f} {percentile(ms, 99):>7.1f} "
+                    f"{stats.accepted:>8} {stats.rejected:>8} {stats.retried:>7} "
+                    f"{stats.failed:>6}  {load:.1f}",
+                    flush=True,
+                )
+                all_failures += stats.failures
     finally:
         server.send_signal(signal.SIGTERM)
         server.wait(timeout=30)

@@ -107,6 +107,8 @@ DATABASES = {
     "default": env.db("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
 }
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=0)
+# A kept connection that the server dropped is replaced at the start of a request, not an error.
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = env.bool("CONN_HEALTH_CHECKS", default=True)
 DATABASES["default"]["ATOMIC_REQUESTS"] = False
 # Least privilege (PostgreSQL): in production DATABASE_URL names this role, which owns nothing;
 # `migrate` and `db_app_role` run with the owner role's URL (see docker-compose.yml).
@@ -198,7 +200,7 @@ HEALTHZ_CACHE_SECONDS = env.float("HEALTHZ_CACHE_SECONDS", default=5.0)
 # --- Django REST framework / OpenAPI ----------------------------------------
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "referee.api.authentication.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],

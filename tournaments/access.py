@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 
 from tournaments.errors import ApplicationError
 from tournaments.models import RefereeAssignment, Round, RoundStatus, Table, Tournament
-from tournaments.roles import user_is_director, user_is_referee
+from tournaments.roles import REFEREE_GROUP, user_is_director, user_is_referee
 
 
 def authenticated_check(*, user: Any) -> None:
@@ -57,8 +57,16 @@ def table_write_check(*, user: Any, table: Table, live: bool = True) -> None:
         if live:
             _playing_check(table.round)
         return
-    _referee_check(user)
-    if not referee_assigned(user=user, table=table):
+    # One query on the hot path (every action): a referee assigned to the table's round or
+    # to the table; only a refusal asks which of the two it lacks.
+    assigned_referee = RefereeAssignment.objects.filter(
+        Q(table__isnull=True) | Q(table=table),
+        user=user,
+        round_id=table.round_id,
+        user__groups__name=REFEREE_GROUP,
+    )
+    if not (user.is_active and assigned_referee.exists()):
+        _referee_check(user)
         raise ApplicationError("not_assigned", _("You are not assigned to this table."))
     _playing_check(table.round)
 

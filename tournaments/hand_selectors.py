@@ -11,6 +11,7 @@ from referee.rules.hand import HandState
 from referee.rules.physical import IMPOSSIBLE_CHECKS, PhysicalHandState
 from referee.rules.profiles import get_profile
 from referee.rules.scoring import DealResult, score_result
+from tournaments.compiled import CompiledGet
 from tournaments.models import (
     Hand,
     HandEvent,
@@ -32,10 +33,16 @@ from tournaments.services.hand_log import (
 LIVE_STATUSES = frozenset({HandStatus.BIDDING, HandStatus.DOUBLING, HandStatus.PLAYING})
 
 
+#: The hand with its table, round, tournament and board (every write reads it first).
+_hand_with_table = CompiledGet(
+    "hand_with_table",
+    lambda pk: Hand.objects.select_related("table__round__tournament", "board").filter(pk=pk),
+)
+
+
 def hand_get(*, hand_id: int) -> Hand | None:
-    return (
-        Hand.objects.select_related("table__round__tournament", "board").filter(pk=hand_id).first()
-    )
+    hand: Hand | None = _hand_with_table(hand_id)
+    return hand
 
 
 def table_get(*, table_id: int) -> Table | None:
@@ -94,10 +101,22 @@ def _event_row(event: HandEvent, *, audit: bool, hide_deal: bool) -> dict[str, A
     return row
 
 
-def hand_detail(*, hand: Hand, show_cards: bool, audit: bool = False) -> dict[str, Any]:
+def hand_detail(
+    *,
+    hand: Hand,
+    show_cards: bool,
+    audit: bool = False,
+    log: bool = True,
+    written_key: str | None = None,
+) -> dict[str, Any]:
     """A hand as its phone shows it: phase, turn, top play, cards left, announcements due,
     stakes per defender, the legal actions of the seat on turn (the phone's buttons) and
-    the event log. Unplayed cards of a live hand only when ``show_cards``."""
+    the event log. Unplayed cards of a live hand only when ``show_cards``.
+
+    Without ``log`` (what a write answers): no event log, but ``event``, the event written
+    with the Idempotency-Key ``written_key`` (None when the write appended none). A write's
+    answer stays small however long the hand; the phone reads the whole hand when it needs
+    the log."""
     replay = None if audit else replay_remembered(hand=hand)
     if replay is None:
         events = list(
@@ -150,12 +169,19 @@ def hand_detail(*, hand: Hand, show_cards: bool, audit: bool = False) -> dict[st
         "seed": hand.seed if cards else None,
         "impossible_checks": list(IMPOSSIBLE_CHECKS) if hand.physical_cards else [],
         "deal_check": replay.deal_event.payload["check"] if replay.deal_event else None,
-        "events": [_event_row(e, audit=audit, hide_deal=not cards) for e in events],
     }
+    if log:
+        out["events"] = [_event_row(e, audit=audit, hide_deal=not cards) for e in events]
+    else:
+        written = next(
+            (e for e in reversed(events) if written_key and e.idempotency_key == written_key),
+            None,
+        )
+        out["event"] = _event_row(written, audit=False, hide_deal=not cards) if written else None
     if state is not None:
         _state_fields(out, replay, state, show_cards=cards, closed=not live)
-    if cards and hand_deal(hand=hand) is not None:
-        deal = hand_deal(hand=hand)
+    if cards:
+        deal = state.deal if isinstance(state, HandState) else hand_deal(hand=hand)
         out["deal"] = deal.to_json() if deal is not None else None
     return out
 

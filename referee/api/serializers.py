@@ -171,7 +171,9 @@ class EventOutput(serializers.Serializer):
     device_id = serializers.CharField(required=False, allow_blank=True)
 
 
-class HandOutput(serializers.Serializer):
+class HandStateOutput(serializers.Serializer):
+    """A hand's state without its event log."""
+
     id = serializers.IntegerField()
     tournament = serializers.CharField()
     round = serializers.IntegerField()
@@ -217,7 +219,19 @@ class HandOutput(serializers.Serializer):
     seed = serializers.IntegerField(allow_null=True)
     impossible_checks = serializers.ListField(child=serializers.CharField())
     deal_check = serializers.JSONField(allow_null=True)
+
+
+class HandOutput(HandStateOutput):
+    """A hand as read: its state and its whole event log."""
+
     events = EventOutput(many=True)
+
+
+class HandWriteOutput(HandStateOutput):
+    """What a write to a hand answers (and a retry of it answers again): the hand's new
+    state and the event this write appended, not the whole log (read the hand for it)."""
+
+    event = EventOutput(allow_null=True, help_text="The event this write appended.")
 
 
 class SeatOutput(serializers.Serializer):

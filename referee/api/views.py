@@ -89,12 +89,21 @@ def _validated(serializer_class: type[serializers.Serializer], request: Request)
     return serializer.validated_data
 
 
-def _hand_response(request: Request, hand: Hand, *, writer: bool = False) -> dict[str, Any]:
-    """The hand as JSON-ready data (what a write answers and its idempotency record keeps;
-    its shape is ``io.HandOutput``, checked by the schema tests and schemathesis).
-    ``writer``: the user passed the table's write check, so may see its cards."""
-    show = writer or access.cards_visible(user=request.user, table=hand.table)
+def _hand_response(request: Request, hand: Hand) -> dict[str, Any]:
+    """The hand as JSON-ready data, with its log (``io.HandOutput``)."""
+    show = access.cards_visible(user=request.user, table=hand.table)
     return hand_selectors.hand_detail(hand=hand, show_cards=show)
+
+
+def _hand_write_response(
+    request: Request, hand: Hand, key: str, *, writer: bool = True
+) -> dict[str, Any]:
+    """What a write answers and its idempotency record keeps (``io.HandWriteOutput``,
+    checked by the schema tests and schemathesis): the new state and the event written
+    under ``key``. ``writer``: the user passed the table's write check, so may see its
+    cards."""
+    show = writer or access.cards_visible(user=request.user, table=hand.table)
+    return hand_selectors.hand_detail(hand=hand, show_cards=show, log=False, written_key=key)
 
 
 class MeApi(APIView):
@@ -171,7 +180,7 @@ class HandStartApi(APIView):
     @extend_schema(
         request=io.HandStartInput,
         parameters=[IDEMPOTENCY_KEY, DEVICE],
-        responses={201: io.HandOutput, **ERRORS},
+        responses={201: io.HandWriteOutput, **ERRORS},
     )
     def post(self, request: Request, table_id: int) -> Response:
         table = hand_selectors.table_get(table_id=table_id)
@@ -197,7 +206,7 @@ class HandStartApi(APIView):
                 physical_cards=data["deal"] == "physical",
                 first_bidder=data.get("first_bidder"),
             )
-            return 201, _hand_response(request, hand, writer=True)
+            return 201, _hand_write_response(request, hand, key)
 
         return idempotent_write(request, key, perform)
 
@@ -232,7 +241,7 @@ class HandWriteApi(APIView):
 
         def perform() -> tuple[int, dict[str, Any]]:
             written = self.perform(request, hand, data, **write)
-            return 200, _hand_response(request, written, writer=self.table_writer)
+            return 200, _hand_write_response(request, written, key, writer=self.table_writer)
 
         return idempotent_write(request, key, perform)
 
@@ -241,7 +250,7 @@ def _hand_write_schema(input_serializer: type[serializers.Serializer]) -> Callab
     return extend_schema(
         request=input_serializer,
         parameters=[IDEMPOTENCY_KEY, IF_MATCH, DEVICE],
-        responses={200: io.HandOutput, **ERRORS},
+        responses={200: io.HandWriteOutput, **ERRORS},
     )
 
 

@@ -7,9 +7,12 @@ services write to the row and what the projection test compares the row with.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections import OrderedDict
+from dataclasses import dataclass, field, replace
+from functools import cache
 from typing import Any
 
+from django.db import transaction
 from django.utils.translation import gettext as _
 
 from referee.rules.actions import Action, action_from_json
@@ -88,6 +91,8 @@ class HandReplay:
     confirmation: str = Confirmation.NOT_REQUIRED
     deal_event: HandEvent | None = None
     announced: set[tuple[int, int, int]] = field(default_factory=set)
+    #: The event that closed the hand (its last play, or a result), if it is closed.
+    closing: HandEvent | None = None
     summary: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -173,8 +178,30 @@ def hand_replay(*, hand: Hand, events: list[HandEvent] | None = None) -> HandRep
         except RulesError as exc:  # the log was checked when written: a broken log is a bug
             raise RuntimeError(f"hand {hand.pk} log does not replay: {exc}") from exc
     replay.state = state
+    replay.closing = closing
     replay.summary = _summary(hand, replay, closing, deal_json)
     return replay
+
+
+def replay_extend(*, replay: HandReplay, event: HandEvent) -> HandReplay:
+    """The replay after one more action ``event``, whose action the caller has already
+    pushed onto ``replay.state``: what ``hand_replay`` of the longer log gives, without
+    replaying it again (the projection test and ``hand_check_replays`` hold them equal)."""
+    extended = replace(
+        replay,
+        events=[*replay.events, event],
+        actions=[*replay.actions, event],
+        announced=set(replay.announced),
+    )
+    if event.payload.get("closes"):
+        extended.closing = event
+        extended.confirmation = (
+            Confirmation.PENDING
+            if event.payload.get("needs_confirmation")
+            else Confirmation.NOT_REQUIRED
+        )
+    extended.summary = _summary(replay.hand, extended, extended.closing, replay.summary["deal"])
+    return extended
 
 
 def _action(event: HandEvent) -> Action:
@@ -204,7 +231,7 @@ def _summary(
         "rule_profile_hash": "",
         "deal": deal_json,
     }
-    profile_hash = get_profile(hand.rule_profile).content_hash
+    profile_hash = _profile_hash(hand.rule_profile)
     result = replay.result_event
     state = replay.state
     if result is not None:
@@ -255,6 +282,12 @@ def _summary(
     return out
 
 
+@cache
+def _profile_hash(key: str) -> str:
+    """A profile's content hash (profiles are frozen: computed once per process)."""
+    return get_profile(key).content_hash
+
+
 _REMEMBERED = "_hand_log_replay"
 
 
@@ -274,10 +307,52 @@ def replay_remembered(*, hand: Hand) -> HandReplay | None:
 
 
 def hand_summary_apply(*, hand: Hand, replay: HandReplay) -> None:
-    """Write the replayed summary onto the (locked) hand row."""
-    for name in SUMMARY_FIELDS:
+    """Write the replayed summary onto the (locked) hand row: the version and the fields
+    that changed (a play mid-hand changes none; the deal is not rewritten each time)."""
+    changed = [name for name in SUMMARY_FIELDS if getattr(hand, name) != replay.summary[name]]
+    for name in changed:
         setattr(hand, name, replay.summary[name])
-    hand.save(update_fields=[*SUMMARY_FIELDS, "version"])
+    hand.save(update_fields=[*changed, "version"])
+
+
+# --------------------------------------------------------------------------- replay cache
+#: Replays of recent hands in this process, by hand id: (version, id of the last event,
+#: replay). Only a cache (each process has its own; nothing is locked by it): a write takes
+#: the entry after it has locked the hand row and uses it only if the row's version and
+#: last event id are the entry's, so a log written by another process, or an entry of a
+#: rolled-back transaction (entries are kept only on commit), is never used. A hit saves
+#: reading and replaying the log. Bounded: the oldest entries go first.
+_CACHE: OrderedDict[int, tuple[int, int | None, HandReplay]] = OrderedDict()
+CACHE_SIZE = 4096
+
+
+def replay_cache_take(*, hand: Hand, last_event_id: int | None) -> HandReplay | None:
+    """The cached replay of the locked ``hand`` at its version, removed from the cache
+    (the caller pushes onto its state), or None."""
+    entry = _CACHE.pop(hand.pk, None)
+    if entry is None or entry[0] != hand.version or entry[1] != last_event_id:
+        return None
+    replay = entry[2]
+    replay.hand = hand
+    return replay
+
+
+def replay_cache_put(*, replay: HandReplay) -> None:
+    """Cache ``replay`` (of a hand row locked by the caller, whose log it replays)
+    now: only when nothing was written since it was taken."""
+    hand = replay.hand
+    last = replay.events[-1].pk if replay.events else None
+    _CACHE[hand.pk] = (hand.version, last, replay)
+    while len(_CACHE) > CACHE_SIZE:
+        try:
+            _CACHE.popitem(last=False)
+        except KeyError:  # another thread emptied it
+            break
+
+
+def replay_cache_put_on_commit(*, replay: HandReplay) -> None:
+    """Cache ``replay`` once the caller's transaction commits (never if it rolls back)."""
+    transaction.on_commit(lambda: replay_cache_put(replay=replay))
 
 
 def hand_summary_of_row(*, hand: Hand) -> dict[str, Any]:
@@ -302,6 +377,10 @@ __all__ = [
     "hand_state_new",
     "hand_summary_apply",
     "hand_summary_of_row",
+    "replay_cache_put",
+    "replay_cache_put_on_commit",
+    "replay_cache_take",
+    "replay_extend",
     "replay_remember",
     "replay_remembered",
     "rules_error",

@@ -10,8 +10,8 @@ import secrets
 from collections.abc import Callable
 from typing import Any
 
-from django.db import transaction
-from django.db.models import Max
+from django.db import connection, transaction
+from django.db.models import Max, OuterRef, Subquery
 from django.utils.translation import gettext as _
 
 from referee.rules.actions import Bid, Double, Pass, PlayCards, Redouble, action_from_json
@@ -21,6 +21,7 @@ from referee.rules.physical import check_deal
 from referee.rules.profiles import get_profile
 from referee.rules.scoring import DealResult, score_result
 from tournaments import selectors
+from tournaments.compiled import CompiledGet
 from tournaments.errors import ApplicationError
 from tournaments.models import (
     Board,
@@ -36,7 +37,11 @@ from tournaments.services.hand_log import (
     HandReplay,
     hand_replay,
     hand_summary_apply,
+    replay_cache_put_on_commit,
+    replay_cache_take,
+    replay_extend,
     replay_remember,
+    replay_remembered,
     rules_error,
 )
 from tournaments.services.hand_results import hand_results_sync
@@ -68,6 +73,22 @@ def hand_board_check(*, table: Table, board: Board) -> None:
         )
 
 
+def tournament_share_lock(*, tournament_id: int) -> Tournament:
+    """The tournament row, locked ``FOR SHARE`` on PostgreSQL: a change of the row (its
+    rule profile) waits for the caller's transaction, but other tables' hand starts do not
+    (``FOR UPDATE`` queued every table of the tournament behind one another at the start
+    of a round). Other databases serialise writes anyway."""
+    if connection.vendor != "postgresql":
+        return Tournament.objects.get(pk=tournament_id)
+    table = Tournament._meta.db_table
+    rows = list(
+        Tournament.objects.raw(f'SELECT * FROM "{table}" WHERE id = %s FOR SHARE', [tournament_id])
+    )
+    if not rows:
+        raise Tournament.DoesNotExist
+    return rows[0]
+
+
 @transaction.atomic
 def hand_create(
     *,
@@ -87,13 +108,14 @@ def hand_create(
     unknown: ``physical_cards`` (actions checked as far as the cards seen allow, first
     bidder given) or nothing at all (result-only entry).
 
-    The tournament row is locked so the hand is created with the tournament's
-    current rule profile and a concurrent profile change waits (or is refused).
+    The tournament row is share-locked so the hand is created with the tournament's
+    current rule profile and a concurrent profile change waits (or is refused); tables
+    starting hands at once do not wait for each other (``tournament_share_lock``).
     """
     int_check("number", number, minimum=1, maximum=2**31 - 1, allow_none=True)
     if deal is not None and not isinstance(deal, dict):
         raise invalid("deal", "must be an object.")
-    tournament = Tournament.objects.select_for_update().get(pk=table.round.tournament_id)
+    tournament = tournament_share_lock(tournament_id=table.round.tournament_id)
     sources = sum((board is not None, deal is not None, seed is not None or random_deal))
     if sources > 1 or (physical_cards and sources):
         raise ApplicationError(
@@ -151,17 +173,20 @@ def hand_lock(
 
     A retry (same key, same request) writes nothing; the same key with another request
     is ``idempotency_conflict``; a stale ``expected_version`` is ``version_conflict``.
-    With ``events`` (an empty list), the hand's log is read into it, in order.
+    With ``events`` (an empty list), the hand's log is read into it, in order (from this
+    process's replay cache when it holds the row's version: then ``replay_remembered``
+    of the returned hand is that replay).
     """
     idempotency_key_check(idempotency_key)
     int_check("expected_version", expected_version, minimum=0, allow_none=True)
-    locked = (
-        Hand.objects.select_for_update(of=("self",))
-        .select_related("table__round__tournament", "board")
-        .get(pk=hand.pk)
-    )
+    locked = _hand_row_lock(hand=hand, with_last_event=events is not None)
     if events is not None:
-        events.extend(HandEvent.objects.filter(hand=locked).order_by("seq"))
+        cached = replay_cache_take(hand=locked, last_event_id=locked.last_event_id)
+        if cached is not None:
+            events.extend(cached.events)
+            replay_remember(hand=locked, replay=cached)
+        else:
+            events.extend(HandEvent.objects.filter(hand=locked).order_by("seq"))
     if idempotency_key is not None:
         if events is not None:
             previous = next((e for e in events if e.idempotency_key == idempotency_key), None)
@@ -182,6 +207,44 @@ def hand_lock(
             extra={"version": locked.version},
         )
     return locked, False
+
+
+#: ``SELECT … FOR UPDATE`` of a hand row and the id of its last event (for the replay cache).
+_hand_row_locked = CompiledGet(
+    "hand_row_locked",
+    lambda pk: (
+        Hand.objects.select_for_update(of=("self",))
+        .annotate(
+            last_event_id=Subquery(
+                HandEvent.objects.filter(hand=OuterRef("pk")).order_by("-seq").values("pk")[:1]
+            )
+        )
+        .filter(pk=pk)
+    ),
+)
+
+
+def _hand_row_lock(*, hand: Hand, with_last_event: bool) -> Any:
+    """Lock the hand row (with the id of its last event when asked, for the replay cache).
+    The caller's hand already holds its table, round, tournament and board (rows a hand
+    write does not change): they are reused, not read again."""
+    related = Hand.table.is_cached(hand) and (hand.board_id is None or Hand.board.is_cached(hand))
+    if not (related and with_last_event):
+        rows = Hand.objects.select_for_update(of=("self",))
+        if not related:
+            rows = rows.select_related("table__round__tournament", "board")
+        locked = rows.get(pk=hand.pk)
+        locked.last_event_id = None  # type: ignore[attr-defined]
+        if not related:
+            return locked
+    else:
+        locked = _hand_row_locked(hand.pk)
+        if locked is None:
+            raise Hand.DoesNotExist
+    locked.table = hand.table
+    if hand.board_id is not None:
+        locked.board = hand.board
+    return locked
 
 
 def hand_event_append(
@@ -275,7 +338,7 @@ def hand_action_record(
     if retry:
         return locked
     hand_open_check(hand=locked)
-    replay = hand_replay(hand=locked, events=events)
+    replay = replay_remembered(hand=locked) or hand_replay(hand=locked, events=events)
     state = replay.state
     if state is None:
         raise ApplicationError(
@@ -305,7 +368,9 @@ def hand_action_record(
         device_id=device_id,
         seq=events[-1].seq + 1 if events else 1,
     )
-    return hand_commit(hand=locked, replay=hand_replay(hand=locked, events=[*events, event]))
+    written = hand_commit(hand=locked, replay=replay_extend(replay=replay, event=event))
+    replay_cache_put_on_commit(replay=replay_remembered(hand=written) or hand_replay(hand=written))
+    return written
 
 
 @transaction.atomic

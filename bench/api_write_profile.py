@@ -1,0 +1,140 @@
+"""One referee write measured in-process: SQL queries and milliseconds per action.
+
+Plays complete random hands through Django's test client (the whole request path:
+middleware, token authentication, DRF, permissions, idempotency record, the hand service,
+the response) on PostgreSQL, in a fresh database of its own. Prints the queries and the
+time of each kind of write, the SQL of one mid-hand play (``--sql``) and cProfile's top
+functions over the writes (``--profile``). No network, no gunicorn: what one write costs
+the server, to compare before and after a change; ``bench/api_load.py`` measures the
+service under load.
+
+    DATABASE_URL=postgres://doudizhu@127.0.0.1:5432/postgres python bench/api_write_profile.py
+
+Options: --hands 20  --db doudizhu_profile (dropped and created)  --sql  --profile
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import io
+import os
+import pstats
+import random
+import statistics
+import sys
+import time
+import uuid
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent
+sys.path.insert(0, str(ROOT.parent))
+sys.path.insert(0, str(ROOT))
+
+from api_load import database_url, fresh_database, setup_tables  # noqa: E402
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=20)
+    parser.add_argument("--db", default="doudizhu_profile")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--sql", action="store_true", help="print one mid-hand play's SQL")
+    parser.add_argument("--profile", action="store_true", help="cProfile the writes")
+    args = parser.parse_args()
+
+    os.environ.update(
+        DATABASE_URL=database_url(args.db),
+        DJANGO_SETTINGS_MODULE="config.settings",
+        DEBUG="false",
+        SECRET_KEY="profile-" + uuid.uuid4().hex + uuid.uuid4().hex,
+        ALLOWED_HOSTS="testserver",
+        LOG_LEVEL="ERROR",
+    )
+    fresh_database(args.db)
+    token, tables = setup_tables([1])
+
+    from django.db import connection
+    from django.test import Client
+    from django.test.utils import CaptureQueriesContext
+
+    from config.warm import warm_rules_tables
+
+    warm_rules_tables("profile")
+    client = Client(HTTP_AUTHORIZATION=f"Token {token}", HTTP_X_DEVICE_ID="profile")
+    rng = random.Random(args.seed)
+    table_id = tables[1][0]
+    queries: dict[str, list[int]] = defaultdict(list)
+    times: dict[str, list[float]] = defaultdict(list)
+    cpu: dict[str, list[float]] = defaultdict(list)
+    sizes: dict[str, list[int]] = defaultdict(list)
+    shown_sql: list[str] = []
+    profiler = cProfile.Profile(time.process_time) if args.profile else None
+
+    def write(kind: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
+        with CaptureQueriesContext(connection) as captured:
+            if profiler is not None:
+                profiler.enable()
+            t0, c0 = time.perf_counter(), time.process_time()
+            response = client.post(
+                path, body, content_type="application/json", HTTP_IDEMPOTENCY_KEY=uuid.uuid4().hex
+            )
+            elapsed = time.perf_counter() - t0
+            cpu[kind].append((time.process_time() - c0) * 1000)
+            if profiler is not None:
+                profiler.disable()
+        if response.status_code not in (200, 201):
+            raise SystemExit(f"{kind} {body}: {response.status_code} {response.content[:300]!r}")
+        queries[kind].append(len(captured))
+        times[kind].append(elapsed * 1000)
+        sizes[kind].append(len(response.content))
+        if args.sql and kind == "play" and not shown_sql and len(times[kind]) > 5:
+            shown_sql.extend(q["sql"] for q in captured.captured_queries)
+        result: dict[str, Any] = response.json()
+        return result
+
+    for _ in range(args.hands):
+        hand = write("start", f"/api/v1/tables/{table_id}/hands/", {"deal": "random"})
+        path = f"/api/v1/hands/{hand['id']}/actions/"
+        while hand["status"] in ("bidding", "doubling", "playing"):
+            action = rng.choice(hand["legal_actions"])
+            kind = next(k for k in ("bid", "double", "redouble", "play") if k in action)
+            hand = write(kind, path, action)
+
+    print(f"{args.hands} hands through the test client, PostgreSQL database {args.db}")
+    print(
+        f"{'write':>9} {'count':>6} {'queries':>8} {'ms mean':>8} {'ms p50':>7} "
+        f"{'cpu ms':>7} {'bytes':>7}"
+    )
+    for kind in ("start", "bid", "double", "redouble", "play"):
+        if not times[kind]:
+            continue
+        print(
+            f"{kind:>9} {len(times[kind]):>6} {statistics.mean(queries[kind]):>8.1f} "
+            f"{statistics.mean(times[kind]):>8.2f} {statistics.median(times[kind]):>7.2f} "
+            f"{statistics.mean(cpu[kind]):>7.2f} {statistics.mean(sizes[kind]):>7.0f}"
+        )
+    every = [t for kind in times for t in times[kind]]
+    every_cpu = [t for kind in cpu for t in cpu[kind]]
+    print(
+        f"all writes: {len(every)}, {statistics.mean(every):.2f} ms mean, "
+        f"{statistics.mean(every_cpu):.2f} ms CPU of this process mean; load average "
+        + " ".join(f"{x:.2f}" for x in os.getloadavg())
+    )
+    for sql in shown_sql:
+        print("  SQL:", sql[:220])
+    if profiler is not None:
+        out = io.StringIO()
+        stats = pstats.Stats(profiler, stream=out)
+        stats.sort_stats(os.environ.get("PROFILE_SORT", "cumulative"))
+        stats.print_stats(int(os.environ.get("PROFILE_LINES", "40")))
+        print(out.getvalue())
+    connection.close()
+    with __import__("psycopg").connect(database_url("postgres"), autocommit=True) as admin:
+        admin.execute(f'DROP DATABASE IF EXISTS "{args.db}"')
+
+
+if __name__ == "__main__":
+    main()

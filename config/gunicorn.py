@@ -1,0 +1,22 @@
+"""gunicorn settings of the web service: docker compose's ``web``, the image's command and
+``bench/api_load.py`` (``gunicorn config.wsgi:application --config config/gunicorn.py``).
+
+gthread workers: a worker process serves its connections from a pool of threads, so a
+request waiting on PostgreSQL does not hold a CPU, and a phone's keep-alive connection
+stays with one process (whose replay cache then holds that table's hand; see
+``tournaments.services.hand_log``). A few processes per core (Python runs one thread of a
+process at a time), a few threads each to cover the database waits; each thread keeps its
+own database connection (``CONN_MAX_AGE``).
+"""
+
+import os
+
+worker_class = "gthread"
+workers = int(os.environ.get("WEB_CONCURRENCY", "3"))
+threads = int(os.environ.get("GUNICORN_THREADS", "4"))
+# Phones write every few seconds: keep their connections open between actions.
+keepalive = int(os.environ.get("GUNICORN_KEEPALIVE", "15"))
+# Open connections one worker holds (idle keep-alive ones wait without a thread).
+worker_connections = int(os.environ.get("GUNICORN_WORKER_CONNECTIONS", "1000"))
+backlog = 2048
+timeout = int(os.environ.get("GUNICORN_TIMEOUT", "60"))

@@ -143,6 +143,13 @@
           if (resp.data && resp.data.events) {
             state.hand = resp.data;
             state.seat = resp.data.turn;
+          } else if (resp.data && "event" in resp.data) {
+            // A write answers the new state and the one event it appended, not the log.
+            var known = state.hand && state.hand.id === resp.data.id ? state.hand.events || [] : [];
+            var appended = resp.data.event ? [resp.data.event] : [];
+            var fresh = known.filter(function (e) { return !resp.data.event || e.seq !== resp.data.event.seq; });
+            state.hand = Object.assign({}, resp.data, { events: fresh.concat(appended) });
+            state.seat = resp.data.turn;
           }
           render();
           return step();

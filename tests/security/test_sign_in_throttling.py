@@ -115,4 +115,4 @@ def test_api_token_endpoint_is_throttled(client: Any, staff_user: Any) -> None:
 def test_api_token_wrong_password_is_a_400_with_a_code(client: Any, staff_user: Any) -> None:
     response = client.post(TOKEN_URL, {"username": "chief", "password": "wrong"})
     assert response.status_code == 400
-    assert response.json()["code"] == "invalid"
+    assert response.json()["code"] == "validation"  # the API's code for bad input (issue 7)

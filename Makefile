@@ -4,7 +4,7 @@
 #   make run     install, migrate, load the demo tournament, serve http://127.0.0.1:8000
 #   make test    run the test suite (extra pytest arguments: make test PYTEST_ARGS="-k foo -x")
 #   make lint    ruff check + mypy
-#   make bench   run every bench/*.py
+#   make bench   run every bench/*.py (those marked "needs PostgreSQL" only with DATABASE_URL=postgres://...)
 #   make lock    regenerate requirements.lock (runtime) and requirements-dev.lock from pyproject.toml
 #   make rules-docs  refresh docs/rules/ (SPEC, PROTOCOL, vectors) from the upstream ../shared/rules/
 #   make messages    update and compile the 简体中文 catalogue (needs GNU gettext)
@@ -59,12 +59,18 @@ lint: install
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 
-# Every bench/*.py except helper modules whose names start with an underscore.
+# Every bench/*.py except helper modules whose names start with an underscore. A script with
+# the line "# bench: needs PostgreSQL" measures the service as in production: it runs only
+# when DATABASE_URL names a PostgreSQL server (make bench DATABASE_URL=postgres://...) and is
+# listed as skipped otherwise; run alone without it, such a script says so and exits 2.
 bench: install
 	@shopt -s nullglob; scripts=(); \
 	for f in bench/*.py; do case "$${f##*/}" in _*) ;; *) scripts+=("$$f");; esac; done; \
 	if [ $${#scripts[@]} -eq 0 ]; then echo "bench: no bench/*.py scripts found" >&2; exit 1; fi; \
 	for f in "$${scripts[@]}"; do \
+		if grep -q '^# bench: needs PostgreSQL' "$$f" && [[ "$${DATABASE_URL:-}" != postgres* ]]; then \
+			echo "==> $$f skipped: needs PostgreSQL (make bench DATABASE_URL=postgres://...)"; continue; \
+		fi; \
 		echo "==> $(BIN)/python $$f"; \
 		PYTHONPATH=.$${PYTHONPATH:+:$$PYTHONPATH} $(BIN)/python "$$f"; \
 	done

@@ -23,9 +23,12 @@ replays to its stored result.
     DATABASE_URL=postgres://doudizhu@127.0.0.1:5432/postgres python bench/api_load.py
 
 Options: --tables 50,200,1000  --think 2,0.5,0  --workers 3  --threads 4  --port 8702
---budget 60 (seconds per row)  --db doudizhu_bench (dropped and created). Numbers are
-noisy on a shared machine: the load average is printed with them.
+--budget 60 (seconds per row)  --db doudizhu_bench (dropped and created on DATABASE_URL's
+server, which is required). Numbers are noisy on a shared machine: the load average is
+printed with them.
 """
+
+# bench: needs PostgreSQL
 
 from __future__ import annotations
 
@@ -43,9 +46,12 @@ import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench import _postgres  # noqa: E402
+
 ILLEGAL_SHARE = 0.05
 RETRY_SHARE = 0.05
 
@@ -239,9 +245,7 @@ async def run_level(
 
 # --------------------------------------------------------------------------- setup
 def database_url(db: str) -> str:
-    base = os.environ.get("DATABASE_URL", "postgres://doudizhu@127.0.0.1:5432/postgres")
-    parts = urlsplit(base)
-    return urlunsplit((parts.scheme, parts.netloc, "/" + db, "", ""))
+    return _postgres.database_url(os.environ["DATABASE_URL"], db)
 
 
 def fresh_database(db: str) -> None:
@@ -363,6 +367,7 @@ def main() -> None:
     parser.add_argument("--db", default="doudizhu_bench")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
+    _postgres.postgres_required("api_load.py")
     levels = [int(n) for n in args.tables.split(",")]
     thinks = [float(t) for t in args.think.split(",")]
 

@@ -1,7 +1,8 @@
 """Benchmark of the standings (issue 8, point 6) on PostgreSQL with a real Celery worker.
 
+    DATABASE_URL=postgres://doudizhu@127.0.0.1:5432/postgres \
     python bench/standings_bench.py [--sizes 300,3000,30000] [--format duplicate]
-        [--database doudizhu_i8b_bench] [--broker redis://127.0.0.1:6379/12]
+        [--database doudizhu_bench_standings] [--broker redis://127.0.0.1:6379/12]
         [--latency-size 3000] [--latency-seconds 30] [--rate 4]
 
 Seeds one tournament per size (N players × 10 rounds × 6 hands) with bulk SQL inserts
@@ -16,7 +17,12 @@ and measures:
     log version includes it; p50 / p95 / max.
 Targets (2-core machine): 3,000 players < 1 s, 30,000 players < 10 s with the worker's peak
 memory < 500 MB, p95 finished-hand-to-snapshot < 2 s.
+
+Needs the PostgreSQL server named by DATABASE_URL (the benchmark's own database is created
+there: --database, or BENCH_STANDINGS_DATABASE) and Redis (--broker, or BENCH_BROKER_URL).
 """
+
+# bench: needs PostgreSQL
 
 from __future__ import annotations
 
@@ -34,6 +40,8 @@ from typing import Any
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+from bench._postgres import database_url, postgres_required  # noqa: E402
+
 ROUNDS, HANDS = 10, 6
 TARGET_SECONDS = {3000: 1.0, 30000: 10.0}
 TARGET_MEMORY_MB = 500
@@ -42,19 +50,19 @@ TARGET_P95 = 2.0
 
 def _environment(args: argparse.Namespace) -> dict[str, str]:
     env = dict(os.environ)
-    env["DATABASE_URL"] = f"postgres://doudizhu@127.0.0.1:5432/{args.database}"
+    env["DATABASE_URL"] = database_url(args.server, args.database)
     env["CELERY_BROKER_URL"] = args.broker
     env["CELERY_RESULT_BACKEND"] = args.broker
     env.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     return env
 
 
-def _database_create(name: str) -> None:
+def _database_create(server: str, name: str) -> None:
     import psycopg
 
-    with psycopg.connect("postgresql://doudizhu@127.0.0.1:5432/postgres", autocommit=True) as c:
+    with psycopg.connect(database_url(server, "postgres"), autocommit=True) as c:
         if not c.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone():
-            c.execute(f'CREATE DATABASE "{name}" OWNER doudizhu')
+            c.execute(f'CREATE DATABASE "{name}"')
 
 
 # One tournament of n players, seeded by SQL.  Seats: in round r, table k, position p sits
@@ -311,18 +319,25 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="300,3000,30000")
     parser.add_argument("--format", default="duplicate", choices=["table", "swiss", "duplicate"])
-    parser.add_argument("--database", default="doudizhu_i8b_bench")
-    parser.add_argument("--broker", default="redis://127.0.0.1:6379/12")
+    parser.add_argument(
+        "--database",
+        default=os.environ.get("BENCH_STANDINGS_DATABASE", "doudizhu_bench_standings"),
+        help="created on DATABASE_URL's server when missing, reused by later runs",
+    )
+    parser.add_argument(
+        "--broker", default=os.environ.get("BENCH_BROKER_URL", "redis://127.0.0.1:6379/12")
+    )
     parser.add_argument("--latency-size", type=int, default=3000)
     parser.add_argument("--latency-seconds", type=float, default=30)
     parser.add_argument("--rate", type=float, default=4, help="finished hands per second")
     parser.add_argument("--seed-only", action="store_true", help="seed the tournaments, stop")
     args = parser.parse_args()
+    args.server = postgres_required("standings_bench.py")
     sizes = [int(s) for s in args.sizes.split(",") if s]
 
     env = _environment(args)
     os.environ.update(env)
-    _database_create(args.database)
+    _database_create(args.server, args.database)
     import django
 
     django.setup()

@@ -754,9 +754,8 @@ class HandAdmin(CreatedByServiceAdmin):
         return [(None, {"fields": self.add_fields}), (_("Result"), RESULT_READ_ONLY)]
 
     def create(self, obj: Hand) -> Hand:
-        """Without a board given, a duplicate table plays its round's board for the hand."""
-        board = obj.board or selectors.round_board(table=obj.table, hand_number=obj.number)
-        return hand_create(table=obj.table, number=obj.number, board=board)
+        """Without a board given, ``hand_create`` gives a duplicate table its round's board."""
+        return hand_create(table=obj.table, number=obj.number, board=obj.board)
 
     def get_inlines(self, request: HttpRequest, obj: Any = None) -> Any:
         return () if obj is None else self.inlines

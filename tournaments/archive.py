@@ -4,6 +4,12 @@ Rows refer to each other by their numbers in the game (registration order, round
 and hand numbers, board numbers), never by database ids, and keys are sorted, so the same
 tournament always gives the same bytes: export → import → export is byte-identical.
 Per-seat result rows and standings are not archived: they are projections of the hands.
+Idempotency records of the referee API (``IdempotencyRecord``) are not archived either: they
+are a cache of recent answers to retried requests, not part of the tournament.
+
+Database ids inside event and round-log payloads (the entries of a seat correction or a
+seating's byes, the hands a seat correction touched) are written as registration orders and
+hand keys, and turned back into the new ids on import (``PAYLOAD_ENTRY_KEYS``).
 """
 
 import json
@@ -15,16 +21,20 @@ from tournaments.models import (
     Entry,
     Hand,
     HandEvent,
+    HandEventKind,
     Penalty,
     RefereeAssignment,
     Round,
+    RoundBoard,
+    RoundBye,
+    RoundLog,
     Seat,
     Table,
     Tournament,
 )
 
 ARCHIVE_FORMAT = "doudizhu-tournament-archive"
-ARCHIVE_VERSION = 1
+ARCHIVE_VERSION = 2
 
 TOURNAMENT_FIELDS = (
     "slug",
@@ -35,6 +45,7 @@ TOURNAMENT_FIELDS = (
     "hands_per_round",
     "is_public",
     "requires_confirmation",
+    "separate_clubs",
     "tiebreaks",
     "log_version",
 )
@@ -61,9 +72,17 @@ HAND_FIELDS = (
     "score_1",
     "score_2",
     "confirmation",
+    "physical_cards",
+    "first_bidder",
+    "seed",
     "version",
 )
-EVENT_FIELDS = ("seq", "kind", "payload", "actor_seat", "idempotency_key")
+EVENT_FIELDS = ("seq", "kind", "actor_seat", "idempotency_key", "device_id")
+ROUND_FIELDS = ("number", "status", "seed", "seating_explanation")
+TABLE_FIELDS = ("number", "section", "first_bidder")
+ROUND_LOG_FIELDS = ("kind", "reason")
+#: Payload keys that hold an entry's database id (archived as its registration order).
+PAYLOAD_ENTRY_KEYS = ("old_entry", "new_entry")
 PENALTY_FIELDS = ("points", "reason", "revoke_reason", "idempotency_key")
 
 
@@ -79,6 +98,27 @@ def _hand_key(hand: Hand) -> dict[str, int]:
     return {"round": hand.table.round.number, "table": hand.table.number, "hand": hand.number}
 
 
+def payload_ids_mapped(payload: Any, *, entry: Any, hand: Any) -> Any:
+    """A seat correction's or a round log's ``payload`` with the ids of the entries and
+    hands it names passed through ``entry`` and ``hand`` (ids -> archive references on
+    export, and back on import): ``old_entry`` / ``new_entry`` (also inside ``seats``), a
+    seating's ``byes`` and a seat correction's ``hands``.  Other payloads are left alone (a
+    deal's ``hands`` are cards)."""
+    if not isinstance(payload, dict):
+        return payload
+    out = dict(payload)
+    for key in PAYLOAD_ENTRY_KEYS:
+        if out.get(key) is not None:
+            out[key] = entry(out[key])
+    if isinstance(out.get("seats"), list):
+        out["seats"] = [payload_ids_mapped(s, entry=entry, hand=hand) for s in out["seats"]]
+    if isinstance(out.get("byes"), list):
+        out["byes"] = [entry(v) for v in out["byes"]]
+    if isinstance(out.get("hands"), list):
+        out["hands"] = [hand(v) for v in out["hands"]]
+    return out
+
+
 def tournament_archive(*, tournament: Tournament) -> dict[str, Any]:
     """The whole tournament as plain JSON data."""
     entries = list(
@@ -87,6 +127,16 @@ def tournament_archive(*, tournament: Tournament) -> dict[str, Any]:
         .order_by("registration_order")
     )
     order_of = {e.pk: e.registration_order for e in entries}
+    all_hands = list(
+        Hand.objects.filter(table__round__tournament=tournament)
+        .select_related("board", "table__round")
+        .order_by("table__round__number", "table__number", "number")
+    )
+    key_of = {h.pk: _hand_key(h) for h in all_hands}
+
+    def payload(value: Any) -> Any:
+        return payload_ids_mapped(value, entry=order_of.__getitem__, hand=key_of.__getitem__)
+
     events_of: dict[int, list[dict[str, Any]]] = {}
     for ev in (
         HandEvent.objects.filter(hand__table__round__tournament=tournament)
@@ -96,18 +146,32 @@ def tournament_archive(*, tournament: Tournament) -> dict[str, Any]:
         events_of.setdefault(ev.hand_id, []).append(
             {
                 **{f: getattr(ev, f) for f in EVENT_FIELDS},
+                "payload": (
+                    payload(ev.payload) if ev.kind == HandEventKind.SEAT_CORRECTION else ev.payload
+                ),
                 "recorded_by": _username(ev.recorded_by),
                 "recorded_at": timestamp(ev.recorded_at),
             }
         )
-    referees = RefereeAssignment.objects.filter(round__tournament=tournament).select_related("user")
+    hands_of: dict[int, list[dict[str, Any]]] = {}
+    for h in all_hands:
+        hands_of.setdefault(h.table_id, []).append(
+            {
+                **{f: getattr(h, f) for f in HAND_FIELDS},
+                "board": h.board.number if h.board else None,
+                "events": events_of.get(h.pk, []),
+            }
+        )
+    referees = list(
+        RefereeAssignment.objects.filter(round__tournament=tournament).select_related("user")
+    )
     rounds = []
     for round_ in Round.objects.filter(tournament=tournament).order_by("number"):
         tables = []
         for table in Table.objects.filter(round=round_).order_by("number"):
             tables.append(
                 {
-                    "number": table.number,
+                    **{f: getattr(table, f) for f in TABLE_FIELDS},
                     "seats": [
                         {"position": s.position, "entry": order_of[s.entry_id]}
                         for s in Seat.objects.filter(table=table).order_by("position")
@@ -115,27 +179,35 @@ def tournament_archive(*, tournament: Tournament) -> dict[str, Any]:
                     "referees": sorted(
                         r.user.get_username() for r in referees if r.table_id == table.pk
                     ),
-                    "hands": [
-                        {
-                            **{f: getattr(h, f) for f in HAND_FIELDS},
-                            "board": h.board.number if h.board else None,
-                            "events": events_of.get(h.pk, []),
-                        }
-                        for h in Hand.objects.filter(table=table)
-                        .select_related("board")
-                        .order_by("number")
-                    ],
+                    "hands": hands_of.get(table.pk, []),
                 }
             )
         rounds.append(
             {
-                "number": round_.number,
-                "status": round_.status,
+                **{f: getattr(round_, f) for f in ROUND_FIELDS},
                 "referees": sorted(
                     r.user.get_username()
                     for r in referees
                     if r.round_id == round_.pk and r.table_id is None
                 ),
+                "byes": sorted(order_of[b.entry_id] for b in RoundBye.objects.filter(round=round_)),
+                "boards": [
+                    {"section": rb.section, "hand_number": rb.hand_number, "board": rb.board.number}
+                    for rb in RoundBoard.objects.filter(round=round_)
+                    .select_related("board")
+                    .order_by("section", "hand_number")
+                ],
+                "log": [
+                    {
+                        **{f: getattr(row, f) for f in ROUND_LOG_FIELDS},
+                        "payload": payload(row.payload),
+                        "recorded_by": _username(row.recorded_by),
+                        "recorded_at": timestamp(row.recorded_at),
+                    }
+                    for row in RoundLog.objects.filter(round=round_)
+                    .select_related("recorded_by")
+                    .order_by("recorded_at", "id")
+                ],
                 "tables": tables,
             }
         )
@@ -143,13 +215,13 @@ def tournament_archive(*, tournament: Tournament) -> dict[str, Any]:
         {
             **{f: getattr(p, f) for f in PENALTY_FIELDS},
             "entry": order_of[p.entry_id],
-            "hand": _hand_key(p.hand) if p.hand else None,
+            "hand": key_of[p.hand_id] if p.hand_id else None,
             "recorded_by": _username(p.recorded_by),
             "recorded_at": timestamp(p.recorded_at),
             "revoked_at": timestamp(p.revoked_at),
         }
         for p in Penalty.objects.filter(tournament=tournament)
-        .select_related("recorded_by", "hand__table__round")
+        .select_related("recorded_by")
         .order_by("recorded_at", "id")
     ]
     return {

@@ -3,27 +3,26 @@
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db.models import Count, Max, OuterRef, Prefetch, Q, QuerySet, Subquery, Sum
-from django.db.models.functions import Coalesce
+from django.db.models import Count, Max, Prefetch, Q, QuerySet
 
 from tournaments.models import (
     Board,
     Entry,
     Hand,
     HandEvent,
-    HandSeatResult,
     HandStatus,
-    Penalty,
     RefereeAssignment,
     Round,
     RoundBoard,
     RoundBye,
     Seat,
+    StandingSnapshot,
     Table,
     Tournament,
 )
 from tournaments.roles import REFEREE_GROUP
 from tournaments.seating import History, PastTable, SeatingEntry, first_bidder_turns
+from tournaments.standings_selectors import standings_compute
 
 UNFINISHED_STATUSES = (HandStatus.BIDDING, HandStatus.DOUBLING, HandStatus.PLAYING)
 
@@ -95,29 +94,33 @@ def user_list_assignable() -> QuerySet[Any]:
 
 
 def entry_order_for_seating(*, tournament: Tournament) -> list[int]:
-    """Active entry ids by current standing, best first: what a Swiss round seats by.
+    """Active entry ids by current standing, best first: what a Swiss round (瑞士移位)
+    seats by.
 
-    Total (counted hand scores + active penalty points, SPEC R10.8.2) descending, then
-    registration order: R10.6.2/R10.8.5 without "winner of the last deal".
+    The standings themselves, with the tournament's tie-break chain (SPEC R10.8.5): the
+    latest snapshot when it is current (its log version is the tournament's and it ranks
+    every active entry), else computed now (``standings_compute``).  Withdrawn entries are
+    not seated (R10.8.7).
     """
-    scores = (
-        HandSeatResult.objects.filter(entry=OuterRef("pk"))
-        .values("entry")
-        .annotate(total=Sum("score"))
-        .values("total")
+    (log_version,) = Tournament.objects.filter(pk=tournament.pk).values_list(
+        "log_version", flat=True
     )
-    penalties = (
-        Penalty.objects.filter(entry=OuterRef("pk"), revoked_at__isnull=True)
-        .values("entry")
-        .annotate(total=Sum("points"))
-        .values("total")
+    active = set(
+        Entry.objects.filter(tournament=tournament, withdrawn=False).values_list("pk", flat=True)
     )
-    ranked = (
-        Entry.objects.filter(tournament=tournament, withdrawn=False)
-        .annotate(standing_total=Coalesce(Subquery(scores), 0) + Coalesce(Subquery(penalties), 0))
-        .order_by("-standing_total", "registration_order")
+    snapshot = list(
+        StandingSnapshot.objects.filter(tournament=tournament, log_version=log_version)
+        .order_by("rank", "entry__registration_order")
+        .values_list("entry_id", flat=True)
     )
-    return list(ranked.values_list("pk", flat=True))
+    if active <= set(snapshot):
+        ranked = snapshot
+    else:
+        standings = standings_compute(tournament=tournament)
+        ranked = [
+            s.entry_id for s in sorted(standings, key=lambda s: (s.rank, s.registration_order))
+        ]
+    return [pk for pk in ranked if pk in active]
 
 
 def seating_entries(*, tournament: Tournament) -> list[SeatingEntry]:

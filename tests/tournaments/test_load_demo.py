@@ -23,6 +23,8 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.roles import user_is_director, user_is_referee
+from tournaments.services.hand_log import hand_check_replays
+from tournaments.standings_selectors import standings_latest
 
 pytestmark = pytest.mark.django_db
 
@@ -67,10 +69,30 @@ def test_load_demo_creates_the_demo_and_prints_the_login() -> None:
     assert tournament.entries.count() == 9
     assert all(entry.player.chinese_name for entry in tournament.entries.all())
     (round_,) = tournament.rounds.all()
-    assert round_.status == "seated"
+    assert round_.status == "playing"
     assert round_.tables.count() == 3
     assert Seat.objects.filter(round=round_).count() == 9
     assert tournament.boards.count() == 3
+
+
+def test_the_demo_is_seated_by_the_engine_played_through_the_write_path_and_ranked() -> None:
+    run_demo()
+    tournament = Tournament.objects.get(slug="demo")
+    (round_,) = tournament.rounds.all()
+    assert round_.seed is not None and round_.seating_explanation
+    assert round_.log.filter(kind="seated").exists()
+    played = Hand.objects.filter(table__round=round_, table__number=1)
+    assert played.count() == 2
+    for hand in played:
+        assert hand.status == "finished"
+        assert hand.events.filter(kind="play").count() >= 2  # action by action
+        assert not hand.events.filter(kind="result").exists()
+        assert hand_check_replays(hand=hand) == []
+    assert Hand.objects.filter(table__round=round_, status="bidding").count() == 1  # live
+    latest = standings_latest(tournament=tournament)
+    assert latest.count() == 9
+    tournament.refresh_from_db()
+    assert {s.log_version for s in latest} == {tournament.log_version}
 
 
 def test_load_demo_is_idempotent() -> None:
@@ -85,7 +107,7 @@ def test_demo_hands_are_finished_zero_sum_and_scored_by_the_rules_library() -> N
     run_demo()
     finished = Hand.objects.filter(status="finished")
     assert finished.count() >= 3
-    for hand in finished:
+    for hand in finished.filter(events__kind="result"):  # the result-only tables
         scores = (hand.score_0, hand.score_1, hand.score_2)
         assert None not in scores and sum(scores) == 0  # type: ignore[arg-type]
         (event,) = hand.events.filter(kind="result")

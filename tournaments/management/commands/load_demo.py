@@ -1,5 +1,11 @@
 """``manage.py load_demo``: a small public demo tournament.  Idempotent.
 
+The demo is run as a director and a referee would run it, through the services: nine
+players seated by the seating engine (duplicate, the round's boards), the round started,
+table 1's hands played action by action through the write path (``hand_action_record``, a
+seeded random legal policy), tables 2 and 3 entered result-only, the last hand of table 3
+left live (in bidding), and the standings computed.
+
 Safe by default: refuses to run with DEBUG off unless ``--allow-production``, never
 creates a superuser, never touches an existing user (password, staff or superuser
 flags), and gives new users a generated password that passes the validators.
@@ -7,6 +13,7 @@ flags), and gives new users a generated password that passes the validators.
 documented logins ``director``/``director`` and ``referee``/``referee`` instead.
 """
 
+import random
 import secrets
 from typing import Any
 
@@ -19,6 +26,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 from rest_framework.authtoken.models import Token
 
+from referee.rules.hand import HandState
 from tournaments.models import (
     Board,
     Entry,
@@ -27,7 +35,6 @@ from tournaments.models import (
     RefereeAssignment,
     Round,
     RoundStatus,
-    Seat,
     Table,
     Tournament,
     TournamentFormat,
@@ -35,9 +42,12 @@ from tournaments.models import (
 )
 from tournaments.roles import REFEREE_GROUP
 from tournaments.services.boards import board_create
-from tournaments.services.hands import hand_create, hand_record_result
+from tournaments.services.hand_log import hand_replay
+from tournaments.services.hands import hand_action_record, hand_create, hand_record_result
 from tournaments.services.players import player_create
-from tournaments.services.rounds import referee_assign, round_create, seat_create, table_create
+from tournaments.services.rounds import referee_assign, round_create, round_start
+from tournaments.services.seating import round_seat
+from tournaments.services.standings import standings_snapshot_update
 from tournaments.services.tournaments import entry_create, tournament_create, tournament_update
 
 DEMO_SLUG = "demo"
@@ -53,12 +63,15 @@ DEMO_PLAYERS = [
     ("Zhou Jie", "周杰", "杭州桥牌社"),
 ]
 BOARD_SEEDS = {1: 20160101, 2: 20160102, 3: 20160103}
+#: The seed the seating engine seats round 1 with (recorded on the round).
+SEATING_SEED = 2016
+#: Tables whose hands are played action by action through the write path.
+PLAYED_TABLES = (1,)
 
-#: (table, hand number) -> result summary; landlord is an offset from the
-#: board's first bidder so every result is legal whatever the seed deals.
+#: (table, hand number) -> result summary of a result-only table; landlord is an offset
+#: from the board's first bidder so every result is legal whatever the seed deals.
+#: A hand of tables 2-3 not listed here is left live (just started).
 DEMO_RESULTS: dict[tuple[int, int], dict[str, Any]] = {
-    (1, 1): {"offset": 0, "bid": 3, "winner": "landlord", "bombs": 1},
-    (1, 2): {"offset": 1, "bid": 2, "winner": "defenders", "doubled_offsets": (2,)},
     (2, 1): {"offset": 0, "bid": 3, "winner": "landlord", "spring": True},
     (2, 2): {"offset": 2, "bid": 1, "winner": "landlord", "rockets": 1},
     (3, 1): {
@@ -100,8 +113,17 @@ class Command(BaseCommand):
             "(development only: refused with DEBUG off).",
         )
 
-    @transaction.atomic
     def handle(self, *args: Any, **options: Any) -> None:
+        tournament, token = self._load(**options)
+        # After the commit: the standings of what was just written (idempotent).
+        standings_snapshot_update(tournament_id=tournament.pk)
+        self.stdout.write(self.style.SUCCESS(f"Demo tournament: /t/{tournament.slug}/"))
+        for line in self._logins:
+            self.stdout.write(line)
+        self.stdout.write(f"Referee API token: {token}")
+
+    @transaction.atomic
+    def _load(self, **options: Any) -> tuple[Tournament, str]:
         if not settings.DEBUG and options["demo_logins"]:
             raise CommandError("--demo-logins is refused with DEBUG off.")
         if not settings.DEBUG and not options["allow_production"]:
@@ -117,25 +139,24 @@ class Command(BaseCommand):
 
         tournament = self._tournament()
         entries = self._entries(tournament)
+        assert len(entries) == len(DEMO_PLAYERS)
+        for number, seed in BOARD_SEEDS.items():
+            if not Board.objects.filter(tournament=tournament, number=number).exists():
+                board_create(tournament=tournament, number=number, seed=seed)
         round_ = Round.objects.filter(tournament=tournament, number=1).first() or round_create(
-            tournament=tournament, number=1, status=RoundStatus.SEATED
+            tournament=tournament, number=1
         )
+        if round_.status == RoundStatus.DRAFT:
+            round_seat(round=round_, seed=SEATING_SEED)  # the engine; the round's boards
+            round_.refresh_from_db()
+        if round_.status == RoundStatus.SEATED:
+            round_ = round_start(round=round_)
         if not RefereeAssignment.objects.filter(round=round_, user=referee).exists():
             referee_assign(round=round_, user=referee)
-        boards = {
-            number: Board.objects.filter(tournament=tournament, number=number).first()
-            or board_create(tournament=tournament, number=number, seed=seed)
-            for number, seed in BOARD_SEEDS.items()
-        }
-        for table_number in (1, 2, 3):
-            table = self._table(round_, table_number, entries[3 * (table_number - 1) :][:3])
-            for hand_number in (1, 2):
-                self._hand(table, hand_number, boards[hand_number], referee)
-
-        self.stdout.write(self.style.SUCCESS(f"Demo tournament: /t/{tournament.slug}/"))
-        for line in self._logins:
-            self.stdout.write(line)
-        self.stdout.write(f"Referee API token: {token.key}")
+        for table in Table.objects.filter(round=round_).order_by("number"):
+            for hand_number in range(1, tournament.hands_per_round + 1):
+                self._hand(table, hand_number, referee)
+        return tournament, token.key
 
     def _user(self, username: str, *, staff: bool) -> Any:
         """Create ``username`` (staff for a director, never a superuser); an existing user
@@ -180,21 +201,19 @@ class Command(BaseCommand):
             )
         return entries
 
-    def _table(self, round_: Round, number: int, entries: list[Entry]) -> Table:
-        table = Table.objects.filter(round=round_, number=number).first() or table_create(
-            round=round_, number=number
-        )
-        for position, entry in enumerate(entries):
-            if not Seat.objects.filter(table=table, position=position).exists():
-                seat_create(table=table, position=position, entry=entry)
-        return table
-
-    def _hand(self, table: Table, number: int, board: Board, referee: Any) -> None:
+    def _hand(self, table: Table, number: int, referee: Any) -> None:
         hand = Hand.objects.filter(table=table, number=number).first() or hand_create(
-            table=table, number=number, board=board
-        )
+            table=table, number=number
+        )  # duplicate: the round's board for hand ``number``
+        board = hand.board
+        assert board is not None
+        if table.number in PLAYED_TABLES:
+            self._play(
+                hand, referee, random.Random(SEATING_SEED * 100 + 10 * table.number + number)
+            )
+            return
         spec = DEMO_RESULTS.get((table.number, number))
-        if spec is None:
+        if spec is None or hand.status != "bidding":
             return
         landlord = (board.first_bidder + spec["offset"]) % 3
         doubled = [False, False, False]
@@ -214,3 +233,22 @@ class Command(BaseCommand):
             recorded_by=referee,
             idempotency_key=f"demo-{table.round.number}-{table.number}-{number}",
         )
+
+    def _play(self, hand: Hand, referee: Any, rng: random.Random) -> None:
+        """Play ``hand`` to its end, a random legal action at each turn, every action
+        recorded by the referee through the write path (a rerun continues where it is)."""
+        state = hand_replay(hand=hand).state
+        assert isinstance(state, HandState)  # a board: the cards are known
+        while not state.is_over:
+            options = state.legal_actions()
+            if not state.actions:  # the first bidder opens, so the demo hand is played
+                options = [a for a in options if a.to_json().get("bid")] or options
+            action = rng.choice(options)
+            state.push(action)
+            hand = hand_action_record(
+                hand=hand,
+                action=action.to_json(),
+                recorded_by=referee,
+                idempotency_key=f"demo-{hand.pk}-{len(state.actions)}",
+                device_id="demo",
+            )

@@ -1,0 +1,1 @@
+"""Benchmark scripts (run with the repository on PYTHONPATH); helpers start with "_"."""

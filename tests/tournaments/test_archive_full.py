@@ -1,0 +1,201 @@
+"""The JSON archive covers the whole model: every event kind, seating, byes, round logs,
+corrections, penalties (one revoked), confirmation; export → import → export is identical."""
+
+import json
+from typing import Any, cast
+
+import pytest
+from django.db import transaction
+
+from tests import factories
+from tests.play import random_hand_actions
+from tournaments.archive import archive_dumps, tournament_archive
+from tournaments.models import (
+    Hand,
+    HandEvent,
+    HandEventKind,
+    HandSeatResult,
+    RoundBye,
+    RoundLog,
+    Seat,
+    Tournament,
+)
+from tournaments.services.archive import ArchiveError, tournament_import
+from tournaments.services.hand_confirmation import hand_confirm, hand_dispute
+from tournaments.services.hand_corrections import hand_void
+from tournaments.services.hand_log import hand_check_replays, hand_deal, hand_replay
+from tournaments.services.hands import (
+    hand_action_record,
+    hand_action_undo,
+    hand_announcement_record,
+    hand_create,
+    hand_deal_record,
+    hand_record_passed_out,
+    hand_record_result,
+)
+from tournaments.services.penalties import penalty_create, penalty_revoke
+from tournaments.services.rounds import round_create, round_start
+from tournaments.services.seating import round_seat, seat_correct
+from tournaments.standings_selectors import standings_compute
+
+pytestmark = pytest.mark.django_db
+
+
+def _play(hand: Hand, actions: list[dict[str, Any]], *, announce: bool = True) -> Hand:
+    """Record ``actions`` through the write path; each due 报牌 is confirmed (the first)
+    or logged as missing (the rest)."""
+    made = True
+    for action in actions:
+        hand = hand_action_record(hand=hand, action=action, device_id="phone-1")
+        if announce and hand.status == "playing":
+            for due in hand_replay(hand=hand).announcements_due:
+                hand = hand_announcement_record(hand=hand, seat=due.seat, made=made)
+                made = False
+    return hand
+
+
+def _eventful(director: Any) -> Tournament:
+    """Seven players (two tables and a bye), seated by the engine, with every kind of hand."""
+    tournament = factories.TournamentFactory(
+        requires_confirmation=True, separate_clubs=True, tiebreaks=["registration"]
+    )
+    entries = [
+        factories.EntryFactory(tournament=tournament, registration_order=i + 1) for i in range(7)
+    ]
+    round_ = round_create(tournament=tournament)
+    round_seat(round=round_, seed=5, recorded_by=director)
+    round_start(round=round_, recorded_by=director)
+    one, two = round_.tables.order_by("number")
+
+    played = hand_create(table=one, seed=3)
+    deal = hand_deal(hand=played)  # the seed's cards, the table's first-bidder turn
+    assert deal is not None
+    actions = random_hand_actions(deal, seed=4)
+    played = _play(played, actions[:-1])
+    played = hand_action_undo(hand=played, reason="wrong card")
+    played = _play(played, actions[-2:])
+    hand_confirm(hand=played, recorded_by=director)
+    disputed = hand_record_result(hand=hand_create(table=one), landlord=1, bid=2, winner="landlord")
+    hand_dispute(hand=disputed, reason="kitty miscounted", recorded_by=director)
+    hand_record_passed_out(hand=hand_create(table=one))
+    voided = hand_record_result(hand=hand_create(table=one), landlord=0, bid=1, winner="defenders")
+    hand_void(hand=voided, reason="misdeal")
+    physical = _play(
+        hand_create(table=one, physical_cards=True, first_bidder=deal.first_bidder),
+        actions,
+        announce=False,
+    )
+    hand_deal_record(hand=physical, deal=deal.to_json())
+
+    at_two = hand_record_result(hand=hand_create(table=two), landlord=2, bid=3, winner="landlord")
+    bye = RoundBye.objects.get(round=round_)
+    seat = Seat.objects.get(table=two, position=0)
+    seat_correct(seat=seat, entry=bye.entry, reason="sat at the wrong table", recorded_by=director)
+    at_two_entry = Seat.objects.get(table=two, position=1).entry
+    penalty_create(entry=at_two_entry, points=-2, reason="R9.2 slow play", hand=at_two)
+    mistaken = penalty_create(entry=entries[1], points=-5, reason="R9.3")
+    penalty_revoke(penalty=mistaken, reason="wrong player", recorded_by=director)
+    return cast(Tournament, tournament)
+
+
+Ranking = list[tuple[int, int, int]]
+
+
+def _ranking(tournament: Tournament) -> Ranking:
+    return [
+        (s.rank, s.total, s.registration_order) for s in standings_compute(tournament=tournament)
+    ]
+
+
+@pytest.fixture(scope="module")
+def eventful(django_db_setup: Any, django_db_blocker: Any) -> tuple[str, Ranking]:
+    """The eventful tournament's archive and standings, built once for the module (it plays
+    hands action by action through the write path) and rolled back: each test starts from
+    an empty database and imports the archive."""
+    with django_db_blocker.unblock(), transaction.atomic():
+        director = factories.UserFactory(username="director-archive", is_staff=True)
+        tournament = _eventful(director)
+        text = archive_dumps(tournament_archive(tournament=tournament))
+        ranking = _ranking(tournament)
+        transaction.set_rollback(True)
+    return text, ranking
+
+
+def test_the_archive_round_trip_keeps_every_row_and_kind(eventful: tuple[str, Ranking]) -> None:
+    text, ranking = eventful
+    data = json.loads(text)
+    kinds = {
+        e["kind"]
+        for r in data["rounds"]
+        for t in r["tables"]
+        for h in t["hands"]
+        for e in h["events"]
+    }
+    assert kinds >= {
+        HandEventKind.BID, HandEventKind.PLAY, HandEventKind.UNDO, HandEventKind.ANNOUNCE,
+        HandEventKind.ANNOUNCE_MISSING, HandEventKind.DEAL, HandEventKind.CONFIRM,
+        HandEventKind.DISPUTE, HandEventKind.PASS_OUT, HandEventKind.VOID,
+        HandEventKind.RESULT, HandEventKind.SEAT_CORRECTION,
+    }  # fmt: skip
+    round_ = data["rounds"][0]
+    assert round_["seed"] == 5 and round_["seating_explanation"]
+    assert [row["kind"] for row in round_["log"]] == ["seated", "started", "seat_correction"]
+    assert len(round_["byes"]) == 1
+    assert {t["section"] for t in round_["tables"]} == {1}
+    assert round_["tables"][0]["first_bidder"] is not None
+    hands = round_["tables"][0]["hands"]
+    assert [h["confirmation"] for h in hands[:2]] == ["confirmed", "disputed"]
+    assert hands[4]["physical_cards"] is True and hands[4]["deal"] is not None
+    assert any(e["device_id"] == "phone-1" for e in hands[0]["events"])
+    assert data["tournament"]["separate_clubs"] is True
+    assert [p["revoked_at"] is not None for p in data["penalties"]] == [False, True]
+
+    restored = tournament_import(text=text)
+
+    assert archive_dumps(tournament_archive(tournament=restored)) == text
+    for hand in Hand.objects.filter(table__round__tournament=restored):
+        assert hand_check_replays(hand=hand) == [], hand
+    # Only confirmed hands count (requires_confirmation): the first, at three seats.
+    assert HandSeatResult.objects.filter(tournament=restored).count() == 3
+    # The seat correction's ids now point at the restored entries.
+    corrected = RoundLog.objects.get(round__tournament=restored, kind="seat_correction")
+    assert {s["new_entry"] for s in corrected.payload["seats"]} <= set(
+        restored.entries.values_list("pk", flat=True)
+    )
+    assert _ranking(restored) == ranking
+
+
+def _hand(data: dict[str, Any], number: int) -> dict[str, Any]:
+    hands: list[dict[str, Any]] = data["rounds"][0]["tables"][0]["hands"]
+    return hands[number - 1]
+
+
+@pytest.mark.parametrize(
+    ("change", "field"),
+    [
+        (lambda d: _hand(d, 1).update(confirmation="pending"), "hands[0].confirmation"),
+        (lambda d: _hand(d, 2).update(confirmation="confirmed"), "hands[1].confirmation"),
+        (lambda d: _hand(d, 3).update(status="finished"), "hands[2].status"),
+        (lambda d: _hand(d, 4).update(score_0=1, score_1=-1, score_2=0), "hands[3].score_0"),
+        (lambda d: _hand(d, 5).update(deal=None), "hands[4].deal"),
+        (lambda d: _hand(d, 5).update(physical_cards="yes"), "hands[4].physical_cards"),
+        (lambda d: _hand(d, 1)["events"][0].update(device_id=7), "events[0].device_id"),
+        (lambda d: d["rounds"][0].update(byes=[99]), "rounds[0].byes[0]: no entry 99"),
+        (lambda d: d["rounds"][0]["log"][2]["payload"]["hands"].append({"round": 9}), "log[2]"),
+        (lambda d: d["rounds"][0]["tables"][0].update(first_bidder=4), "first_bidder"),
+        (lambda d: d["rounds"][0].update(seed="x"), "rounds[0].seed"),
+    ],
+)
+def test_a_bad_archive_names_the_field_and_imports_nothing(
+    eventful: tuple[str, Ranking], change: Any, field: str
+) -> None:
+    data = json.loads(eventful[0])
+    change(data)
+    counts = (Tournament.objects.count(), HandEvent.objects.count(), RoundLog.objects.count())
+    with pytest.raises(ArchiveError, match=field.replace("[", r"\[").replace("]", r"\]")):
+        tournament_import(text=archive_dumps(data))
+    assert (
+        Tournament.objects.count(),
+        HandEvent.objects.count(),
+        RoundLog.objects.count(),
+    ) == counts

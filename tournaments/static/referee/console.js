@@ -286,7 +286,9 @@
       var key = newKey();
       return request("POST", url, body, key).then(function (resp) {
         if (resp.ok) {
-          state.hand = resp.data; state.seat = resp.data.turn; state.rejected = null;
+          // A start answers the new hand and its first event, not the log.
+          state.hand = Object.assign({}, resp.data, { events: resp.data.events || (resp.data.event ? [resp.data.event] : []) });
+          state.seat = resp.data.turn; state.rejected = null;
           showVerdict(true, T.start_hand, T.accepted);
         } else {
           showVerdict(false, T.start_hand, errorText(resp));
@@ -319,6 +321,7 @@
   function act(body) { return enqueue(API + "hands/" + state.hand.id + "/actions/", body, label(body)); }
 
   function renderHand(h) {
+    h.events = h.events || [];
     var box = el("section", { "class": "hand", "data-status": h.status, "data-version": String(h.version) });
     box.appendChild(el("h2", { text: T.hand + " " + h.number + (h.board ? " · " + T.deal_board + " " + h.board : "") }));
     var rows = [

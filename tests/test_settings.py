@@ -23,6 +23,8 @@ CONTROLLED = (
     "TIME_ZONE",
     "LANGUAGE_CODE",
     "DJANGO_SETTINGS_MODULE",
+    # set by the browser tests for Playwright's event loop; never in a deployment
+    "DJANGO_ALLOW_ASYNC_UNSAFE",
 )
 REAL_KEY = "x3$Lk9!qP7#vZ2@mN5^rT8&wY1*bC4(dF6)gH0_jK-uE+sA=oI%hU?lR~eW" * 2
 

@@ -71,8 +71,8 @@ def test_the_application_role_reads_and_appends_the_hand_log(
     ).fetchone() or (None,)
     assert payload == {"text": "original"}
     app_role.execute(
-        "INSERT INTO tournaments_handevent (hand_id, seq, kind, payload, recorded_at)"
-        " VALUES (%s, %s, 'note', '{}'::jsonb, now())",
+        "INSERT INTO tournaments_handevent (hand_id, seq, kind, payload, recorded_at, device_id)"
+        " VALUES (%s, %s, 'note', '{}'::jsonb, now(), '')",
         [event.hand_id, event.seq + 1],
     )
     assert HandEvent.objects.filter(hand_id=event.hand_id).count() == 2

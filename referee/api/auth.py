@@ -14,6 +14,13 @@ class TokenObtainApi(ObtainAuthToken):
 
     @extend_schema(
         auth=[],
+        request=inline_serializer(
+            "TokenInput",
+            {
+                "username": serializers.CharField(min_length=1),
+                "password": serializers.CharField(min_length=1),
+            },
+        ),
         responses={
             200: inline_serializer("TokenOutput", {"token": serializers.CharField()}),
             400: OpenApiResponse(ErrorSerializer, description="validation"),

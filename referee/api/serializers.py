@@ -40,6 +40,16 @@ class StrictSerializer(serializers.Serializer):
                 raise serializers.ValidationError(
                     {name[:50]: [_("Unknown field.")] for name in unknown[:10]}
                 )
+            # DRF's CharField turns a number into text; the schema says text, so refuse.
+            not_text = {
+                name: [_("Must be text.")]
+                for name, field in self.fields.items()
+                if isinstance(field, serializers.CharField)
+                and data.get(name) is not None
+                and not isinstance(data.get(name), str)
+            }
+            if not_text:
+                raise serializers.ValidationError(not_text)
         return super().to_internal_value(data)
 
 

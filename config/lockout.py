@@ -18,5 +18,6 @@ def lockout_response(
         "try again in %(minutes)d minutes or ask a director to unlock it."
     ) % {"minutes": minutes}
     if request.path_info.startswith("/api/"):
-        return JsonResponse({"code": LOCKED_OUT_CODE, "message": message}, status=429)
+        body = {"code": LOCKED_OUT_CODE, "message": message, "details": {"minutes": minutes}}
+        return JsonResponse(body, status=429)
     return HttpResponse(message, status=429, content_type="text/plain; charset=utf-8")

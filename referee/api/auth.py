@@ -1,7 +1,8 @@
 """API sign-in: DRF's token endpoint, throttled by django-axes like the admin sign-in."""
 
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
-from rest_framework import serializers
+from rest_framework import exceptions, serializers
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.response import Response
 
@@ -10,7 +11,8 @@ from referee.api.serializers import ErrorSerializer
 
 class TokenObtainApi(ObtainAuthToken):
     """POST username and password, get the user's API token (not a hand write, so no
-    idempotency key). Five failures for one username from one address lock it (429)."""
+    idempotency key). A wrong username or password is 401 ``invalid_credentials``; five
+    failures for one username from one address lock it (429 ``locked_out``)."""
 
     @extend_schema(
         auth=[],
@@ -24,10 +26,20 @@ class TokenObtainApi(ObtainAuthToken):
         responses={
             200: inline_serializer("TokenOutput", {"token": serializers.CharField()}),
             400: OpenApiResponse(ErrorSerializer, description="validation"),
+            401: OpenApiResponse(ErrorSerializer, description="invalid_credentials"),
             429: OpenApiResponse(ErrorSerializer, description="locked_out"),
         },
     )
     def post(self, request, *args, **kwargs):
+        serializer = self.get_serializer(data=request.data)
+        try:
+            serializer.is_valid(raise_exception=True)
+        except exceptions.ValidationError as exc:
+            if "authorization" in _codes(exc.get_codes()):
+                raise exceptions.AuthenticationFailed(
+                    _("Wrong username or password."), code="invalid_credentials"
+                ) from exc
+            raise
         return super().post(request, *args, **kwargs)
 
     def handle_exception(self, exc: Exception) -> Response:
@@ -36,6 +48,17 @@ class TokenObtainApi(ObtainAuthToken):
         if getattr(self.request, "axes_locked_out", False):
             self.request._request.axes_locked_out = True  # type: ignore[attr-defined]
         return super().handle_exception(exc)
+
+
+def _codes(codes: object) -> set[str]:
+    """Every code of a DRF error detail (a string, list or dict of them), flattened."""
+    if isinstance(codes, str):
+        return {codes}
+    if isinstance(codes, dict):
+        codes = list(codes.values())
+    if isinstance(codes, list):
+        return set().union(*(_codes(code) for code in codes))
+    return set()
 
 
 token_obtain = TokenObtainApi.as_view()

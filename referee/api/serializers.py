@@ -12,8 +12,12 @@ REASON_MAX = 2000
 NO_NUL = r"^[^\x00]*$"
 
 
-#: Text with at least one visible character.
-VISIBLE = r"^[^\x00]*\S[^\x00]*$"
+#: Whitespace to Python's ``str.strip`` (which DRF trims) and to JSON Schema's ``\s``
+#: together, spelled out so that the API and the schema's regex dialect agree.
+_SPACE = r"\t\n\v\f\r \x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+
+#: Text with at least one visible character (one that is neither whitespace nor NUL).
+VISIBLE = rf"^[^\x00]*[^\x00{_SPACE}][^\x00]*$"
 
 
 def reason_field() -> serializers.RegexField:

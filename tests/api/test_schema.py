@@ -3,10 +3,15 @@
 from pathlib import Path
 from typing import Any
 
+import jsonschema_rs
 import pytest
 import yaml
 from django.core.management import call_command
 from django.urls import get_resolver
+from hypothesis import given
+from hypothesis import strategies as st
+
+from referee.api import serializers
 
 pytestmark = pytest.mark.django_db
 
@@ -52,3 +57,18 @@ def test_browsable_docs_are_served(client: Any) -> None:
     response = client.get("/api/docs/")
     assert response.status_code == 200
     assert b"swagger" in response.content.lower()
+
+
+# Characters where Python's and JSON Schema's ideas of whitespace differ, and NUL.
+_EDGE_CHARACTERS = "\x00\x1c\x1f\x85\xa0\u2000\u200b\u3000\ufeff \t\na文"
+
+
+@given(st.text(alphabet=st.sampled_from(_EDGE_CHARACTERS) | st.characters(), max_size=8))
+def test_the_schema_and_the_api_agree_on_every_reason(text: str) -> None:
+    """ST202 of schemathesis: a reason the schema allows is one the API accepts, and back."""
+    pattern = serializers.reason_field().validators[-1].regex.pattern  # type: ignore[attr-defined]
+    schema_accepts = jsonschema_rs.validator_for({"type": "string", "pattern": pattern}).is_valid(
+        text
+    )
+    api_accepts = serializers.ReasonInput(data={"reason": text}).is_valid()
+    assert schema_accepts == api_accepts, repr(text)

@@ -104,7 +104,7 @@ def test_api_token_endpoint_is_throttled(client: Any, staff_user: Any) -> None:
 
     for _ in range(50):
         response = client.post(TOKEN_URL, wrong, REMOTE_ADDR="10.0.0.9")
-        assert response.status_code in (400, 429)
+        assert response.status_code in (401, 429)
         assert "token" not in response.json()
     response = client.post(TOKEN_URL, right, REMOTE_ADDR="10.0.0.9")
     assert response.status_code == 429
@@ -112,7 +112,29 @@ def test_api_token_endpoint_is_throttled(client: Any, staff_user: Any) -> None:
     assert "token" not in response.json()
 
 
-def test_api_token_wrong_password_is_a_400_with_a_code(client: Any, staff_user: Any) -> None:
+def test_api_token_wrong_password_is_a_401_with_a_code(client: Any, staff_user: Any) -> None:
     response = client.post(TOKEN_URL, {"username": "chief", "password": "wrong"})
+    assert response.status_code == 401
+    assert response.json()["code"] == "invalid_credentials"
+    assert response.json()["details"] == {}
+
+
+def test_api_token_unknown_user_is_the_same_401(client: Any, staff_user: Any) -> None:
+    response = client.post(TOKEN_URL, {"username": "nobody", "password": "wrong"})
+    assert response.status_code == 401
+    assert response.json()["code"] == "invalid_credentials"
+
+
+def test_api_token_missing_password_is_a_400(client: Any, staff_user: Any) -> None:
+    response = client.post(TOKEN_URL, {"username": "chief"})
     assert response.status_code == 400
     assert response.json()["code"] == "validation"
+    assert "password" in response.json()["details"]["fields"]
+
+
+def test_api_lockout_answers_the_error_shape(client: Any, staff_user: Any) -> None:
+    for _ in range(settings.AXES_FAILURE_LIMIT):
+        client.post(TOKEN_URL, {"username": "chief", "password": "wrong"})
+    body = client.post(TOKEN_URL, {"username": "chief", "password": PASSWORD}).json()
+    assert body["code"] == "locked_out"
+    assert body["details"] == {"minutes": settings.AXES_COOLOFF_TIME.total_seconds() // 60}

@@ -144,4 +144,3 @@ def _answers(pool: Pool, previous: Play, memo: _PlayMemo) -> list[Play]:
     if pool.key & ROCKET_KEY == ROCKET_KEY:
         out.append(best[ROCKET_KEY])
     return out
-

@@ -6,7 +6,7 @@ from rest_framework import exceptions, serializers
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.response import Response
 
-from referee.api.serializers import ErrorSerializer
+from referee.api.serializers import ErrorSerializer, TokenInput
 
 
 class TokenObtainApi(ObtainAuthToken):
@@ -14,15 +14,11 @@ class TokenObtainApi(ObtainAuthToken):
     idempotency key). A wrong username or password is 401 ``invalid_credentials``; five
     failures for one username from one address lock it (429 ``locked_out``)."""
 
+    serializer_class = TokenInput
+
     @extend_schema(
         auth=[],
-        request=inline_serializer(
-            "TokenInput",
-            {
-                "username": serializers.CharField(min_length=1),
-                "password": serializers.CharField(min_length=1),
-            },
-        ),
+        request=TokenInput,
         responses={
             200: inline_serializer("TokenOutput", {"token": serializers.CharField()}),
             400: OpenApiResponse(ErrorSerializer, description="validation"),

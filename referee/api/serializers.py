@@ -4,6 +4,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 from rest_framework import serializers
+from rest_framework.authtoken.serializers import AuthTokenSerializer
 
 REASON_MAX = 2000
 
@@ -67,6 +68,22 @@ class ErrorSerializer(serializers.Serializer):
 
 
 # ------------------------------------------------------------------------- inputs
+class TokenInput(AuthTokenSerializer):
+    """Sign-in: DRF's token serializer, with the bounds of Django's user table (a longer
+    name could not be a user, and django-axes records the name of every failure)."""
+
+    username = serializers.RegexField(VISIBLE, min_length=1, max_length=150, label=_("Username"))
+    password = serializers.RegexField(
+        NO_NUL,
+        min_length=1,
+        max_length=4096,
+        trim_whitespace=False,
+        style={"input_type": "password"},
+        label=_("Password"),
+    )
+    token = None  # type: ignore[assignment]  # the answer's field (TokenOutput), not the question's
+
+
 class HandStartInput(StrictSerializer):
     """How the hand is dealt."""
 

@@ -63,9 +63,16 @@ def test_browsable_docs_are_served(client: Any) -> None:
 _EDGE_CHARACTERS = "\x00\x1c\x1f\x85\xa0\u2000\u200b\u3000\ufeff \t\na文"
 
 
-@given(st.text(alphabet=st.sampled_from(_EDGE_CHARACTERS) | st.characters(), max_size=8))
+@given(
+    st.text(
+        alphabet=st.sampled_from(_EDGE_CHARACTERS) | st.characters(exclude_categories=["Cs"]),
+        max_size=8,
+    )
+)
 def test_the_schema_and_the_api_agree_on_every_reason(text: str) -> None:
-    """ST202 of schemathesis: a reason the schema allows is one the API accepts, and back."""
+    """ST202 of schemathesis: a reason the schema allows is one the API accepts, and back.
+    (Lone surrogates are left out: no JSON document of valid Unicode holds one, and DRF
+    refuses them.)"""
     pattern = serializers.reason_field().validators[-1].regex.pattern  # type: ignore[attr-defined]
     schema_accepts = jsonschema_rs.validator_for({"type": "string", "pattern": pattern}).is_valid(
         text

@@ -138,3 +138,25 @@ def test_api_lockout_answers_the_error_shape(client: Any, staff_user: Any) -> No
     body = client.post(TOKEN_URL, {"username": "chief", "password": PASSWORD}).json()
     assert body["code"] == "locked_out"
     assert body["details"] == {"minutes": settings.AXES_COOLOFF_TIME.total_seconds() // 60}
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {"username": "x" * 300, "password": "wrong"},
+        {"username": "chief", "password": "wrong\x00"},
+        {"username": "   ", "password": "wrong"},
+    ],
+    ids=["username-longer-than-a-user-can-have", "nul-in-password", "blank-username"],
+)
+def test_api_token_impossible_credentials_are_a_400_that_records_nothing(
+    client: Any, staff_user: Any, fields: dict[str, str]
+) -> None:
+    """A 300-character name reached django-axes, whose varchar(255) answered 500 on
+    PostgreSQL (schemathesis); such input is refused before any sign-in is tried."""
+    from axes.models import AccessAttempt
+
+    response = client.post(TOKEN_URL, fields)
+    assert response.status_code == 400
+    assert response.json()["code"] == "validation"
+    assert not AccessAttempt.objects.exists()

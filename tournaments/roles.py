@@ -7,10 +7,14 @@ REFEREE_GROUP = "referee"
 
 
 def user_is_director(user: Any) -> bool:
-    return bool(user.is_authenticated and user.is_active and user.is_staff)
+    """A signed-in, active staff user (None, the system, is not)."""
+    return bool(getattr(user, "is_authenticated", False) and user.is_active and user.is_staff)
 
 
 def user_is_referee(user: Any) -> bool:
+    """A signed-in, active member of the referee group (None, the system, is not)."""
     return bool(
-        user.is_authenticated and user.is_active and user.groups.filter(name=REFEREE_GROUP).exists()
+        getattr(user, "is_authenticated", False)
+        and user.is_active
+        and user.groups.filter(name=REFEREE_GROUP).exists()
     )

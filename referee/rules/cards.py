@@ -243,6 +243,8 @@ class Deal:
     @classmethod
     def from_json(cls, data: dict[str, object]) -> Deal:
         """Read a deal written as rank text (PROTOCOL.md) or as physical cards."""
+        if not isinstance(data, dict):
+            raise InvalidDeal("a deal is an object with hands, kitty and first_bidder")
         hands = data.get("hands")
         if not isinstance(hands, list) or len(hands) != 3:
             raise InvalidDeal("a deal needs three hands")

@@ -450,6 +450,8 @@ class _Restore:
 
 
 def archive_loads(text: str) -> Any:
+    if not isinstance(text, str | bytes):
+        raise ArchiveError("(file)", "an archive is JSON text")
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:

@@ -5,6 +5,7 @@ next round on."""
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from tournaments.errors import ApplicationError
 from tournaments.models import Entry, RoundStatus, Seat
@@ -21,7 +22,7 @@ def entry_withdraw(*, entry: Entry, recorded_by: Any = None) -> Entry:
     """
     locked = Entry.objects.select_for_update().get(pk=entry.pk)
     if locked.withdrawn:
-        raise ApplicationError("entry_withdrawn", "The entry has already withdrawn.")
+        raise ApplicationError("entry_withdrawn", _("The entry has already withdrawn."))
     waiting = (
         Seat.objects.filter(entry=locked, round__status__in=(RoundStatus.DRAFT, RoundStatus.SEATED))
         .select_related("round", "table")
@@ -30,8 +31,11 @@ def entry_withdraw(*, entry: Entry, recorded_by: Any = None) -> Entry:
     if waiting is not None:
         raise ApplicationError(
             "entry_seated_in_next_round",
-            f"The entry sits at table {waiting.table.number} of round {waiting.round.number}, "
-            "which has not started: reseat that round or give the seat to another entry first.",
+            _(
+                "The entry sits at table %(table)s of round %(round)s, which has not started: "
+                "reseat that round or give the seat to another entry first."
+            )
+            % {"table": waiting.table.number, "round": waiting.round.number},
         )
     locked.withdrawn = True
     locked.save(update_fields=["withdrawn"])

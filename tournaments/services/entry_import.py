@@ -18,6 +18,7 @@ from tournaments.errors import ApplicationError
 from tournaments.models import Player, Tournament
 from tournaments.services.players import player_create
 from tournaments.services.tournaments import entry_create
+from tournaments.services.validation import invalid
 
 COLUMNS = ("name", "chinese_name", "club", "external_id")
 MAX_ROWS = 2000
@@ -37,9 +38,21 @@ class _Rollback(Exception):
 
 
 def _rows(text: str) -> list[tuple[int, dict[str, str]]]:
+    try:
+        return _csv_rows(text)
+    except csv.Error as exc:
+        raise ApplicationError(
+            "csv_malformed",
+            _("The file is not readable CSV: %(error)s.") % {"error": exc},
+        ) from exc
+
+
+def _csv_rows(text: str) -> list[tuple[int, dict[str, str]]]:
+    if not isinstance(text, str):
+        raise invalid("text", "must be text.")
     if len(text.encode()) > MAX_BYTES:
         raise ApplicationError("too_large", _("The file is too large."))
-    reader = csv.DictReader(io.StringIO(text.lstrip("\ufeff")))
+    reader = csv.DictReader(io.StringIO(text.lstrip("\ufeff"), newline=""))
     header = [h.strip().lower() for h in (reader.fieldnames or [])]
     if "name" not in header:
         raise ApplicationError(

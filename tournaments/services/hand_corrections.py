@@ -15,6 +15,7 @@ from tournaments.services.hands import (
     hand_lock,
     result_payload,
 )
+from tournaments.services.validation import bool_check, bool_triple_check
 
 
 def _reason_check(reason: str) -> str:
@@ -78,6 +79,8 @@ def hand_result_correct(
     """Correct a closed hand's result: a ``correction`` event that the summary follows from
     now on (a confirmed or disputed hand goes back to awaiting confirmation)."""
     reason = _reason_check(reason)
+    bool_triple_check("doubled", doubled)
+    bool_check(redoubled=redoubled, spring=spring, anti_spring=anti_spring)
     result = deal_result(
         landlord=landlord,
         bid=bid,

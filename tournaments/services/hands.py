@@ -51,7 +51,11 @@ from tournaments.services.validation import (
     idempotency_key_check,
     int_check,
     invalid,
+    text_check,
 )
+
+#: HandEvent.device_id is a varchar(64).
+DEVICE_ID_MAX_LENGTH = 64
 
 CLOSED_STATUSES = frozenset({HandStatus.FINISHED, HandStatus.PASSED_OUT, HandStatus.VOIDED})
 _KIND_OF_ACTION: dict[type, str] = {
@@ -260,6 +264,7 @@ def hand_event_append(
 ) -> HandEvent:
     """Append an event to a hand whose row the caller has locked; bumps ``version``
     (saved by ``hand_commit``). ``seq``: the next number, when the caller read the log."""
+    text_check("device_id", device_id, max_length=DEVICE_ID_MAX_LENGTH)
     if seq is None:
         seq = (hand.events.aggregate(last=Max("seq"))["last"] or 0) + 1
     event = HandEvent.objects.create(

@@ -10,13 +10,15 @@ from django.utils.translation import gettext as _
 
 from tournaments.errors import ApplicationError
 from tournaments.roles import REFEREE_GROUP
+from tournaments.services.validation import text_check
 
 
 @transaction.atomic
 def referee_account_create(*, username: str) -> Any:
     """A referee account (in the "referee" group) without a usable password."""
     model = get_user_model()
-    user = model(username=(username or "").strip())
+    text_check("username", username, max_length=150)
+    user = model(username=username.strip())
     user.set_unusable_password()
     try:
         user.full_clean(exclude=["password"])

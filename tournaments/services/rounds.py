@@ -5,6 +5,7 @@ from typing import Any
 
 from django.db import transaction
 from django.db.models import Max
+from django.utils.translation import gettext as _
 
 from tournaments import selectors
 from tournaments.errors import ApplicationError
@@ -24,6 +25,7 @@ from tournaments.models import (
 )
 from tournaments.roles import user_is_director, user_is_referee
 from tournaments.services.common import model_validate
+from tournaments.services.validation import bool_check
 
 
 def round_log_append(
@@ -46,8 +48,8 @@ def round_lock(*, round: Round) -> Round:
 
 def reason_check(reason: str) -> str:
     """Refuse an empty reason; return it stripped."""
-    if not reason or not reason.strip():
-        raise ApplicationError("reason_required", "Give a reason for this change.")
+    if not isinstance(reason, str) or not reason.strip():
+        raise ApplicationError("reason_required", _("Give a reason for this change."))
     return reason.strip()
 
 
@@ -58,7 +60,7 @@ def round_create(
     """Add round ``number`` (default: the next one) to a tournament that has not finished."""
     locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
     if locked.status == TournamentStatus.FINISHED:
-        raise ApplicationError("tournament_finished", "The tournament has finished.")
+        raise ApplicationError("tournament_finished", _("The tournament has finished."))
     if number is None:
         last = Round.objects.filter(tournament=locked).aggregate(last=Max("number"))["last"]
         number = (last or 0) + 1
@@ -74,7 +76,9 @@ def round_start(*, round: Round, recorded_by: Any = None) -> Round:
     locked = round_lock(round=round)
     if locked.status != RoundStatus.SEATED:
         raise ApplicationError(
-            "round_not_seated", f"Only a seated round can start; this one is {locked.status}."
+            "round_not_seated",
+            _("Only a seated round can start; this one is %(status)s.")
+            % {"status": locked.get_status_display()},
         )
     tournament = Tournament.objects.select_for_update().get(pk=locked.tournament_id)
     playing = (
@@ -84,16 +88,19 @@ def round_start(*, round: Round, recorded_by: Any = None) -> Round:
     )
     if playing is not None:
         raise ApplicationError(
-            "round_in_progress", f"Round {playing.number} is still being played: close it first."
+            "round_in_progress",
+            _("Round %(number)s is still being played: close it first.")
+            % {"number": playing.number},
         )
     tables = list(selectors.round_tables_incomplete(round=locked))
     if tables:
         raise ApplicationError(
             "table_incomplete",
-            "Tables without three players: " + ", ".join(str(t.number) for t in tables) + ".",
+            _("Tables without three players: %(tables)s.")
+            % {"tables": ", ".join(str(t.number) for t in tables)},
         )
     if not Table.objects.filter(round=locked).exists():
-        raise ApplicationError("round_has_no_tables", "The round has no tables.")
+        raise ApplicationError("round_has_no_tables", _("The round has no tables."))
     locked.status = RoundStatus.PLAYING
     locked.save(update_fields=["status"])
     if tournament.status == TournamentStatus.DRAFT:
@@ -110,29 +117,35 @@ def round_close(
     """Close a round being played.  Refused while a hand is unfinished, unless a director
     forces it with a reason: the unfinished hands then stay as they are and count nowhere
     (SPEC R10.8.1)."""
+    bool_check(force=force)
     locked = round_lock(round=round)
     if locked.status != RoundStatus.PLAYING:
         raise ApplicationError(
             "round_not_playing",
-            f"Only a round being played can close; this one is {locked.status}.",
+            _("Only a round being played can close; this one is %(status)s.")
+            % {"status": locked.get_status_display()},
         )
     unfinished = [
-        f"table {hand.table.number} hand {hand.number}"
+        _("table %(table)s hand %(hand)s") % {"table": hand.table.number, "hand": hand.number}
         for hand in selectors.round_unfinished_hands(round=locked)
     ]
     kind = RoundLogKind.CLOSED
     if unfinished and not force:
         raise ApplicationError(
             "round_has_unfinished_hands",
-            "Hands are unfinished: " + ", ".join(unfinished) + ". Finish or void them, "
-            "or force the close with a reason.",
+            _(
+                "Hands are unfinished: %(hands)s. Finish or void them, "
+                "or force the close with a reason."
+            )
+            % {"hands": ", ".join(unfinished)},
             extra={"hands": unfinished},
         )
     if unfinished:
         reason = reason_check(reason)
         if not user_is_director(recorded_by):
             raise ApplicationError(
-                "director_required", "Only a director can close a round with unfinished hands."
+                "director_required",
+                _("Only a director can close a round with unfinished hands."),
             )
         kind = RoundLogKind.FORCED_CLOSE
     locked.status = RoundStatus.CLOSED
@@ -155,7 +168,9 @@ def round_reopen(*, round: Round, reason: str, recorded_by: Any = None) -> Round
     locked = round_lock(round=round)
     if locked.status != RoundStatus.CLOSED:
         raise ApplicationError(
-            "round_not_closed", f"Only a closed round can reopen; this one is {locked.status}."
+            "round_not_closed",
+            _("Only a closed round can reopen; this one is %(status)s.")
+            % {"status": locked.get_status_display()},
         )
     later = (
         Round.objects.filter(
@@ -167,7 +182,10 @@ def round_reopen(*, round: Round, reason: str, recorded_by: Any = None) -> Round
         .first()
     )
     if later is not None:
-        raise ApplicationError("later_round_started", f"Round {later.number} has already started.")
+        raise ApplicationError(
+            "later_round_started",
+            _("Round %(number)s has already started.") % {"number": later.number},
+        )
     locked.status = RoundStatus.PLAYING
     locked.save(update_fields=["status"])
     round_log_append(
@@ -191,18 +209,23 @@ def table_move_check(*, table: Table, round: Round) -> None:
         return
     if round.tournament_id != table.round.tournament_id:
         raise ApplicationError(
-            "round_not_in_tournament", "The round belongs to another tournament."
+            "round_not_in_tournament", _("The round belongs to another tournament.")
         )
     if Hand.objects.filter(table=table).exists():
         raise ApplicationError(
             "table_has_hands",
-            "A table with hands cannot move to another round: its hands were played in this one.",
+            _(
+                "A table with hands cannot move to another round: "
+                "its hands were played in this one."
+            ),
         )
     if Seat.objects.filter(table=table).exists():
         raise ApplicationError(
             "table_has_seats",
-            "A table with seated players cannot move to another round: seat the other "
-            "round instead, or remove this table's seats first.",
+            _(
+                "A table with seated players cannot move to another round: seat the other "
+                "round instead, or remove this table's seats first."
+            ),
         )
 
 
@@ -221,10 +244,10 @@ def seat_check(*, table: Table, entry: Entry) -> None:
     """Refuse an entry of another tournament or a withdrawn one (also used by the admin)."""
     if entry.tournament_id != table.round.tournament_id:
         raise ApplicationError(
-            "entry_not_in_tournament", "The entry belongs to another tournament."
+            "entry_not_in_tournament", _("The entry belongs to another tournament.")
         )
     if entry.withdrawn:
-        raise ApplicationError("entry_withdrawn", "A withdrawn entry cannot be seated.")
+        raise ApplicationError("entry_withdrawn", _("A withdrawn entry cannot be seated."))
 
 
 @transaction.atomic
@@ -234,15 +257,17 @@ def seat_create(*, table: Table, position: int, entry: Entry) -> Seat:
     seat_check(table=table, entry=entry)
     if Seat.objects.filter(round_id=table.round_id, entry=entry).exists():
         raise ApplicationError(
-            "entry_already_seated", "This entry already has a seat in this round."
+            "entry_already_seated", _("This entry already has a seat in this round.")
         )
     if table.round.status == RoundStatus.CLOSED:
-        raise ApplicationError("round_closed", "The round is closed: reopen it first.")
+        raise ApplicationError("round_closed", _("The round is closed: reopen it first."))
     if Hand.objects.filter(table=table).exists():
         raise ApplicationError(
             "seat_has_hands",
-            "Hands have been played at this table: its seats are frozen (a wrong seat is "
-            "corrected, with a reason).",
+            _(
+                "Hands have been played at this table: its seats are frozen (a wrong seat is "
+                "corrected, with a reason)."
+            ),
         )
     seat = Seat(table=table, round_id=table.round_id, position=position, entry=entry)
     model_validate(seat)
@@ -255,9 +280,9 @@ def referee_assignment_check(*, round: Round, user: Any, table: Table | None = N
     """Refuse a user who is neither referee nor director, or a table of another round
     (also used by the admin)."""
     if not (user_is_referee(user) or user_is_director(user)):
-        raise ApplicationError("not_a_referee", "Only referees and directors can be assigned.")
+        raise ApplicationError("not_a_referee", _("Only referees and directors can be assigned."))
     if table is not None and table.round_id != round.pk:
-        raise ApplicationError("table_not_in_round", "The table belongs to another round.")
+        raise ApplicationError("table_not_in_round", _("The table belongs to another round."))
 
 
 @transaction.atomic

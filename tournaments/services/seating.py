@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from tournaments import selectors
 from tournaments.errors import ApplicationError
@@ -32,7 +33,14 @@ from tournaments.models import (
     Tournament,
     TournamentFormat,
 )
-from tournaments.seating import Seating, SeatingError, SeatingOptions, seat
+from tournaments.seating import (
+    ENTRY_TWICE,
+    TOO_FEW_ENTRIES,
+    Seating,
+    SeatingError,
+    SeatingOptions,
+    seat,
+)
 from tournaments.services.boards import board_create
 from tournaments.services.hand_results import hand_results_sync
 from tournaments.services.hands import hand_event_append
@@ -54,12 +62,23 @@ def _seating_options(tournament: Tournament, round: Round) -> SeatingOptions:
         method="swiss" if swiss else "random",
         separate_clubs=tournament.separate_clubs,
         hands_per_round=0 if duplicate else tournament.hands_per_round,
+        translate=_,
     )
 
 
+def _seed_check(seed: Any) -> None:
+    """None (a new seed) or a whole number below SEED_LIMIT."""
+    if seed is None:
+        return
+    if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < SEED_LIMIT:
+        raise ApplicationError(
+            "invalid_seed",
+            _("The seed must be a whole number between 0 and %(last)s.") % {"last": SEED_LIMIT - 1},
+        )
+
+
 def _seating_compute(*, round: Round, seed: int) -> Seating:
-    if not 0 <= seed < SEED_LIMIT:
-        raise ApplicationError("invalid_seed", f"The seed must be between 0 and {SEED_LIMIT - 1}.")
+    _seed_check(seed)
     tournament = round.tournament
     options = _seating_options(tournament, round)
     if options.method == "swiss":
@@ -72,7 +91,8 @@ def _seating_compute(*, round: Round, seed: int) -> Seating:
         if open_round is not None:
             raise ApplicationError(
                 "previous_round_open",
-                f"Swiss seats by standing: close round {open_round.number} first.",
+                _("Swiss seats by standing: close round %(number)s first.")
+                % {"number": open_round.number},
             )
     try:
         return seat(
@@ -87,21 +107,27 @@ def _seating_compute(*, round: Round, seed: int) -> Seating:
             options=options,
         )
     except SeatingError as exc:
-        raise ApplicationError("cannot_seat", str(exc)) from exc
+        messages = {
+            ENTRY_TWICE: _("An entry is given twice."),
+            TOO_FEW_ENTRIES: _("At least 3 entries are needed to seat a round."),
+        }
+        raise ApplicationError("cannot_seat", messages.get(str(exc), str(exc))) from exc
 
 
 def _round_seatable_check(round: Round) -> None:
     if round.status not in (RoundStatus.DRAFT, RoundStatus.SEATED):
         raise ApplicationError(
             "round_not_seatable",
-            f"Only a draft or seated round can be (re)seated; this one is {round.status}.",
+            _("Only a draft or seated round can be (re)seated; this one is %(status)s.")
+            % {"status": round.get_status_display()},
         )
     if Hand.objects.filter(table__round=round).exists():
-        raise ApplicationError("round_has_hands", "The round has hands: its seats are frozen.")
+        raise ApplicationError("round_has_hands", _("The round has hands: its seats are frozen."))
 
 
 def round_seat_preview(*, round: Round, seed: int | None = None) -> Seating:
     """What ``round_seat`` would write with ``seed`` (a new one when None); writes nothing."""
+    _seed_check(seed)
     _round_seatable_check(round)
     return _seating_compute(
         round=round, seed=secrets.randbelow(SEED_LIMIT) if seed is None else seed
@@ -115,6 +141,7 @@ def round_seat(*, round: Round, seed: int | None = None, recorded_by: Any = None
     A seated round without hands can be seated again: its tables, seats, byes and
     boards are replaced (table referee assignments go with their tables).
     """
+    _seed_check(seed)
     locked = round_lock(round=round)
     _round_seatable_check(locked)
     seating = _seating_compute(
@@ -242,7 +269,7 @@ def _seat_lock(seat: Seat) -> tuple[Round, Seat]:
             .get(table_id=seat.table_id, position=seat.position)
         )
     except Seat.DoesNotExist as exc:
-        raise ApplicationError("seat_empty", "Nobody sits there any more.") from exc
+        raise ApplicationError("seat_empty", _("Nobody sits there any more.")) from exc
     return round_, locked
 
 
@@ -266,14 +293,16 @@ def seat_override(*, seat: Seat, entry: Entry, reason: str, recorded_by: Any = N
     if locked.entry_id == entry.pk:
         return locked  # already so (a repeated request): nothing to do
     if round_.status == RoundStatus.CLOSED:
-        raise ApplicationError("round_closed", "The round is closed: reopen it first.")
+        raise ApplicationError("round_closed", _("The round is closed: reopen it first."))
     change = _seat_change_plan(seat=locked, entry=entry)
     tables = {locked.table_id} | ({change.other.table_id} if change.other else set())
     if Hand.objects.filter(table_id__in=tables).exists():
         raise ApplicationError(
             "seat_has_hands",
-            "Hands have been played at this table: the seat is frozen; correct it instead "
-            "(a correction with a reason that the hands and the standings follow).",
+            _(
+                "Hands have been played at this table: the seat is frozen; correct it instead "
+                "(a correction with a reason that the hands and the standings follow)."
+            ),
         )
     changed = _seat_change_apply(change, entry)
     round_log_append(
@@ -304,7 +333,7 @@ def seat_correct(*, seat: Seat, entry: Entry, reason: str, recorded_by: Any = No
     hands = list(Hand.objects.select_for_update().filter(table_id__in=tables).order_by("pk"))
     if not hands:
         raise ApplicationError(
-            "seat_has_no_hands", "No hand has been played at this table: override the seat."
+            "seat_has_no_hands", _("No hand has been played at this table: override the seat.")
         )
     changed = _seat_changes(change, entry)
     seats = _payload(changed)
@@ -341,10 +370,10 @@ def seat_remove(*, seat: Seat, reason: str, recorded_by: Any = None) -> None:
     reason = reason_check(reason)
     round_, locked = _seat_lock(seat)
     if round_.status == RoundStatus.CLOSED:
-        raise ApplicationError("round_closed", "The round is closed: reopen it first.")
+        raise ApplicationError("round_closed", _("The round is closed: reopen it first."))
     if Hand.objects.filter(table_id=locked.table_id).exists():
         raise ApplicationError(
-            "seat_has_hands", "Hands have been played at this table: its seats stay filled."
+            "seat_has_hands", _("Hands have been played at this table: its seats stay filled.")
         )
     locked.delete()
     if not Entry.objects.filter(pk=locked.entry_id, withdrawn=True).exists():

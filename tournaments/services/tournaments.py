@@ -30,7 +30,9 @@ def _check_tiebreaks(*, format: str, tiebreaks: list[str]) -> None:
 
 def _check_rule_profile(key: str) -> None:
     if key not in RuleProfileKey.values:
-        raise ApplicationError("unknown_rule_profile", f"Unknown rule profile {key!r}.")
+        raise ApplicationError(
+            "unknown_rule_profile", _("Unknown rule profile %(key)r.") % {"key": key}
+        )
     try:
         get_profile(key)
     except UnknownProfile as exc:
@@ -92,7 +94,7 @@ def tournament_update(
         if selectors.tournament_has_hands(tournament=locked):
             raise ApplicationError(
                 "rule_profile_frozen",
-                "The rule profile cannot change once a hand has been recorded.",
+                _("The rule profile cannot change once a hand has been recorded."),
             )
         locked.rule_profile = rule_profile
     changes = {
@@ -126,7 +128,7 @@ def entry_create(
     come late, until the tournament has finished: they are seated from the next round."""
     locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
     if locked.status == TournamentStatus.FINISHED:
-        raise ApplicationError("tournament_finished", "The tournament has finished.")
+        raise ApplicationError("tournament_finished", _("The tournament has finished."))
     if registration_order is None:
         registration_order = selectors.entry_next_registration_order(tournament=tournament)
     entry = Entry(tournament=tournament, player=player, registration_order=registration_order)

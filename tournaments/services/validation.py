@@ -7,6 +7,8 @@ store) becomes ``ApplicationError("invalid")`` with ``fields`` naming it, like
 
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from tournaments.errors import ApplicationError
 
 #: HandEvent.idempotency_key is a varchar(128).
@@ -24,11 +26,11 @@ def text_check(field: str, value: Any, *, max_length: int, allow_none: bool = Fa
     if value is None and allow_none:
         return
     if not isinstance(value, str):
-        raise invalid(field, "must be text.")
+        raise invalid(field, _("must be text."))
     if "\x00" in value:
-        raise invalid(field, "must not contain NUL characters.")
+        raise invalid(field, _("must not contain NUL characters."))
     if len(value) > max_length:
-        raise invalid(field, f"must be at most {max_length} characters.")
+        raise invalid(field, _("must be at most %(count)s characters.") % {"count": max_length})
 
 
 def idempotency_key_check(value: Any) -> None:
@@ -37,7 +39,7 @@ def idempotency_key_check(value: Any) -> None:
         return
     text_check("idempotency_key", value, max_length=IDEMPOTENCY_KEY_MAX_LENGTH)
     if not value or not value.isprintable():
-        raise invalid("idempotency_key", "must be 1 to 128 printable characters.")
+        raise invalid("idempotency_key", _("must be 1 to 128 printable characters."))
 
 
 def int_check(
@@ -52,21 +54,25 @@ def int_check(
     if value is None and allow_none:
         return
     if not isinstance(value, int) or isinstance(value, bool):
-        raise invalid(field, "must be a whole number.")
+        raise invalid(field, _("must be a whole number."))
     if not minimum <= value <= maximum:
-        raise invalid(field, f"must be between {minimum} and {maximum}.")
+        raise invalid(
+            field,
+            _("must be between %(minimum)s and %(maximum)s.")
+            % {"minimum": minimum, "maximum": maximum},
+        )
 
 
 def bool_check(**values: Any) -> None:
     """Each keyword's value is True or False."""
     for field, value in values.items():
         if not isinstance(value, bool):
-            raise invalid(field, "must be true or false.")
+            raise invalid(field, _("must be true or false."))
 
 
 def bool_triple_check(field: str, value: Any) -> None:
     """Three booleans, one per seat (a tuple or a list)."""
     if not isinstance(value, tuple | list) or len(value) != 3:
-        raise invalid(field, "must be three booleans, one per seat.")
+        raise invalid(field, _("must be three booleans, one per seat."))
     if not all(isinstance(item, bool) for item in value):
-        raise invalid(field, "must be three booleans, one per seat.")
+        raise invalid(field, _("must be three booleans, one per seat."))

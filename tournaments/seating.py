@@ -29,7 +29,7 @@ from __future__ import annotations
 import itertools
 import random
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
@@ -46,7 +46,12 @@ MAX_PASSES = 6
 
 
 class SeatingError(ValueError):
-    """Inputs the engine cannot seat (too few entries, duplicate ids)."""
+    """Inputs the engine cannot seat (too few entries, duplicate ids): the message is
+    one of the constants below."""
+
+
+ENTRY_TWICE = "An entry is given twice."
+TOO_FEW_ENTRIES = "At least 3 entries are needed to seat a round."
 
 
 @dataclass(frozen=True)
@@ -83,6 +88,8 @@ class SeatingOptions:
     hands_per_round: int = 0
     #: Up to this many seated entries every grouping into tables is tried.
     exact_limit: int = 12
+    #: Translates the explanation's sentences (the services pass Django's gettext).
+    translate: Callable[[str], str] = field(default=str, compare=False)
 
 
 @dataclass(frozen=True)
@@ -142,9 +149,9 @@ def seat(
     Swiss round; entries missing from it follow in registration order."""
     by_id = {entry.id: entry for entry in entries}
     if len(by_id) != len(entries):
-        raise SeatingError("An entry is given twice.")
+        raise SeatingError(ENTRY_TWICE)
     if len(entries) < TABLE_SIZE:
-        raise SeatingError(f"At least {TABLE_SIZE} entries are needed to seat a round.")
+        raise SeatingError(TOO_FEW_ENTRIES)
     context = _context(entries, history, options)
     rng = random.Random(seed)
 
@@ -402,57 +409,98 @@ def explain(
     moved: Sequence[tuple[int, int]] = (),
 ) -> str:
     """The seating in words: method, seed, byes and why, repeat and club meetings per table;
-    with ``ranks`` (Swiss) each entry's standing, so a move to avoid a repeat shows."""
+    with ``ranks`` (Swiss) each entry's standing, so a move to avoid a repeat shows.
+    Sentences go through ``options.translate``."""
+    _ = options.translate
+    swiss = options.method == "swiss"
 
     def label(entry_id: int) -> str:
-        text = f"#{entries[entry_id].registration_order}"
+        order = entries[entry_id].registration_order
         if ranks:
-            text += f" (rank {ranks[entry_id]})"
-        return text
+            return _("#%(order)s (rank %(rank)s)") % {"order": order, "rank": ranks[entry_id]}
+        return f"#{order}"
 
-    seated = len(seating.tables) * TABLE_SIZE
+    def listed(items: Iterable[str]) -> str:
+        return _(", ").join(items)
+
     how = (
-        "Swiss: ranks 1-3 at table 1, 4-6 at table 2, ... (R10.5.1)"
-        if options.method == "swiss"
-        else "random draw"
+        _("Swiss: ranks 1-3 at table 1, 4-6 at table 2, ... (R10.5.1)")
+        if swiss
+        else _("random draw")
     )
     lines = [
-        f"{how}; seed {seating.seed}; {seated + len(seating.byes)} entries, "
-        f"{len(seating.tables)} tables, {len(seating.byes)} byes.",
-        f"Repeat meetings: {seating.repeat_meetings}; same-club pairs: {seating.club_meetings}"
-        + (" (clubs kept apart where possible)." if options.separate_clubs else "."),
+        _("%(how)s; seed %(seed)s; %(entries)s entries, %(tables)s tables, %(byes)s byes.")
+        % {
+            "how": how,
+            "seed": seating.seed,
+            "entries": len(seating.tables) * TABLE_SIZE + len(seating.byes),
+            "tables": len(seating.tables),
+            "byes": len(seating.byes),
+        },
+        (
+            _(
+                "Repeat meetings: %(repeats)s; same-club pairs: %(clubs)s "
+                "(clubs kept apart where possible)."
+            )
+            if options.separate_clubs
+            else _("Repeat meetings: %(repeats)s; same-club pairs: %(clubs)s.")
+        )
+        % {"repeats": seating.repeat_meetings, "clubs": seating.club_meetings},
     ]
     if seating.byes:
-        byes = ", ".join(
-            f"{label(e)} (byes before: {context.byes.get(e, 0)})" for e in seating.byes
+        byes = listed(
+            _("%(entry)s (byes before: %(count)s)")
+            % {"entry": label(e), "count": context.byes.get(e, 0)}
+            for e in seating.byes
         )
         lines.append(
-            f"Byes: {byes} — fewest byes so far, then "
-            + ("lowest standing" if options.method == "swiss" else "last in the draw")
-            + "; a bye scores nothing (R10.8.6)."
+            (
+                _(
+                    "Byes: %(byes)s — fewest byes so far, then lowest standing; "
+                    "a bye scores nothing (R10.8.6)."
+                )
+                if swiss
+                else _(
+                    "Byes: %(byes)s — fewest byes so far, then last in the draw; "
+                    "a bye scores nothing (R10.8.6)."
+                )
+            )
+            % {"byes": byes}
         )
     if moved:
         lines.append(
-            "Moved from their rank's table to avoid repeat meetings"
-            + (" or club pairs: " if options.separate_clubs else ": ")
-            + ", ".join(f"{label(e)} to table {t}" for e, t in moved)
-            + "."
+            (
+                _(
+                    "Moved from their rank's table to avoid repeat meetings or club pairs: "
+                    "%(moves)s."
+                )
+                if options.separate_clubs
+                else _("Moved from their rank's table to avoid repeat meetings: %(moves)s.")
+            )
+            % {
+                "moves": listed(
+                    _("%(entry)s to table %(table)s") % {"entry": label(e), "table": t}
+                    for e, t in moved
+                )
+            }
         )
     if options.hands_per_round:
-        lines.append("First bidder rotates one seat each hand from the position shown.")
+        lines.append(_("First bidder rotates one seat each hand from the position shown."))
     for table in seating.tables:
-        seats = ", ".join(
-            f"seat {position}: {label(e)}" for position, e in enumerate(table.entries)
+        seats = listed(
+            _("seat %(position)s: %(entry)s") % {"position": position, "entry": label(e)}
+            for position, e in enumerate(table.entries)
         )
-        line = f"Table {table.number}: {seats}"
+        line = _("Table %(number)s: %(seats)s") % {"number": table.number, "seats": seats}
         if table.first_bidder is not None:
-            line += f"; first bidder seat {table.first_bidder}"
+            line += _("; first bidder seat %(seat)s") % {"seat": table.first_bidder}
         repeats = [
-            f"{label(a)}-{label(b)} met {context.meetings[_pair(a, b)]}x"
+            _("%(a)s-%(b)s met %(count)sx")
+            % {"a": label(a), "b": label(b), "count": context.meetings[_pair(a, b)]}
             for a, b in itertools.combinations(table.entries, 2)
             if context.meetings.get(_pair(a, b))
         ]
         if repeats:
-            line += "; repeat meetings left: " + ", ".join(repeats)
+            line += _("; repeat meetings left: %(repeats)s") % {"repeats": listed(repeats)}
         lines.append(line + ".")
     return "\n".join(lines)

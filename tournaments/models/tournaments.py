@@ -73,6 +73,7 @@ class Tournament(models.Model):
         blank=True,
         validators=[validate_tiebreak_names],
         help_text=_(
+            # xgettext:no-python-format
             "Criteria after the format's first one (total, or matchpoint % in duplicate); "
             "empty means the default of SPEC R10.8.5."
         ),

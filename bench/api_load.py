@@ -1,7 +1,8 @@
 """Referee API under load: N tables play complete random hands through HTTP.
 
 Runs the service as in production: gunicorn (gthread workers, the production settings of
-docker-compose.yml) on PostgreSQL, in a fresh database of its own. Each simulated table is
+docker-compose.yml) on PostgreSQL, in a fresh database of its own, with a real Celery worker
+on Redis (--broker) computing the standings that every finished hand queues. Each simulated table is
 one referee's phone on one keep-alive connection: it starts a hand (dealt by the server),
 sends the legal actions the phone shows one at a time, and starts the next hand when one
 ends, until the budget runs out. About 5 % of its writes are deliberately illegal (they must
@@ -24,8 +25,8 @@ replays to its stored result.
 
 Options: --tables 50,200,1000  --think 2,0.5,0  --workers 3  --threads 4  --port 8702
 --budget 60 (seconds per row)  --db doudizhu_bench (dropped and created on DATABASE_URL's
-server, which is required). Numbers are noisy on a shared machine: the load average is
-printed with them.
+server, which is required)  --broker redis://127.0.0.1:6379/13. Numbers are noisy on a
+shared machine: the load average is printed with them.
 """
 
 # bench: needs PostgreSQL
@@ -51,6 +52,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench import _postgres  # noqa: E402
+from bench._celery import worker_start  # noqa: E402
 
 ILLEGAL_SHARE = 0.05
 RETRY_SHARE = 0.05
@@ -366,6 +368,9 @@ def main() -> None:
     parser.add_argument("--budget", type=float, default=60.0)
     parser.add_argument("--db", default="doudizhu_bench")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--broker", default=os.environ.get("BENCH_BROKER_URL", "redis://127.0.0.1:6379/13")
+    )
     args = parser.parse_args()
     _postgres.postgres_required("api_load.py")
     levels = [int(n) for n in args.tables.split(",")]
@@ -380,18 +385,25 @@ def main() -> None:
         "CONN_MAX_AGE": "60",
         "LOG_LEVEL": "ERROR",
         "DJANGO_SETTINGS_MODULE": "config.settings",
+        # as in production: finished hands queue the standings for a real Celery worker
+        "CELERY_BROKER_URL": args.broker,
+        "CELERY_RESULT_BACKEND": args.broker,
     }
-    os.environ.update({k: env[k] for k in ("DATABASE_URL", "DJANGO_SETTINGS_MODULE")})
+    for name in ("DATABASE_URL", "DJANGO_SETTINGS_MODULE", "CELERY_BROKER_URL"):
+        os.environ[name] = env[name]
+    os.environ["CELERY_RESULT_BACKEND"] = env["CELERY_RESULT_BACKEND"]
     sys.path.insert(0, str(ROOT))
     fresh_database(args.db)
     token, tables = setup_tables(levels)
     print(
         f"gunicorn {args.workers} gthread workers x {args.threads} threads (config/gunicorn.py), "
+        f"a Celery worker on {args.broker}, "
         f"PostgreSQL database {args.db}, {os.cpu_count()} CPUs (shared); budget "
         f"{args.budget:.0f}s per row; think = seconds between a table's actions (a referee: "
         "about 2; 0 = saturated, latency is then queueing)"
     )
     server = start_gunicorn(args.port, args.workers, args.threads, env)
+    worker, _ = worker_start(env)
     try:
         header = (
             f"{'tables':>6} {'think':>5} {'hands done':>10} {'accepted/s':>10} {'p50 ms':>7} "
@@ -418,6 +430,7 @@ def main() -> None:
                 all_failures += stats.failures
     finally:
         server.send_signal(signal.SIGTERM)
+        worker.terminate()
         server.wait(timeout=30)
     for failure in all_failures:
         print("  failure:", failure)

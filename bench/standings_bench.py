@@ -29,17 +29,16 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
-import subprocess
 import sys
 import threading
 import time
-import uuid
 from pathlib import Path
 from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+from bench._celery import worker_start  # noqa: E402
 from bench._postgres import database_url, postgres_required  # noqa: E402
 
 ROUNDS, HANDS = 10, 6
@@ -182,37 +181,6 @@ def seed(n: int, fmt: str) -> int:
         flush=True,
     )
     return tournament.pk
-
-
-def worker_start(env: dict[str, str]) -> tuple[subprocess.Popen[str], str]:
-    from config import celery_app
-
-    nodename = f"bench-{uuid.uuid4().hex[:8]}@localhost"
-    worker = subprocess.Popen(
-        [
-            str(Path(sys.executable).parent / "celery"),
-            "-A",
-            "config",
-            "worker",
-            "--pool=solo",
-            "--without-heartbeat",
-            "--without-gossip",
-            "--without-mingle",
-            "-n",
-            nodename,
-            "--loglevel=WARNING",
-        ],
-        cwd=REPO,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        text=True,
-    )
-    deadline = time.monotonic() + 60
-    while not celery_app.control.ping(destination=[nodename], timeout=0.5):
-        if time.monotonic() > deadline or worker.poll() is not None:
-            raise SystemExit("the Celery worker did not start")
-    return worker, nodename
 
 
 def peak_memory_mb(pid: int) -> float:

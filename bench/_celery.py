@@ -1,0 +1,45 @@
+"""A real Celery worker for the benchmarks that measure the service as in production."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def worker_start(env: dict[str, str]) -> tuple[subprocess.Popen[str], str]:
+    """Start ``celery -A config worker`` (solo pool) with ``env`` (which names the broker and
+    the database); return it and its node name once it answers a ping. The calling process
+    must have the same broker in its environment."""
+    from config import celery_app
+
+    nodename = f"bench-{uuid.uuid4().hex[:8]}@localhost"
+    worker = subprocess.Popen(
+        [
+            str(Path(sys.executable).parent / "celery"),
+            "-A",
+            "config",
+            "worker",
+            "--pool=solo",
+            "--without-heartbeat",
+            "--without-gossip",
+            "--without-mingle",
+            "-n",
+            nodename,
+            "--loglevel=WARNING",
+        ],
+        cwd=REPO,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    deadline = time.monotonic() + 60
+    while not celery_app.control.ping(destination=[nodename], timeout=0.5):
+        if time.monotonic() > deadline or worker.poll() is not None:
+            raise SystemExit("the Celery worker did not start")
+    return worker, nodename

@@ -7,6 +7,7 @@ either succeeds or raises ApplicationError with a code, and a refusal writes not
 of every model of the project and of accounts are counted before and after).
 """
 
+import contextlib
 from collections.abc import Callable
 from typing import Any
 
@@ -37,7 +38,15 @@ from tournaments.services.hands import (
 from tournaments.services.penalties import penalty_create, penalty_revoke
 from tournaments.services.referees import referee_account_create
 from tournaments.services.rounds import round_close, round_reopen, round_start
-from tournaments.services.seating import round_seat, round_seat_preview, seat_correct, seat_override
+from tournaments.services.seating import (
+    round_seat,
+    round_seat_preview,
+    seat_correct,
+    seat_override,
+    seat_remove,
+    table_seats_set,
+)
+from tournaments.services.standings import standings_request, standings_snapshot_update
 
 pytestmark = pytest.mark.django_db
 
@@ -296,3 +305,46 @@ def test_withdrawing_an_entry_twice_is_harmless(seated_table: Table) -> None:
     entry = factories.EntryFactory(tournament=seated_table.round.tournament)
     entry_withdraw(entry=entry)
     assert_refused_cleanly(lambda _: entry_withdraw(entry=entry))
+
+
+@FUZZ
+@given(args=fuzz_arguments(["number", "seed", "random_deal", "physical_cards", "first_bidder"]))
+def test_fuzz_hand_create_every_option(seated_table: Table, args: dict[str, Any]) -> None:
+    assert_refused_cleanly(lambda _: hand_create(table=seated_table, **args))
+
+
+@FUZZ
+@given(reason=junk)
+def test_fuzz_seat_remove(seated_table: Table, reason: Any) -> None:
+    assert_refused_cleanly(
+        lambda seat: seat_remove(seat=seat, reason=reason),
+        lambda: Seat.objects.get(table=seated_table, position=2),
+    )
+
+
+@FUZZ
+@given(
+    positions=st.lists(junk, max_size=3),
+    reason=junk,
+)
+def test_fuzz_table_seats_set(seated_table: Table, positions: list[Any], reason: Any) -> None:
+    """The admin's seat editor: junk positions and reasons for real entries."""
+
+    def setup() -> dict[Any, Any]:
+        entries = [factories.EntryFactory(tournament=seated_table.round.tournament)]
+        seats: dict[Any, Any] = {}
+        for position in positions:
+            with contextlib.suppress(TypeError):  # an unhashable junk key is no dict key
+                seats[position] = entries[0]
+        return seats
+
+    assert_refused_cleanly(
+        lambda seats: table_seats_set(table=seated_table, seats=seats, reason=reason), setup
+    )
+
+
+@FUZZ
+@given(tournament_id=junk)
+def test_fuzz_standings_services(tournament_id: Any) -> None:
+    assert_refused_cleanly(lambda _: standings_snapshot_update(tournament_id=tournament_id))
+    assert_refused_cleanly(lambda _: standings_request(tournament_id=tournament_id))

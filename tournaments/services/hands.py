@@ -117,8 +117,11 @@ def hand_create(
     starting hands at once do not wait for each other (``tournament_share_lock``).
     """
     int_check("number", number, minimum=1, maximum=2**31 - 1, allow_none=True)
+    int_check("seed", seed, minimum=0, maximum=_SEED_LIMIT - 1, allow_none=True)
+    int_check("first_bidder", first_bidder, minimum=0, maximum=2, allow_none=True)
+    bool_check(random_deal=random_deal, physical_cards=physical_cards)
     if deal is not None and not isinstance(deal, dict):
-        raise invalid("deal", "must be an object.")
+        raise invalid("deal", _("must be an object."))
     tournament = tournament_share_lock(tournament_id=table.round.tournament_id)
     sources = sum((board is not None, deal is not None, seed is not None or random_deal))
     if sources > 1 or (physical_cards and sources):

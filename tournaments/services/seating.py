@@ -398,6 +398,11 @@ def table_seats_set(
     """Make ``table``'s seats ``seats`` (position → entry) with the services above: new
     positions are seated, emptied positions removed, and changed ones overridden (no
     hands yet) or corrected (hands played), each with ``reason``.  What the admin calls."""
+    if not isinstance(seats, dict) or not all(
+        type(position) is int and 0 <= position <= 2 and isinstance(entry, Entry)
+        for position, entry in seats.items()
+    ):
+        raise ApplicationError("invalid", _("Seats are positions 0, 1 and 2, each given an entry."))
     current = {s.position: s for s in Seat.objects.filter(table=table)}
     for position, vacated in sorted(current.items()):
         if position not in seats:

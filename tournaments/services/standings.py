@@ -17,6 +17,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from tournaments.models import StandingSnapshot, StandingsState, Tournament
+from tournaments.services.validation import int_check
 from tournaments.standings import Standing
 from tournaments.standings_selectors import (
     standings_compute,
@@ -45,6 +46,7 @@ def standings_request(*, tournament_id: int) -> bool:
     The flag is claimed with one conditional UPDATE, so of any number of concurrent
     requests exactly one sends (coalescing in the database, not in a process).
     """
+    int_check("tournament_id", tournament_id, minimum=1)
     StandingsState.objects.bulk_create(
         [StandingsState(tournament_id=tournament_id)], ignore_conflicts=True
     )
@@ -88,6 +90,7 @@ def standings_snapshot_update(*, tournament_id: int) -> int | None:
     The computation reads one consistent view of the database (REPEATABLE READ on
     PostgreSQL), so the version recorded is exactly the one the rows were read at.
     """
+    int_check("tournament_id", tournament_id, minimum=1)
     StandingsState.objects.filter(tournament_id=tournament_id).update(queued_at=None)
     with _one_computation_at_a_time(tournament_id):
         fresh_transaction = not connection.in_atomic_block

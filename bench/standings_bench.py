@@ -67,7 +67,8 @@ def _database_create(server: str, name: str) -> None:
 # One tournament of n players, seeded by SQL.  Seats: in round r, table k, position p sits
 # the entry numbered ((3(k−1)+p)·7919 + r·104729) mod n + 1 (7919 is prime and divides no
 # size, so each round is a permutation).  Results are pseudo-random from the table and
-# hand ids: landlord, bid, bombs, winner; one hand in 25 is passed out.
+# hand ids: landlord, bid, bombs, winner; one hand in 25 is passed out.  Hands are inserted
+# finished, as they are (a closed hand's result is never updated: the database refuses it).
 _SEED_SQL = [
     """INSERT INTO tournaments_player (name, chinese_name, club, external_id)
        SELECT 'Bench ' || g, '选手' || g, %(club)s, '' FROM generate_series(1, %(n)s) g""",
@@ -95,7 +96,10 @@ _SEED_SQL = [
            (table_id, board_id, number, status, rule_profile, rule_profile_hash, landlord_seat,
             bid, winner, doubled_0, doubled_1, doubled_2, redoubled, bombs, rockets, spring,
             anti_spring, score_0, score_1, score_2, confirmation, version, physical_cards)
-       SELECT table_id, board_id, number, status, 'comp2016', '', landlord, bid, winner,
+       SELECT table_id, board_id, number, status, 'comp2016', '',
+              CASE WHEN status = 'passed_out' THEN NULL ELSE landlord END,
+              CASE WHEN status = 'passed_out' THEN NULL ELSE bid END,
+              CASE WHEN status = 'passed_out' THEN '' ELSE winner END,
               false, false, false, false, bombs, 0, false, false,
               CASE WHEN status = 'passed_out' THEN 0 WHEN landlord = 0 THEN -2 * v ELSE v END,
               CASE WHEN status = 'passed_out' THEN 0 WHEN landlord = 1 THEN -2 * v ELSE v END,
@@ -121,10 +125,6 @@ _SEED_SQL = [
                     AND b.number = (tb.round_number - 1) * %(hands)s + tb.h
            ) x
        ) y""",
-    """UPDATE tournaments_hand SET landlord_seat = NULL, bid = NULL, winner = ''
-       WHERE status = 'passed_out' AND table_id IN (
-           SELECT tb.id FROM tournaments_table tb JOIN tournaments_round r ON r.id = tb.round_id
-           WHERE r.tournament_id = %(t)s)""",
     """INSERT INTO tournaments_handseatresult
            (hand_id, tournament_id, round_id, table_id, board_id, hand_number, position,
             entry_id, is_landlord, won, score, passed_out)

@@ -39,10 +39,12 @@ RESULT: dict[str, Any] = {
 
 
 def row_counts() -> dict[str, int]:
-    return {
-        model.__name__: model.objects.count()
-        for model in apps.get_app_config("tournaments").get_models()
-    }
+    """Rows of every model of the project and of accounts (users, groups)."""
+    models = [
+        *apps.get_app_config("tournaments").get_models(),
+        *apps.get_app_config("auth").get_models(),
+    ]
+    return {model.__name__: model.objects.count() for model in models}
 
 
 def hand_state(hand: Hand) -> tuple[Any, ...]:
@@ -99,13 +101,14 @@ def test_bad_result_arguments_are_refused_and_nothing_is_written(
 
 
 def test_text_with_a_nul_character_is_refused_on_every_database() -> None:
+    before = row_counts()
     with pytest.raises(ApplicationError) as refused:
         tournament_create(name="Open\x00", slug="open")
     assert refused.value.code == "invalid"
     assert refused.value.extra["fields"] == {"name": ["must not contain NUL characters."]}
     with pytest.raises(ApplicationError):
         player_create(name="Zhang\x00Wei")
-    assert sum(row_counts().values()) == 0
+    assert row_counts() == before
 
 
 # --- fuzz -------------------------------------------------------------------------------------
@@ -139,6 +142,7 @@ def assert_refused_cleanly(call: Callable[..., Any], setup: Callable[[], Any] = 
                 call(made)
             except ApplicationError as exc:
                 assert exc.code, exc
+                assert isinstance(exc.message, str) and exc.message, exc
                 assert row_counts() == before
             raise _Discard
     except _Discard:

@@ -8,18 +8,20 @@ of every model of the project and of accounts are counted before and after).
 """
 
 import contextlib
-from collections.abc import Callable
 from typing import Any
 
 import pytest
-from django.apps import apps
-from django.db import transaction
 from hypothesis import given
 from hypothesis import strategies as st
 
 from tests import factories
-from tests.tournaments.test_services_bad_input import FUZZ, RESULT, fuzz_arguments, junk
-from tournaments.errors import ApplicationError
+from tests.tournaments.test_services_bad_input import (
+    FUZZ,
+    RESULT,
+    assert_refused_cleanly,
+    fuzz_arguments,
+    junk,
+)
 from tournaments.models import Hand, RoundStatus, Seat, Table
 from tournaments.services.archive import tournament_import
 from tournaments.services.entries import entry_withdraw
@@ -56,35 +58,6 @@ WRITE_OPTIONS = ["idempotency_key", "expected_version", "device_id"]
 actions = junk | st.dictionaries(
     st.sampled_from(["seat", "bid", "double", "redouble", "play", "pass", "x"]), junk, max_size=4
 )
-
-
-def row_counts() -> dict[str, int]:
-    models = [
-        *apps.get_app_config("tournaments").get_models(),
-        *apps.get_app_config("auth").get_models(),
-    ]
-    return {model.__name__: model.objects.count() for model in models}
-
-
-class _Discard(Exception):
-    """Raised at the end of an example to roll its writes back."""
-
-
-def assert_refused_cleanly(call: Callable[[Any], Any], setup: Callable[[], Any] = dict) -> None:
-    """``call(setup())`` succeeds or raises ApplicationError; a refusal writes nothing."""
-    try:
-        with transaction.atomic():
-            made = setup()
-            before = row_counts()
-            try:
-                call(made)
-            except ApplicationError as exc:
-                assert exc.code, exc
-                assert isinstance(exc.message, str) and exc.message, exc
-                assert row_counts() == before
-            raise _Discard
-    except _Discard:
-        pass
 
 
 def dealt_hand(table: Table) -> Hand:

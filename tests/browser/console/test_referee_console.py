@@ -176,7 +176,7 @@ def test_referee_plays_a_complete_hand_with_a_rejected_play_and_an_undo(
     # The same screen in 简体中文.
     context.add_cookies([{"name": "django_language", "value": "zh-hans", "url": live_server.url}])
     page.reload()
-    expect(page.locator("#app h1")).to_have_text("我的当前球桌")
+    expect(page.locator("#app h1")).to_have_text("我的当前牌桌")
     page.screenshot(path=artefacts / "console-zh-tables.png", full_page=True)
     page.click("button.table-open")
     expect(page.locator("section.hand")).to_be_visible()

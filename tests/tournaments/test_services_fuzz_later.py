@@ -11,6 +11,7 @@ import contextlib
 from typing import Any
 
 import pytest
+from django.db import transaction
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -22,6 +23,7 @@ from tests.tournaments.test_services_bad_input import (
     fuzz_arguments,
     junk,
 )
+from tournaments.errors import ApplicationError
 from tournaments.models import Hand, RoundStatus, Seat, Table
 from tournaments.services.archive import tournament_import
 from tournaments.services.entries import entry_withdraw
@@ -321,3 +323,35 @@ def test_fuzz_table_seats_set(seated_table: Table, positions: list[Any], reason:
 def test_fuzz_standings_services(tournament_id: Any) -> None:
     assert_refused_cleanly(lambda _: standings_snapshot_update(tournament_id=tournament_id))
     assert_refused_cleanly(lambda _: standings_request(tournament_id=tournament_id))
+
+
+@pytest.mark.parametrize(
+    "reason, code",
+    [
+        ("wrong\x00seat", "invalid"),
+        ("x" * 2001, "invalid"),
+        ("  ", "reason_required"),
+        (7, "reason_required"),
+    ],
+    ids=["nul", "too-long", "blank", "number"],
+)
+def test_every_reason_is_checked_alike(seated_table: Table, reason: Any, code: str) -> None:
+    """One check for every service's reason: PostgreSQL refused a NUL in the text (and
+    jsonb) columns with a raw DataError (found by the fuzz in CI pass 2)."""
+    calls = [
+        lambda hand: hand_void(hand=hand, reason=reason),
+        lambda hand: hand_result_correct(hand=hand, reason=reason, **RESULT),
+        lambda hand: penalty_create(
+            entry=Seat.objects.get(table=seated_table, position=0).entry, points=-5, reason=reason
+        ),
+        lambda hand: seat_remove(
+            seat=Seat.objects.get(table=seated_table, position=2), reason=reason
+        ),
+    ]
+    for call in calls:
+        with transaction.atomic():
+            hand = finished_hand(seated_table)
+            with pytest.raises(ApplicationError) as refused:
+                call(hand)
+            assert refused.value.code == code
+            transaction.set_rollback(True)

@@ -10,6 +10,7 @@ from tournaments.errors import ApplicationError
 from tournaments.models import Confirmation, Hand, HandEventKind
 from tournaments.services.hand_log import hand_replay
 from tournaments.services.hands import hand_commit, hand_event_append, hand_lock
+from tournaments.services.validation import reason_check
 
 
 def _recorder_id(hand: Hand) -> int | None:
@@ -73,8 +74,7 @@ def hand_dispute(
     device_id: str = "",
 ) -> Hand:
     """Dispute a closed hand's result: it stops counting until corrected and confirmed."""
-    if not isinstance(reason, str) or not reason.strip():
-        raise ApplicationError("reason_required", _("Give a reason."))
+    reason_check(reason)
     locked, retry = hand_lock(
         hand=hand,
         idempotency_key=idempotency_key,

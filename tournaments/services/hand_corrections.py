@@ -15,13 +15,7 @@ from tournaments.services.hands import (
     hand_lock,
     result_payload,
 )
-from tournaments.services.validation import bool_check, bool_triple_check
-
-
-def _reason_check(reason: str) -> str:
-    if not isinstance(reason, str) or not reason.strip():
-        raise ApplicationError("reason_required", _("Give a reason."))
-    return reason.strip()
+from tournaments.services.validation import bool_check, bool_triple_check, reason_check
 
 
 @transaction.atomic
@@ -35,7 +29,7 @@ def hand_void(
     device_id: str = "",
 ) -> Hand:
     """Void the hand (it no longer counts), keeping its whole log."""
-    reason = _reason_check(reason)
+    reason = reason_check(reason)
     locked, retry = hand_lock(
         hand=hand,
         idempotency_key=idempotency_key,
@@ -78,7 +72,7 @@ def hand_result_correct(
 ) -> Hand:
     """Correct a closed hand's result: a ``correction`` event that the summary follows from
     now on (a confirmed or disputed hand goes back to awaiting confirmation)."""
-    reason = _reason_check(reason)
+    reason = reason_check(reason)
     bool_triple_check("doubled", doubled)
     bool_check(redoubled=redoubled, spring=spring, anti_spring=anti_spring)
     result = deal_result(

@@ -51,6 +51,7 @@ from tournaments.services.validation import (
     idempotency_key_check,
     int_check,
     invalid,
+    reason_check,
     text_check,
 )
 
@@ -402,7 +403,7 @@ def hand_action_undo(
     )
     if retry:
         return locked
-    _reason_check(reason)
+    reason_check(reason)
     replay = hand_replay(hand=locked)
     if locked.status == HandStatus.VOIDED or replay.result_event is not None:
         raise ApplicationError("hand_closed", _("Only actions of a live hand can be undone."))
@@ -524,11 +525,6 @@ def hand_deal_record(
         device_id=device_id,
     )
     return hand_commit(hand=locked)
-
-
-def _reason_check(reason: str) -> None:
-    if not isinstance(reason, str) or not reason.strip():
-        raise ApplicationError("reason_required", _("Give a reason."))
 
 
 # --------------------------------------------------------------------------- result-only

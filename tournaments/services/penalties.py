@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from tournaments.errors import ApplicationError
 from tournaments.models import Entry, Hand, Penalty, Seat
 from tournaments.services.hand_results import tournament_scores_changed
+from tournaments.services.validation import idempotency_key_check, reason_check
 
 
 @transaction.atomic
@@ -27,6 +28,7 @@ def penalty_create(
     """Record a penalty (negative points) or an adjustment (positive) on ``entry``,
     optionally tied to a hand the entry played. A retry with the same key returns the
     first record."""
+    idempotency_key_check(idempotency_key)
     if idempotency_key is not None:
         previous = Penalty.objects.filter(
             tournament_id=entry.tournament_id, idempotency_key=idempotency_key
@@ -44,8 +46,7 @@ def penalty_create(
                     _("This idempotency key was already used for a different request."),
                 )
             return previous
-    if not isinstance(reason, str) or not reason.strip():
-        raise ApplicationError("reason_required", _("Give a reason."))
+    reason = reason_check(reason)
     if isinstance(points, bool) or not isinstance(points, int) or points == 0:
         raise ApplicationError(
             "invalid_penalty", _("A penalty is a non-zero whole number of points.")
@@ -80,8 +81,7 @@ def penalty_revoke(*, penalty: Penalty, reason: str, recorded_by: Any = None) ->
         if locked.revoke_reason == reason:
             return locked
         raise ApplicationError("penalty_revoked", _("This penalty is already revoked."))
-    if not isinstance(reason, str) or not reason.strip():
-        raise ApplicationError("reason_required", _("Give a reason."))
+    reason_check(reason)
     locked.revoked_at = timezone.now()
     locked.revoke_reason = reason
     locked.save(update_fields=["revoked_at", "revoke_reason"])

@@ -25,7 +25,7 @@ from tournaments.models import (
 )
 from tournaments.roles import user_is_director, user_is_referee
 from tournaments.services.common import model_validate
-from tournaments.services.validation import bool_check
+from tournaments.services.validation import bool_check, reason_check
 
 
 def round_log_append(
@@ -44,13 +44,6 @@ def round_log_append(
 def round_lock(*, round: Round) -> Round:
     """The round's row, locked until the end of the transaction."""
     return Round.objects.select_for_update().get(pk=round.pk)
-
-
-def reason_check(reason: str) -> str:
-    """Refuse an empty reason; return it stripped."""
-    if not isinstance(reason, str) or not reason.strip():
-        raise ApplicationError("reason_required", _("Give a reason for this change."))
-    return reason.strip()
 
 
 @transaction.atomic

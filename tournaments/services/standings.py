@@ -72,15 +72,16 @@ def _one_computation_at_a_time(tournament_id: int) -> Iterator[None]:
     if connection.vendor != "postgresql":
         yield
         return
+    # The lock's keys are two int4: a (bigint) id beyond 2³¹ shares its key with a smaller
+    # one, which only makes those two tournaments' recomputes take turns.
+    key = [_ADVISORY_LOCK_CLASS, tournament_id % 2**31]
     with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_advisory_lock(%s, %s)", [_ADVISORY_LOCK_CLASS, tournament_id])
+        cursor.execute("SELECT pg_advisory_lock(%s, %s)", key)
     try:
         yield
     finally:
         with connection.cursor() as cursor:
-            cursor.execute(
-                "SELECT pg_advisory_unlock(%s, %s)", [_ADVISORY_LOCK_CLASS, tournament_id]
-            )
+            cursor.execute("SELECT pg_advisory_unlock(%s, %s)", key)
 
 
 def standings_snapshot_update(*, tournament_id: int) -> int | None:

@@ -33,6 +33,19 @@ def text_check(field: str, value: Any, *, max_length: int, allow_none: bool = Fa
         raise invalid(field, _("must be at most %(count)s characters.") % {"count": max_length})
 
 
+#: A reason is free text (the API accepts up to this many characters).
+REASON_MAX_LENGTH = 2000
+
+
+def reason_check(reason: Any) -> str:
+    """A reason for a correction, override, penalty or dispute: text with a visible
+    character, without NUL, at most REASON_MAX_LENGTH characters; returned stripped."""
+    if not isinstance(reason, str) or not reason.strip():
+        raise ApplicationError("reason_required", _("Give a reason."))
+    text_check("reason", reason, max_length=REASON_MAX_LENGTH)
+    return reason.strip()
+
+
 def idempotency_key_check(value: Any) -> None:
     """None, or 1-128 printable characters."""
     if value is None:

@@ -5,8 +5,11 @@ from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_seriali
 from rest_framework import exceptions, serializers
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.response import Response
+from rest_framework.settings import api_settings
 
 from referee.api.serializers import ErrorSerializer, TokenInput
+
+NON_FIELD_ERRORS = api_settings.NON_FIELD_ERRORS_KEY
 
 
 class TokenObtainApi(ObtainAuthToken):
@@ -31,7 +34,11 @@ class TokenObtainApi(ObtainAuthToken):
         try:
             serializer.is_valid(raise_exception=True)
         except exceptions.ValidationError as exc:
-            if "authorization" in _codes(exc.get_codes()):
+            codes = exc.get_codes()
+            # AuthTokenSerializer's refusal of the credentials themselves (after its field
+            # checks passed): a non-field error with the code "authorization".
+            non_field = codes.get(NON_FIELD_ERRORS) if isinstance(codes, dict) else None
+            if isinstance(non_field, list) and "authorization" in non_field:
                 raise exceptions.AuthenticationFailed(
                     _("Wrong username or password."), code="invalid_credentials"
                 ) from exc
@@ -44,17 +51,6 @@ class TokenObtainApi(ObtainAuthToken):
         if getattr(self.request, "axes_locked_out", False):
             self.request._request.axes_locked_out = True  # type: ignore[attr-defined]
         return super().handle_exception(exc)
-
-
-def _codes(codes: object) -> set[str]:
-    """Every code of a DRF error detail (a string, list or dict of them), flattened."""
-    if isinstance(codes, str):
-        return {codes}
-    if isinstance(codes, dict):
-        codes = list(codes.values())
-    if isinstance(codes, list):
-        return set().union(*(_codes(code) for code in codes))
-    return set()
 
 
 token_obtain = TokenObtainApi.as_view()

@@ -49,7 +49,7 @@ def _rows(text: str) -> list[tuple[int, dict[str, str]]]:
 
 def _csv_rows(text: str) -> list[tuple[int, dict[str, str]]]:
     if not isinstance(text, str):
-        raise invalid("text", "must be text.")
+        raise invalid("text", _("must be text."))
     if len(text.encode()) > MAX_BYTES:
         raise ApplicationError("too_large", _("The file is too large."))
     reader = csv.DictReader(io.StringIO(text.lstrip("\ufeff"), newline=""))

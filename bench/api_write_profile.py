@@ -3,14 +3,15 @@
 Plays complete random hands through Django's test client (the whole request path:
 middleware, token authentication, DRF, permissions, idempotency record, the hand service,
 the response) on PostgreSQL, in a fresh database of its own. Prints the queries and the
-time of each kind of write, the SQL of one mid-hand play (``--sql``) and cProfile's top
+time of each kind of write, the SQL of one write of a kind (``--sql``, a mid-hand play by
+default) and cProfile's top
 functions over the writes (``--profile``). No network, no gunicorn: what one write costs
 the server, to compare before and after a change; ``bench/api_load.py`` measures the
 service under load.
 
     DATABASE_URL=postgres://doudizhu@127.0.0.1:5432/postgres python bench/api_write_profile.py
 
-Options: --hands 20  --db doudizhu_profile (dropped and created)  --sql  --profile
+Options: --hands 20  --db doudizhu_profile (dropped and created)  --sql [KIND]  --profile
 """
 
 from __future__ import annotations
@@ -41,7 +42,13 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=20)
     parser.add_argument("--db", default="doudizhu_profile")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--sql", action="store_true", help="print one mid-hand play's SQL")
+    parser.add_argument(
+        "--sql",
+        nargs="?",
+        const="play",
+        choices=("start", "bid", "double", "redouble", "play"),
+        help="print the SQL of one write of this kind (default: a mid-hand play)",
+    )
     parser.add_argument("--profile", action="store_true", help="cProfile the writes")
     args = parser.parse_args()
 
@@ -90,7 +97,7 @@ def main() -> None:
         queries[kind].append(len(captured))
         times[kind].append(elapsed * 1000)
         sizes[kind].append(len(response.content))
-        if args.sql and kind == "play" and not shown_sql and len(times[kind]) > 5:
+        if kind == args.sql and not shown_sql and len(times[kind]) > (5 if kind == "play" else 1):
             shown_sql.extend(q["sql"] for q in captured.captured_queries)
         result: dict[str, Any] = response.json()
         return result

@@ -11,6 +11,7 @@ from typing import Any
 from django.db.models import Q
 from django.utils.translation import gettext as _
 
+from tournaments.compiled import CompiledExists
 from tournaments.errors import ApplicationError
 from tournaments.models import RefereeAssignment, Round, RoundStatus, Table, Tournament
 from tournaments.roles import REFEREE_GROUP, user_is_director, user_is_referee
@@ -46,6 +47,19 @@ def _playing_check(round_: Round) -> None:
         )
 
 
+#: A referee (in the referee group) assigned to the round or to the table: the one query of
+#: the permission check on the hot path (every action), compiled once per connection.
+_assigned_referee = CompiledExists(
+    "assigned_referee",
+    lambda user_id, table_id, round_id: RefereeAssignment.objects.filter(
+        Q(table__isnull=True) | Q(table_id=table_id),
+        user_id=user_id,
+        round_id=round_id,
+        user__groups__name=REFEREE_GROUP,
+    ),
+)
+
+
 def table_write_check(*, user: Any, table: Table, live: bool = True) -> None:
     """Refuse a write to ``table`` by ``user``.
 
@@ -57,15 +71,8 @@ def table_write_check(*, user: Any, table: Table, live: bool = True) -> None:
         if live:
             _playing_check(table.round)
         return
-    # One query on the hot path (every action): a referee assigned to the table's round or
-    # to the table; only a refusal asks which of the two it lacks.
-    assigned_referee = RefereeAssignment.objects.filter(
-        Q(table__isnull=True) | Q(table=table),
-        user=user,
-        round_id=table.round_id,
-        user__groups__name=REFEREE_GROUP,
-    )
-    if not (user.is_active and assigned_referee.exists()):
+    # Only a refusal asks which of the two (referee, assignment) the user lacks.
+    if not (user.is_active and _assigned_referee(user.pk, table.pk, table.round_id)):
         _referee_check(user)
         raise ApplicationError("not_assigned", _("You are not assigned to this table."))
     _playing_check(table.round)

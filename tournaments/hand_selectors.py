@@ -45,8 +45,16 @@ def hand_get(*, hand_id: int) -> Hand | None:
     return hand
 
 
+#: The table with its round and tournament (every hand start reads it first).
+_table_with_round = CompiledGet(
+    "table_with_round",
+    lambda pk: Table.objects.select_related("round__tournament").filter(pk=pk),
+)
+
+
 def table_get(*, table_id: int) -> Table | None:
-    return Table.objects.select_related("round__tournament").filter(pk=table_id).first()
+    table: Table | None = _table_with_round(table_id)
+    return table
 
 
 def hand_mode(hand: Hand) -> str:

@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from tournaments.compiled import CompiledGet, row_insert
 from tournaments.errors import ApplicationError
 from tournaments.models import IdempotencyRecord
 
@@ -25,6 +26,12 @@ KEY_PATTERN = re.compile(r"[A-Za-z0-9_.:\-]{1,128}")
 DEVICE_PATTERN = re.compile(r"[\x20-\x7e]{0,64}")
 VERSION_PATTERN = re.compile(r'(?:W/)?"?(\d{1,9})"?')
 REPLAYED_HEADER = "Idempotent-Replayed"
+
+#: The record of a user's key (every write looks it up first), compiled once per connection.
+_record_of = CompiledGet(
+    "idempotency_record",
+    lambda user_id, key: IdempotencyRecord.objects.filter(user_id=user_id, key=key),
+)
 
 
 def idempotency_key(request: Request) -> str:
@@ -81,21 +88,22 @@ def idempotent_write(
     """Run ``perform`` (returning status and body) once per user and key."""
     fingerprint = _fingerprint(request)
     user: Any = request.user
-    record = IdempotencyRecord.objects.filter(user=user, key=key).first()
+    record = _record_of(user.pk, key)
     if record is not None:
         return _replay(record, fingerprint)
     try:
         with transaction.atomic():
             status, body = perform()
-            IdempotencyRecord.objects.create(
+            record = IdempotencyRecord(
                 user=user,
                 key=key,
                 request_hash=fingerprint,
                 status_code=status,
                 body=json.dumps(body, cls=DjangoJSONEncoder, ensure_ascii=False),
             )
+            row_insert(record)
     except IntegrityError:
-        record = IdempotencyRecord.objects.filter(user=user, key=key).first()
+        record = _record_of(user.pk, key)
         if record is None:
             raise
         return _replay(record, fingerprint)

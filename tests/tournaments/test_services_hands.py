@@ -232,3 +232,39 @@ def test_concurrent_replays_of_one_key_record_one_result() -> None:
     assert [getattr(o, "status", o) for o in outcomes] == ["finished", "finished"]
     assert HandEvent.objects.filter(hand=hand).count() == 1
     assert Hand.objects.get(pk=hand.pk).version == 1
+
+
+@pytest.mark.django_db(transaction=connection.vendor == "postgresql")
+def test_simultaneous_starts_at_one_table_take_consecutive_numbers() -> None:
+    """PostgreSQL: two devices starting a hand at one table at once queue on the table
+    row; each gets its own next number, neither hits the unique constraint."""
+    table = factories.seated_table()
+    outcomes: list[Any] = []
+    barrier = threading.Barrier(4)
+
+    def start() -> None:
+        try:
+            barrier.wait(timeout=10)
+            outcomes.append(hand_create(table=table, random_deal=True).number)
+        except Exception as exc:  # pragma: no cover - reported by the assertion below
+            outcomes.append(exc)
+        finally:
+            connections.close_all()
+
+    if connection.vendor == "postgresql":
+        threads = [threading.Thread(target=start) for _ in range(4)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=30)
+    else:
+        outcomes.extend(hand_create(table=table).number for _ in range(4))
+    assert sorted(outcomes) == [1, 2, 3, 4]
+
+
+def test_a_taken_hand_number_is_refused_with_a_code(seated_table: Table) -> None:
+    hand_create(table=seated_table, number=3)
+    with pytest.raises(ApplicationError) as refused:
+        hand_create(table=seated_table, number=3)
+    assert refused.value.code == "hand_number_taken"
+    assert Hand.objects.filter(table=seated_table).count() == 1

@@ -34,11 +34,15 @@ def _is_filled_by_caller(field: Any) -> bool:
     )
 
 
-def model_validate(instance: models.Model, *, exclude: list[str] | None = None) -> None:
+def model_validate(
+    instance: models.Model, *, exclude: list[str] | None = None, constraints: bool = True
+) -> None:
     """Run ``full_clean`` and turn a ValidationError into an ApplicationError.
 
     Text with a NUL character is refused first: PostgreSQL cannot store it, and Django's
-    model validation does not look for it.
+    model validation does not look for it. ``constraints=False`` skips the checks of
+    ``Meta.constraints`` (one query each; the database enforces them anyway) for a caller
+    that builds the row so that they hold and checks its unique ones itself.
     """
     for field in instance._meta.concrete_fields:
         value = getattr(instance, field.attname, None)
@@ -51,7 +55,7 @@ def model_validate(instance: models.Model, *, exclude: list[str] | None = None) 
         if isinstance(field, models.IntegerField) and not _is_int_or_none(value):
             raise invalid(field.name, "must be a whole number.")
     try:
-        instance.full_clean(exclude=exclude)
+        instance.full_clean(exclude=exclude, validate_constraints=constraints)
     except ValidationError as exc:
         fields = exc.message_dict if hasattr(exc, "error_dict") else {"__all__": exc.messages}
         message = "; ".join(f"{k}: {' '.join(v)}" for k, v in fields.items())

@@ -21,7 +21,7 @@ from referee.rules.physical import check_deal
 from referee.rules.profiles import get_profile
 from referee.rules.scoring import DealResult, score_result
 from tournaments import selectors
-from tournaments.compiled import CompiledGet
+from tournaments.compiled import CompiledGet, row_insert
 from tournaments.errors import ApplicationError
 from tournaments.models import (
     Board,
@@ -123,16 +123,25 @@ def hand_create(
     bool_check(random_deal=random_deal, physical_cards=physical_cards)
     if deal is not None and not isinstance(deal, dict):
         raise invalid("deal", _("must be an object."))
-    tournament = tournament_share_lock(tournament_id=table.round.tournament_id)
     sources = sum((board is not None, deal is not None, seed is not None or random_deal))
     if sources > 1 or (physical_cards and sources):
         raise ApplicationError(
             "board_and_deal",
             _("Give one of a board, an ad-hoc deal, a seed or physical cards, not several."),
         )
+    tournament = tournament_share_lock(tournament_id=table.round.tournament_id)
+    # Two devices starting a hand at one table at once: the second waits here, then takes
+    # the next number (no unique-constraint error half-way through the request).
+    list(Table.objects.select_for_update().filter(pk=table.pk).order_by().values_list("pk"))
     if number is None:
         last = Hand.objects.filter(table=table).aggregate(last=Max("number"))["last"]
         number = (last or 0) + 1
+    elif Hand.objects.filter(table=table, number=number).exists():
+        raise ApplicationError(
+            "hand_number_taken",
+            _("Table %(table)s already has a hand %(number)s.")
+            % {"table": table.number, "number": number},
+        )
     if board is None and not sources and not physical_cards:
         # Duplicate: hand k of every table of a section plays the round's board k.
         board = selectors.round_board(table=table, hand_number=number)
@@ -163,7 +172,9 @@ def hand_create(
         first_bidder=first_bidder if physical_cards else None,
         rule_profile=tournament.rule_profile,
     )
-    model_validate(hand)
+    # The row's check constraints hold by construction (and the database enforces them);
+    # its one unique constraint, the number, is checked above under the table's lock.
+    model_validate(hand, exclude=["table", "board"], constraints=False)
     hand.save()
     return hand
 
@@ -271,7 +282,7 @@ def hand_event_append(
     text_check("device_id", device_id, max_length=DEVICE_ID_MAX_LENGTH)
     if seq is None:
         seq = (hand.events.aggregate(last=Max("seq"))["last"] or 0) + 1
-    event = HandEvent.objects.create(
+    event = HandEvent(
         hand=hand,
         seq=seq,
         kind=kind,
@@ -281,6 +292,7 @@ def hand_event_append(
         idempotency_key=idempotency_key,
         device_id=device_id,
     )
+    row_insert(event)
     hand.version += 1
     return event
 

@@ -3,7 +3,8 @@
 Plays complete random hands through Django's test client (the whole request path:
 middleware, token authentication, DRF, permissions, idempotency record, the hand service,
 the response) on PostgreSQL, in a fresh database of its own. Prints the queries and the
-time of each kind of write, the SQL of one write of a kind (``--sql``, a mid-hand play by
+time of each kind of write (with the CPU time of the PostgreSQL backend, read from /proc:
+the server runs on this host), the SQL of one write of a kind (``--sql``, a mid-hand play by
 default) and cProfile's top
 functions over the writes (``--profile``). No network, no gunicorn: what one write costs
 the server, to compare before and after a change; ``bench/api_load.py`` measures the
@@ -12,6 +13,7 @@ service under load.
     DATABASE_URL=postgres://doudizhu@127.0.0.1:5432/postgres python bench/api_write_profile.py
 
 Options: --hands 20  --db doudizhu_profile (dropped and created)  --sql [KIND]  --profile
+--pg-statements
 """
 
 from __future__ import annotations
@@ -50,6 +52,11 @@ def main() -> None:
         help="print the SQL of one write of this kind (default: a mid-hand play)",
     )
     parser.add_argument("--profile", action="store_true", help="cProfile the writes")
+    parser.add_argument(
+        "--pg-statements",
+        action="store_true",
+        help="PostgreSQL backend CPU by statement (the first 60 characters of its SQL)",
+    )
     args = parser.parse_args()
 
     os.environ.update(
@@ -76,11 +83,22 @@ def main() -> None:
     queries: dict[str, list[int]] = defaultdict(list)
     times: dict[str, list[float]] = defaultdict(list)
     cpu: dict[str, list[float]] = defaultdict(list)
+    server_cpu: dict[str, list[float]] = defaultdict(list)
+    backend: list[int] = []
     sizes: dict[str, list[int]] = defaultdict(list)
     shown_sql: list[str] = []
     profiler = cProfile.Profile(time.process_time) if args.profile else None
 
+    def backend_cpu_ns() -> int:
+        """CPU time of this connection's PostgreSQL backend (the server is on this host)."""
+        if not backend:
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT pg_backend_pid()")
+                backend.append(cursor.fetchone()[0])
+        return int(Path(f"/proc/{backend[0]}/schedstat").read_text().split()[0])
+
     def write(kind: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
+        s0 = backend_cpu_ns()
         with CaptureQueriesContext(connection) as captured:
             if profiler is not None:
                 profiler.enable()
@@ -92,6 +110,7 @@ def main() -> None:
             cpu[kind].append((time.process_time() - c0) * 1000)
             if profiler is not None:
                 profiler.disable()
+        server_cpu[kind].append((backend_cpu_ns() - s0) / 1e6)
         if response.status_code not in (200, 201):
             raise SystemExit(f"{kind} {body}: {response.status_code} {response.content[:300]!r}")
         queries[kind].append(len(captured))
@@ -101,6 +120,19 @@ def main() -> None:
             shown_sql.extend(q["sql"] for q in captured.captured_queries)
         result: dict[str, Any] = response.json()
         return result
+
+    by_statement: dict[str, list[float]] = defaultdict(list)
+
+    def statement_cpu(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
+        s0 = backend_cpu_ns()
+        try:
+            return execute(sql, params, many, context)
+        finally:
+            by_statement[sql[:60]].append((backend_cpu_ns() - s0) / 1e6)
+
+    if args.pg_statements:
+        backend_cpu_ns()
+        connection.execute_wrappers.append(statement_cpu)
 
     for _ in range(args.hands):
         hand = write("start", f"/api/v1/tables/{table_id}/hands/", {"deal": "random"})
@@ -113,7 +145,7 @@ def main() -> None:
     print(f"{args.hands} hands through the test client, PostgreSQL database {args.db}")
     print(
         f"{'write':>9} {'count':>6} {'queries':>8} {'ms mean':>8} {'ms p50':>7} "
-        f"{'cpu ms':>7} {'bytes':>7}"
+        f"{'cpu ms':>7} {'pg cpu':>7} {'bytes':>7}"
     )
     for kind in ("start", "bid", "double", "redouble", "play"):
         if not times[kind]:
@@ -121,7 +153,8 @@ def main() -> None:
         print(
             f"{kind:>9} {len(times[kind]):>6} {statistics.mean(queries[kind]):>8.1f} "
             f"{statistics.mean(times[kind]):>8.2f} {statistics.median(times[kind]):>7.2f} "
-            f"{statistics.mean(cpu[kind]):>7.2f} {statistics.mean(sizes[kind]):>7.0f}"
+            f"{statistics.mean(cpu[kind]):>7.2f} {statistics.mean(server_cpu[kind]):>7.2f} "
+            f"{statistics.mean(sizes[kind]):>7.0f}"
         )
     every = [t for kind in times for t in times[kind]]
     every_cpu = [t for kind in cpu for t in cpu[kind]]
@@ -130,6 +163,10 @@ def main() -> None:
         f"{statistics.mean(every_cpu):.2f} ms CPU of this process mean; load average "
         + " ".join(f"{x:.2f}" for x in os.getloadavg())
     )
+    if by_statement:
+        print(f"{'pg cpu ms':>10} {'mean':>6} {'count':>6}  statement")
+        for sql, spent in sorted(by_statement.items(), key=lambda item: -sum(item[1]))[:25]:
+            print(f"{sum(spent):>10.1f} {statistics.mean(spent):>6.3f} {len(spent):>6}  {sql}")
     for sql in shown_sql:
         print("  SQL:", sql[:220])
     if profiler is not None:

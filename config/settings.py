@@ -110,6 +110,17 @@ DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=0)
 # A kept connection that the server dropped is replaced at the start of a request, not an error.
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = env.bool("CONN_HEALTH_CHECKS", default=True)
 DATABASES["default"]["ATOMIC_REQUESTS"] = False
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # Parameters bound on the server and prepared statements: psycopg prepares a statement
+    # that a connection runs repeatedly (its second run on), so PostgreSQL stops parsing and
+    # planning the same few queries of every referee action (that was most of the server's
+    # CPU per action). DATABASE_PREPARE_THRESHOLD= (empty) turns it off, e.g. behind a
+    # transaction-pooling PgBouncer older than 1.21.
+    _prepare = env.str("DATABASE_PREPARE_THRESHOLD", default="2")
+    if _prepare:
+        DATABASES["default"].setdefault("OPTIONS", {}).update(
+            server_side_binding=True, prepare_threshold=int(_prepare)
+        )
 # Least privilege (PostgreSQL): in production DATABASE_URL names this role, which owns nothing;
 # `migrate` and `db_app_role` run with the owner role's URL (see docker-compose.yml).
 DATABASE_APP_ROLE = env.str("DATABASE_APP_ROLE", default="doudizhu_app")

@@ -38,7 +38,6 @@ _RANK_OF_CHAR = {c: i for i, c in enumerate(RANK_CHARS)}
 #: Bits per rank in a multiset key (counts 0..4 fit in 3 bits; 4 keep arithmetic simple).
 KEY_BITS = 4
 UNIT: tuple[int, ...] = tuple(1 << (KEY_BITS * r) for r in range(NUM_RANKS))
-PACK_KEY = sum(c * u for c, u in zip(PACK_COUNTS, UNIT, strict=True))
 
 
 def rank_text(rank: int) -> str:
@@ -227,9 +226,6 @@ class Deal:
         object.__setattr__(self, "has_suits", suited)
         ids = tuple(frozenset(i for i in part if i is not None) for part in parts)
         object.__setattr__(self, "ids", ids)
-
-    def rank_counts(self, seat: int) -> list[int]:
-        return counts_of(c.rank for c in self.hands[seat])
 
     def to_json(self) -> dict[str, object]:
         """The deal as text (physical cards when suits are known, else ranks)."""

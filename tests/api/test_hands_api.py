@@ -282,3 +282,50 @@ def test_penalties_by_the_director_and_revoked(director: Any, table: Any) -> Non
     assert revoked.status_code == 200 and revoked.json()["revoked_at"]
     key = new_key()
     assert key
+
+
+def _rank_style(ranks: tuple[int, ...], rng: Any) -> str:
+    """``ranks`` as a referee might type them: jokers as 大王/小王 written first, right
+    before rank letters, the rest shuffled, lower case, ``10`` for T, no separators."""
+    from referee.rules.cards import rank_text
+
+    jokers = [{"D": "大王", "X": "小王"}[rank_text(r)] for r in ranks if rank_text(r) in "DX"]
+    rest = [rank_text(r) for r in ranks if rank_text(r) not in "DX"]
+    rng.shuffle(rest)
+    return "".join(jokers) + "".join("10" if t == "T" else t.lower() for t in rest)
+
+
+def test_a_deal_and_plays_typed_with_big_joker_before_rank_letters_read_as_ranks(
+    ref: Any, table: Any
+) -> None:
+    """SPEC §1 through the API: 大王 followed by a rank is the big joker, never a diamond;
+    the physical-cards hand's plays and its deal, typed that way, check out legal."""
+    import random
+
+    from referee.rules.cards import deal_from_seed, parse_cards, parse_ranks, rank_text
+
+    def holds_big_joker(s: int) -> bool:
+        return any(rank_text(c.rank) == "D" for c in deal_from_seed(s).hands[0])
+
+    seed = next(s for s in range(100) if holds_big_joker(s))
+    deal = deal_from_seed(seed)
+    rng = random.Random(seed)
+    started = start_hand(ref, table, deal="physical", first_bidder=deal.first_bidder).json()
+    for action in random_hand_actions(deal, seed=5):
+        if action.get("play") not in (None, "pass"):
+            ranks = tuple(c.rank for c in parse_cards(action["play"]))
+            action = {**action, "play": _rank_style(ranks, rng)}
+        response = post(ref, f"/api/v1/hands/{started['id']}/actions/", action)
+        assert response.status_code == 200, (action, response.json())
+    typed = {
+        "hands": [_rank_style(tuple(c.rank for c in hand), rng) for hand in deal.hands],
+        "kitty": _rank_style(tuple(c.rank for c in deal.kitty), rng),
+        "first_bidder": deal.first_bidder,
+    }
+    assert typed["hands"][0].startswith("大王") and typed["hands"][0][2] not in "小大"
+    checked = post(ref, f"/api/v1/hands/{started['id']}/deal/", typed)
+    assert checked.status_code == 200, checked.json()
+    body = checked.json()
+    assert body["deal_check"] == {"ok": True} and body["status"] == "finished"
+    assert "D" in body["deal"]["hands"][0]  # the big joker, read as a rank
+    assert sorted(parse_ranks(body["deal"]["hands"][0])) == sorted(c.rank for c in deal.hands[0])

@@ -155,6 +155,22 @@ def test_r2_4_nobody_bids_passed_out_scores_zero(profile: RuleProfile) -> None:
     rejects(state, PlayCards(0, "3"), "phase")
 
 
+@pytest.mark.parametrize(
+    ("all_pass", "expected"),
+    [("redeal_advance_first_bidder", 1), ("redeal", 0), ("score_zero", None)],
+)
+def test_r2_4_who_bids_first_on_the_redeal(all_pass: str, expected: int | None) -> None:
+    profile = dataclasses.replace(COMP2016, all_pass=all_pass)
+    state = HandState(SPRING_DEAL, profile)
+    assert SPRING_DEAL.first_bidder == 0
+    assert state.redeal_first_bidder is None  # not passed out (yet)
+    push_all(state, [Bid(0, 0), Bid(1, 0), Bid(2, 0)])
+    assert state.redeal_first_bidder == expected
+    played = HandState(SPRING_DEAL, profile)
+    push_all(played, [Bid(0, 1), Bid(1, 0), Bid(2, 0)])
+    assert played.redeal_first_bidder is None  # a landlord: no redeal
+
+
 def test_r3_7_bid_out_of_turn() -> None:
     state = HandState(SPRING_DEAL)
     rejects(state, Bid(1, 1), "out_of_turn")

@@ -83,14 +83,25 @@ def _replay(record: IdempotencyRecord, fingerprint: str) -> Response:
 
 
 def idempotent_write(
-    request: Request, key: str, perform: Callable[[], tuple[int, dict[str, Any]]]
+    request: Request,
+    key: str,
+    perform: Callable[[], tuple[int, dict[str, Any]]],
+    *,
+    perform_finds_retries: bool = False,
 ) -> Response:
-    """Run ``perform`` (returning status and body) once per user and key."""
+    """Run ``perform`` (returning status and body) once per user and key.
+
+    ``perform_finds_retries``: the write's service recognises a retry itself, under its
+    row lock, and writes nothing for it (a hand's log holds the key of every write to the
+    hand), so the record is not looked up first: a retry then fails to insert the record
+    again, rolls back, and answers the recorded original.
+    """
     fingerprint = _fingerprint(request)
     user: Any = request.user
-    record = _record_of(user.pk, key)
-    if record is not None:
-        return _replay(record, fingerprint)
+    if not perform_finds_retries:
+        record = _record_of(user.pk, key)
+        if record is not None:
+            return _replay(record, fingerprint)
     try:
         with transaction.atomic():
             status, body = perform()

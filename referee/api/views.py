@@ -243,7 +243,8 @@ class HandWriteApi(APIView):
             written = self.perform(request, hand, data, **write)
             return 200, _hand_write_response(request, written, key, writer=self.table_writer)
 
-        return idempotent_write(request, key, perform)
+        # Every hand service finds a retry in the hand's log (``hands.hand_lock``).
+        return idempotent_write(request, key, perform, perform_finds_retries=True)
 
 
 def _hand_write_schema(input_serializer: type[serializers.Serializer]) -> Callable[[Any], Any]:

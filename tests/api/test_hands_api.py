@@ -329,3 +329,24 @@ def test_a_deal_and_plays_typed_with_big_joker_before_rank_letters_read_as_ranks
     assert body["deal_check"] == {"ok": True} and body["status"] == "finished"
     assert "D" in body["deal"]["hands"][0]  # the big joker, read as a rank
     assert sorted(parse_ranks(body["deal"]["hands"][0])) == sorted(c.rank for c in deal.hands[0])
+
+
+def test_a_late_retry_answers_the_original_not_the_hand_now(ref: Any, table: Any) -> None:
+    """A retry that arrives after other writes gets the answer of its own write (from the
+    idempotency record), and the hand is unchanged by it."""
+    hand = start_hand(ref, table).json()
+    deal = Deal.from_json(hand["deal"])
+    url = f"/api/v1/hands/{hand['id']}/actions/"
+    first_bidder = deal.first_bidder
+    first = post(ref, url, {"seat": first_bidder, "bid": 1}, key="first")
+    later = post(ref, url, {"seat": (first_bidder + 1) % 3, "bid": 2}, key="later")
+    assert (first.status_code, later.status_code) == (200, 200)
+    again = post(ref, url, {"seat": first_bidder, "bid": 1}, key="first")
+    assert (again.status_code, again.json()) == (200, first.json())
+    assert again.json()["version"] == 1 and again["Idempotent-Replayed"] == "true"
+    assert Hand.objects.get(pk=hand["id"]).version == 2
+    other = post(ref, url, {"seat": first_bidder, "bid": 3}, key="first")
+    assert other.status_code == 409 and other.json()["code"] == "idempotency_conflict"
+    reused = post(ref, f"/api/v1/hands/{hand['id']}/undo/", {"reason": "x"}, key="later")
+    assert reused.status_code == 409 and reused.json()["code"] == "idempotency_conflict"
+    assert HandEvent.objects.filter(hand_id=hand["id"]).count() == 2

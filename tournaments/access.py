@@ -8,7 +8,7 @@ tournaments only.
 
 from typing import Any
 
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 from django.utils.translation import gettext as _
 
 from tournaments.compiled import CompiledExists
@@ -47,24 +47,30 @@ def _playing_check(round_: Round) -> None:
         )
 
 
-#: A referee (in the referee group) assigned to the round or to the table: the one query of
-#: the permission check on the hot path (every action), compiled once per connection.
-_assigned_referee = CompiledExists(
-    "assigned_referee",
-    lambda user_id, table_id, round_id: RefereeAssignment.objects.filter(
+def assigned_referee_rows(user_id: Any, table_id: Any, round_id: Any) -> QuerySet[Any]:
+    """The assignments that let ``user_id`` write to a table: a referee (in the referee
+    group) assigned to the table's round or to the table (ids, or ``OuterRef``s)."""
+    return RefereeAssignment.objects.filter(
         Q(table__isnull=True) | Q(table_id=table_id),
         user_id=user_id,
         round_id=round_id,
         user__groups__name=REFEREE_GROUP,
-    ),
-)
+    )
 
 
-def table_write_check(*, user: Any, table: Table, live: bool = True) -> None:
+#: The permission check's one query, compiled once per connection.
+_assigned_referee = CompiledExists("assigned_referee", assigned_referee_rows)
+
+
+def table_write_check(
+    *, user: Any, table: Table, live: bool = True, assigned: bool | None = None
+) -> None:
     """Refuse a write to ``table`` by ``user``.
 
     ``live`` writes (starting a hand, actions, result entry, undo) need a playing round
-    for everybody; corrections by a director are allowed in any round.
+    for everybody; corrections by a director are allowed in any round. ``assigned``:
+    whether ``user`` is a referee assigned there, when the caller read it already (with
+    the hand: ``hand_selectors.hand_get_for_write``).
     """
     authenticated_check(user=user)
     if user_is_director(user):
@@ -72,7 +78,9 @@ def table_write_check(*, user: Any, table: Table, live: bool = True) -> None:
             _playing_check(table.round)
         return
     # Only a refusal asks which of the two (referee, assignment) the user lacks.
-    if not (user.is_active and _assigned_referee(user.pk, table.pk, table.round_id)):
+    if assigned is None:
+        assigned = _assigned_referee(user.pk, table.pk, table.round_id)
+    if not (user.is_active and assigned):
         _referee_check(user)
         raise ApplicationError("not_assigned", _("You are not assigned to this table."))
     _playing_check(table.round)

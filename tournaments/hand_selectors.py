@@ -3,7 +3,7 @@
 from datetime import datetime
 from typing import Any
 
-from django.db.models import Prefetch, Q
+from django.db.models import Exists, OuterRef, Prefetch, Q
 
 from referee.rules.cards import format_cards
 from referee.rules.errors import RulesError
@@ -11,6 +11,7 @@ from referee.rules.hand import HandState
 from referee.rules.physical import IMPOSSIBLE_CHECKS, PhysicalHandState
 from referee.rules.profiles import get_profile
 from referee.rules.scoring import DealResult, score_result
+from tournaments.access import assigned_referee_rows
 from tournaments.compiled import CompiledGet
 from tournaments.models import (
     Hand,
@@ -42,6 +43,29 @@ _hand_with_table = CompiledGet(
 
 def hand_get(*, hand_id: int) -> Hand | None:
     hand: Hand | None = _hand_with_table(hand_id)
+    return hand
+
+
+#: ``_hand_with_table`` and, in the same query, whether the writer is a referee assigned
+#: to the hand's table (``writer_assigned``).
+_hand_for_writer = CompiledGet(
+    "hand_for_writer",
+    lambda pk, user_id: (
+        Hand.objects.select_related("table__round__tournament", "board")
+        .annotate(
+            writer_assigned=Exists(
+                assigned_referee_rows(user_id, OuterRef("table_id"), OuterRef("table__round_id"))
+            )
+        )
+        .filter(pk=pk)
+    ),
+)
+
+
+def hand_get_for_write(*, hand_id: int, user: Any) -> Hand | None:
+    """The hand as ``hand_get`` reads it, with ``writer_assigned``: whether ``user`` is a
+    referee assigned to its table (for ``access.table_write_check``), in one query."""
+    hand: Hand | None = _hand_for_writer(hand_id, user.pk)
     return hand
 
 

@@ -222,13 +222,20 @@ class HandWriteApi(APIView):
     table_writer: ClassVar[bool] = True
 
     def check(self, request: Request, hand: Hand) -> None:
-        access.table_write_check(user=request.user, table=hand.table, live=self.live)
+        access.table_write_check(
+            user=request.user,
+            table=hand.table,
+            live=self.live,
+            assigned=hand.writer_assigned,  # type: ignore[attr-defined]
+        )
 
     def perform(self, request: Request, hand: Hand, data: Any, **write: Any) -> Hand:
         raise NotImplementedError
 
     def post(self, request: Request, hand_id: int) -> Response:
-        hand = _hand(hand_id)
+        hand = hand_selectors.hand_get_for_write(hand_id=hand_id, user=request.user)
+        if hand is None:
+            raise ApplicationError("not_found", _("No such hand."))
         self.check(request, hand)
         key = idempotency_key(request)
         write = {

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from tests import factories
 from tournaments.compiled import CompiledExists, CompiledGet, row_insert, row_update
+from tournaments.hand_selectors import hand_get_for_write
 from tournaments.models import (
     Hand,
     HandEvent,
@@ -104,6 +105,10 @@ def test_a_compiled_exists_agrees_with_the_orm(
             user__groups__name=REFEREE_GROUP,
         ).exists()
         assert ASSIGNED(referee.pk, target.pk, target.round_id) is orm
+        hand = Hand.objects.filter(table=target).first() or hand_create(table=target)
+        read = hand_get_for_write(hand_id=hand.pk, user=referee)
+        assert read is not None and read.writer_assigned is orm
+        assert read.table.round.tournament_id == target.round.tournament_id
     RefereeAssignment.objects.all().delete()
 
 

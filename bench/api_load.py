@@ -42,6 +42,7 @@ import signal
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
 from dataclasses import dataclass, field
@@ -319,8 +320,10 @@ def check_replays() -> tuple[int, int]:
 def start_gunicorn(
     port: int, workers: int, threads: int, env: dict[str, str]
 ) -> subprocess.Popen[bytes]:
-    """gunicorn with the production settings (config/gunicorn.py)."""
+    """gunicorn with the production settings (config/gunicorn.py). Its log goes to a file
+    (a pipe nobody reads fills up, and then every worker blocks writing a log line)."""
     gunicorn = Path(sys.executable).parent / "gunicorn"
+    log_fd, log_name = tempfile.mkstemp(prefix="api_load-gunicorn-", suffix=".log")
     server = subprocess.Popen(
         [
             str(gunicorn),
@@ -337,9 +340,10 @@ def start_gunicorn(
             "GUNICORN_THREADS": str(threads),
             "GUNICORN_WORKER_CONNECTIONS": "2000",
         },
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
+        stdout=log_fd,
+        stderr=subprocess.STDOUT,
     )
+    os.close(log_fd)
     for _ in range(150):
         try:
             status, _, _ = asyncio.run(request(port, "GET", "/healthz", None, {}))
@@ -349,7 +353,7 @@ def start_gunicorn(
             pass
         time.sleep(0.2)
     server.kill()
-    raise SystemExit("gunicorn did not start")
+    raise SystemExit(f"gunicorn did not start; its log: {log_name}")
 
 
 def percentile(values: list[float], q: float) -> float:

@@ -1,6 +1,7 @@
 """Exactly-once API writes: the ``Idempotency-Key`` header and ``If-Match`` versions.
 
-A write runs in one transaction with the insert of its ``IdempotencyRecord``; a retry with
+A write runs in one transaction with the insert of its ``IdempotencyRecord``
+(``caller_transaction``: a hand service joins it without a savepoint); a retry with
 the same key and request gets the recorded status and body back and writes nothing. Two
 concurrent requests with one key: the hand row lock (or the record's unique constraint)
 lets one win; the other rolls back and answers the winner's record.
@@ -13,7 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from django.core.serializers.json import DjangoJSONEncoder
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError
 from django.utils.translation import gettext as _
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -21,6 +22,7 @@ from rest_framework.response import Response
 from tournaments.compiled import CompiledGet, row_insert
 from tournaments.errors import ApplicationError
 from tournaments.models import IdempotencyRecord
+from tournaments.services.transactions import caller_transaction
 
 KEY_PATTERN = re.compile(r"[A-Za-z0-9_.:\-]{1,128}")
 DEVICE_PATTERN = re.compile(r"[\x20-\x7e]{0,64}")
@@ -103,7 +105,7 @@ def idempotent_write(
         if record is not None:
             return _replay(record, fingerprint)
     try:
-        with transaction.atomic():
+        with caller_transaction():
             status, body = perform()
             record = IdempotencyRecord(
                 user=user,

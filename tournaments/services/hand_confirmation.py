@@ -3,13 +3,13 @@ once a second person (another referee of the round, or a director) confirms it."
 
 from typing import Any
 
-from django.db import transaction
 from django.utils.translation import gettext as _
 
 from tournaments.errors import ApplicationError
 from tournaments.models import Confirmation, Hand, HandEventKind
 from tournaments.services.hand_log import hand_replay
 from tournaments.services.hands import hand_commit, hand_event_append, hand_lock
+from tournaments.services.transactions import hand_write_atomic
 from tournaments.services.validation import reason_check
 
 
@@ -23,7 +23,7 @@ def _recorder_id(hand: Hand) -> int | None:
     return None
 
 
-@transaction.atomic
+@hand_write_atomic
 def hand_confirm(
     *,
     hand: Hand,
@@ -63,7 +63,7 @@ def hand_confirm(
     return hand_commit(hand=locked)
 
 
-@transaction.atomic
+@hand_write_atomic
 def hand_dispute(
     *,
     hand: Hand,

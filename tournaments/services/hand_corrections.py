@@ -3,7 +3,6 @@ nothing is edited or deleted (SPEC R9.5)."""
 
 from typing import Any
 
-from django.db import transaction
 from django.utils.translation import gettext as _
 
 from tournaments.errors import ApplicationError
@@ -15,10 +14,11 @@ from tournaments.services.hands import (
     hand_lock,
     result_payload,
 )
+from tournaments.services.transactions import hand_write_atomic
 from tournaments.services.validation import bool_check, bool_triple_check, reason_check
 
 
-@transaction.atomic
+@hand_write_atomic
 def hand_void(
     *,
     hand: Hand,
@@ -51,7 +51,7 @@ def hand_void(
     return hand_commit(hand=locked)
 
 
-@transaction.atomic
+@hand_write_atomic
 def hand_result_correct(
     *,
     hand: Hand,

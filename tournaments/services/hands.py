@@ -10,7 +10,7 @@ import secrets
 from collections.abc import Callable
 from typing import Any
 
-from django.db import connection, transaction
+from django.db import connection
 from django.db.models import Max, OuterRef, Subquery
 from django.utils.translation import gettext as _
 
@@ -45,6 +45,7 @@ from tournaments.services.hand_log import (
     rules_error,
 )
 from tournaments.services.hand_results import hand_results_sync
+from tournaments.services.transactions import hand_write_atomic
 from tournaments.services.validation import (
     bool_check,
     bool_triple_check,
@@ -94,7 +95,7 @@ def tournament_share_lock(*, tournament_id: int) -> Tournament:
     return rows[0]
 
 
-@transaction.atomic
+@hand_write_atomic
 def hand_create(
     *,
     table: Table,
@@ -327,7 +328,7 @@ def _needs_confirmation(hand: Hand) -> bool:
 
 
 # --------------------------------------------------------------------------- actions
-@transaction.atomic
+@hand_write_atomic
 def hand_action_record(
     *,
     hand: Hand,
@@ -394,7 +395,7 @@ def hand_action_record(
     return written
 
 
-@transaction.atomic
+@hand_write_atomic
 def hand_action_undo(
     *,
     hand: Hand,
@@ -436,7 +437,7 @@ def hand_action_undo(
     return hand_commit(hand=locked)
 
 
-@transaction.atomic
+@hand_write_atomic
 def hand_announcement_record(
     *,
     hand: Hand,
@@ -481,7 +482,7 @@ def hand_announcement_record(
     return hand_commit(hand=locked)
 
 
-@transaction.atomic
+@hand_write_atomic
 def hand_deal_record(
     *,
     hand: Hand,
@@ -590,7 +591,7 @@ def deal_result(
     )
 
 
-@transaction.atomic
+@hand_write_atomic
 def hand_record_result(
     *,
     hand: Hand,
@@ -657,7 +658,7 @@ def hand_record_result(
     return hand_commit(hand=locked)
 
 
-@transaction.atomic
+@hand_write_atomic
 def hand_record_passed_out(
     *,
     hand: Hand,

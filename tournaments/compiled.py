@@ -31,8 +31,9 @@ from django.db.models import Model, QuerySet
 from django.db.models.query import get_related_populators
 
 #: Values no row has: their positions among the compiled query's parameters are where
-#: each call's arguments go (a text column receives the same number as text).
-_PLACEHOLDERS = tuple(-7_340_031 - i for i in range(8))
+#: each call's arguments go (a text column receives the same number as text). Within a
+#: smallint's range: the ORM turns a lookup beyond a column's range into "no rows".
+_PLACEHOLDERS = tuple(-31_001 - i for i in range(8))
 
 
 class _Compiled:

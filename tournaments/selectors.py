@@ -5,6 +5,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db.models import Count, Max, Prefetch, Q, QuerySet
 
+from tournaments.compiled import CompiledGet
 from tournaments.models import (
     Board,
     Entry,
@@ -184,15 +185,20 @@ def table_first_bidder(*, table: Table, hand_number: int) -> int | None:
     return (table.first_bidder + hand_number - 1) % 3
 
 
+#: A round's board for one section and hand number (read at every hand start).
+_round_board = CompiledGet(
+    "round_board",
+    lambda round_id, section, hand_number: (
+        RoundBoard.objects.filter(round_id=round_id, section=section, hand_number=hand_number)
+        .select_related("board")
+        .order_by()
+    ),
+)
+
+
 def round_board(*, table: Table, hand_number: int) -> Board | None:
     """The board every table of ``table``'s section plays as hand ``hand_number``."""
-    row = (
-        RoundBoard.objects.filter(
-            round_id=table.round_id, section=table.section, hand_number=hand_number
-        )
-        .select_related("board")
-        .first()
-    )
+    row = _round_board(table.round_id, table.section, hand_number)
     return row.board if row is not None else None
 
 

@@ -135,8 +135,8 @@ def hand_create(
     # the next number (no unique-constraint error half-way through the request).
     list(Table.objects.select_for_update().filter(pk=table.pk).order_by().values_list("pk"))
     if number is None:
-        last = Hand.objects.filter(table=table).aggregate(last=Max("number"))["last"]
-        number = (last or 0) + 1
+        last = _last_hand(table.pk)
+        number = (last.number if last is not None else 0) + 1
     elif Hand.objects.filter(table=table, number=number).exists():
         raise ApplicationError(
             "hand_number_taken",
@@ -177,7 +177,16 @@ def hand_create(
     # its one unique constraint, the number, is checked above under the table's lock.
     model_validate(hand, exclude=["table", "board"], constraints=False)
     hand.save()
+    # A new hand has no log: its replay (the answer's state) needs no read of one.
+    replay_remember(hand=hand, replay=hand_replay(hand=hand, events=[]))
     return hand
+
+
+#: The table's hand with the highest number (its number only), for the next number.
+_last_hand = CompiledGet(
+    "last_hand",
+    lambda table_id: Hand.objects.filter(table_id=table_id).order_by("-number").only("number")[:1],
+)
 
 
 # --------------------------------------------------------------------------- write helpers

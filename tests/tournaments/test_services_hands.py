@@ -1,14 +1,14 @@
-import threading
 from typing import Any
 
 import pytest
-from django.db import connection, connections
+from django.db import connection
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from referee.rules.profiles import get_profile
 from referee.rules.scoring import DealResult, score_result
 from tests import factories
+from tests.at_once import at_once
 from tournaments.errors import ApplicationError
 from tournaments.models import Hand, HandEvent, Table
 from tournaments.services.hands import hand_create, hand_record_result
@@ -209,25 +209,7 @@ def test_concurrent_replays_of_one_key_record_one_result() -> None:
     at a time anyway, so there the two calls run one after the other."""
     table = factories.seated_table()
     hand = hand_create(table=table)
-    outcomes: list[Any] = []
-
-    def record() -> None:
-        try:
-            outcomes.append(hand_record_result(hand=hand, idempotency_key="k", **RESULT))
-        except Exception as exc:  # pragma: no cover - reported by the assertion below
-            outcomes.append(exc)
-        finally:
-            connections.close_all()
-
-    if connection.vendor == "postgresql":
-        threads = [threading.Thread(target=record) for _ in range(2)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join(timeout=30)
-    else:
-        outcomes.append(hand_record_result(hand=hand, idempotency_key="k", **RESULT))
-        outcomes.append(hand_record_result(hand=hand, idempotency_key="k", **RESULT))
+    outcomes = at_once(lambda: hand_record_result(hand=hand, idempotency_key="k", **RESULT), 2)
 
     assert [getattr(o, "status", o) for o in outcomes] == ["finished", "finished"]
     assert HandEvent.objects.filter(hand=hand).count() == 1
@@ -239,26 +221,7 @@ def test_simultaneous_starts_at_one_table_take_consecutive_numbers() -> None:
     """PostgreSQL: two devices starting a hand at one table at once queue on the table
     row; each gets its own next number, neither hits the unique constraint."""
     table = factories.seated_table()
-    outcomes: list[Any] = []
-    barrier = threading.Barrier(4)
-
-    def start() -> None:
-        try:
-            barrier.wait(timeout=10)
-            outcomes.append(hand_create(table=table, random_deal=True).number)
-        except Exception as exc:  # pragma: no cover - reported by the assertion below
-            outcomes.append(exc)
-        finally:
-            connections.close_all()
-
-    if connection.vendor == "postgresql":
-        threads = [threading.Thread(target=start) for _ in range(4)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join(timeout=30)
-    else:
-        outcomes.extend(hand_create(table=table).number for _ in range(4))
+    outcomes = at_once(lambda: hand_create(table=table, random_deal=True).number, 4)
     assert sorted(outcomes) == [1, 2, 3, 4]
 
 

@@ -1,15 +1,15 @@
 """Seating rounds through the services: random, Swiss and duplicate; byes; overrides and
 corrections of a seat (SPEC §10.4, §10.5, R10.8.6, R10.8.7)."""
 
-import threading
 from collections import Counter
 from typing import Any
 
 import pytest
-from django.db import connection, connections
+from django.db import connection
 from django.utils import timezone
 
 from tests import factories
+from tests.at_once import at_once
 from tournaments import selectors
 from tournaments.errors import ApplicationError
 from tournaments.models import (
@@ -352,25 +352,7 @@ def test_concurrent_identical_corrections_make_one() -> None:
     hand = hand_record_result(hand=hand_create(table=table), landlord=0, bid=2, winner="landlord")
     seat = Seat.objects.get(table=table, position=0)
     right = RoundBye.objects.get(round=round_).entry
-    outcomes: list[Any] = []
-
-    def correct() -> None:
-        try:
-            outcomes.append(seat_correct(seat=seat, entry=right, reason="wrong name"))
-        except Exception as exc:  # pragma: no cover - reported by the assertion below
-            outcomes.append(exc)
-        finally:
-            connections.close_all()
-
-    if connection.vendor == "postgresql":
-        threads = [threading.Thread(target=correct) for _ in range(2)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join(timeout=30)
-    else:
-        correct()
-        correct()
+    outcomes = at_once(lambda: seat_correct(seat=seat, entry=right, reason="wrong name"), 2)
     assert [getattr(o, "entry_id", o) for o in outcomes] == [right.pk, right.pk]
     assert hand.events.filter(kind="seat_correction").count() == 1
     assert HandSeatResult.objects.get(hand=hand, position=0).entry_id == right.pk

@@ -1,7 +1,7 @@
 from typing import Any
 
 import pytest
-from django.db import connection
+from django.db import connection, connections
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -231,3 +231,27 @@ def test_a_taken_hand_number_is_refused_with_a_code(seated_table: Table) -> None
         hand_create(table=seated_table, number=3)
     assert refused.value.code == "hand_number_taken"
     assert Hand.objects.filter(table=seated_table).count() == 1
+
+
+@pytest.mark.postgresql
+@pytest.mark.django_db(transaction=True)
+def test_the_tournament_lock_survives_a_column_added_by_a_migration() -> None:
+    """PostgreSQL, prepared statements: a deploy's migration (another connection) may add a
+    column while the old web processes still run; their prepared hand-start statements
+    keep working."""
+    from tournaments.services.hands import tournament_share_lock
+
+    table = factories.seated_table()
+    tournament_id = table.round.tournament_id
+    for _ in range(3):  # prepared from the second run on (DATABASE_PREPARE_THRESHOLD=2)
+        tournament_share_lock(tournament_id=tournament_id)
+    migration = connections.create_connection("default")
+    try:
+        with migration.cursor() as cursor:
+            cursor.execute("ALTER TABLE tournaments_tournament ADD COLUMN added_later integer")
+        assert tournament_share_lock(tournament_id=tournament_id).pk == tournament_id
+        assert hand_create(table=table, random_deal=True).number == 1
+    finally:
+        with migration.cursor() as cursor:
+            cursor.execute("ALTER TABLE tournaments_tournament DROP COLUMN added_later")
+        migration.close()

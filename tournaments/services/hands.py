@@ -86,10 +86,17 @@ def tournament_share_lock(*, tournament_id: int) -> Tournament:
     of a round). Other databases serialise writes anyway."""
     if connection.vendor != "postgresql":
         return Tournament.objects.get(pk=tournament_id)
-    table = Tournament._meta.db_table
-    rows = list(
-        Tournament.objects.raw(f'SELECT * FROM "{table}" WHERE id = %s FOR SHARE', [tournament_id])
-    )
+
+    # The columns by name, not *: a prepared statement's result must not change shape when a
+    # deploy's migration adds a column while this process still runs (PostgreSQL refuses
+    # "cached plan must not change result type").
+    def quote(name: str | None) -> str:
+        return connection.ops.quote_name(str(name))
+
+    meta = Tournament._meta
+    columns = ", ".join(quote(field.column) for field in meta.concrete_fields)
+    sql = f"SELECT {columns} FROM {quote(meta.db_table)} WHERE {quote(meta.pk.column)} = %s"
+    rows = list(Tournament.objects.raw(f"{sql} FOR SHARE", [tournament_id]))
     if not rows:
         raise Tournament.DoesNotExist
     return rows[0]

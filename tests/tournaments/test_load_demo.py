@@ -187,3 +187,23 @@ def test_make_run_keeps_the_documented_demo_logins() -> None:
     makefile = (Path(__file__).resolve().parents[2] / "Makefile").read_text(encoding="utf-8")
     run_recipe = makefile.split("\nrun:", 1)[1].split("\n\n", 1)[0]
     assert "manage.py load_demo --demo-logins" in run_recipe
+
+
+def test_running_again_after_a_referee_undid_or_voided_a_demo_hand() -> None:
+    """``make run`` loads the demo every time: a rerun after the live demo hand was
+    corrected (an action undone, a hand voided) goes on, as the log now stands."""
+    from tournaments.services.hand_corrections import hand_void
+    from tournaments.services.hands import hand_action_undo
+
+    run_demo()
+    played = Hand.objects.filter(table__number=1).order_by("number")
+    first, second = played[0], played[1]
+    assert (first.status, second.status) == ("finished", "finished")
+    hand_action_undo(hand=first, reason="wrong card entered")
+    hand_action_undo(hand=Hand.objects.get(pk=first.pk), reason="and the one before")
+    hand_void(hand=second, reason="misdeal")
+    run_demo()
+    first.refresh_from_db()
+    second.refresh_from_db()
+    assert (first.status, second.status) == ("finished", "voided")
+    assert hand_check_replays(hand=first) == []

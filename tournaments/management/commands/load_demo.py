@@ -43,7 +43,12 @@ from tournaments.models import (
 from tournaments.roles import REFEREE_GROUP
 from tournaments.services.boards import board_create
 from tournaments.services.hand_log import hand_replay
-from tournaments.services.hands import hand_action_record, hand_create, hand_record_result
+from tournaments.services.hands import (
+    CLOSED_STATUSES,
+    hand_action_record,
+    hand_create,
+    hand_record_result,
+)
 from tournaments.services.players import player_create
 from tournaments.services.rounds import referee_assign, round_create, round_start
 from tournaments.services.seating import round_seat
@@ -237,6 +242,8 @@ class Command(BaseCommand):
     def _play(self, hand: Hand, referee: Any, rng: random.Random) -> None:
         """Play ``hand`` to its end, a random legal action at each turn, every action
         recorded by the referee through the write path (a rerun continues where it is)."""
+        if hand.status in CLOSED_STATUSES:  # finished, or closed by a correction since
+            return
         state = hand_replay(hand=hand).state
         assert isinstance(state, HandState)  # a board: the cards are known
         while not state.is_over:
@@ -249,6 +256,7 @@ class Command(BaseCommand):
                 hand=hand,
                 action=action.to_json(),
                 recorded_by=referee,
-                idempotency_key=f"demo-{hand.pk}-{len(state.actions)}",
+                # by version: an action undone since the last run gets a key of its own
+                idempotency_key=f"demo-{hand.pk}-v{hand.version + 1}",
                 device_id="demo",
             )

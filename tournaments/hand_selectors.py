@@ -3,7 +3,7 @@
 from datetime import datetime
 from typing import Any
 
-from django.db.models import Exists, OuterRef, Prefetch, Q
+from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet
 
 from referee.rules.cards import format_cards
 from referee.rules.errors import RulesError
@@ -34,11 +34,12 @@ from tournaments.services.hand_log import (
 LIVE_STATUSES = frozenset({HandStatus.BIDDING, HandStatus.DOUBLING, HandStatus.PLAYING})
 
 
-#: The hand with its table, round, tournament and board (every write reads it first).
-_hand_with_table = CompiledGet(
-    "hand_with_table",
-    lambda pk: Hand.objects.select_related("table__round__tournament", "board").filter(pk=pk),
-)
+def _hands_with_table() -> QuerySet[Hand]:
+    """Hands with their table, round, tournament and board (rows a hand write reuses)."""
+    return Hand.objects.select_related("table__round__tournament", "board")
+
+
+_hand_with_table = CompiledGet("hand_with_table", lambda pk: _hands_with_table().filter(pk=pk))
 
 
 def hand_get(*, hand_id: int) -> Hand | None:
@@ -51,7 +52,7 @@ def hand_get(*, hand_id: int) -> Hand | None:
 _hand_for_writer = CompiledGet(
     "hand_for_writer",
     lambda pk, user_id: (
-        Hand.objects.select_related("table__round__tournament", "board")
+        _hands_with_table()
         .annotate(
             writer_assigned=Exists(
                 assigned_referee_rows(user_id, OuterRef("table_id"), OuterRef("table__round_id"))

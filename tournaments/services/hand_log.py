@@ -321,8 +321,10 @@ def hand_summary_apply(*, hand: Hand, replay: HandReplay) -> None:
 #: replay). Only a cache (each process has its own; nothing is locked by it): a write takes
 #: the entry after it has locked the hand row and uses it only if the row's version and
 #: last event id are the entry's, so a log written by another process, or an entry of a
-#: rolled-back transaction (entries are kept only on commit), is never used. A hit saves
-#: reading and replaying the log. Bounded: the oldest entries go first.
+#: rolled-back transaction (a write's new replay is kept only on commit), is never used. A
+#: write that took an entry and then wrote nothing (refused, or a retry) gives it back at
+#: once: an entry is a committed hand's replay, and the refused push left it unchanged. A
+#: hit saves reading and replaying the log. Bounded: the oldest entries go first.
 _CACHE: OrderedDict[int, tuple[int, int | None, HandReplay]] = OrderedDict()
 CACHE_SIZE = 4096
 
@@ -349,6 +351,20 @@ def replay_cache_put(*, replay: HandReplay) -> None:
             _CACHE.popitem(last=False)
         except KeyError:  # another thread emptied it
             break
+
+
+def replay_cache_give_back(*, replay: HandReplay) -> None:
+    """Put back ``replay``, taken from the cache by ``replay_cache_take``, after a write
+    that wrote nothing to its hand (a refusal or a retry): still the replay of the
+    committed row the caller holds locked (a refused ``HandState.push`` leaves the state
+    as it was). Only a taken entry: a replay read inside the caller's transaction may
+    show rows that are never committed."""
+    replay_cache_put(replay=replay)
+
+
+def replay_cache_clear() -> None:
+    """Empty this process's cache (tests: their rolled-back hands' ids come round again)."""
+    _CACHE.clear()
 
 
 def replay_cache_put_on_commit(*, replay: HandReplay) -> None:
@@ -378,6 +394,8 @@ __all__ = [
     "hand_state_new",
     "hand_summary_apply",
     "hand_summary_of_row",
+    "replay_cache_clear",
+    "replay_cache_give_back",
     "replay_cache_put",
     "replay_cache_put_on_commit",
     "replay_cache_take",

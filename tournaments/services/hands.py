@@ -14,7 +14,15 @@ from django.db import connection
 from django.db.models import Max, OuterRef, Subquery
 from django.utils.translation import gettext as _
 
-from referee.rules.actions import Bid, Double, Pass, PlayCards, Redouble, action_from_json
+from referee.rules.actions import (
+    Action,
+    Bid,
+    Double,
+    Pass,
+    PlayCards,
+    Redouble,
+    action_from_json,
+)
 from referee.rules.cards import Deal, deal_from_seed
 from referee.rules.errors import RulesError
 from referee.rules.physical import check_deal
@@ -34,9 +42,11 @@ from tournaments.models import (
 )
 from tournaments.services.common import model_validate
 from tournaments.services.hand_log import (
+    AnyHandState,
     HandReplay,
     hand_replay,
     hand_summary_apply,
+    replay_cache_give_back,
     replay_cache_put_on_commit,
     replay_cache_take,
     replay_extend,
@@ -184,8 +194,11 @@ def hand_create(
     # its one unique constraint, the number, is checked above under the table's lock.
     model_validate(hand, exclude=["table", "board"], constraints=False)
     hand.save()
-    # A new hand has no log: its replay (the answer's state) needs no read of one.
-    replay_remember(hand=hand, replay=hand_replay(hand=hand, events=[]))
+    # A new hand has no log: its replay (the answer's state, and the first action's) needs
+    # no read of one.
+    replay = hand_replay(hand=hand, events=[])
+    replay_remember(hand=hand, replay=replay)
+    replay_cache_put_on_commit(replay=replay)
     return hand
 
 
@@ -216,6 +229,7 @@ def hand_lock(
     idempotency_key_check(idempotency_key)
     int_check("expected_version", expected_version, minimum=0, allow_none=True)
     locked = _hand_row_lock(hand=hand, with_last_event=events is not None)
+    cached = None
     if events is not None:
         cached = replay_cache_take(hand=locked, last_event_id=locked.last_event_id)
         if cached is not None:
@@ -223,6 +237,29 @@ def hand_lock(
             replay_remember(hand=locked, replay=cached)
         else:
             events.extend(HandEvent.objects.filter(hand=locked).order_by("seq"))
+    try:
+        return locked, _hand_lock_checks(
+            locked=locked,
+            idempotency_key=idempotency_key,
+            expected_version=expected_version,
+            same_request=same_request,
+            events=events,
+        )
+    except ApplicationError:
+        if cached is not None:
+            replay_cache_give_back(replay=cached)
+        raise
+
+
+def _hand_lock_checks(
+    *,
+    locked: Hand,
+    idempotency_key: str | None,
+    expected_version: int | None,
+    same_request: Callable[[HandEvent], bool],
+    events: list[HandEvent] | None,
+) -> bool:
+    """``hand_lock``'s checks of the locked row: whether the write is a retry."""
     if idempotency_key is not None:
         if events is not None:
             previous = next((e for e in events if e.idempotency_key == idempotency_key), None)
@@ -234,7 +271,7 @@ def hand_lock(
                     "idempotency_conflict",
                     _("This idempotency key was already used for a different request."),
                 )
-            return locked, True
+            return True
     if expected_version is not None and expected_version != locked.version:
         raise ApplicationError(
             "version_conflict",
@@ -242,7 +279,7 @@ def hand_lock(
             % {"current": locked.version, "seen": expected_version},
             extra={"version": locked.version},
         )
-    return locked, False
+    return False
 
 
 #: ``SELECT … FOR UPDATE`` of a hand row and the id of its last event (for the replay cache).
@@ -373,26 +410,18 @@ def hand_action_record(
         same_request=lambda e: e.payload.get("action") == canonical,
         events=events,
     )
+    cached = replay_remembered(hand=locked)  # taken from the replay cache by hand_lock
+    replay = cached or hand_replay(hand=locked, events=events)
     if retry:
+        if cached is not None:
+            replay_cache_give_back(replay=cached)
         return locked
-    hand_open_check(hand=locked)
-    replay = replay_remembered(hand=locked) or hand_replay(hand=locked, events=events)
-    state = replay.state
-    if state is None:
-        raise ApplicationError(
-            "no_deal",
-            _("This hand has no deal and is not in physical-cards mode: enter its result."),
-        )
-    if replay.result_event is not None:
-        raise ApplicationError("hand_closed", _("The hand's result has been entered."))
     try:
-        state.push(parsed)
-    except RulesError as exc:
-        top = state.top_play
-        details: dict[str, Any] = {"index": len(state.actions)}
-        if top is not None:
-            details["top"] = {"seat": state.top_seat, "cards": top.text()}
-        raise rules_error(exc, **details) from exc
+        state = _action_push(hand=locked, replay=replay, action=parsed)
+    except ApplicationError:
+        if cached is not None:  # refused: the state is as it was taken
+            replay_cache_give_back(replay=cached)
+        raise
     payload: dict[str, Any] = {"action": canonical}
     if state.is_over:
         payload.update(closes=True, needs_confirmation=_needs_confirmation(locked))
@@ -409,6 +438,29 @@ def hand_action_record(
     written = hand_commit(hand=locked, replay=replay_extend(replay=replay, event=event))
     replay_cache_put_on_commit(replay=replay_remembered(hand=written) or hand_replay(hand=written))
     return written
+
+
+def _action_push(*, hand: Hand, replay: HandReplay, action: Action) -> AnyHandState:
+    """Push ``action`` onto the locked hand's replayed state, or raise the refusal (the
+    state then unchanged)."""
+    hand_open_check(hand=hand)
+    state = replay.state
+    if state is None:
+        raise ApplicationError(
+            "no_deal",
+            _("This hand has no deal and is not in physical-cards mode: enter its result."),
+        )
+    if replay.result_event is not None:
+        raise ApplicationError("hand_closed", _("The hand's result has been entered."))
+    try:
+        state.push(action)
+    except RulesError as exc:
+        top = state.top_play
+        details: dict[str, Any] = {"index": len(state.actions)}
+        if top is not None:
+            details["top"] = {"seat": state.top_seat, "cards": top.text()}
+        raise rules_error(exc, **details) from exc
+    return state
 
 
 @hand_write_atomic

@@ -103,7 +103,9 @@ def main() -> None:
         s0 = backend_cpu_ns()
         # Capturing queries puts Django's debug cursor (which renders every statement's SQL)
         # in the path: not while profiling, whose numbers would then be mostly that.
-        capture = nullcontext([]) if profiler is not None else CaptureQueriesContext(connection)
+        capture: Any = (
+            nullcontext([]) if profiler is not None else CaptureQueriesContext(connection)
+        )
         with capture as captured:
             if profiler is not None:
                 profiler.enable()

@@ -13,7 +13,7 @@ service under load.
 
     DATABASE_URL=postgres://doudizhu@127.0.0.1:5432/postgres python bench/api_write_profile.py
 
-Options: --hands 20  --db doudizhu_profile (dropped and created)  --sql [KIND]  --profile
+Options: --hands 20  --db doudizhu_profile (dropped and created)  --sql [KIND]  --profile [KIND]
 --pg-statements
 """
 
@@ -53,7 +53,13 @@ def main() -> None:
         choices=("start", "bid", "double", "redouble", "play"),
         help="print the SQL of one write of this kind (default: a mid-hand play)",
     )
-    parser.add_argument("--profile", action="store_true", help="cProfile the writes")
+    parser.add_argument(
+        "--profile",
+        nargs="?",
+        const="all",
+        choices=("all", "start", "bid", "double", "redouble", "play"),
+        help="cProfile the writes (of one kind: --profile start)",
+    )
     parser.add_argument(
         "--pg-statements",
         action="store_true",
@@ -107,7 +113,7 @@ def main() -> None:
             nullcontext([]) if profiler is not None else CaptureQueriesContext(connection)
         )
         with capture as captured:
-            if profiler is not None:
+            if profiler is not None and args.profile in ("all", kind):
                 profiler.enable()
             t0, c0 = time.perf_counter(), time.process_time()
             response = client.post(

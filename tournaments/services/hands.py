@@ -411,13 +411,14 @@ def hand_action_record(
         events=events,
     )
     cached = replay_remembered(hand=locked)  # taken from the replay cache by hand_lock
-    replay = cached or hand_replay(hand=locked, events=events)
     if retry:
         if cached is not None:
             replay_cache_give_back(replay=cached)
         return locked
     try:
-        state = _action_push(hand=locked, replay=replay, action=parsed)
+        hand_open_check(hand=locked)
+        replay = cached or hand_replay(hand=locked, events=events)
+        state = _action_push(replay=replay, action=parsed)
     except ApplicationError:
         if cached is not None:  # refused: the state is as it was taken
             replay_cache_give_back(replay=cached)
@@ -440,10 +441,9 @@ def hand_action_record(
     return written
 
 
-def _action_push(*, hand: Hand, replay: HandReplay, action: Action) -> AnyHandState:
+def _action_push(*, replay: HandReplay, action: Action) -> AnyHandState:
     """Push ``action`` onto the locked hand's replayed state, or raise the refusal (the
     state then unchanged)."""
-    hand_open_check(hand=hand)
     state = replay.state
     if state is None:
         raise ApplicationError(

@@ -42,9 +42,9 @@ sys.path.insert(0, str(ROOT))
 from bench import _postgres  # noqa: E402
 from bench.api_load import (  # noqa: E402
     Connection,
-    database_url,
     fresh_database,
     percentile,
+    server_environment,
     start_gunicorn,
 )
 
@@ -150,22 +150,9 @@ def main() -> None:
     parser.add_argument("--db", default="doudizhu_floor")
     args = parser.parse_args()
     _postgres.postgres_required("api_floor.py")
-    env = {
-        **os.environ,
-        "DATABASE_URL": database_url(args.db),
-        "DEBUG": "false",
-        "SECRET_KEY": "bench-" + uuid.uuid4().hex + uuid.uuid4().hex,
-        "ALLOWED_HOSTS": "127.0.0.1",
-        "CONN_MAX_AGE": "60",
-        "LOG_LEVEL": "ERROR",
-        "DJANGO_SETTINGS_MODULE": "bench._floor_settings",
-        "CELERY_BROKER_URL": os.environ.get(
-            "BENCH_BROKER_URL", "redis://127.0.0.1:6379/13"
-        ),  # /healthz checks the broker
-    }
-    os.environ.update(
-        {k: env[k] for k in ("DATABASE_URL", "DJANGO_SETTINGS_MODULE", "CELERY_BROKER_URL")}
-    )
+    # /healthz, which start_gunicorn waits for, checks the broker
+    broker = os.environ.get("BENCH_BROKER_URL", "redis://127.0.0.1:6379/13")
+    env = server_environment(args.db, "bench._floor_settings", broker)
     fresh_database(args.db)
     token = setup(args.db, args.tables)
     server = start_gunicorn(args.port, args.workers, args.threads, env)

@@ -317,6 +317,27 @@ def check_replays() -> tuple[int, int]:
     return hands.count(), bad
 
 
+def server_environment(db: str, settings: str, broker: str) -> dict[str, str]:
+    """The environment of the served processes (production settings on database ``db`` of
+    DATABASE_URL's server, Celery on ``broker``), also set in this process (which sets up
+    the database and sends to the worker's broker)."""
+    env = {
+        **os.environ,
+        "DATABASE_URL": database_url(db),
+        "DEBUG": "false",
+        "SECRET_KEY": "bench-" + uuid.uuid4().hex + uuid.uuid4().hex,
+        "ALLOWED_HOSTS": "127.0.0.1",
+        "CONN_MAX_AGE": "60",
+        "LOG_LEVEL": "ERROR",
+        "DJANGO_SETTINGS_MODULE": settings,
+        "CELERY_BROKER_URL": broker,
+        "CELERY_RESULT_BACKEND": broker,
+    }
+    names = ("DATABASE_URL", "DJANGO_SETTINGS_MODULE", "CELERY_BROKER_URL", "CELERY_RESULT_BACKEND")
+    os.environ.update({name: env[name] for name in names})
+    return env
+
+
 def start_gunicorn(
     port: int, workers: int, threads: int, env: dict[str, str]
 ) -> subprocess.Popen[bytes]:
@@ -380,22 +401,8 @@ def main() -> None:
     levels = [int(n) for n in args.tables.split(",")]
     thinks = [float(t) for t in args.think.split(",")]
 
-    env = {
-        **os.environ,
-        "DATABASE_URL": database_url(args.db),
-        "DEBUG": "false",
-        "SECRET_KEY": "bench-" + uuid.uuid4().hex + uuid.uuid4().hex,
-        "ALLOWED_HOSTS": "127.0.0.1",
-        "CONN_MAX_AGE": "60",
-        "LOG_LEVEL": "ERROR",
-        "DJANGO_SETTINGS_MODULE": "config.settings",
-        # as in production: finished hands queue the standings for a real Celery worker
-        "CELERY_BROKER_URL": args.broker,
-        "CELERY_RESULT_BACKEND": args.broker,
-    }
-    for name in ("DATABASE_URL", "DJANGO_SETTINGS_MODULE", "CELERY_BROKER_URL"):
-        os.environ[name] = env[name]
-    os.environ["CELERY_RESULT_BACKEND"] = env["CELERY_RESULT_BACKEND"]
+    # as in production: finished hands queue the standings for a real Celery worker
+    env = server_environment(args.db, "config.settings", args.broker)
     sys.path.insert(0, str(ROOT))
     fresh_database(args.db)
     token, tables = setup_tables(levels)

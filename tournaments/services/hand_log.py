@@ -353,15 +353,6 @@ def replay_cache_put(*, replay: HandReplay) -> None:
             break
 
 
-def replay_cache_give_back(*, replay: HandReplay) -> None:
-    """Put back ``replay``, taken from the cache by ``replay_cache_take``, after a write
-    that wrote nothing to its hand (a refusal or a retry): still the replay of the
-    committed row the caller holds locked (a refused ``HandState.push`` leaves the state
-    as it was). Only a taken entry: a replay read inside the caller's transaction may
-    show rows that are never committed."""
-    replay_cache_put(replay=replay)
-
-
 def replay_cache_clear() -> None:
     """Empty this process's cache (tests: their rolled-back hands' ids come round again)."""
     _CACHE.clear()
@@ -395,7 +386,6 @@ __all__ = [
     "hand_summary_apply",
     "hand_summary_of_row",
     "replay_cache_clear",
-    "replay_cache_give_back",
     "replay_cache_put",
     "replay_cache_put_on_commit",
     "replay_cache_take",

@@ -46,7 +46,7 @@ from tournaments.services.hand_log import (
     HandReplay,
     hand_replay,
     hand_summary_apply,
-    replay_cache_give_back,
+    replay_cache_put,
     replay_cache_put_on_commit,
     replay_cache_take,
     replay_extend,
@@ -238,7 +238,7 @@ def hand_lock(
         else:
             events.extend(HandEvent.objects.filter(hand=locked).order_by("seq"))
     try:
-        return locked, _hand_lock_checks(
+        retry = _hand_lock_checks(
             locked=locked,
             idempotency_key=idempotency_key,
             expected_version=expected_version,
@@ -246,9 +246,12 @@ def hand_lock(
             events=events,
         )
     except ApplicationError:
-        if cached is not None:
-            replay_cache_give_back(replay=cached)
+        if cached is not None:  # nothing written: still the committed hand's replay
+            replay_cache_put(replay=cached)
         raise
+    if retry and cached is not None:
+        replay_cache_put(replay=cached)
+    return locked, retry
 
 
 def _hand_lock_checks(
@@ -410,18 +413,16 @@ def hand_action_record(
         same_request=lambda e: e.payload.get("action") == canonical,
         events=events,
     )
-    cached = replay_remembered(hand=locked)  # taken from the replay cache by hand_lock
     if retry:
-        if cached is not None:
-            replay_cache_give_back(replay=cached)
         return locked
+    cached = replay_remembered(hand=locked)  # taken from the replay cache by hand_lock
     try:
         hand_open_check(hand=locked)
         replay = cached or hand_replay(hand=locked, events=events)
         state = _action_push(replay=replay, action=parsed)
     except ApplicationError:
         if cached is not None:  # refused: the state is as it was taken
-            replay_cache_give_back(replay=cached)
+            replay_cache_put(replay=cached)
         raise
     payload: dict[str, Any] = {"action": canonical}
     if state.is_over:

@@ -114,10 +114,3 @@ def tournament_read_check(*, user: Any, tournament: Tournament) -> None:
         return
     raise ApplicationError("not_found", _("No such hand."))
 
-
-def cards_visible(*, user: Any, table: Table) -> bool:
-    """Whether ``user`` may see the unplayed cards of a live hand at ``table``: the
-    table's referees and directors."""
-    if user_is_director(user):
-        return True
-    return bool(user.is_authenticated and referee_assigned(user=user, table=table))

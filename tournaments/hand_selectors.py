@@ -12,6 +12,7 @@ from referee.rules.physical import IMPOSSIBLE_CHECKS, PhysicalHandState
 from referee.rules.profiles import get_profile
 from referee.rules.scoring import DealResult, score_result
 from tournaments.access import assigned_referee_rows
+from tournaments.card_secrecy import ALL, NONE, CardsShown
 from tournaments.compiled import CompiledGet
 from tournaments.models import (
     Hand,
@@ -117,10 +118,22 @@ def _iso(value: datetime) -> str:
     return value.isoformat().replace("+00:00", "Z")
 
 
-def _event_row(event: HandEvent, *, audit: bool, hide_deal: bool) -> dict[str, Any]:
+def _payload_without_plays(payload: dict[str, Any]) -> dict[str, Any]:
+    """A play's (or an undone play's) payload with its cards taken out ("pass" stays)."""
+    action = payload.get("action")
+    if isinstance(action, dict) and action.get("play") not in (None, "pass"):
+        return {**payload, "action": {**action, "play": None}}
+    return payload
+
+
+def _event_row(
+    event: HandEvent, *, audit: bool, hide_deal: bool, hide_plays: bool = False
+) -> dict[str, Any]:
     payload = event.payload
     if hide_deal and event.kind == HandEventKind.DEAL:
         payload = {"check": payload.get("check")}
+    if hide_plays:
+        payload = _payload_without_plays(payload)
     row: dict[str, Any] = {
         "seq": event.seq,
         "kind": event.kind,
@@ -137,14 +150,15 @@ def _event_row(event: HandEvent, *, audit: bool, hide_deal: bool) -> dict[str, A
 def hand_detail(
     *,
     hand: Hand,
-    show_cards: bool,
+    show_cards: bool | CardsShown,
     audit: bool = False,
     log: bool = True,
     written_key: str | None = None,
 ) -> dict[str, Any]:
     """A hand as its phone shows it: phase, turn, top play, cards left, announcements due,
     stakes per defender, the legal actions of the seat on turn (the phone's buttons) and
-    the event log. Unplayed cards of a live hand only when ``show_cards``.
+    the event log. ``show_cards``: which cards the reader sees, as
+    ``card_secrecy.hand_cards_shown`` decides (True: all, False: none).
 
     Without ``log`` (what a write answers): no event log, but ``event``, the event written
     with the Idempotency-Key ``written_key`` (None when the write appended none). A write's
@@ -159,7 +173,9 @@ def hand_detail(
     events = replay.events
     summary = replay.summary
     live = summary["status"] in LIVE_STATUSES
-    cards = show_cards or not live
+    shown = show_cards if isinstance(show_cards, CardsShown) else (ALL if show_cards else NONE)
+    cards = shown.unplayed
+    hide = {"hide_deal": not cards, "hide_plays": not shown.played}
     state = replay.state
     table = hand.table
     out: dict[str, Any] = {
@@ -204,15 +220,15 @@ def hand_detail(
         "deal_check": replay.deal_event.payload["check"] if replay.deal_event else None,
     }
     if log:
-        out["events"] = [_event_row(e, audit=audit, hide_deal=not cards) for e in events]
+        out["events"] = [_event_row(e, audit=audit, **hide) for e in events]
     else:
         written = next(
             (e for e in reversed(events) if written_key and e.idempotency_key == written_key),
             None,
         )
-        out["event"] = _event_row(written, audit=False, hide_deal=not cards) if written else None
+        out["event"] = _event_row(written, audit=False, **hide) if written else None
     if state is not None:
-        _state_fields(out, replay, state, show_cards=cards, closed=not live)
+        _state_fields(out, replay, state, shown=shown, closed=not live)
     if cards:
         deal = state.deal if isinstance(state, HandState) else hand_deal(hand=hand)
         out["deal"] = deal.to_json() if deal is not None else None
@@ -224,10 +240,11 @@ def _state_fields(
     replay: HandReplay,
     state: HandState | PhysicalHandState,
     *,
-    show_cards: bool,
+    shown: CardsShown,
     closed: bool,
 ) -> None:
-    top = state.top_play
+    show_cards = shown.unplayed
+    top = state.top_play if shown.played else None
     out.update(
         turn=None if closed else state.turn,
         top_play=(
@@ -241,7 +258,7 @@ def _state_fields(
         ],
     )
     if isinstance(state, HandState):
-        if state.kitty_revealed:
+        if state.kitty_revealed and shown.played:
             out["kitty"] = format_cards(state.deal.kitty)
         if show_cards:
             out["hands"] = [format_cards(state.hand_of(seat)) for seat in range(3)]
@@ -249,10 +266,12 @@ def _state_fields(
         out["legal_actions"] = [a.to_json() for a in state.legal_actions()]
 
 
-def hand_audit(*, hand: Hand) -> list[dict[str, Any]]:
-    """Who did what, when, from which device."""
+def hand_audit(*, hand: Hand, shown: CardsShown = ALL) -> list[dict[str, Any]]:
+    """Who did what, when, from which device; the cards as ``shown``
+    (``card_secrecy.hand_cards_shown``)."""
     events = HandEvent.objects.filter(hand=hand).select_related("recorded_by").order_by("seq")
-    return [_event_row(e, audit=True, hide_deal=False) for e in events]
+    hide = {"hide_deal": not shown.unplayed, "hide_plays": not shown.played}
+    return [_event_row(e, audit=True, **hide) for e in events]
 
 
 def assignment_tables(*, user: Any) -> list[dict[str, Any]]:

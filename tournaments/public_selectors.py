@@ -15,6 +15,7 @@ from django.db.models import Count, Max, Prefetch, QuerySet, Sum
 
 from referee.rules.cards import Card, parse_cards
 from referee.rules.errors import RulesError
+from tournaments.card_secrecy import PUBLIC, hand_cards_shown, hands_cards_shown
 from tournaments.models import (
     Board,
     Entry,
@@ -136,6 +137,7 @@ def live_tables(*, tournament: Tournament) -> list[LiveTable]:
         .order_by("round__number", "number")
     )
     hands = {h.table_id: h for h in _live_hands(tournament=tournament).select_related("board")}
+    shown = hands_cards_shown(user=PUBLIC, hands=hands.values())
     events: dict[int, list[HandEvent]] = {}
     for event in HandEvent.objects.filter(hand__in=list(hands.values())).order_by("hand", "seq"):
         events.setdefault(event.hand_id, []).append(event)
@@ -147,6 +149,8 @@ def live_tables(*, tournament: Tournament) -> list[LiveTable]:
             row.hand = hand
             row.replay = hand_replay(hand=hand, events=events.get(hand.pk, []))
             _live_state(row, row.replay)
+            if row.last_play is not None and not shown[hand.pk].played:
+                row.last_play = (row.last_play[0], None)  # a secret board's cards: "?"
         out.append(row)
     return out
 
@@ -219,6 +223,8 @@ class HandPage:
     seats: list[Seat]
     replay: HandReplay
     live: bool
+    #: The hand's board is still secret (card_secrecy): no card is shown.
+    secret: bool = False
     steps: list[Step] = field(default_factory=list)
     deal: list[list[Card]] | None = None
     kitty: list[Card] | None = None
@@ -226,8 +232,10 @@ class HandPage:
 
 
 def hand_page(*, hand: Hand) -> HandPage:
-    """The hand's log as replay steps. A live hand shows only what has been played: no
-    deal, no kitty before it is revealed, no unplayed cards."""
+    """The hand's log as replay steps, with the cards the public may see
+    (``card_secrecy``). A live hand shows only what has been played: no deal, no kitty
+    before it is revealed, no unplayed cards; a hand on a board still being played
+    elsewhere shows no card at all."""
     seats = list(
         Seat.objects.filter(table_id=hand.table_id)
         .select_related("entry__player")
@@ -236,14 +244,20 @@ def hand_page(*, hand: Hand) -> HandPage:
     events = list(HandEvent.objects.filter(hand=hand).order_by("seq"))
     replay = hand_replay(hand=hand, events=events)
     live = replay.summary["status"] in LIVE_STATUSES
-    page = HandPage(hand=hand, seats=seats, replay=replay, live=live)
-    deal = hand_deal(hand=hand) if not live else None
+    shown = hand_cards_shown(user=PUBLIC, hand=hand)
+    page = HandPage(hand=hand, seats=seats, replay=replay, live=live, secret=not shown.played)
+    deal = hand_deal(hand=hand) if shown.unplayed else None
     if deal is not None:
         page.deal = [sorted(h, key=_card_key) for h in deal.hands]
         page.kitty = list(deal.kitty)
-    elif live and replay.state is not None and getattr(replay.state, "kitty_revealed", False):
+    elif (
+        shown.played and replay.state is not None and getattr(replay.state, "kitty_revealed", False)
+    ):
         page.kitty = list(replay.state.deal.kitty)  # type: ignore[union-attr]
     page.steps = _steps(replay, deal_counts=[17, 17, 17] if replay.state is not None else None)
+    if not shown.played:
+        for step in page.steps:
+            step.cards = None
     page.breakdown = breakdown(replay.summary)
     return page
 
@@ -376,8 +390,8 @@ def matchpoints(scores: list[int | None]) -> list[int | None]:
 
 
 def hand_deal_cards(*, board: Board) -> dict[str, Any]:
-    """A board's cards for its traveller: every seat's hand and the kitty (the board has been
-    played, so its cards are public)."""
+    """A board's cards for its traveller: every seat's hand and the kitty. Only for a board
+    ``card_secrecy.board_cards_visible`` releases."""
     hands = [board.hand_0, board.hand_1, board.hand_2]
     return {
         "hands": [sorted(cards_of(h) or [], key=_card_key) for h in hands],

@@ -26,7 +26,7 @@ from referee.api.idempotency import (
     idempotent_write,
 )
 from referee.api.permissions import IsRefereeOrDirector
-from tournaments import access, hand_selectors, selectors
+from tournaments import access, card_secrecy, hand_selectors, selectors
 from tournaments.errors import ApplicationError
 from tournaments.models import Board, Entry, Hand, Penalty, Tournament
 from tournaments.roles import user_is_director, user_is_referee
@@ -90,9 +90,10 @@ def _validated(serializer_class: type[serializers.Serializer], request: Request)
 
 
 def _hand_response(request: Request, hand: Hand) -> dict[str, Any]:
-    """The hand as JSON-ready data, with its log (``io.HandOutput``)."""
-    show = access.cards_visible(user=request.user, table=hand.table)
-    return hand_selectors.hand_detail(hand=hand, show_cards=show)
+    """The hand as JSON-ready data, with its log (``io.HandOutput``), its cards as
+    ``card_secrecy`` allows."""
+    shown = card_secrecy.hand_cards_shown(user=request.user, hand=hand)
+    return hand_selectors.hand_detail(hand=hand, show_cards=shown)
 
 
 def _hand_write_response(
@@ -100,10 +101,13 @@ def _hand_write_response(
 ) -> dict[str, Any]:
     """What a write answers and its idempotency record keeps (``io.HandWriteOutput``,
     checked by the schema tests and schemathesis): the new state and the event written
-    under ``key``. ``writer``: the user passed the table's write check, so may see its
-    cards."""
-    show = writer or access.cards_visible(user=request.user, table=hand.table)
-    return hand_selectors.hand_detail(hand=hand, show_cards=show, log=False, written_key=key)
+    under ``key``. ``writer``: the user passed the table's write check (a director or the
+    table's referee), so sees the cards of its live hand; a closed hand's cards as
+    ``card_secrecy`` allows (a duplicate board's stay hidden until the board is released)."""
+    shown = card_secrecy.hand_cards_shown(
+        user=request.user, hand=hand, table_referee=True if writer else None
+    )
+    return hand_selectors.hand_detail(hand=hand, show_cards=shown, log=False, written_key=key)
 
 
 class MeApi(APIView):
@@ -169,7 +173,9 @@ class HandAuditApi(APIView):
         access.authenticated_check(user=user)
         if not (user_is_director(user) or access.referee_assigned(user=user, table=hand.table)):
             raise ApplicationError("not_assigned", _("You are not assigned to this table."))
-        return Response(io.EventOutput(hand_selectors.hand_audit(hand=hand), many=True).data)
+        shown = card_secrecy.hand_cards_shown(user=user, hand=hand, table_referee=True)
+        events = hand_selectors.hand_audit(hand=hand, shown=shown)
+        return Response(io.EventOutput(events, many=True).data)
 
 
 class HandStartApi(APIView):

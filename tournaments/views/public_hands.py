@@ -8,6 +8,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from tournaments import public_selectors as ps
+from tournaments.card_secrecy import PUBLIC, board_cards_visible
 from tournaments.public_standings import entry_rank_history
 from tournaments.views.public import tournament_or_404
 
@@ -49,7 +50,6 @@ def board_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         raise Http404("No such board.")
     hands = ps.board_hands(board=board)
     by_position = [ps.matchpoints([getattr(h, f"score_{p}") for h in hands]) for p in range(3)]
-    live = any(h.status in ps.LIVE_STATUSES for h in hands)
     rows = [
         {
             "hand": hand,
@@ -64,7 +64,12 @@ def board_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         "board": board,
         "rows": rows,
         "top": 2 * (sum(1 for h in hands if h.score_0 is not None) - 1),
-        # the cards stay hidden while any table still plays the board
-        "deal": ps.hand_deal_cards(board=board) if rows and not live else None,
+        # hidden until every table that plays the board has closed its hand on it (or its
+        # round is closed): card_secrecy; public pages show what anybody may see
+        "deal": (
+            ps.hand_deal_cards(board=board)
+            if board_cards_visible(user=PUBLIC, board=board)
+            else None
+        ),
     }
     return render(request, "public/board.html", context)

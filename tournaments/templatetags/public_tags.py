@@ -46,7 +46,7 @@ def card(c: Card) -> SafeString:
 @register.simple_tag
 def cards(cs: Iterable[Card] | None) -> SafeString:
     if cs is None:
-        return format_html('<span class="muted">?</span>')
+        return format_html('<span class="muted">{}</span>', "?")
     return format_html(
         '<span class="cards">{}</span>', format_html_join("", "{}", ((card(c),) for c in cs))
     )

@@ -243,11 +243,20 @@ class HandStateOutput(serializers.Serializer):
         help_text="The seat on turn's legal actions (null when hidden or unknown).",
     )
     hands = serializers.ListField(
-        child=serializers.CharField(), allow_null=True, help_text="Cards still held."
+        child=serializers.CharField(),
+        allow_null=True,
+        help_text="Cards still held (null when hidden: see the card secrecy rule).",
     )
-    kitty = serializers.CharField(allow_null=True)
-    deal = serializers.JSONField(allow_null=True)
-    seed = serializers.IntegerField(allow_null=True)
+    kitty = serializers.CharField(
+        allow_null=True,
+        help_text="The kitty (底牌) once turned; null when hidden: a duplicate board's cards "
+        "only for directors and the live table's referees until every table of its section "
+        "has closed its hand on the board (or the round is closed).",
+    )
+    deal = serializers.JSONField(allow_null=True, help_text="The deal; null when hidden.")
+    seed = serializers.IntegerField(
+        allow_null=True, help_text="The server's deal seed; null when hidden or a board."
+    )
     impossible_checks = serializers.ListField(child=serializers.CharField())
     deal_check = serializers.JSONField(allow_null=True)
 

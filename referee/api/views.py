@@ -149,7 +149,8 @@ class AssignmentListApi(APIView):
 
 class HandDetailApi(APIView):
     """A hand: state, the phone's buttons and the event log. Public for public
-    tournaments, without the unplayed cards of a live hand."""
+    tournaments, without the unplayed cards of a live hand, and without any card of a
+    duplicate board still being played at another table (``card_secrecy``)."""
 
     permission_classes = (AllowAny,)
 

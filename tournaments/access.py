@@ -113,4 +113,3 @@ def tournament_read_check(*, user: Any, tournament: Tournament) -> None:
     ):
         return
     raise ApplicationError("not_found", _("No such hand."))
-

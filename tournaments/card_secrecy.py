@@ -39,9 +39,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser
-from django.db.models import Exists, OuterRef, Q
+from django.db.models import Exists, Max, OuterRef, Q
+from django.utils.translation import gettext as _
 
 from tournaments.access import referee_assigned
+from tournaments.errors import ApplicationError
 from tournaments.models import Board, Hand, HandStatus, RoundBoard, RoundStatus, Table
 from tournaments.roles import user_is_director
 
@@ -157,3 +159,28 @@ def hands_cards_shown(*, user: Any, hands: Iterable[Hand]) -> dict[int, CardsSho
         )
         for h in hands
     }
+
+
+def board_start_check(*, user: Any, table: Table, board: Board) -> None:
+    """Refuse a referee's hand started on a board the rounds assign elsewhere.
+
+    A referee sees the cards of their table's live hand, so starting any board by number
+    would let them read one that other tables still play (and void the hand). A board that a
+    round assigns (``RoundBoard``) is started by hand only as the hand its section plays it
+    as, at the table's next hand; boards no round assigns (duplicate run by hand) and
+    directors are not limited."""
+    if user_is_director(user):
+        return
+    assigned = RoundBoard.objects.filter(board=board)
+    if not assigned.exists():
+        return
+    last = Hand.objects.filter(table=table).aggregate(last=Max("number"))["last"] or 0
+    if assigned.filter(
+        round_id=table.round_id, section=table.section, hand_number=last + 1
+    ).exists():
+        return
+    raise ApplicationError(
+        "board_not_assigned",
+        _("Board %(number)s is not this table's next board; a director may start it.")
+        % {"number": board.number},
+    )

@@ -206,6 +206,7 @@ class HandStartApi(APIView):
                 ).first()
                 if board is None:
                     raise ApplicationError("not_found", _("No such board in this tournament."))
+                card_secrecy.board_start_check(user=request.user, table=table, board=board)
             hand = hands.hand_create(
                 table=table,
                 board=board,

@@ -301,3 +301,41 @@ def test_live_hand_plays_are_public_when_not_a_board(event: Event) -> None:
     assert data["kitty"] is not None
     plays = [ev["payload"].get("action", {}).get("play") for ev in data["events"]]
     assert any(p not in (None, "pass") for p in plays)
+
+
+def _start(client: Client, table: Table, board: Board, key: str) -> Any:
+    return client.post(
+        f"/api/v1/tables/{table.pk}/hands/",
+        {"deal": "board", "board": board.number},
+        content_type="application/json",
+        HTTP_IDEMPOTENCY_KEY=key,
+    )
+
+
+def test_a_referee_cannot_start_a_board_the_round_plays_elsewhere(event: Event) -> None:
+    """Starting a hand on a board shows its referee every card: a board a round assigns is
+    started only as its table's next board, except by a director."""
+    e = event
+    t3, t4 = e.tables[2], e.tables[3]
+    before = Hand.objects.count()
+    refused = [
+        (e.users["referee_other_board"], t4, e.board),  # board 1 is section 1's
+        (e.users["referee_live"], t3, e.other_board),  # board 2 is section 2's
+    ]
+    for n, (user, table, board) in enumerate(refused):
+        response = _start(_client(user), table, board, f"peek-{n}")
+        assert response.status_code == 403, response.content
+        assert response.json()["code"] == "board_not_assigned"
+        assert Hand.objects.count() == before
+    assert _start(_client(None), t3, e.board, "peek-anon").status_code == 401
+    other_table = _start(_client(e.users["referee_finished"]), t3, e.board, "peek-other")
+    assert other_table.json()["code"] == "not_assigned"
+    assert Hand.objects.count() == before
+    # Table 3's next board is board 1: its referee starts it and sees its cards.
+    started = _start(_client(e.users["referee_live"]), t3, e.board, "start-3")
+    assert started.status_code == 201, started.content
+    assert started.json()["deal"]["kitty"] == e.board.kitty
+    # A director may start any board anywhere.
+    by_director = _start(_client(e.users["director"]), t4, e.board, "director-4")
+    assert by_director.status_code == 201, by_director.content
+    assert Hand.objects.count() == before + 2

@@ -167,14 +167,21 @@ def _walk_hidden(e: Event, *, live_hand: Hand | None = None) -> None:
     """No card of board 1 on any read path for anybody but a director (and the live
     table's referee, for its own live hand only)."""
     board_hands = list(Hand.objects.filter(board=e.board).order_by("pk"))
+    # Board 2's pages show board 2 (released): every other page shows no card at all.
+    other_board_pages = {
+        *(f"/t/{e.slug}/hands/{h.pk}/" for h in Hand.objects.filter(board=e.other_board)),
+        f"/t/{e.slug}/boards/{e.other_board.number}/",
+    }
     for name in READERS:
         client = _client(e.users.get(name))
         for url in _public_pages(e):
             response = client.get(url)
             assert response.status_code == 200, url
-            if url in _board_pages(e):
+            if url in other_board_pages:
+                assert str(e.board.seed) not in _text(response)
+            elif "/live/" not in url:
                 _assert_html_hides(response, e.board)
-            elif "/live/" in url:  # tables 1-3 play board 1; table 4 board 2 (public)
+            else:  # tables 1-3 play board 1; table 4 board 2 (public)
                 sections = _text(response).split('data-table="')[1:]
                 assert [s.split('"')[0] for s in sections] == ["1", "2", "3", "4"]
                 assert not any(CARD_HTML in s for s in sections[:3])

@@ -9,11 +9,13 @@ the referee of the table still playing it; directors see the cards always.
 
 from __future__ import annotations
 
+import io
 import json
 from dataclasses import dataclass
 from typing import Any
 
 import pytest
+from django.core.management import call_command
 from django.test import Client
 
 from tests import factories
@@ -346,3 +348,23 @@ def test_a_referee_cannot_start_a_board_the_round_plays_elsewhere(event: Event) 
     by_director = _start(_client(e.users["director"]), t4, e.board, "director-4")
     assert by_director.status_code == 201, by_director.content
     assert Hand.objects.count() == before + 2
+
+
+def test_the_demo_reproduction() -> None:
+    """The report: hand 6 (table 3, board 2) is bidding; hand 2 (table 1, board 2, finished)
+    showed hand 6's deal to anybody. Board 1, which every table has finished, stays public."""
+    call_command("load_demo", stdout=io.StringIO(), allow_production=True)
+    bidding = Hand.objects.get(status=HandStatus.BIDDING)
+    board = bidding.board
+    assert board is not None
+    finished = Hand.objects.filter(board=board, status=HandStatus.FINISHED)
+    assert finished.exists()
+    slug = bidding.table.round.tournament.slug
+    client = _client(None)
+    for hand in [*finished, bidding]:
+        _assert_json_hides(client.get(f"/api/v1/hands/{hand.pk}/").json(), board)
+        _assert_html_hides(client.get(f"/t/{slug}/hands/{hand.pk}/"), board)
+    _assert_html_hides(client.get(f"/t/{slug}/boards/{board.number}/"), board)
+    played = Hand.objects.exclude(board=board).filter(board__isnull=False).first()
+    assert played is not None and played.board is not None
+    _assert_json_shows(client.get(f"/api/v1/hands/{played.pk}/").json(), played.board)

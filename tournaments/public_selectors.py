@@ -235,7 +235,7 @@ def hand_page(*, hand: Hand) -> HandPage:
     """The hand's log as replay steps, with the cards the public may see
     (``card_secrecy``). A live hand shows only what has been played: no deal, no kitty
     before it is revealed, no unplayed cards; a hand on a board still being played
-    elsewhere shows no card at all."""
+    elsewhere shows no card at all, and of its replay only the auction."""
     seats = list(
         Seat.objects.filter(table_id=hand.table_id)
         .select_related("entry__player")
@@ -255,9 +255,8 @@ def hand_page(*, hand: Hand) -> HandPage:
     ):
         page.kitty = list(replay.state.deal.kitty)  # type: ignore[union-attr]
     page.steps = _steps(replay, deal_counts=[17, 17, 17] if replay.state is not None else None)
-    if not shown.played:
-        for step in page.steps:
-            step.cards = None
+    if not shown.played:  # the replay of a secret board: the auction only
+        page.steps = [s for s in page.steps if s.kind in ("bid", "double", "redouble")]
     page.breakdown = breakdown(replay.summary)
     return page
 

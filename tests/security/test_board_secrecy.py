@@ -134,6 +134,7 @@ def _assert_html_hides(response: Any, board: Board) -> None:
     text = _text(response)
     assert CARD_HTML not in text
     assert str(board.seed) not in text
+    assert "step-play" not in text  # no replay of the card play
 
 
 def _public_pages(e: Event) -> list[str]:
@@ -214,6 +215,7 @@ def _walk_shown(e: Event) -> None:
             _assert_json_shows(data, e.board)
             page = _text(client.get(f"/t/{e.slug}/hands/{hand.pk}/"))
             assert CARD_HTML in page
+            assert "step-play" in page
         traveller = _text(client.get(f"/t/{e.slug}/boards/{e.board.number}/"))
         assert CARD_HTML in traveller
 

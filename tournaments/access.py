@@ -25,9 +25,13 @@ def authenticated_check(*, user: Any) -> None:
 
 
 def referee_assigned(*, user: Any, table: Table) -> bool:
-    return RefereeAssignment.objects.filter(
-        Q(table__isnull=True) | Q(table=table), user=user, round_id=table.round_id
-    ).exists()
+    """An active referee (still in the referee group) assigned to ``table`` or its round:
+    an assignment alone, of somebody taken out of the group, counts for nothing."""
+    return bool(
+        user.is_authenticated
+        and user.is_active
+        and assigned_referee_rows(user.pk, table.pk, table.round_id).exists()
+    )
 
 
 def _referee_check(user: Any) -> None:
@@ -117,7 +121,7 @@ def tournament_read_check(*, user: Any, tournament: Tournament) -> None:
 
 def cards_visible(*, user: Any, table: Table) -> bool:
     """Whether ``user`` may see the unplayed cards of a live hand at ``table``: the
-    table's referees and directors."""
+    table's referees (in the referee group, not only assigned) and directors."""
     if user_is_director(user):
         return True
-    return bool(user.is_authenticated and referee_assigned(user=user, table=table))
+    return referee_assigned(user=user, table=table)

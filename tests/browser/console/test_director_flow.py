@@ -51,7 +51,10 @@ def _referee_enters_result(
 ) -> dict[str, Any]:
     context = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-GB")
     page = context.new_page()
-    page.goto(link)
+    page.goto(link)  # the sign-in code is in the link's "#" part: the page's JS copies it
+    expect(page.locator("#sign-in-code")).to_have_value(link.partition("#")[2])
+    assert "#" not in page.url  # taken out of the address bar
+    page.click("#link-sign-in")  # only this POST signs in
     expect(page.locator("#app h1")).to_have_text("My tables now")
     page.click(f"button.table-open[data-table='{table}']")
     page.click("button[data-deal=none]")

@@ -155,6 +155,7 @@ def test_the_qr_code_encodes_the_same_link(director_client: Client) -> None:
     import segno
 
     response = director_client.get(ROUND_PAGE)
+    assert "no-store" in response["Cache-Control"]  # live links: in no cache
     html = response.content.decode()
     link = _links(html)["referee"]
     qr = segno.make(link, error="m").svg_inline(scale=3)
@@ -474,3 +475,24 @@ def _admin_form_data(response: Any) -> dict[str, str]:
                 "on" if value is True else str(getattr(value, "pk", value))
             )
     return data
+
+
+def test_the_round_page_says_how_long_a_link_works_in_both_languages(
+    director_client: Client, settings: Any
+) -> None:
+    settings.REFEREE_LINK_HOURS = 6
+    english = director_client.get(ROUND_PAGE).content.decode()
+    assert "A link stops working 6 hours after it is shown." in english
+    chinese = director_client.get(ROUND_PAGE, HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
+    assert "链接在显示 6 小时后失效。" in chinese
+
+
+def test_a_refusal_reads_in_chinese(director_client: Client) -> None:
+    _superuser()
+    response = director_client.post(
+        ASSIGN, {"username": "root", "table": ""}, HTTP_ACCEPT_LANGUAGE="zh-hans", follow=True
+    )
+    assert "root 是管理人员、超级用户或持有权限的账号" in response.content.decode()
+    phone = Client()
+    refused = phone.post(LINK_PAGE, {"code": "x.y"}, HTTP_ACCEPT_LANGUAGE="zh-hans")
+    assert "此登录链接已被使用或已过期" in refused.content.decode()

@@ -11,6 +11,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
 from tournaments import director_selectors, selectors
@@ -63,6 +64,7 @@ def _referee_links(request: HttpRequest, round_: Any) -> list[dict[str, Any]]:
     return out
 
 
+@never_cache  # it carries live sign-in links: kept in no cache
 @staff_member_required
 def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     tournament = tournament_or_404(slug)

@@ -108,11 +108,12 @@ def director_check(*, user: Any) -> None:
 
 
 def tournament_read_check(*, user: Any, tournament: Tournament) -> None:
-    """Public tournaments are read by anyone; others by directors and their referees."""
+    """Public tournaments are read by anyone; others by directors and their referees
+    (still in the referee group)."""
     if tournament.is_public or user_is_director(user):
         return
     if (
-        user.is_authenticated
+        user_is_referee(user)
         and RefereeAssignment.objects.filter(user=user, round__tournament=tournament).exists()
     ):
         return

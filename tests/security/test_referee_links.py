@@ -410,6 +410,10 @@ def test_a_referee_removed_from_the_group_sees_no_cards(db: Any) -> None:
     assert hidden.status_code == 200
     assert hidden.json()["hands"] is None and hidden.json()["kitty"] is None
     assert phone.get(f"/api/v1/hands/{hand_id}/audit/").status_code == 403
+    assert phone.get("/api/v1/assignments/").status_code == 403
+    table.round.tournament.is_public = False
+    table.round.tournament.save()
+    assert phone.get(f"/api/v1/hands/{hand_id}/").status_code == 404  # a private tournament
 
 
 def _api(client: Client) -> Any:

@@ -153,6 +153,16 @@ AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "config.lockout.lockout_response"
 AXES_VERBOSE = False
 
+# Referees (issue 16): a one-time sign-in link stops working REFEREE_LINK_HOURS after it was
+# shown (1-24); a session started by a referee, or by anybody who is not a director (staff), ends
+# REFEREE_SESSION_HOURS after sign-in (1-72). Directors keep SESSION_COOKIE_AGE (two weeks).
+REFEREE_LINK_HOURS = env.int("REFEREE_LINK_HOURS", default=12)
+REFEREE_SESSION_HOURS = env.int("REFEREE_SESSION_HOURS", default=12)
+if not 1 <= REFEREE_LINK_HOURS <= 24:
+    raise ImproperlyConfigured("REFEREE_LINK_HOURS must be between 1 and 24 (hours).")
+if not 1 <= REFEREE_SESSION_HOURS <= 72:
+    raise ImproperlyConfigured("REFEREE_SESSION_HOURS must be between 1 and 72 (hours).")
+
 # --- Internationalisation ---------------------------------------------------
 LANGUAGE_CODE = env.str("LANGUAGE_CODE", default="en")
 LANGUAGES = [

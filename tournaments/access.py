@@ -25,9 +25,13 @@ def authenticated_check(*, user: Any) -> None:
 
 
 def referee_assigned(*, user: Any, table: Table) -> bool:
-    return RefereeAssignment.objects.filter(
-        Q(table__isnull=True) | Q(table=table), user=user, round_id=table.round_id
-    ).exists()
+    """An active referee (still in the referee group) assigned to ``table`` or its round:
+    an assignment alone, of somebody taken out of the group, counts for nothing."""
+    return bool(
+        user.is_authenticated
+        and user.is_active
+        and assigned_referee_rows(user.pk, table.pk, table.round_id).exists()
+    )
 
 
 def _referee_check(user: Any) -> None:
@@ -104,11 +108,12 @@ def director_check(*, user: Any) -> None:
 
 
 def tournament_read_check(*, user: Any, tournament: Tournament) -> None:
-    """Public tournaments are read by anyone; others by directors and their referees."""
+    """Public tournaments are read by anyone; others by directors and their referees
+    (still in the referee group)."""
     if tournament.is_public or user_is_director(user):
         return
     if (
-        user.is_authenticated
+        user_is_referee(user)
         and RefereeAssignment.objects.filter(user=user, round__tournament=tournament).exists()
     ):
         return

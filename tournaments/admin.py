@@ -247,7 +247,8 @@ class TableInline(DirectorInline):
 
 
 class RefereeAssignmentForm(forms.ModelForm):
-    """Only referees and directors, and only tables of the assignment's round."""
+    """Only plain referee accounts (never staff, superusers or permission holders: issue
+    16), and only tables of the assignment's round."""
 
     class Meta:
         model = RefereeAssignment

@@ -3,6 +3,9 @@ public = anonymous read-only."""
 
 from typing import Any
 
+from django.contrib.auth.models import Permission
+from django.db.models import Q
+
 REFEREE_GROUP = "referee"
 
 
@@ -17,4 +20,15 @@ def user_is_referee(user: Any) -> bool:
         getattr(user, "is_authenticated", False)
         and user.is_active
         and user.groups.filter(name=REFEREE_GROUP).exists()
+    )
+
+
+def user_is_privileged(user: Any) -> bool:
+    """Staff, superuser, or holding any Django permission (its own or through a group):
+    an account that can do more than a referee, so a director may never act as it."""
+    if user.is_staff or user.is_superuser:
+        return True
+    return (
+        user.pk is not None
+        and Permission.objects.filter(Q(user=user) | Q(group__user=user)).exists()
     )

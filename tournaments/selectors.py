@@ -3,7 +3,8 @@
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db.models import Count, Max, Prefetch, Q, QuerySet
+from django.contrib.auth.models import Permission
+from django.db.models import Count, Exists, Max, OuterRef, Prefetch, Q, QuerySet
 
 from tournaments.compiled import CompiledGet
 from tournaments.models import (
@@ -82,10 +83,16 @@ def referee_assignment_list(*, user: Any) -> QuerySet[RefereeAssignment]:
 
 
 def user_list_assignable() -> QuerySet[Any]:
-    """Active referees and directors: the users a round or table can be assigned to."""
+    """Plain referee accounts (``services.referees.referee_account_check``): the users a
+    round or table can be assigned to. Staff, superusers and holders of any permission
+    are never offered."""
+    held = Permission.objects.filter(Q(user=OuterRef("pk")) | Q(group__user=OuterRef("pk")))
     return (
         get_user_model()
-        .objects.filter(Q(is_staff=True) | Q(groups__name=REFEREE_GROUP), is_active=True)
+        .objects.filter(
+            is_active=True, is_staff=False, is_superuser=False, groups__name=REFEREE_GROUP
+        )
+        .exclude(Exists(held))
         .distinct()
         .order_by("username")
     )

@@ -12,5 +12,6 @@ urlpatterns = [
     path("", referee.console, name="console"),
     path("login/", referee.RefereeLoginView.as_view(), name="login"),
     path("logout/", referee.RefereeLogoutView.as_view(), name="logout"),
-    path("link/<str:uidb64>/<str:token>/", referee.link_login, name="link-login"),
+    # The sign-in code is in the link's fragment (after "#"): never in a request line.
+    path("link/", referee.link_login, name="link-login"),
 ]

@@ -1,8 +1,11 @@
+from typing import Any
+
 import pytest
+from django.contrib.auth.models import Permission
 
 from tests import factories
 from tournaments.errors import ApplicationError
-from tournaments.models import Round, RoundLog, Seat, Table, Tournament
+from tournaments.models import RefereeAssignment, Round, RoundLog, Seat, Table, Tournament
 from tournaments.services.hands import hand_create, hand_record_result
 from tournaments.services.rounds import (
     referee_assign,
@@ -51,10 +54,31 @@ def test_referee_assign(referee: object, seated_table: Table) -> None:
     assert assignment.table == seated_table
     with pytest.raises(ApplicationError) as excinfo:
         referee_assign(round=seated_table.round, user=factories.UserFactory())
-    assert excinfo.value.code == "not_a_referee"
+    assert excinfo.value.code == "not_a_referee_account"
     with pytest.raises(ApplicationError) as excinfo:
         referee_assign(round=factories.RoundFactory(), user=referee, table=seated_table)
     assert excinfo.value.code == "table_not_in_round"
+
+
+def test_referee_assign_refuses_any_account_but_a_plain_referee(
+    referee: Any, seated_table: Table
+) -> None:
+    """Issue 16: staff, superusers, permission holders and inactive accounts are refused,
+    even in the referee group; nothing is written."""
+    group = referee.groups.get()
+    staff = factories.UserFactory(is_staff=True)
+    superuser = factories.UserFactory(is_superuser=True)
+    holder = factories.UserFactory()
+    holder.user_permissions.add(Permission.objects.get(codename="view_user"))
+    inactive = factories.UserFactory(is_active=False)
+    cases = [(staff, "privileged_account"), (superuser, "privileged_account")]
+    cases += [(holder, "privileged_account"), (inactive, "inactive_account")]
+    for user, code in cases:
+        user.groups.add(group)
+        with pytest.raises(ApplicationError) as excinfo:
+            referee_assign(round=seated_table.round, user=user, table=seated_table)
+        assert excinfo.value.code == code, user
+    assert not RefereeAssignment.objects.exists()
 
 
 # --- round life: start, close, reopen --------------------------------------------------

@@ -50,6 +50,7 @@ from tournaments.models import (
     Table,
     Tournament,
 )
+from tournaments.roles import user_is_privileged
 from tournaments.services.hand_log import (
     SUMMARY_FIELDS,
     hand_deal,
@@ -232,6 +233,18 @@ class _Restore:
             self.users[name] = user
         return self.users[name]
 
+    def referee(self, name: Any, where: str) -> Any:
+        """The account of a referee assignment: never staff, superuser or holder of a
+        permission (issue 16: an assignment is only for a plain referee account)."""
+        user = self.user(name, where)
+        if user is not None and user_is_privileged(user):
+            raise ArchiveError(
+                where,
+                f"{name} is a staff, superuser or permission-holding account: only a plain "
+                "referee account can be assigned",
+            )
+        return user
+
     def run(self, data: Any) -> Tournament:
         if not isinstance(data, dict):
             raise ArchiveError("(top)", "expected an object")
@@ -338,7 +351,7 @@ class _Restore:
         RoundBoard.objects.bulk_create(round_boards)
         for name in _list(r, "referees", where):
             RefereeAssignment.objects.create(
-                round=round_, user=self.user(name, f"{where}.referees")
+                round=round_, user=self.referee(name, f"{where}.referees")
             )
         for j, tb in enumerate(_list(r, "tables", where)):
             tw = f"{where}.tables[{j}]"
@@ -362,7 +375,7 @@ class _Restore:
             Seat.objects.bulk_create(seats)
             for name in _list(tb, "referees", tw):
                 RefereeAssignment.objects.create(
-                    round=round_, table=table, user=self.user(name, f"{tw}.referees")
+                    round=round_, table=table, user=self.referee(name, f"{tw}.referees")
                 )
             for k, h in enumerate(_list(tb, "hands", tw)):
                 hand = self.hand(tournament, table, seats, h, f"{tw}.hands[{k}]", boards)

@@ -1,4 +1,9 @@
-"""Referee accounts made by a director: no password, signed in from a one-time link."""
+"""Referee accounts made by a director: no password, signed in from a one-time link.
+
+A director may hand out a sign-in link for, or assign to a round, only a *plain referee
+account*: active, in the referee group, neither staff nor superuser, holding no Django
+permission. A link signs its holder in as that account, so a link for any other account
+would let a director act as somebody with more rights than a referee (issue 16)."""
 
 from typing import Any
 
@@ -9,8 +14,35 @@ from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
 from tournaments.errors import ApplicationError
-from tournaments.roles import REFEREE_GROUP
+from tournaments.models import RefereeAssignment, Round, Table
+from tournaments.roles import REFEREE_GROUP, user_is_privileged
 from tournaments.services.validation import text_check
+
+
+def referee_account_check(*, user: Any) -> None:
+    """Refuse any account but a plain referee account (see the module docstring).
+
+    Codes: ``privileged_account`` (staff, superuser or any permission),
+    ``inactive_account``, ``not_a_referee_account`` (not in the referee group)."""
+    if user_is_privileged(user):
+        raise ApplicationError(
+            "privileged_account",
+            _(
+                "%(username)s is a staff, superuser or permission-holding account: only a "
+                "plain referee account can be assigned or get a sign-in link."
+            )
+            % {"username": user.get_username()},
+        )
+    if not user.is_active:
+        raise ApplicationError(
+            "inactive_account",
+            _("%(username)s is an inactive account.") % {"username": user.get_username()},
+        )
+    if not user.groups.filter(name=REFEREE_GROUP).exists():
+        raise ApplicationError(
+            "not_a_referee_account",
+            _("%(username)s is not a referee account.") % {"username": user.get_username()},
+        )
 
 
 @transaction.atomic
@@ -31,3 +63,20 @@ def referee_account_create(*, username: str) -> Any:
         raise ApplicationError("username_taken", _("That user name is taken.")) from exc
     user.groups.add(Group.objects.get_or_create(name=REFEREE_GROUP)[0])
     return user
+
+
+@transaction.atomic
+def referee_account_assign(
+    *, round: Round, username: str, table: Table | None = None
+) -> tuple[RefereeAssignment, bool]:
+    """Assign the account named ``username`` to ``round`` (or one of its tables), making a
+    new referee account if there is none by that name: the director's round-page form.
+    Returns the assignment and whether the account is new. Any refusal writes nothing."""
+    from tournaments.services.rounds import referee_assign  # rounds imports this module
+
+    model = get_user_model()
+    user = model.objects.filter(**{model.USERNAME_FIELD: (username or "").strip()}).first()
+    created = user is None
+    if user is None:
+        user = referee_account_create(username=username)
+    return referee_assign(round=round, user=user, table=table), created

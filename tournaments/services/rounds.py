@@ -23,8 +23,9 @@ from tournaments.models import (
     Tournament,
     TournamentStatus,
 )
-from tournaments.roles import user_is_director, user_is_referee
+from tournaments.roles import user_is_director
 from tournaments.services.common import model_validate
+from tournaments.services.referees import referee_account_check
 from tournaments.services.validation import bool_check, reason_check
 
 
@@ -270,17 +271,16 @@ def seat_create(*, table: Table, position: int, entry: Entry) -> Seat:
 
 
 def referee_assignment_check(*, round: Round, user: Any, table: Table | None = None) -> None:
-    """Refuse a user who is neither referee nor director, or a table of another round
-    (also used by the admin)."""
-    if not (user_is_referee(user) or user_is_director(user)):
-        raise ApplicationError("not_a_referee", _("Only referees and directors can be assigned."))
+    """Refuse any account but a plain referee account (``referee_account_check``), or a
+    table of another round (also used by the admin)."""
+    referee_account_check(user=user)
     if table is not None and table.round_id != round.pk:
         raise ApplicationError("table_not_in_round", _("The table belongs to another round."))
 
 
 @transaction.atomic
 def referee_assign(*, round: Round, user: Any, table: Table | None = None) -> RefereeAssignment:
-    """Assign a referee (or a director) to a round, or to one of its tables."""
+    """Assign a plain referee account to a round, or to one of its tables."""
     referee_assignment_check(round=round, user=user, table=table)
     assignment = RefereeAssignment(round=round, table=table, user=user)
     model_validate(assignment)

@@ -33,7 +33,7 @@ def attempt(request: HttpRequest, call: Callable[[], T], done: str) -> T | None:
     try:
         result = call()
     except ApplicationError as exc:
-        messages.error(request, exc.message)
+        messages.error(request, exc.message, extra_tags=exc.code)
         return None
     messages.success(request, done)
     return result

@@ -4,20 +4,23 @@ start, close; referee accounts, assignments and their one-time sign-in links; pr
 from typing import Any
 
 import segno
+from django.conf import settings
+from django.contrib import messages
 from django.contrib.admin.views.decorators import staff_member_required
-from django.contrib.auth import get_user_model
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
 from tournaments import director_selectors, selectors
+from tournaments.errors import ApplicationError
 from tournaments.login_links import link_path
 from tournaments.models import Entry, RefereeAssignment, Seat, Table
 from tournaments.services import rounds as round_services
 from tournaments.services import seating as seating_services
-from tournaments.services.referees import referee_account_create
+from tournaments.services.referees import referee_account_assign
 from tournaments.views.director_common import (
     as_int,
     attempt,
@@ -40,13 +43,20 @@ def round_create(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def _referee_links(request: HttpRequest, round_: Any) -> list[dict[str, Any]]:
-    """Each referee of the round with a one-time sign-in link and its QR code."""
+    """Each referee of the round with a one-time sign-in link and its QR code (the same
+    link), or, for an account that is not a plain referee account, the refusal instead."""
     out = []
     seen = set()
     for assignment in director_selectors.round_referees(round=round_):
         user = assignment.user
-        url = request.build_absolute_uri(link_path(user=user))
-        row = {"assignment": assignment, "url": url, "qr": None}
+        row: dict[str, Any] = {"assignment": assignment, "url": None, "qr": None}
+        try:
+            url = request.build_absolute_uri(link_path(user=user))
+        except ApplicationError as exc:
+            row["refused"] = exc
+            out.append(row)
+            continue
+        row["url"] = url
         if user.pk not in seen:
             row["qr"] = mark_safe(segno.make(url, error="m").svg_inline(scale=3))
             seen.add(user.pk)
@@ -54,6 +64,7 @@ def _referee_links(request: HttpRequest, round_: Any) -> list[dict[str, Any]]:
     return out
 
 
+@never_cache  # it carries live sign-in links: kept in no cache
 @staff_member_required
 def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     tournament = tournament_or_404(slug)
@@ -80,6 +91,7 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         ),
         "referees": _referee_links(request, round_),
         "assignable": selectors.user_list_assignable(),
+        "link_hours": settings.REFEREE_LINK_HOURS,
     }
     return render(request, "director/round.html", context)
 
@@ -135,20 +147,13 @@ def _referee_assign(request: HttpRequest, round_: Any, post: Any) -> None:
     table_id = as_int(post.get("table"))
     table = get_object_or_404(Table, pk=table_id, round=round_) if table_id else None
     username = (post.get("username") or "").strip()
-    user = get_user_model().objects.filter(username=username).first()
-    if user is None:
-        user = attempt(
-            request,
-            lambda: referee_account_create(username=username),
-            _("Referee account created."),
-        )
-        if user is None:
-            return
-    attempt(
+    done = attempt(
         request,
-        lambda: round_services.referee_assign(round=round_, user=user, table=table),
+        lambda: referee_account_assign(round=round_, username=username, table=table),
         _("Referee assigned."),
     )
+    if done is not None and done[1]:
+        messages.success(request, _("Referee account created."))
 
 
 @staff_member_required

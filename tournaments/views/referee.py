@@ -10,9 +10,11 @@ from django.contrib.auth.views import LoginView, LogoutView
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse_lazy
-from django.utils.translation import gettext as _
-from django.views.decorators.csrf import ensure_csrf_cookie
+from django.views.decorators.cache import never_cache
+from django.views.decorators.csrf import csrf_protect, ensure_csrf_cookie
+from django.views.decorators.debug import sensitive_post_parameters
 
+from tournaments.errors import ApplicationError
 from tournaments.login_links import link_user
 from tournaments.views.referee_strings import console_strings
 
@@ -38,15 +40,19 @@ def console(request: HttpRequest) -> HttpResponse:
     return render(request, "referee/console.html", context)
 
 
-def link_login(request: HttpRequest, uidb64: str, token: str) -> HttpResponse:
-    """Sign a referee in from a one-time link (it stops working once used)."""
-    user = link_user(uidb64=uidb64, token=token)
-    if user is None:
-        return render(
-            request,
-            "referee/link_invalid.html",
-            {"message": _("This sign-in link has been used or has expired.")},
-            status=400,
-        )
+@never_cache
+@sensitive_post_parameters("code")
+@csrf_protect
+def link_login(request: HttpRequest) -> HttpResponse:
+    """A one-time sign-in link's page. GET shows a form (its static JS copies the sign-in
+    code from the link's ``#`` part, never sent to the server); only the POST signs in, so
+    a link preview that fetches the page uses nothing up."""
+    if request.method != "POST":
+        return render(request, "referee/link_login.html", {})
+    try:
+        user = link_user(code=request.POST.get("code", ""))
+    except ApplicationError as exc:
+        context = {"message": exc.message, "code": exc.code}
+        return render(request, "referee/link_invalid.html", context, status=400)
     login(request, user, backend="django.contrib.auth.backends.ModelBackend")
     return redirect("referee:console")

@@ -51,8 +51,16 @@ def _referee_enters_result(
 ) -> dict[str, Any]:
     context = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-GB")
     page = context.new_page()
-    page.goto(link)
+    request_lines: list[str] = []  # what an access log records: method and URL, never the body
+    page.on("request", lambda request: request_lines.append(f"{request.method} {request.url}"))
+    page.goto(link)  # the sign-in code is in the link's "#" part: the page's JS copies it
+    expect(page.locator("#sign-in-code")).to_have_value(link.partition("#")[2])
+    assert "#" not in page.url  # taken out of the address bar
+    page.click("#link-sign-in")  # only this POST signs in
     expect(page.locator("#app h1")).to_have_text("My tables now")
+    token = link.partition("#")[2].partition(".")[2]
+    assert any(line.startswith("POST ") for line in request_lines)
+    assert not [line for line in request_lines if token in line]
     page.click(f"button.table-open[data-table='{table}']")
     page.click("button[data-deal=none]")
     expect(page.locator("form.result-form")).to_be_visible()

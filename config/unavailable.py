@@ -22,8 +22,8 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 
-#: Seconds a client is asked to wait before it tries again.
-RETRY_AFTER_SECONDS = 5
+#: Seconds a client is asked to wait before it tries again (the API and the pages alike).
+RETRY_AFTER_SECONDS = 2
 
 #: PostgreSQL SQLSTATEs of a server that cannot take the connection: class 08 (connection
 #: exception) by prefix, and the server shutting down, crashed, starting up or full.

@@ -19,7 +19,11 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
-from config.unavailable import database_unavailable_response, database_unreachable
+from config.unavailable import (
+    RETRY_AFTER_SECONDS,
+    database_unavailable_response,
+    database_unreachable,
+)
 from tournaments.errors import ApplicationError
 
 API_PREFIX = "/api/"
@@ -70,7 +74,7 @@ APPLICATION_ERROR_STATUS = {
         status.HTTP_422_UNPROCESSABLE_ENTITY,
     ),
 }
-_RETRY = {"Retry-After": "2"}
+_RETRY = {"Retry-After": str(RETRY_AFTER_SECONDS)}
 #: Codes the API answers under another name (services' model validation is "invalid").
 API_CODE = {"invalid": "validation"}
 

@@ -124,7 +124,7 @@ def test_the_round_page_draws_its_qr_codes_inline(site: dict[str, Any]) -> None:
 @pytest.mark.parametrize(
     "path",
     [
-        "/api/v1/tables/",
+        "/api/v1/assignments/",
         "/api/schema/",
         "/api/docs/?script=",
         "/no-such-page/",

@@ -16,9 +16,7 @@ urlpatterns = [
     # assets are static files (drf-spectacular-sidecar): no inline script, no CDN (CSP).
     path(
         "api/docs/",
-        SpectacularSwaggerSplitView.as_view(
-            url_name="schema", template_name="api/swagger_ui.html"
-        ),
+        SpectacularSwaggerSplitView.as_view(url_name="schema", template_name="api/swagger_ui.html"),
         name="api-docs",
     ),
     path("api/v1/auth/token/", token_obtain, name="api-token"),

@@ -174,7 +174,9 @@ def assert_pages_unavailable(site: Site) -> None:
 def sqlite_site() -> Iterator[tuple[Site, Path]]:
     directory = Path(tempfile.mkdtemp(prefix="doudizhu-unavailable-"))
     (directory / "db").mkdir()
-    site = Site(SQLITE_WEB_PORT, directory, {"DATABASE_URL": f"sqlite:///{directory}/db/db.sqlite3"})
+    site = Site(
+        SQLITE_WEB_PORT, directory, {"DATABASE_URL": f"sqlite:///{directory}/db/db.sqlite3"}
+    )
     try:
         site.start()
         yield site, directory

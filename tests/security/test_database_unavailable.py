@@ -27,7 +27,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from django.db import connection
 from django.db.backends.postgresql.base import DatabaseWrapper as PostgresWrapper
 from django.db.backends.sqlite3.base import DatabaseWrapper as SqliteWrapper
 from django.db.utils import OperationalError
@@ -241,6 +240,14 @@ def _closed_port() -> int:
     return CLOSED_PORT
 
 
+def _database(engine: str, name: str, **extra: Any) -> dict[str, Any]:
+    """A database's settings, as Django completes them (not the test database's)."""
+    return {"ENGINE": f"django.db.backends.{engine}", "NAME": name, "USER": "", "PASSWORD": "",
+            "HOST": "", "PORT": "", "OPTIONS": {}, "ATOMIC_REQUESTS": False, "AUTOCOMMIT": True,
+            "CONN_MAX_AGE": 0, "CONN_HEALTH_CHECKS": False, "TIME_ZONE": None, "TEST": {},
+            **extra}  # fmt: skip
+
+
 def _error_of(wrapper: Any, sql: str | None = None) -> OperationalError:
     with pytest.raises(OperationalError) as caught:
         if sql is None:
@@ -254,9 +261,8 @@ def _error_of(wrapper: Any, sql: str | None = None) -> OperationalError:
 
 @pytest.mark.django_db  # lifts pytest-django's block on opening connections
 def test_a_refused_postgresql_connection_is_unreachable() -> None:
-    settings = {**connection.settings_dict, "ENGINE": "django.db.backends.postgresql",
-                "NAME": "nothing", "USER": "nobody", "PASSWORD": "", "HOST": "127.0.0.1",
-                "PORT": str(_closed_port()), "OPTIONS": {"connect_timeout": 2}}  # fmt: skip
+    settings = _database("postgresql", "nothing", USER="nobody", HOST="127.0.0.1",
+                         PORT=str(_closed_port()), OPTIONS={"connect_timeout": 2})  # fmt: skip
     error = _error_of(PostgresWrapper(settings, alias="unreachable"))
     assert "refused" in str(error).lower() or "connect" in str(error).lower()
     assert database_unreachable(error)
@@ -264,7 +270,7 @@ def test_a_refused_postgresql_connection_is_unreachable() -> None:
 
 @pytest.mark.django_db
 def test_a_sqlite_file_that_cannot_be_opened_is_unreachable(tmp_path: Path) -> None:
-    settings = {**connection.settings_dict, "NAME": str(tmp_path / "gone" / "db.sqlite3")}
+    settings = _database("sqlite3", str(tmp_path / "gone" / "db.sqlite3"))
     error = _error_of(SqliteWrapper(settings, alias="unreachable"))
     assert "unable to open database file" in str(error)
     assert database_unreachable(error)
@@ -273,7 +279,7 @@ def test_a_sqlite_file_that_cannot_be_opened_is_unreachable(tmp_path: Path) -> N
 @pytest.mark.django_db
 def test_a_missing_table_or_a_held_lock_is_not_unreachable(tmp_path: Path) -> None:
     """A query the database refuses is this request's error (500), not an outage."""
-    settings = {**connection.settings_dict, "NAME": str(tmp_path / "db.sqlite3")}
+    settings = _database("sqlite3", str(tmp_path / "db.sqlite3"))
     missing = _error_of(SqliteWrapper(settings, alias="one"), "SELECT * FROM no_such_table")
     assert not database_unreachable(missing)
 
@@ -301,7 +307,7 @@ def test_the_500_handler_answers_503_for_a_failure_in_a_middleware(
     ordinary error stays a 500."""
     settings.ALLOWED_HOSTS = ["testserver"]
     request = RequestFactory().get("/t/down/")
-    gone = {**connection.settings_dict, "NAME": str(tmp_path / "gone" / "db.sqlite3")}
+    gone = _database("sqlite3", str(tmp_path / "gone" / "db.sqlite3"))
     try:
         SqliteWrapper(gone, alias="unreachable").ensure_connection()
     except OperationalError:

@@ -141,7 +141,7 @@ def test_the_director_round_page_and_print_sheet_under_the_policy(
     watch = watched(director)
     page = watch.page()
     page.goto(f"/director/t/{tournament.slug}/rounds/1/")
-    qr = page.locator("td.qr svg")
+    qr = page.locator("svg.segno").first
     expect(qr).to_be_visible()  # the inline SVG QR code is drawn
     assert qr.bounding_box()["width"] > 50  # type: ignore[index]
     assert watch.violations(page) == []

@@ -118,7 +118,7 @@ def test_the_round_page_draws_its_qr_codes_inline(site: dict[str, Any]) -> None:
     """The QR codes are inline SVG (no image URL, no style): allowed by the policy."""
     slug = site["tournament"].slug
     page = site["clients"]["director"].get(f"/director/t/{slug}/rounds/1/").content.decode()
-    assert '<td class="qr"><svg' in page
+    assert '<svg width="' in page and 'class="segno"' in page
 
 
 @pytest.mark.parametrize(

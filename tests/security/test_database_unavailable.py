@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.db import connection, connections, transaction
 from django.db.backends.postgresql.base import DatabaseWrapper as PostgresWrapper
 from django.db.backends.sqlite3.base import DatabaseWrapper as SqliteWrapper
 from django.db.utils import OperationalError
@@ -320,3 +321,36 @@ def test_the_500_handler_answers_503_for_a_failure_in_a_middleware(
     except RuntimeError:
         response = server_error(request)
     assert response.status_code == 500
+
+
+@pytest.mark.postgresql
+@pytest.mark.django_db(transaction=True)
+def test_a_postgresql_lock_or_statement_timeout_is_not_unreachable() -> None:
+    """The server answered, and refused this query in time: an error of the request."""
+    holder = connections.create_connection("default")
+    holder.set_autocommit(False)
+    try:
+        with holder.cursor() as cursor:
+            cursor.execute("LOCK TABLE tournaments_tournament IN ACCESS EXCLUSIVE MODE")
+        with (
+            pytest.raises(OperationalError) as lock,
+            transaction.atomic(),
+            connection.cursor() as cursor,
+        ):
+            cursor.execute("SET LOCAL lock_timeout = '50ms'")
+            cursor.execute("SELECT count(*) FROM tournaments_tournament")
+    finally:
+        holder.rollback()
+        holder.close()
+    assert getattr(lock.value.__cause__, "sqlstate", None) == "55P03"
+    assert not database_unreachable(lock.value)
+
+    with (
+        pytest.raises(OperationalError) as slow,
+        transaction.atomic(),
+        connection.cursor() as cursor,
+    ):
+        cursor.execute("SET LOCAL statement_timeout = '50ms'")
+        cursor.execute("SELECT pg_sleep(2)")
+    assert getattr(slow.value.__cause__, "sqlstate", None) == "57014"
+    assert not database_unreachable(slow.value)

@@ -41,7 +41,7 @@ def database_unreachable(exc: BaseException | None) -> bool:
     cause = exc.__cause__
     if isinstance(cause, sqlite3.OperationalError):
         errorcode = getattr(cause, "sqlite_errorcode", None)
-        return errorcode is not None and errorcode & 0xFF in _SQLITE_UNREACHABLE
+        return errorcode is not None and (errorcode & 0xFF) in _SQLITE_UNREACHABLE
     if not isinstance(cause, psycopg.Error):
         return False
     # No SQLSTATE at all: the client lost (or never got) the connection.

@@ -22,6 +22,7 @@ BIN := $(VENV)/bin
 # Reinstall only when a lock file changes (or the venv is recreated).
 STAMP := $(VENV)/.requirements-dev.lock.installed
 RUN_ADDR ?= 127.0.0.1:8000
+RUN_URL = http://127.0.0.1:$(lastword $(subst :, ,$(RUN_ADDR)))
 PYTEST_ARGS ?=
 # The upstream rules documents and where the repository keeps its byte-identical copies.
 RULES_UPSTREAM ?= ../shared/rules
@@ -48,7 +49,8 @@ $(STAMP): requirements.lock requirements-dev.lock
 run: install
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py load_demo --demo-logins
-	@echo "Serving on http://127.0.0.1:$(lastword $(subst :, ,$(RUN_ADDR)))/ (Ctrl-C to stop)"
+	@echo "Serving on $(RUN_URL)/ (Ctrl-C to stop)"
+	@echo "  referee console $(RUN_URL)/referee/  director $(RUN_URL)/director/  API docs $(RUN_URL)/api/docs/"
 	$(BIN)/python manage.py runserver $(RUN_ADDR)
 
 # pytest exits 5 when it collects no tests; make treats that as a failure, on purpose.

@@ -86,3 +86,14 @@ def referee(db: Any) -> Any:
 def seated_table(db: Any) -> Any:
     """A table of a comp2016 tournament with three seated entries."""
     return factories.seated_table()
+
+
+@pytest.fixture(autouse=True)
+def empty_django_cache() -> Iterator[None]:
+    """Each test leaves Django's cache (local memory in the tests) empty: the public standings
+    table is cached under a key made of the tournament's id and snapshot, which come round
+    again in a later test's rolled-back tournament (SQLite reuses ids)."""
+    yield
+    from django.core.cache import cache
+
+    cache.clear()

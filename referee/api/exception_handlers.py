@@ -5,6 +5,7 @@
 ``/api/`` and Django's HTML pages elsewhere.
 """
 
+import sys
 from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
@@ -18,6 +19,11 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
+from config.unavailable import (
+    RETRY_AFTER_SECONDS,
+    database_unavailable_response,
+    database_unreachable,
+)
 from tournaments.errors import ApplicationError
 
 API_PREFIX = "/api/"
@@ -69,7 +75,7 @@ APPLICATION_ERROR_STATUS = {
         status.HTTP_422_UNPROCESSABLE_ENTITY,
     ),
 }
-_RETRY = {"Retry-After": "2"}
+_RETRY = {"Retry-After": str(RETRY_AFTER_SECONDS)}
 #: Codes the API answers under another name (services' model validation is "invalid").
 API_CODE = {"invalid": "validation"}
 
@@ -133,6 +139,10 @@ def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
 
 
 def server_error(request: HttpRequest) -> HttpResponse:
+    # Called while the exception is handled: one raised in a middleware (past
+    # DatabaseUnavailableMiddleware) that says the database cannot be reached is a 503 too.
+    if database_unreachable(sys.exc_info()[1]):
+        return database_unavailable_response(request)
     if _is_api(request):
         body = {"code": "server_error", "message": _("Internal server error."), "details": {}}
         return JsonResponse(body, status=status.HTTP_500_INTERNAL_SERVER_ERROR)

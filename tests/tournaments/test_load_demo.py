@@ -207,3 +207,32 @@ def test_running_again_after_a_referee_undid_or_voided_a_demo_hand() -> None:
     second.refresh_from_db()
     assert (first.status, second.status) == ("finished", "voided")
     assert hand_check_replays(hand=first) == []
+
+
+def test_load_demo_prints_the_screens_each_login_signs_in_to(client: Any, settings: Any) -> None:
+    """The referee signs in at the console (/referee/), not at an address that does not
+    exist; each printed address answers (the console and the director's screens ask for a
+    sign-in, the tournament page is public)."""
+    settings.ALLOWED_HOSTS = ["testserver"]
+    output = run_demo()
+    assert "/api/referee/" not in output
+    referee_line = re.search(r"^referee login: referee / \S+  \((.+)\)$", output, re.MULTILINE)
+    director_line = re.search(r"^director login: director / \S+  \((.+)\)$", output, re.MULTILINE)
+    assert referee_line and director_line, output
+    assert referee_line.group(1) == "/referee/"
+    assert director_line.group(1) == "/admin/, /director/"
+    tournament_line = re.search(r"^Demo tournament: (\S+)$", output, re.MULTILINE)
+    assert tournament_line and tournament_line.group(1) == "/t/demo/"
+    assert client.get("/t/demo/").status_code == 200
+    for address in ("/referee/", "/director/", "/admin/"):
+        response = client.get(address)
+        assert response.status_code == 302, address
+        assert "login" in response["Location"], address
+
+
+def test_make_run_prints_the_console_address() -> None:
+    makefile = (Path(__file__).resolve().parents[2] / "Makefile").read_text(encoding="utf-8")
+    run_recipe = makefile.split("\nrun:", 1)[1].split("\n\n", 1)[0]
+    assert "$(RUN_URL)/referee/" in run_recipe
+    assert "/api/referee/" not in makefile
+    assert "\nRUN_URL = http://127.0.0.1:$(lastword $(subst :, ,$(RUN_ADDR)))\n" in makefile

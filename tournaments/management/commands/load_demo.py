@@ -24,6 +24,7 @@ from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
+from django.urls import reverse
 from rest_framework.authtoken.models import Token
 
 from referee.rules.hand import HandState
@@ -122,7 +123,8 @@ class Command(BaseCommand):
         tournament, token = self._load(**options)
         # After the commit: the standings of what was just written (idempotent).
         standings_snapshot_update(tournament_id=tournament.pk)
-        self.stdout.write(self.style.SUCCESS(f"Demo tournament: /t/{tournament.slug}/"))
+        detail = reverse("public:tournament-detail", args=[tournament.slug])
+        self.stdout.write(self.style.SUCCESS(f"Demo tournament: {detail}"))
         for line in self._logins:
             self.stdout.write(line)
         self.stdout.write(f"Referee API token: {token}")
@@ -166,7 +168,12 @@ class Command(BaseCommand):
     def _user(self, username: str, *, staff: bool) -> Any:
         """Create ``username`` (staff for a director, never a superuser); an existing user
         is left exactly as it is."""
-        where = "/admin/, /director/" if staff else "/api/referee/"
+        # The screens each login signs in to, as the URL configuration routes them.
+        where = (
+            f"{reverse('admin:index')}, {reverse('director:dashboard')}"
+            if staff
+            else f"{reverse('referee:console')}"
+        )
         User = get_user_model()
         existing = User.objects.filter(username=username).first()
         if existing is not None:

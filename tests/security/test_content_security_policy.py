@@ -86,6 +86,7 @@ def pages(site: dict[str, Any]) -> list[tuple[str, str]]:
         ("anonymous", f"/t/{slug}/hands/{hand.pk}/"),
         ("anonymous", f"/t/{slug}/players/{entry.pk}/"),
         ("anonymous", "/referee/login/"),
+        ("anonymous", "/referee/link/"),
         ("anonymous", "/admin/login/"),
         ("anonymous", "/api/docs/"),
         ("referee", "/referee/"),

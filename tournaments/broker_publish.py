@@ -56,8 +56,8 @@ def _publish(message: _Message) -> None:
     try:
         with broker_connection() as conn:
             message.send(conn)
-    except Exception:
-        logger.warning("broker publish failed; the sweep will send it", exc_info=True)
+    except Exception as exc:
+        logger.warning("broker publish failed (%r); the sweep will send it", exc)
         try:
             message.failed()
         except Exception:

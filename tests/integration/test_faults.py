@@ -1,7 +1,7 @@
 """Faults injected into real servers (issue 11, point 7); each test prints its numbers.
 
-* The broker down while referees write: every write succeeds; the standings catch up
-  when the broker is back (the beat's sweep sends the recompute the outage lost).
+* The broker down while referees write: every write succeeds at once (it never waits on
+  the broker); the standings catch up when the broker is back (the beat's sweep sends the recompute the outage lost).
 * The database restarted while a client writes: the client gets a 503 during the outage,
   and its retries with the same idempotency key record each action exactly once.
 * A worker killed in the middle of a recompute: tests/integration/test_standings_worker.py
@@ -155,6 +155,10 @@ def test_broker_down_while_referees_write(
         write_seconds.append(time.monotonic() - started)
     hands_written = HandSeatResult.objects.filter(tournament=tournament).count() // 3
     assert hands_written == 11  # every write during the outage was recorded
+    # A write never waits on the broker (it took 9-19 s each): the publish is the
+    # publisher thread's, with short timeouts and no retries.
+    p95 = sorted(write_seconds)[int(0.95 * len(write_seconds)) - 1]
+    assert p95 < 0.5, write_seconds
     assert not current()  # no recompute could be queued
     time.sleep(max(0.0, 5 - (time.monotonic() - down_at)))  # an outage of 5 s at least
     redis.start()

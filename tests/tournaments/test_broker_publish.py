@@ -25,7 +25,7 @@ pytestmark = pytest.mark.django_db(transaction=True)  # the publisher thread wri
 
 
 @pytest.fixture
-def broker_at(settings: Any) -> Iterator[Any]:
+def broker_at(settings: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
     """Point Celery at a broker URL for the test (not eager), and back afterwards."""
     saved = celery_app.conf.broker_url, celery_app.conf.task_always_eager
     settings.CELERY_TASK_ALWAYS_EAGER = False
@@ -34,6 +34,7 @@ def broker_at(settings: Any) -> Iterator[Any]:
 
     def point(url: str) -> None:
         settings.CELERY_BROKER_URL = url
+        monkeypatch.setenv("CELERY_BROKER_URL", url)  # Celery reads it before its settings
         celery_app.conf.broker_url = url
 
     yield point

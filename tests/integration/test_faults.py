@@ -1,7 +1,8 @@
 """Faults injected into real servers (issue 11, point 7); each test prints its numbers.
 
 * The broker down while referees write: every write succeeds at once (it never waits on
-  the broker); the standings catch up when the broker is back (the beat's sweep sends the recompute the outage lost).
+  the broker); the standings catch up when the broker is back (the beat's sweep sends the
+  recompute the outage lost).
 * The database restarted while a client writes: the client gets a 503 during the outage,
   and its retries with the same idempotency key record each action exactly once.
 * A worker killed in the middle of a recompute: tests/integration/test_standings_worker.py

@@ -215,7 +215,10 @@ WHITENOISE_USE_FINDERS = DEBUG
 WHITENOISE_AUTOREFRESH = DEBUG
 
 # --- Security (only relevant with DEBUG off) --------------------------------
-SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# HTTPS is the request's scheme, which gunicorn sets from X-Forwarded-Proto only on a
+# connection from the reverse proxy (config/gunicorn.py, FORWARDED_ALLOW_IPS; nginx always
+# overwrites the header). Reading the header here would believe any client reaching gunicorn.
+SECURE_PROXY_SSL_HEADER = None
 SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=False)
 SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=0)

@@ -25,7 +25,7 @@ logger = logging.getLogger(__name__)
 
 @dataclass(frozen=True)
 class _Message:
-    send: Callable[[Any], None]  # called with a kombu connection of short timeouts
+    send: Callable[[Any], object]  # called with a kombu connection of short timeouts
     failed: Callable[[], None]  # releases what the sender claimed; may use the database
 
 
@@ -83,7 +83,7 @@ def _messages() -> "queue.Queue[_Message]":
         return _queue
 
 
-def broker_publish_soon(*, send: Callable[[Any], None], failed: Callable[[], None]) -> bool:
+def broker_publish_soon(*, send: Callable[[Any], object], failed: Callable[[], None]) -> bool:
     """Queue ``send`` for the publisher thread; never blocks. False (and nothing queued)
     when the queue is full: the caller releases what it claimed."""
     try:

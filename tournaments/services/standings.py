@@ -55,7 +55,10 @@ def _send(tournament_id: int) -> None:
     queued = broker_publish_soon(
         # No result is read: ignore_result also spares the publish a result-backend connect.
         send=lambda conn: standings_recompute.apply_async(
-            (tournament_id,), connection=conn, retry=False, ignore_result=True
+            (tournament_id,),
+            connection=conn,  # type: ignore[call-arg]  # passed on to send_task
+            retry=False,
+            ignore_result=True,
         ),
         failed=lambda: _flag_release(tournament_id),
     )

@@ -10,6 +10,7 @@ sends what was lost (the database stays the one source of truth: this queue hold
 send, never state).
 """
 
+import atexit
 import logging
 import queue
 import threading
@@ -80,6 +81,9 @@ def _messages() -> "queue.Queue[_Message]":
             threading.Thread(
                 target=_run, args=(_queue,), name="broker-publish", daemon=True
             ).start()
+            # A short-lived process (a management command) sends what it queued before
+            # it exits, waiting a few publish timeouts at most.
+            atexit.register(broker_publish_drain, timeout=3 * settings.BROKER_PUBLISH_TIMEOUT)
         return _queue
 
 

@@ -5,7 +5,8 @@ contract below is fixed here because the tasks are written for it: a task is
 acknowledged only after it ran, a worker that dies re-queues its task, a worker
 holds one message at a time, and only JSON travels over the wire. A starting worker
 builds the rules tables before it takes a task (``config.warm``).  Beat sweeps the
-standings every ``STANDINGS_SWEEP_SECONDS`` (default 60).  ``CELERY_VISIBILITY_TIMEOUT``
+standings every ``STANDINGS_SWEEP_SECONDS`` (default 60) and sends the worker heartbeat
+every ``WORKER_HEARTBEAT_SECONDS`` (default 30).  ``CELERY_VISIBILITY_TIMEOUT``
 (seconds, default one hour) is how long Redis waits before handing an unacknowledged
 message of a dead worker to another one.
 """
@@ -42,6 +43,13 @@ app.conf.update(
         "standings-sweep": {
             "task": "tournaments.tasks.standings_sweep",
             "schedule": float(os.environ.get("STANDINGS_SWEEP_SECONDS", "60")),
+        },
+        # Only a live worker runs it: /healthz reads the heartbeat's age.
+        "worker-heartbeat": {
+            "task": "tournaments.tasks.worker_heartbeat",
+            "schedule": float(os.environ.get("WORKER_HEARTBEAT_SECONDS", "30")),
+            # A heartbeat that waited longer than its period in the queue says nothing new.
+            "options": {"expires": float(os.environ.get("WORKER_HEARTBEAT_SECONDS", "30"))},
         },
     },
 )

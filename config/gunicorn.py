@@ -20,3 +20,7 @@ keepalive = int(os.environ.get("GUNICORN_KEEPALIVE", "15"))
 worker_connections = int(os.environ.get("GUNICORN_WORKER_CONNECTIONS", "1000"))
 backlog = 2048
 timeout = int(os.environ.get("GUNICORN_TIMEOUT", "60"))
+# Behind the nginx proxy (docker-compose.yml): X-Forwarded-Proto sets the request's scheme
+# only on a connection from the proxy's address, and no other scheme header is believed.
+forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
+secure_scheme_headers = {"X-FORWARDED-PROTO": "https"}

@@ -116,6 +116,18 @@ DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=0)
 # A kept connection that the server dropped is replaced at the start of a request, not an error.
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = env.bool("CONN_HEALTH_CHECKS", default=True)
 DATABASES["default"]["ATOMIC_REQUESTS"] = False
+# Every wait on the database is bounded (PostgreSQL only; 0 turns one off): a server that
+# does not answer the connect, a statement that runs away, a row lock held too long and a
+# transaction left open by a stuck client each end in an error after these many seconds
+# instead of holding a request worker (and the rows) for as long as the fault lasts.
+# The Celery worker may set longer ones (its recompute runs up to its task time limit);
+# `migrate` runs with no statement or lock timeout (docker-compose.yml).
+DATABASE_CONNECT_TIMEOUT = env.int("DATABASE_CONNECT_TIMEOUT", default=5)
+DATABASE_STATEMENT_TIMEOUT = env.float("DATABASE_STATEMENT_TIMEOUT", default=30.0)
+DATABASE_LOCK_TIMEOUT = env.float("DATABASE_LOCK_TIMEOUT", default=10.0)
+DATABASE_IDLE_IN_TRANSACTION_TIMEOUT = env.float(
+    "DATABASE_IDLE_IN_TRANSACTION_TIMEOUT", default=60.0
+)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # Parameters bound on the server and prepared statements: psycopg prepares a statement
     # that a connection runs repeatedly (its second run on), so PostgreSQL stops parsing and
@@ -127,6 +139,23 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
         DATABASES["default"].setdefault("OPTIONS", {}).update(
             server_side_binding=True, prepare_threshold=int(_prepare)
         )
+    _server_limits = {
+        "statement_timeout": DATABASE_STATEMENT_TIMEOUT,
+        "lock_timeout": DATABASE_LOCK_TIMEOUT,
+        "idle_in_transaction_session_timeout": DATABASE_IDLE_IN_TRANSACTION_TIMEOUT,
+    }
+    _db_options = DATABASES["default"].setdefault("OPTIONS", {})
+    if DATABASE_CONNECT_TIMEOUT > 0:
+        _db_options["connect_timeout"] = DATABASE_CONNECT_TIMEOUT
+    _db_options["options"] = " ".join(
+        filter(
+            None,
+            [
+                _db_options.get("options", ""),
+                *(f"-c {name}={int(seconds * 1000)}" for name, seconds in _server_limits.items()),
+            ],
+        )
+    )
 # Least privilege (PostgreSQL): in production DATABASE_URL names this role, which owns nothing;
 # `migrate` and `db_app_role` run with the owner role's URL (see docker-compose.yml).
 DATABASE_APP_ROLE = env.str("DATABASE_APP_ROLE", default="doudizhu_app")
@@ -202,7 +231,10 @@ WHITENOISE_USE_FINDERS = DEBUG
 WHITENOISE_AUTOREFRESH = DEBUG
 
 # --- Security (only relevant with DEBUG off) --------------------------------
-SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# HTTPS is the request's scheme, which gunicorn sets from X-Forwarded-Proto only on a
+# connection from the reverse proxy (config/gunicorn.py, FORWARDED_ALLOW_IPS; nginx always
+# overwrites the header). Reading the header here would believe any client reaching gunicorn.
+SECURE_PROXY_SSL_HEADER = None
 SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=False)
 SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=0)
@@ -244,6 +276,16 @@ CELERY_RESULT_BACKEND: str | None = (
 CELERY_TIMEZONE = TIME_ZONE
 HEALTHZ_BROKER_TIMEOUT = env.float("HEALTHZ_BROKER_TIMEOUT", default=1.0)
 HEALTHZ_CACHE_SECONDS = env.float("HEALTHZ_CACHE_SECONDS", default=5.0)
+HEALTHZ_DATABASE_TIMEOUT = env.float("HEALTHZ_DATABASE_TIMEOUT", default=1.0)
+# A worker heartbeat older than this fails /healthz (beat sends one every
+# WORKER_HEARTBEAT_SECONDS, default 30), as do standings more log versions behind than this.
+HEALTHZ_WORKER_STALE_SECONDS = env.float("HEALTHZ_WORKER_STALE_SECONDS", default=120.0)
+HEALTHZ_STANDINGS_LAG_MAX = env.int("HEALTHZ_STANDINGS_LAG_MAX", default=500)
+# Publishing a task never holds a request: a publisher thread per process sends with this
+# connect/socket timeout and no retries, from a queue of at most this many messages
+# (tournaments/broker_publish.py); what is not sent, beat's standings sweep sends later.
+BROKER_PUBLISH_TIMEOUT = env.float("BROKER_PUBLISH_TIMEOUT", default=1.0)
+BROKER_PUBLISH_QUEUE = env.int("BROKER_PUBLISH_QUEUE", default=1000)
 
 # --- Django REST framework / OpenAPI ----------------------------------------
 REST_FRAMEWORK = {

@@ -17,7 +17,7 @@ import pytest
 import yaml
 
 COMPOSE_FILE = Path(__file__).resolve().parent.parent / "docker-compose.yml"
-SERVICES = ("db", "redis", "migrate", "web", "worker", "beat")
+SERVICES = ("db", "redis", "migrate", "web", "proxy", "worker", "beat")
 APP_SERVICES = ("migrate", "web", "worker", "beat")
 RUNNING_SERVICES = ("web", "worker", "beat")
 
@@ -62,7 +62,7 @@ def test_schema_rejects_a_broken_file(compose: dict[str, Any]) -> None:
     assert not jsonschema.validators.validator_for(schema)(schema).is_valid(broken)
 
 
-def test_the_six_services_exist(services: dict[str, Any]) -> None:
+def test_the_seven_services_exist(services: dict[str, Any]) -> None:
     assert set(services) == set(SERVICES)
 
 
@@ -103,7 +103,7 @@ def test_commands(services: dict[str, Any]) -> None:
     assert "0.0.0.0:8000" in web
     assert services["worker"]["command"][:4] == ["celery", "-A", "config", "worker"]
     assert services["beat"]["command"][:4] == ["celery", "-A", "config", "beat"]
-    assert any(str(p).endswith(":8000") for p in services["web"]["ports"])
+    assert services["proxy"]["ports"] == ["${WEB_PORT:-8000}:8080"]
 
 
 def test_named_volumes_are_declared_and_used(
@@ -112,6 +112,7 @@ def test_named_volumes_are_declared_and_used(
     declared = set(compose["volumes"])
     assert declared
     used = {str(v).split(":", 1)[0] for s in services.values() for v in s.get("volumes", [])}
+    used = {v for v in used if not v.startswith((".", "/"))}  # bind mounts are not volumes
     assert used <= declared
     assert any(v.endswith(":/var/lib/postgresql/data") for v in services["db"]["volumes"])
     assert any(v.endswith(":/data") for v in services["redis"]["volumes"])
@@ -160,3 +161,135 @@ def test_running_services_connect_as_the_application_role(
     assert env["DATABASE_APP_ROLE"] == "${POSTGRES_APP_USER:-doudizhu_app}"
     migrate_env = services["migrate"]["environment"]
     assert migrate_env["DATABASE_URL"].startswith("postgres://${POSTGRES_USER:-doudizhu}:")
+
+
+# ------------------------------------------------------------------ the reverse proxy
+
+NGINX_TEMPLATE = COMPOSE_FILE.parent / "config" / "nginx.conf.template"
+
+
+def nginx_blocks(text: str) -> list[Any]:
+    """A structural parse of an nginx configuration: a list of (directive, [args]) and
+    (block name, [args], [children]); raises on unbalanced braces or a missing ';'."""
+    # A word may hold ${NAME}, which the image's template step fills in.
+    word = r'(?:\$\{[A-Z_]+\}|[^\s{};"$]|\$(?!\{))+'
+    tokens = re.findall(rf'"[^"]*"|{word}|[{{}};]', re.sub(r"#[^\n]*", "", text))
+    stack: list[list[Any]] = [[]]
+    words: list[str] = []
+    for token in tokens:
+        if token == "{":
+            assert words, "a block without a name"
+            block: list[Any] = []
+            stack[-1].append((words[0], words[1:], block))
+            stack.append(block)
+            words = []
+        elif token == "}":
+            assert not words, f"directive without ';' before '}}': {words}"
+            stack.pop()
+            assert stack, "unbalanced '}'"
+        elif token == ";":
+            assert words, "an empty directive"
+            stack[-1].append((words[0], words[1:]))
+            words = []
+        else:
+            words.append(token)
+    assert not words, f"directive without ';' at the end: {words}"
+    assert len(stack) == 1, "unclosed block"
+    return stack[0]
+
+
+def directives(block: list[Any], name: str) -> list[list[str]]:
+    return [item[1] for item in block if len(item) == 2 and item[0] == name]
+
+
+def child(block: list[Any], name: str, *args: str) -> list[Any]:
+    found = [
+        item[2]
+        for item in block
+        if len(item) == 3 and item[0] == name and (not args or list(item[1]) == list(args))
+    ]
+    assert len(found) == 1, (name, args)
+    return found[0]
+
+
+@pytest.fixture(scope="module")
+def nginx() -> list[Any]:
+    return nginx_blocks(NGINX_TEMPLATE.read_text(encoding="utf-8"))
+
+
+def test_the_parser_refuses_broken_configurations() -> None:
+    for broken in ("server { listen 80 }", "server { listen 80;", "listen 80; }", "listen"):
+        with pytest.raises(AssertionError):
+            nginx_blocks(broken)
+
+
+def test_web_is_not_published_and_the_proxy_is(services: dict[str, Any]) -> None:
+    """Slow clients are the proxy's to buffer: nothing outside reaches gunicorn."""
+    assert "ports" not in services["web"]
+    assert services["web"]["expose"] == ["8000"]
+    assert [name for name, s in services.items() if s.get("ports")] == ["proxy"]
+
+
+def test_the_proxy_is_the_official_nginx_image_with_the_repository_config(
+    services: dict[str, Any],
+) -> None:
+    proxy = services["proxy"]
+    assert re.fullmatch(r"nginx:1\.\d+-alpine", proxy["image"])
+    source, target, mode = proxy["volumes"][0].split(":")
+    assert (COMPOSE_FILE.parent / source).resolve() == NGINX_TEMPLATE
+    assert target == "/etc/nginx/templates/default.conf.template" and mode == "ro"
+    # The image renders ${NGINX_...} from the environment: each one used is set.
+    used = set(re.findall(r"\$\{(NGINX_[A-Z_]+)\}", NGINX_TEMPLATE.read_text(encoding="utf-8")))
+    assert used and used <= set(proxy["environment"])
+
+
+def test_the_proxy_buffers_and_bounds_every_client(nginx: list[Any]) -> None:
+    server = child(nginx, "server")
+    upstream = child(nginx, "upstream", "doudizhu_web")
+    assert directives(upstream, "server") == [["web:8000"]]
+    assert directives(server, "listen") == [["8080"]]
+    for timeout in ("client_header_timeout", "client_body_timeout"):
+        assert directives(server, timeout) == [["${NGINX_CLIENT_TIMEOUT}"]]
+    assert directives(server, "client_max_body_size")
+    location = child(server, "location", "/")
+    assert directives(location, "proxy_pass") == [["http://doudizhu_web"]]
+    assert directives(location, "proxy_buffering") == [["on"]]
+    assert directives(location, "proxy_request_buffering") == [["on"]]
+    for timeout in ("proxy_connect_timeout", "proxy_read_timeout", "proxy_send_timeout"):
+        assert len(directives(location, timeout)) == 1
+
+
+def test_the_proxy_overwrites_the_forwarded_headers(nginx: list[Any]) -> None:
+    """A client cannot claim HTTPS or another address through the proxy."""
+    location = child(child(nginx, "server"), "location", "/")
+    headers = {args[0].lower(): args[1] for args in directives(location, "proxy_set_header")}
+    assert headers["x-forwarded-proto"] == "${NGINX_FORWARDED_PROTO}"
+    assert headers["x-forwarded-for"] == "$remote_addr"
+    for dropped in ("x-forwarded-ssl", "x-forwarded-protocol", "forwarded"):
+        assert headers[dropped] == '""'
+
+
+def test_gunicorn_trusts_forwarded_headers_from_the_proxy_only(
+    compose: dict[str, Any], services: dict[str, Any]
+) -> None:
+    import ipaddress
+
+    proxy_ip = services["proxy"]["networks"]["default"]["ipv4_address"]
+    assert services["web"]["environment"]["FORWARDED_ALLOW_IPS"] == proxy_ip
+    subnet = compose["networks"]["default"]["ipam"]["config"][0]["subnet"]
+    default = re.compile(r"\$\{[A-Z_]+:-([^}]*)\}")
+    address = ipaddress.ip_address(default.fullmatch(proxy_ip).group(1))  # type: ignore[union-attr]
+    assert address in ipaddress.ip_network(default.fullmatch(subnet).group(1))  # type: ignore[union-attr]
+    gunicorn: dict[str, Any] = {}
+    exec((COMPOSE_FILE.parent / "config" / "gunicorn.py").read_text(), gunicorn)
+    assert gunicorn["forwarded_allow_ips"] == "127.0.0.1"  # without the variable: nobody else
+    assert gunicorn["secure_scheme_headers"] == {"X-FORWARDED-PROTO": "https"}
+
+
+def test_the_worker_and_migrate_have_their_own_database_timeouts(services: dict[str, Any]) -> None:
+    web = services["web"]["environment"]
+    assert web["DATABASE_STATEMENT_TIMEOUT"] == "${DATABASE_STATEMENT_TIMEOUT:-30}"
+    assert services["migrate"]["environment"]["DATABASE_STATEMENT_TIMEOUT"] == "0"
+    assert services["migrate"]["environment"]["DATABASE_LOCK_TIMEOUT"] == "0"
+    worker = services["worker"]["environment"]
+    assert worker["DATABASE_STATEMENT_TIMEOUT"] == "${WORKER_DATABASE_STATEMENT_TIMEOUT:-60}"

@@ -2,14 +2,23 @@ import socket
 import threading
 import time
 from collections.abc import Iterator
+from datetime import timedelta
 from typing import Any
 
 import pytest
 from django.conf import settings
 from django.db import connection
+from django.db.backends.base.base import BaseDatabaseWrapper
+from django.db.models import F
 from django.test import Client
+from django.utils import timezone
 
+from tests.tournaments.builders import tournament_with_entries
+from tournaments import health
 from tournaments.health import health_cache_clear
+from tournaments.models import Tournament, WorkerHeartbeat
+from tournaments.services.standings import standings_snapshot_update
+from tournaments.tasks import worker_heartbeat
 
 pytestmark = pytest.mark.django_db
 
@@ -77,7 +86,9 @@ def closed_port() -> int:
         return int(sock.getsockname()[1])
 
 
+@pytest.mark.django_db(transaction=True)  # on PostgreSQL the probe reads committed rows
 def test_healthz_ok(client: Any) -> None:
+    worker_heartbeat()  # with a broker, a live worker is part of "ok"
     response = client.get("/healthz")
     assert response.status_code == 200
     assert response["Content-Type"] == "application/json"
@@ -121,7 +132,8 @@ def test_healthz_degraded_when_the_database_fails(client: Any, monkeypatch: Any)
         def __exit__(self, *args: Any) -> None:
             return None
 
-    monkeypatch.setattr("tournaments.health.connection.cursor", lambda: BrokenCursor())
+    # Every connection's (on PostgreSQL the probe runs on a helper thread's own one).
+    monkeypatch.setattr(BaseDatabaseWrapper, "cursor", lambda self: BrokenCursor())
     response = client.get("/healthz")
     assert response.status_code == 503
     assert response.json()["database"] == {
@@ -131,7 +143,8 @@ def test_healthz_degraded_when_the_database_fails(client: Any, monkeypatch: Any)
     }
 
 
-def test_healthz_is_not_cached_and_get_only(client: Any) -> None:
+def test_healthz_is_not_cached_and_get_only(client: Any, settings: Any) -> None:
+    settings.CELERY_TASK_ALWAYS_EAGER = True  # no worker needed for "ok"
     response = client.get("/healthz")
     assert "no-cache" in response["Cache-Control"] or "max-age=0" in response["Cache-Control"]
     refused = client.post("/healthz")
@@ -201,3 +214,121 @@ def test_healthz_answers_from_a_recent_result(
     while len(hanging_broker.accepted) == probes and time.monotonic() < deadline:
         time.sleep(0.05)
     assert len(hanging_broker.accepted) > probes
+
+
+# ----------------------------------------------------------------- per-dependency limits
+
+
+@pytest.fixture
+def broker_answers(settings: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A broker mode (not eager) whose probe answers at once: only the other checks count."""
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    monkeypatch.setattr(health._broker_probe, "check", lambda: {"ok": True, "mode": "redis"})
+    monkeypatch.setattr(health, "_transport_imported", lambda url: True)
+
+
+def test_a_hanging_database_is_named_and_costs_at_most_its_own_limit(
+    client: Any, settings: Any, monkeypatch: pytest.MonkeyPatch, broker_answers: None
+) -> None:
+    """Reproduction: PostgreSQL frozen (SIGSTOP) held /healthz for the whole outage and
+    then blamed the broker. The database probe runs in its own thread with its own limit."""
+    settings.HEALTHZ_DATABASE_TIMEOUT = 0.3
+    settings.HEALTHZ_BROKER_TIMEOUT = 0.3
+    release = threading.Event()
+
+    def frozen() -> dict[str, Any]:
+        release.wait(10)
+        return {"database": {"ok": True}, "worker": {"ok": True}, "standings": {"ok": True}}
+
+    monkeypatch.setattr(health._database_probe, "check", frozen)
+    monkeypatch.setattr(connection, "vendor", "postgresql")  # the helper-thread path
+    try:
+        start = time.monotonic()
+        response = client.get("/healthz")
+        elapsed = time.monotonic() - start
+    finally:
+        release.set()
+    assert response.status_code == 503
+    body = response.json()
+    assert body["failing"] == ["database"]
+    assert body["database"]["error"] == "Timeout"
+    assert body["broker"]["ok"] is True  # not blamed
+    assert body["worker"]["ok"] is None and body["standings"]["ok"] is None  # not checked
+    assert elapsed < 0.3 + 0.5
+
+
+def test_the_database_probe_runs_on_its_own_connection_in_its_thread(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The helper thread closes its connection after each probe: the next one connects
+    again (with DATABASE_CONNECT_TIMEOUT) instead of reusing a socket to a frozen server."""
+    closed: list[bool] = []
+    monkeypatch.setattr(health, "database_probe", lambda: {"database": {"ok": True}})
+    monkeypatch.setattr(health.connection, "close", lambda: closed.append(True))
+    assert health._database_in_own_thread() == {"database": {"ok": True}}
+    assert closed == [True]
+
+
+def test_eager_mode_has_no_worker_to_check(client: Any, settings: Any) -> None:
+    settings.CELERY_TASK_ALWAYS_EAGER = True
+    body = client.get("/healthz").json()
+    assert body["worker"] == {"ok": True, "mode": "eager"}
+    assert body["standings"] == {"ok": True, "lag": 0}
+    assert body["failing"] == []
+
+
+def test_no_worker_heartbeat_fails_healthz(client: Any, broker_answers: None) -> None:
+    """Reproduction: /healthz answered "ok" while no Celery worker ran."""
+    response = client.get("/healthz")
+    assert response.status_code == 503
+    assert response.json()["failing"] == ["worker"]
+    assert response.json()["worker"] == {"ok": False, "error": "no_heartbeat"}
+
+
+# The rows must be committed: on PostgreSQL the probe reads on its own connection.
+@pytest.mark.django_db(transaction=True)
+def test_a_recent_heartbeat_is_a_live_worker_and_an_old_one_is_not(
+    client: Any, settings: Any, broker_answers: None
+) -> None:
+    worker_heartbeat()  # the beat task's body, as a worker runs it
+    response = client.get("/healthz")
+    assert response.status_code == 200
+    assert response.json()["worker"]["ok"] is True
+    assert 0 <= response.json()["worker"]["heartbeat_age_seconds"] < 5
+
+    WorkerHeartbeat.objects.update(beat_at=timezone.now() - timedelta(seconds=121))
+    settings.HEALTHZ_WORKER_STALE_SECONDS = 120
+    health_cache_clear()
+    response = client.get("/healthz")
+    assert response.status_code == 503
+    assert response.json()["failing"] == ["worker"]
+    assert response.json()["worker"]["error"] == "stale"
+
+
+# The rows must be committed: on PostgreSQL the probe reads on its own connection.
+@pytest.mark.django_db(transaction=True)
+def test_standings_lag_above_the_threshold_fails_healthz(client: Any, settings: Any) -> None:
+    settings.CELERY_TASK_ALWAYS_EAGER = True  # the worker is another test's
+    tournament, _ = tournament_with_entries(3)
+    standings_snapshot_update(tournament_id=tournament.pk)  # the snapshot is current
+    assert client.get("/healthz").json()["standings"] == {"ok": True, "lag": 0}
+
+    # Score changes the worker never caught up with (it is stuck, or failing).
+    Tournament.objects.filter(pk=tournament.pk).update(log_version=F("log_version") + 7)
+    settings.HEALTHZ_STANDINGS_LAG_MAX = 6
+    health_cache_clear()
+    response = client.get("/healthz")
+    assert response.status_code == 503
+    assert response.json()["failing"] == ["standings"]
+    assert response.json()["standings"] == {"ok": False, "lag": 7, "error": "behind"}
+
+    settings.HEALTHZ_STANDINGS_LAG_MAX = 7
+    health_cache_clear()
+    assert client.get("/healthz").status_code == 200
+
+
+def test_a_tournament_never_computed_lags_by_its_whole_log(settings: Any) -> None:
+    tournament, _ = tournament_with_entries(3)
+    Tournament.objects.filter(pk=tournament.pk).update(log_version=4)
+    Tournament.objects.create(name="No entries", slug="no-entries", log_version=99)
+    assert health.standings_lag() == 4  # a tournament without entries has no standings

@@ -3,6 +3,7 @@
 from celery import shared_task
 from django.db import DatabaseError
 
+from tournaments.services.health import worker_heartbeat_record
 from tournaments.services.standings import standings_snapshot_update, standings_sweep
 
 
@@ -30,3 +31,9 @@ def standings_recompute(tournament_id: int) -> int | None:
 def standings_sweep_task() -> list[int]:
     """Beat: recompute every tournament whose log version is ahead of its snapshot."""
     return standings_sweep()
+
+
+@shared_task(name="tournaments.tasks.worker_heartbeat", ignore_result=True)
+def worker_heartbeat() -> None:
+    """Beat: record that a worker is alive and taking tasks (read by /healthz)."""
+    worker_heartbeat_record()

@@ -1,7 +1,8 @@
 """Faults injected into real servers (issue 11, point 7); each test prints its numbers.
 
-* The broker down while referees write: every write succeeds; the standings catch up
-  when the broker is back (the beat's sweep sends the recompute the outage lost).
+* The broker down while referees write: every write succeeds at once (it never waits on
+  the broker); the standings catch up when the broker is back (the beat's sweep sends the
+  recompute the outage lost).
 * The database restarted while a client writes: the client gets a 503 during the outage,
   and its retries with the same idempotency key record each action exactly once.
 * A worker killed in the middle of a recompute: tests/integration/test_standings_worker.py
@@ -155,6 +156,10 @@ def test_broker_down_while_referees_write(
         write_seconds.append(time.monotonic() - started)
     hands_written = HandSeatResult.objects.filter(tournament=tournament).count() // 3
     assert hands_written == 11  # every write during the outage was recorded
+    # A write never waits on the broker (it took 9-19 s each): the publish is the
+    # publisher thread's, with short timeouts and no retries.
+    p95 = sorted(write_seconds)[int(0.95 * len(write_seconds)) - 1]
+    assert p95 < 0.5, write_seconds
     assert not current()  # no recompute could be queued
     time.sleep(max(0.0, 5 - (time.monotonic() - down_at)))  # an outage of 5 s at least
     redis.start()
@@ -375,4 +380,67 @@ def test_database_restart_while_a_client_writes(
         f"{writes} writes ({len(hands)} hands started, 3 bids each), answers while it was "
         f"down: {errors} (0 = connection reset); every hand at version 3, no hand twice; "
         f"lost: nothing, doubled: nothing",
+    )
+
+
+# --------------------------------------------------------------------------- database frozen
+
+
+def _cluster_pids(postgres: OwnPostgres) -> list[int]:
+    """The postmaster of this test's cluster and every process it started."""
+    postmaster = int((postgres.data / "postmaster.pid").read_text().split()[0])
+    children = subprocess.run(
+        ["pgrep", "-P", str(postmaster)], capture_output=True, text=True, check=False
+    ).stdout.split()
+    return [postmaster, *map(int, children)]
+
+
+def _healthz() -> tuple[int, Any, float]:
+    started = time.monotonic()
+    request = urllib.request.Request(f"http://127.0.0.1:{WEB_PORT}/healthz")
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            status, body = response.status, json.loads(response.read())
+    except urllib.error.HTTPError as error:
+        status, body = error.code, json.loads(error.read())
+    return status, body, time.monotonic() - started
+
+
+@pytest.mark.postgresql
+def test_a_frozen_database_is_named_by_healthz_at_once(
+    own_database_server: tuple[OwnPostgres, str, int], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Reproduction: with PostgreSQL frozen (SIGSTOP), /healthz hung for the whole time and
+    then blamed the broker. Its database probe has its own time limit and name."""
+    import signal
+
+    postgres, _, _ = own_database_server
+    status, body, _ = _healthz()
+    assert status == 200, body
+    pids = _cluster_pids(postgres)
+    time.sleep(5.5)  # past HEALTHZ_CACHE_SECONDS: the next answer probes again
+    for pid in pids:
+        os.kill(pid, signal.SIGSTOP)
+    try:
+        answers = []
+        for _ in range(4):
+            answers.append(_healthz())
+            time.sleep(2)
+    finally:
+        for pid in pids:
+            os.kill(pid, signal.SIGCONT)
+    for status, body, seconds in answers:
+        assert status == 503, body
+        assert body["failing"] == ["database"], body  # not the broker (eager here)
+        assert body["database"]["error"] == "Timeout"
+        assert seconds < 1.0 + 1.0  # HEALTHZ_DATABASE_TIMEOUT, plus the request itself
+    deadline = time.monotonic() + 30
+    while (current := _healthz())[0] != 200 and time.monotonic() < deadline:
+        time.sleep(1)
+    assert current[0] == 200, current
+    report(
+        capsys,
+        f"database frozen (SIGSTOP) {len(answers) * 2} s: /healthz answered 503 naming the "
+        f"database in {max(s for _, _, s in answers) * 1000:.0f} ms at most; 200 again "
+        f"{current[2]:.1f} s after the thaw",
     )

@@ -21,9 +21,12 @@ from django.db import connection
 
 from config import celery_app
 from tests.integration.test_celery_worker import wait_until_ready
-from tournaments.models import StandingSnapshot, Tournament
+from tournaments.broker_publish import broker_publish_drain
+from tournaments.health import health_cache_clear
+from tournaments.models import StandingSnapshot, Tournament, WorkerHeartbeat
 from tournaments.services import standings as standings_service
 from tournaments.standings_selectors import standings_compute
+from tournaments.tasks import worker_heartbeat
 
 from ..tournaments.builders import finish, table_of, tournament_with_entries
 
@@ -234,6 +237,7 @@ def test_the_sweep_requeues_a_tournament_whose_message_was_lost(
     tournament, entries = tournament_with_entries(3)
     table = table_of(tournament, 1, 1, entries)
     finish(table, landlord=2, bid=1, winner="landlord")  # queued: no worker yet
+    assert broker_publish_drain()  # the publisher thread sent it
     with celery_app.connection_for_write() as conn:
         conn.default_channel.queue_purge(workers.queue)  # the message is lost
     workers.start()
@@ -245,3 +249,25 @@ def test_the_sweep_requeues_a_tournament_whose_message_was_lost(
     assert tournament.pk in standings_service.standings_sweep()
     wait_for_snapshot(tournament.pk, workers=workers)
     assert totals(tournament) == recomputed(tournament)
+
+
+def test_a_live_worker_writes_the_heartbeat_that_healthz_reads(
+    workers: Workers, client: Any
+) -> None:
+    """/healthz answered "ok" while no worker ran: now it fails until a worker has run the
+    heartbeat task (as beat sends it), and passes once one has."""
+    health_cache_clear()
+    before = client.get("/healthz")
+    assert before.status_code == 503
+    assert before.json()["failing"] == ["worker"]
+
+    workers.start()
+    worker_heartbeat.apply_async(queue=workers.queue)  # what beat sends every 30 s
+    deadline = time.monotonic() + 30
+    while not WorkerHeartbeat.objects.exists() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    health_cache_clear()
+    after = client.get("/healthz")
+    assert after.status_code == 200, (after.json(), workers.logs())
+    assert after.json()["worker"]["ok"] is True
+    health_cache_clear()

@@ -11,6 +11,7 @@ from tournaments.models.hands import (
     HandStatus,
     Winner,
 )
+from tournaments.models.health import WorkerHeartbeat
 from tournaments.models.idempotency import IdempotencyRecord
 from tournaments.models.players import Player
 from tournaments.models.results import HandSeatResult, Penalty
@@ -66,4 +67,5 @@ __all__ = [
     "TournamentFormat",
     "TournamentStatus",
     "Winner",
+    "WorkerHeartbeat",
 ]

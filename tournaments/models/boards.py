@@ -1,7 +1,9 @@
+from django.core.validators import MaxValueValidator
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from tournaments.limits import BOARD_NUMBER_MAX, HANDS_PER_ROUND_MAX
 from tournaments.models.rounds import Round, seat_position_check
 from tournaments.models.tournaments import Tournament
 
@@ -15,7 +17,7 @@ class Board(models.Model):
     tournament = models.ForeignKey(
         Tournament, on_delete=models.CASCADE, related_name="boards", verbose_name=_("tournament")
     )
-    number = models.IntegerField(_("number"))
+    number = models.IntegerField(_("number"), validators=[MaxValueValidator(BOARD_NUMBER_MAX)])
     seed = models.BigIntegerField(_("seed"))
     hand_0 = models.CharField(_("hand of seat 0"), max_length=200)
     hand_1 = models.CharField(_("hand of seat 1"), max_length=200)
@@ -30,6 +32,9 @@ class Board(models.Model):
         constraints = (
             models.UniqueConstraint(fields=["tournament", "number"], name="board_number_unique"),
             models.CheckConstraint(condition=Q(number__gt=0), name="board_number_positive"),
+            models.CheckConstraint(
+                condition=Q(number__lte=BOARD_NUMBER_MAX), name="board_number_at_most_max"
+            ),
             models.CheckConstraint(condition=Q(seed__gte=0), name="board_seed_non_negative"),
             seat_position_check("first_bidder", "board_first_bidder_range"),
         )
@@ -46,7 +51,9 @@ class RoundBoard(models.Model):
         Round, on_delete=models.CASCADE, related_name="boards", verbose_name=_("round")
     )
     section = models.SmallIntegerField(_("section"), default=1)
-    hand_number = models.IntegerField(_("hand number"))
+    hand_number = models.IntegerField(
+        _("hand number"), validators=[MaxValueValidator(HANDS_PER_ROUND_MAX)]
+    )
     board = models.ForeignKey(
         Board, on_delete=models.PROTECT, related_name="rounds", verbose_name=_("board")
     )
@@ -66,6 +73,10 @@ class RoundBoard(models.Model):
                 condition=Q(hand_number__gt=0), name="round_board_hand_number_positive"
             ),
             models.CheckConstraint(condition=Q(section__gt=0), name="round_board_section_positive"),
+            models.CheckConstraint(
+                condition=Q(hand_number__lte=HANDS_PER_ROUND_MAX),
+                name="round_board_hand_number_at_most_max",
+            ),
         )
 
     def __str__(self) -> str:

@@ -1,9 +1,11 @@
 from django.conf import settings
+from django.core.validators import MaxValueValidator
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from tournaments.limits import ROUND_NUMBER_MAX, TABLE_NUMBER_MAX
 from tournaments.models.tournaments import Entry, Tournament
 
 SEAT_POSITIONS = (0, 1, 2)
@@ -33,7 +35,7 @@ class Round(models.Model):
     tournament = models.ForeignKey(
         Tournament, on_delete=models.CASCADE, related_name="rounds", verbose_name=_("tournament")
     )
-    number = models.IntegerField(_("number"))
+    number = models.IntegerField(_("number"), validators=[MaxValueValidator(ROUND_NUMBER_MAX)])
     status = models.CharField(
         _("status"), max_length=16, choices=RoundStatus.choices, default=RoundStatus.DRAFT
     )
@@ -53,6 +55,9 @@ class Round(models.Model):
             models.UniqueConstraint(fields=["tournament", "number"], name="round_number_unique"),
             models.CheckConstraint(condition=Q(number__gt=0), name="round_number_positive"),
             models.CheckConstraint(
+                condition=Q(number__lte=ROUND_NUMBER_MAX), name="round_number_at_most_max"
+            ),
+            models.CheckConstraint(
                 condition=Q(status__in=RoundStatus.values), name="round_status_known"
             ),
             models.CheckConstraint(condition=Q(seed__gte=0), name="round_seed_non_negative"),
@@ -68,7 +73,7 @@ class Table(models.Model):
     round = models.ForeignKey(
         Round, on_delete=models.CASCADE, related_name="tables", verbose_name=_("round")
     )
-    number = models.IntegerField(_("number"))
+    number = models.IntegerField(_("number"), validators=[MaxValueValidator(TABLE_NUMBER_MAX)])
     section = models.SmallIntegerField(
         _("section"),
         default=1,
@@ -91,6 +96,9 @@ class Table(models.Model):
         constraints = (
             models.UniqueConstraint(fields=["round", "number"], name="table_number_unique"),
             models.CheckConstraint(condition=Q(number__gt=0), name="table_number_positive"),
+            models.CheckConstraint(
+                condition=Q(number__lte=TABLE_NUMBER_MAX), name="table_number_at_most_max"
+            ),
             models.CheckConstraint(condition=Q(section__gt=0), name="table_section_positive"),
             seat_position_check("first_bidder", "table_first_bidder_range"),
         )

@@ -1,8 +1,10 @@
 from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from tournaments.limits import HANDS_PER_ROUND_MAX, REGISTRATION_ORDER_MAX
 from tournaments.models.players import Player
 from tournaments.standings import CRITERIA
 
@@ -55,7 +57,11 @@ class Tournament(models.Model):
     status = models.CharField(
         _("status"), max_length=16, choices=TournamentStatus.choices, default=TournamentStatus.DRAFT
     )
-    hands_per_round = models.IntegerField(_("hands per round"), default=6)
+    hands_per_round = models.IntegerField(
+        _("hands per round"),
+        default=6,
+        validators=[MinValueValidator(1), MaxValueValidator(HANDS_PER_ROUND_MAX)],
+    )
     is_public = models.BooleanField(_("public"), default=False)
     requires_confirmation = models.BooleanField(
         _("results need confirmation"),
@@ -94,6 +100,10 @@ class Tournament(models.Model):
                 condition=Q(hands_per_round__gt=0), name="tournament_hands_per_round_positive"
             ),
             models.CheckConstraint(
+                condition=Q(hands_per_round__lte=HANDS_PER_ROUND_MAX),
+                name="tournament_hands_per_round_at_most_max",
+            ),
+            models.CheckConstraint(
                 condition=Q(rule_profile__in=RuleProfileKey.values),
                 name="tournament_rule_profile_known",
             ),
@@ -121,7 +131,9 @@ class Entry(models.Model):
     player = models.ForeignKey(
         Player, on_delete=models.PROTECT, related_name="entries", verbose_name=_("player")
     )
-    registration_order = models.IntegerField(_("registration order"))
+    registration_order = models.IntegerField(
+        _("registration order"), validators=[MaxValueValidator(REGISTRATION_ORDER_MAX)]
+    )
     withdrawn = models.BooleanField(_("withdrawn"), default=False)
 
     class Meta:
@@ -138,6 +150,10 @@ class Entry(models.Model):
             ),
             models.CheckConstraint(
                 condition=Q(registration_order__gt=0), name="entry_registration_order_positive"
+            ),
+            models.CheckConstraint(
+                condition=Q(registration_order__lte=REGISTRATION_ORDER_MAX),
+                name="entry_registration_order_at_most_max",
             ),
         )
 

@@ -3,14 +3,16 @@
 from django.db import transaction
 
 from referee.rules.cards import deal_from_seed, format_cards
+from tournaments.limits import BOARD_NUMBER_MAX
 from tournaments.models import Board, Tournament
 from tournaments.services.common import model_validate
-from tournaments.services.validation import int_check
+from tournaments.services.validation import at_most_check, int_check
 
 
 @transaction.atomic
 def board_create(*, tournament: Tournament, number: int, seed: int) -> Board:
     """Deal board ``number`` from ``seed`` with the rules library."""
+    at_most_check("number", number, maximum=BOARD_NUMBER_MAX)
     int_check("seed", seed)  # a bigint column; random accepts other types, the table not
     deal = deal_from_seed(seed)
     board = Board(

@@ -10,6 +10,7 @@ from django.db import transaction
 
 from referee.rules.hand import HandState
 from referee.rules.profiles import RuleProfile, get_profile
+from tournaments.limits import HANDS_PER_ROUND_MAX, REGISTRATION_ORDER_MAX, ROUND_NUMBER_MAX
 from tournaments.models import Hand, Table, Tournament
 from tournaments.services.hand_log import hand_replay
 from tournaments.services.hands import hand_action_record, hand_create
@@ -17,6 +18,7 @@ from tournaments.services.players import player_create
 from tournaments.services.rounds import round_close, round_create, round_start
 from tournaments.services.seating import round_seat
 from tournaments.services.tournaments import entry_create, tournament_create, tournament_update
+from tournaments.services.validation import at_most_check
 
 _SURNAMES = "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗"
 _GIVEN = ["伟", "芳", "娜", "敏", "静", "磊", "洋", "勇", "艳", "杰", "娟", "涛", "明", "超", "霞"]
@@ -71,6 +73,9 @@ def _hand_play_and_record(*, hand: Hand, profile: RuleProfile, rng: random.Rando
 
 def tournament_generate(*, options: GenerateOptions) -> Tournament:
     """Create and play a whole tournament (one transaction per round)."""
+    at_most_check("players", options.players, maximum=REGISTRATION_ORDER_MAX)
+    at_most_check("rounds", options.rounds, maximum=ROUND_NUMBER_MAX)
+    at_most_check("hands", options.hands, maximum=HANDS_PER_ROUND_MAX)
     rng = random.Random(options.seed)
     slug = options.slug or f"random-{options.seed}"
     with transaction.atomic():

@@ -9,6 +9,7 @@ from django.utils.translation import gettext as _
 
 from tournaments import selectors
 from tournaments.errors import ApplicationError
+from tournaments.limits import ROUND_NUMBER_MAX, TABLE_NUMBER_MAX
 from tournaments.models import (
     Entry,
     Hand,
@@ -26,7 +27,7 @@ from tournaments.models import (
 from tournaments.roles import user_is_director
 from tournaments.services.common import model_validate
 from tournaments.services.referees import referee_account_check
-from tournaments.services.validation import bool_check, reason_check
+from tournaments.services.validation import at_most_check, bool_check, reason_check
 
 
 def round_log_append(
@@ -52,12 +53,14 @@ def round_create(
     *, tournament: Tournament, number: int | None = None, status: str = RoundStatus.DRAFT
 ) -> Round:
     """Add round ``number`` (default: the next one) to a tournament that has not finished."""
+    at_most_check("number", number, maximum=ROUND_NUMBER_MAX)
     locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
     if locked.status == TournamentStatus.FINISHED:
         raise ApplicationError("tournament_finished", _("The tournament has finished."))
     if number is None:
         last = Round.objects.filter(tournament=locked).aggregate(last=Max("number"))["last"]
         number = (last or 0) + 1
+        at_most_check("number", number, maximum=ROUND_NUMBER_MAX)
     round_ = Round(tournament=locked, number=number, status=status)
     model_validate(round_)
     round_.save()
@@ -190,6 +193,7 @@ def round_reopen(*, round: Round, reason: str, recorded_by: Any = None) -> Round
 
 @transaction.atomic
 def table_create(*, round: Round, number: int) -> Table:
+    at_most_check("number", number, maximum=TABLE_NUMBER_MAX)
     table = Table(round=round, number=number)
     model_validate(table)
     table.save()

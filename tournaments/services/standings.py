@@ -13,9 +13,11 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import timedelta
 
+from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
 
+from tournaments.broker_publish import broker_publish_soon
 from tournaments.models import StandingSnapshot, StandingsState, Tournament
 from tournaments.services.validation import int_check
 from tournaments.standings import Standing
@@ -34,14 +36,39 @@ QUEUED_STALE_AFTER = timedelta(minutes=2)
 _ADVISORY_LOCK_CLASS = 0x5D5D
 
 
+class PublishQueueFull(Exception):
+    """The publisher thread's queue is full (the broker has been unreachable for a while)."""
+
+
+def _flag_release(tournament_id: int) -> None:
+    StandingsState.objects.filter(tournament_id=tournament_id).update(queued_at=None)
+
+
 def _send(tournament_id: int) -> None:
+    """Eagerly (no broker) run the task here; otherwise hand it to the publisher thread,
+    so the request never waits on the broker (``tournaments.broker_publish``)."""
     from tournaments.tasks import standings_recompute  # the task module imports this one
 
-    standings_recompute.delay(tournament_id)
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        standings_recompute.delay(tournament_id)
+        return
+    queued = broker_publish_soon(
+        # No result is read: ignore_result also spares the publish a result-backend connect.
+        send=lambda conn: standings_recompute.apply_async(
+            (tournament_id,),
+            connection=conn,  # type: ignore[call-arg]  # passed on to send_task
+            retry=False,
+            ignore_result=True,
+        ),
+        failed=lambda: _flag_release(tournament_id),
+    )
+    if not queued:
+        raise PublishQueueFull(tournament_id)
 
 
 def standings_request(*, tournament_id: int) -> bool:
-    """Send a recompute task unless one is already waiting; True when one was sent.
+    """Send a recompute task unless one is already waiting; True when one was sent (with a
+    broker: handed to the publisher thread, which releases the flag if the send fails).
 
     The flag is claimed with one conditional UPDATE, so of any number of concurrent
     requests exactly one sends (coalescing in the database, not in a process).
@@ -59,7 +86,7 @@ def standings_request(*, tournament_id: int) -> bool:
         _send(tournament_id)
     except Exception:
         # Broker unreachable: release the flag so the next change or the sweep sends.
-        StandingsState.objects.filter(tournament_id=tournament_id).update(queued_at=None)
+        _flag_release(tournament_id)
         logger.exception("standings recompute of tournament %s not queued", tournament_id)
         return False
     return True

@@ -7,6 +7,7 @@ from referee.rules.errors import UnknownProfile
 from referee.rules.profiles import get_profile
 from tournaments import selectors
 from tournaments.errors import ApplicationError
+from tournaments.limits import HANDS_PER_ROUND_MAX, REGISTRATION_ORDER_MAX
 from tournaments.models import (
     Entry,
     Player,
@@ -17,6 +18,7 @@ from tournaments.models import (
 )
 from tournaments.services.common import model_validate
 from tournaments.services.hand_results import tournament_scores_changed
+from tournaments.services.validation import at_most_check
 from tournaments.standings import TiebreakError, tiebreaks_check
 
 
@@ -52,6 +54,7 @@ def tournament_create(
     separate_clubs: bool = False,
     tiebreaks: list[str] | None = None,
 ) -> Tournament:
+    at_most_check("hands_per_round", hands_per_round, maximum=HANDS_PER_ROUND_MAX)
     _check_rule_profile(rule_profile)
     _check_tiebreaks(format=format, tiebreaks=tiebreaks or [])
     tournament = Tournament(
@@ -88,6 +91,7 @@ def tournament_update(
     has a hand: the row is locked so a hand cannot be created concurrently
     (``hand_create`` takes the same lock).  A new format or tie-break chain reorders
     the standings: they are recomputed."""
+    at_most_check("hands_per_round", hands_per_round, maximum=HANDS_PER_ROUND_MAX)
     locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
     if rule_profile is not None and rule_profile != locked.rule_profile:
         _check_rule_profile(rule_profile)
@@ -131,6 +135,7 @@ def entry_create(
         raise ApplicationError("tournament_finished", _("The tournament has finished."))
     if registration_order is None:
         registration_order = selectors.entry_next_registration_order(tournament=tournament)
+    at_most_check("registration_order", registration_order, maximum=REGISTRATION_ORDER_MAX)
     entry = Entry(tournament=tournament, player=player, registration_order=registration_order)
     model_validate(entry)
     entry.save()

@@ -76,6 +76,16 @@ def int_check(
         )
 
 
+def at_most_check(field: str, value: Any, *, maximum: int) -> None:
+    """A whole number above ``maximum`` is refused with the code ``too_large`` (other
+    values are left to the caller's checks)."""
+    if isinstance(value, int) and not isinstance(value, bool) and value > maximum:
+        message = _("must be at most %(maximum)s.") % {"maximum": maximum}
+        raise ApplicationError(
+            "too_large", f"{field}: {message}", extra={"fields": {field: [message]}}
+        )
+
+
 def bool_check(**values: Any) -> None:
     """Each keyword's value is True or False."""
     for field, value in values.items():

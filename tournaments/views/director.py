@@ -31,7 +31,9 @@ def tournament_create(request: HttpRequest) -> HttpResponse:
         if created is not None:
             return redirect("director:tournament", slug=created.slug)
     context = {"form": form, "criteria": CRITERIA}
-    return render(request, "director/tournament_form.html", context)
+    # A POST that gets here was refused (form or service): 400, the form shows why.
+    status = 400 if request.method == "POST" else 200
+    return render(request, "director/tournament_form.html", context, status=status)
 
 
 @staff_member_required
@@ -68,4 +70,5 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "rounds": tournament.rounds.all(),
         "criteria": CRITERIA,
     }
-    return render(request, "director/tournament.html", context)
+    status = 400 if request.method == "POST" else 200  # refused: the form shows why
+    return render(request, "director/tournament.html", context, status=status)

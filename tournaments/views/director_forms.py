@@ -4,6 +4,7 @@ services' (their ApplicationError is shown as the form's error)."""
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from tournaments.limits import HANDS_PER_ROUND_MAX
 from tournaments.models import RuleProfileKey, TournamentFormat
 
 
@@ -12,7 +13,9 @@ class TournamentForm(forms.Form):
     slug = forms.SlugField(label=_("Short name (in addresses)"), max_length=80)
     rule_profile = forms.ChoiceField(label=_("Rules"), choices=RuleProfileKey.choices)
     format = forms.ChoiceField(label=_("Format"), choices=TournamentFormat.choices)
-    hands_per_round = forms.IntegerField(label=_("Hands per round"), min_value=1, initial=6)
+    hands_per_round = forms.IntegerField(
+        label=_("Hands per round"), min_value=1, max_value=HANDS_PER_ROUND_MAX, initial=6
+    )
     requires_confirmation = forms.BooleanField(
         label=_("Results need a second person's confirmation"), required=False
     )

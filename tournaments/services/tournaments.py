@@ -1,5 +1,7 @@
 """Tournaments and their entries."""
 
+from typing import Any
+
 from django.db import transaction
 from django.utils.translation import gettext as _
 
@@ -13,11 +15,24 @@ from tournaments.models import (
     RoundStatus,
     RuleProfileKey,
     Tournament,
+    TournamentLogKind,
     TournamentStatus,
 )
 from tournaments.services.common import model_validate
 from tournaments.services.hand_results import tournament_scores_changed
+from tournaments.services.tournament_log import tournament_log_append
+from tournaments.services.validation import reason_check
 from tournaments.standings import TiebreakError, tiebreaks_check
+
+#: The settings whose every change the tournament log keeps (old → new).
+LOGGED_SETTINGS = (
+    "name", "rule_profile", "format", "status", "hands_per_round", "is_public",
+    "separate_clubs", "requires_confirmation", "tiebreaks",
+)  # fmt: skip
+
+
+def _logged(value: Any) -> Any:
+    return list(value) if isinstance(value, list | tuple) else value
 
 
 def _check_tiebreaks(*, format: str, tiebreaks: list[str]) -> None:
@@ -83,12 +98,17 @@ def tournament_update(
     separate_clubs: bool | None = None,
     requires_confirmation: bool | None = None,
     tiebreaks: list[str] | None = None,
+    reason: str = "",
+    recorded_by: Any = None,
 ) -> Tournament:
-    """Change the given fields.  The rule profile is frozen once the tournament
+    """Change the given fields; each change is written to the tournament log (who, when,
+    old → new, and the reason if given).  The rule profile is frozen once the tournament
     has a hand: the row is locked so a hand cannot be created concurrently
     (``hand_create`` takes the same lock).  A new format or tie-break chain reorders
     the standings: they are recomputed."""
+    reason = reason_check(reason) if reason != "" else ""
     locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    before = {field: _logged(getattr(locked, field)) for field in LOGGED_SETTINGS}
     if rule_profile is not None and rule_profile != locked.rule_profile:
         _check_rule_profile(rule_profile)
         if selectors.tournament_has_hands(tournament=locked):
@@ -114,6 +134,16 @@ def tournament_update(
     _check_tiebreaks(format=locked.format, tiebreaks=locked.tiebreaks)
     model_validate(locked)
     locked.save()
+    after = {field: _logged(getattr(locked, field)) for field in LOGGED_SETTINGS}
+    changed = {f: [before[f], after[f]] for f in LOGGED_SETTINGS if before[f] != after[f]}
+    if changed:
+        tournament_log_append(
+            tournament_id=locked.pk,
+            kind=TournamentLogKind.SETTINGS_CHANGED,
+            reason=reason,
+            changes=changed,
+            recorded_by=recorded_by,
+        )
     if (locked.format, list(locked.tiebreaks)) != ranking_before:
         tournament_scores_changed(tournament_id=locked.pk)
         locked.refresh_from_db(fields=["log_version"])

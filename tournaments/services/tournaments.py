@@ -54,6 +54,14 @@ def _check_rule_profile(key: str) -> None:
         raise ApplicationError("unknown_rule_profile", exc.message) from exc
 
 
+def tournament_settings_check(*, rule_profile: Any, format: Any, tiebreaks: Any) -> None:
+    """The checks a tournament's settings pass wherever they come from (the director's
+    forms, the admin, an archive import): a known rule profile and a tie-break chain the
+    format can rank by."""
+    _check_rule_profile(rule_profile)
+    _check_tiebreaks(format=format, tiebreaks=tiebreaks)
+
+
 @transaction.atomic
 def tournament_create(
     *,
@@ -67,8 +75,7 @@ def tournament_create(
     separate_clubs: bool = False,
     tiebreaks: list[str] | None = None,
 ) -> Tournament:
-    _check_rule_profile(rule_profile)
-    _check_tiebreaks(format=format, tiebreaks=tiebreaks or [])
+    tournament_settings_check(rule_profile=rule_profile, format=format, tiebreaks=tiebreaks or [])
     tournament = Tournament(
         name=name,
         slug=slug,

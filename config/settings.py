@@ -207,6 +207,9 @@ CELERY_RESULT_BACKEND: str | None = (
 CELERY_TIMEZONE = TIME_ZONE
 HEALTHZ_BROKER_TIMEOUT = env.float("HEALTHZ_BROKER_TIMEOUT", default=1.0)
 HEALTHZ_CACHE_SECONDS = env.float("HEALTHZ_CACHE_SECONDS", default=5.0)
+# API idempotency records (the answer to each write, about 1.8 KB) are removed by beat this
+# many days after the write; a retry after that is `idempotency_key_expired` (README).
+IDEMPOTENCY_RECORD_DAYS = env.int("IDEMPOTENCY_RECORD_DAYS", default=7)
 
 # --- Django REST framework / OpenAPI ----------------------------------------
 REST_FRAMEWORK = {

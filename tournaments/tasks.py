@@ -3,6 +3,7 @@
 from celery import shared_task
 from django.db import DatabaseError
 
+from tournaments.services.idempotency import idempotency_records_expire
 from tournaments.services.standings import standings_snapshot_update, standings_sweep
 
 
@@ -30,3 +31,9 @@ def standings_recompute(tournament_id: int) -> int | None:
 def standings_sweep_task() -> list[int]:
     """Beat: recompute every tournament whose log version is ahead of its snapshot."""
     return standings_sweep()
+
+
+@shared_task(name="tournaments.tasks.idempotency_records_expire")
+def idempotency_records_expire_task() -> int:
+    """Beat: remove the idempotency records older than ``IDEMPOTENCY_RECORD_DAYS``."""
+    return idempotency_records_expire()

@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from tournaments.errors import ApplicationError
 from tournaments.models import Entry, Hand, Penalty, Seat, TournamentLogKind
 from tournaments.services.hand_results import tournament_scores_changed
+from tournaments.services.idempotency import idempotency_retry_check
 from tournaments.services.tournament_log import tournament_log_append
 from tournaments.services.validation import idempotency_key_check, reason_check
 
@@ -51,6 +52,7 @@ def penalty_create(
                     "idempotency_conflict",
                     _("This idempotency key was already used for a different request."),
                 )
+            idempotency_retry_check(recorded_at=previous.recorded_at)
             return previous
     reason = reason_check(reason)
     if isinstance(points, bool) or not isinstance(points, int) or points == 0:

@@ -496,8 +496,9 @@ class _Restore:
             recorded_by=self.user(p.get("recorded_by"), f"{where}.recorded_by"),
             recorded_at=_when_required(p, "recorded_at", where),
             revoked_at=_when(p, "revoked_at", where, null=True),
+            revoked_by=self.user(p.get("revoked_by"), f"{where}.revoked_by"),
         )
-        _validate(penalty, where, ["tournament", "entry", "hand", "recorded_by"])
+        _validate(penalty, where, ["tournament", "entry", "hand", "recorded_by", "revoked_by"])
         penalty.save()
 
 

@@ -81,7 +81,7 @@ def penalty_create(
 
 
 @transaction.atomic
-def penalty_revoke(*, penalty: Penalty, reason: str, recorded_by: Any) -> Penalty:
+def penalty_revoke(*, penalty: Penalty, reason: str, recorded_by: Any = None) -> Penalty:
     """Revoke a penalty, keeping it on record with who revoked it, when and why (set once,
     the database refuses a second change), and a line in the tournament log.  Revoking
     twice with the same reason answers the first revocation (a retry)."""

@@ -15,7 +15,9 @@ class HandSeatResult(models.Model):
 
     Written only by ``tournaments.services.hand_results.hand_results_sync``, from the
     hand's summary and its table's seats, so a hand that stops counting (voided,
-    disputed, corrected) loses its rows in the same transaction.  ``round``, ``table``
+    disputed, corrected) loses its rows in the same transaction.  The database checks each
+    row against its hand and seat (migration 0011): never updated, inserted only when it
+    says what the hand says, deleted only once it no longer does.  ``round``, ``table``
     and ``board`` (and the hand's number, which never changes) copy the hand's place so
     standings group without joins: totals by entry, meetings by (round, table), duplicate
     comparison groups by (board, position), the last deal by (round, hand number).

@@ -116,9 +116,9 @@ def tournament_history(*, tournament: Tournament) -> list[dict[str, Any]]:
             "kind": row.get_kind_display(),
             "entry": str(row.entry.player) if row.entry else "",
             "changes": [
-                (field, _history_value(old), _history_value(new))
-                for field, (old, new) in sorted(row.changes.items())
-                if field in LOGGED_SETTINGS
+                (field, _history_value(change[0]), _history_value(change[1]))
+                for field, change in sorted(row.changes.items())
+                if row.kind == TournamentLogKind.SETTINGS_CHANGED and field in LOGGED_SETTINGS
             ],
             "penalty": row.changes if row.kind == TournamentLogKind.PENALTY_REVOKED else None,
             "reason": row.reason,

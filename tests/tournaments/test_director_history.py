@@ -5,6 +5,7 @@ log (old → new), shown as the tournament page's history."""
 from typing import Any
 
 import pytest
+from django.test import Client
 
 from tests import factories
 from tournaments.errors import ApplicationError
@@ -121,3 +122,35 @@ def test_only_directors_reinstate(client: Any, referee: Any, tournament: Tournam
         assert client.post(url, {"reason": "sneaky"}).status_code == 302  # to the login page
         assert Entry.objects.get(pk=entry.pk).withdrawn
     assert not TournamentLog.objects.filter(kind=TournamentLogKind.ENTRY_REINSTATED).exists()
+
+
+def test_a_director_revokes_a_penalty_from_the_hand_page_with_a_reason(
+    director_client: Any, director: Any, referee: Any
+) -> None:
+    from tournaments.models import Penalty
+    from tournaments.services.hands import hand_create
+    from tournaments.services.penalties import penalty_create
+
+    table = factories.seated_table(slug="revoke")
+    hand = hand_create(table=table)
+    entry = table.seats.get(position=0).entry
+    penalty = penalty_create(entry=entry, points=-3, reason="slow play", hand=hand)
+    url = f"/director/t/revoke/hands/{hand.pk}/revoke/"
+    # Anonymous and a referee are sent to sign in; nothing changes.
+    client = Client()
+    assert client.post(url, {"penalty": penalty.pk, "reason": "x"}).status_code == 302
+    client.force_login(referee)
+    assert client.post(url, {"penalty": penalty.pk, "reason": "x"}).status_code == 302
+    assert Penalty.objects.get(pk=penalty.pk).revoked_at is None
+    # No reason: refused; an unknown or absurd id: 404.
+    director_client.post(url, {"penalty": penalty.pk, "reason": ""})
+    assert Penalty.objects.get(pk=penalty.pk).revoked_at is None
+    assert director_client.post(url, {"penalty": 10**30, "reason": "x"}).status_code == 404
+    assert director_client.post(url, {"penalty": "x", "reason": "x"}).status_code == 404
+    director_client.post(url, {"penalty": penalty.pk, "reason": "appeal upheld"})
+    stored = Penalty.objects.get(pk=penalty.pk)
+    assert (stored.revoked_by, stored.revoke_reason) == (director, "appeal upheld")
+    page = director_client.get(f"/director/t/revoke/hands/{hand.pk}/").content.decode()
+    assert "appeal upheld" in page and "director-test" in page
+    history = director_client.get("/director/t/revoke/").content.decode()
+    assert "appeal upheld" in history

@@ -5,8 +5,9 @@ contract below is fixed here because the tasks are written for it: a task is
 acknowledged only after it ran, a worker that dies re-queues its task, a worker
 holds one message at a time, and only JSON travels over the wire. A starting worker
 builds the rules tables before it takes a task (``config.warm``).  Beat sweeps the
-standings every ``STANDINGS_SWEEP_SECONDS`` (default 60) and sends the worker heartbeat
-every ``WORKER_HEARTBEAT_SECONDS`` (default 30).  ``CELERY_VISIBILITY_TIMEOUT``
+standings every ``STANDINGS_SWEEP_SECONDS`` (default 60), sends the worker heartbeat
+every ``WORKER_HEARTBEAT_SECONDS`` (default 30) and removes expired idempotency records
+every ``IDEMPOTENCY_EXPIRE_SECONDS`` (default 3600).  ``CELERY_VISIBILITY_TIMEOUT``
 (seconds, default one hour) is how long Redis waits before handing an unacknowledged
 message of a dead worker to another one.
 """
@@ -50,6 +51,10 @@ app.conf.update(
             "schedule": float(os.environ.get("WORKER_HEARTBEAT_SECONDS", "30")),
             # A heartbeat that waited longer than its period in the queue says nothing new.
             "options": {"expires": float(os.environ.get("WORKER_HEARTBEAT_SECONDS", "30"))},
+        },
+        "idempotency-records-expire": {
+            "task": "tournaments.tasks.idempotency_records_expire",
+            "schedule": float(os.environ.get("IDEMPOTENCY_EXPIRE_SECONDS", "3600")),
         },
     },
 )

@@ -286,6 +286,9 @@ HEALTHZ_STANDINGS_LAG_MAX = env.int("HEALTHZ_STANDINGS_LAG_MAX", default=500)
 # (tournaments/broker_publish.py); what is not sent, beat's standings sweep sends later.
 BROKER_PUBLISH_TIMEOUT = env.float("BROKER_PUBLISH_TIMEOUT", default=1.0)
 BROKER_PUBLISH_QUEUE = env.int("BROKER_PUBLISH_QUEUE", default=1000)
+# API idempotency records (the answer to each write, about 1.8 KB) are removed by beat this
+# many days after the write; a retry after that is `idempotency_key_expired` (README).
+IDEMPOTENCY_RECORD_DAYS = env.int("IDEMPOTENCY_RECORD_DAYS", default=7)
 
 # --- Django REST framework / OpenAPI ----------------------------------------
 REST_FRAMEWORK = {

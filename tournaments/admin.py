@@ -55,7 +55,7 @@ from tournaments.services.rounds import (
     table_move_check,
 )
 from tournaments.services.seating import round_seat, round_seat_preview, table_seats_set
-from tournaments.services.tournaments import tournament_update
+from tournaments.services.tournaments import LOGGED_SETTINGS, tournament_update
 
 
 class DirectorModelAdmin(DatabaseRefusalMixin, SafeAutocompleteMixin, admin.ModelAdmin):
@@ -224,11 +224,14 @@ class TournamentAdmin(DirectorModelAdmin):
         return {"slug": ("name",)}
 
     def save_model(self, request: HttpRequest, obj: Tournament, form: Any, change: bool) -> None:
-        if not change or "rule_profile" not in form.changed_data:
+        """Settings changes go through ``tournament_update``: checked, and written to the
+        tournament log with who changed what (old → new)."""
+        changed = {f: getattr(obj, f) for f in form.changed_data if f in LOGGED_SETTINGS}
+        if not change or not changed:
             super().save_model(request, obj, form, change)
             return
         try:
-            tournament_update(tournament=obj, rule_profile=obj.rule_profile)
+            tournament_update(tournament=obj, recorded_by=request.user, **changed)
         except ApplicationError as exc:
             self.message_user(request, exc.message, level=messages.ERROR)
             return

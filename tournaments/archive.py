@@ -219,9 +219,10 @@ def tournament_archive(*, tournament: Tournament) -> dict[str, Any]:
             "recorded_by": _username(p.recorded_by),
             "recorded_at": timestamp(p.recorded_at),
             "revoked_at": timestamp(p.revoked_at),
+            "revoked_by": _username(p.revoked_by),
         }
         for p in Penalty.objects.filter(tournament=tournament)
-        .select_related("recorded_by")
+        .select_related("recorded_by", "revoked_by")
         .order_by("recorded_at", "id")
     ]
     return {

@@ -140,33 +140,43 @@ def _quote(connection: Any, name: Any) -> str:
 
 def row_insert(instance: Model, *, using: str = "default") -> Model:
     """Insert the new ``instance`` (as ``save()`` would: ``pre_save`` and
-    ``get_db_prep_save`` of each field) and set its primary key."""
+    ``get_db_prep_save`` of each field) and set its primary key.  Fields with a
+    ``db_default`` (a ``recorded_at`` from the database's clock) are left to the database
+    and read back."""
     model, connection = type(instance), cast(Any, connections[using])
     cache: dict[Any, Any] = connection.__dict__.setdefault("_compiled_inserts", {})
     entry = cache.get(model)
     if entry is None:
         meta = model._meta
-        fields = [f for f in meta.concrete_fields if not f.primary_key]
+        fields = [f for f in meta.concrete_fields if not f.primary_key and not f.has_db_default()]
+        defaulted = [f for f in meta.concrete_fields if f.has_db_default()]
         sql = "INSERT INTO {} ({}) VALUES ({})".format(
             _quote(connection, meta.db_table),
             ", ".join(_quote(connection, f.column) for f in fields),
             ", ".join(["%s"] * len(fields)),
         )
-        returning = connection.features.can_return_columns_from_insert
-        if returning:
-            clause, _ = connection.ops.return_insert_columns([meta.pk])
-            sql = f"{sql} {clause}"
-        entry = cache[model] = (fields, sql, returning)
-    fields, sql, returning = entry
+        if not connection.features.can_return_columns_from_insert:
+            raise NotImplementedError("row_insert needs INSERT ... RETURNING")
+        clause, _ = connection.ops.return_insert_columns([meta.pk, *defaulted])
+        sql = f"{sql} {clause}"
+        converters = [
+            [
+                *connection.ops.get_db_converters(f.get_col(meta.db_table)),
+                *f.get_db_converters(connection),
+            ]
+            for f in defaulted
+        ]
+        entry = cache[model] = (fields, sql, list(zip(defaulted, converters, strict=True)))
+    fields, sql, read_back = entry
     params = [f.get_db_prep_save(f.pre_save(instance, True), connection) for f in fields]
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
-        if returning:
-            pk = cursor.fetchone()[0]
-        else:
-            meta = model._meta
-            pk = connection.ops.last_insert_id(cursor, meta.db_table, meta.pk.column)
-    instance.pk = pk
+        row = cursor.fetchone()
+    instance.pk = row[0]
+    for (field, converters), value in zip(read_back, row[1:], strict=True):
+        for converter in converters:
+            value = converter(value, field.get_col(model._meta.db_table), connection)
+        setattr(instance, field.attname, value)
     instance._state.adding = False
     instance._state.db = using
     return instance

@@ -1,11 +1,40 @@
 """Standings and per-hand results as CSV, UTF-8 with a byte-order mark so that spreadsheet
-programs read Chinese names."""
+programs read Chinese names.
+
+Every CSV the service writes goes through ``csv_writer``, which neutralises formula cells
+as OWASP recommends ("CSV injection"): a text cell starting with ``=``, ``+``, ``-``, ``@``,
+a tab or a carriage return gets a leading ``'`` so a spreadsheet shows it as text instead
+of running it.  Numbers stay numbers: an ``int`` cell, or a text cell that is a plain
+decimal number (``-3``, ``12.50``), is written as it is, so a score of −3 still sums.
+"""
 
 import csv
-from typing import IO
+import re
+from collections.abc import Iterable
+from typing import IO, Any
 
 from tournaments.models import Hand, Seat, Tournament
 from tournaments.standings_selectors import standings_latest
+
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+_PLAIN_NUMBER = re.compile(r"[+-]?\d+(?:\.\d+)?")
+
+
+def csv_cell(value: Any) -> Any:
+    """``value`` made safe for a spreadsheet (see the module docstring)."""
+    formula = isinstance(value, str) and value.startswith(FORMULA_STARTS)
+    return "'" + value if formula and not _PLAIN_NUMBER.fullmatch(value) else value
+
+
+class csv_writer:  # a drop-in for csv.writer, named like it
+    """``csv.writer(out)`` whose rows pass through ``csv_cell``."""
+
+    def __init__(self, out: IO[str] | Any) -> None:
+        self._writer = csv.writer(out)
+
+    def writerow(self, row: Iterable[Any]) -> Any:
+        return self._writer.writerow([csv_cell(value) for value in row])
+
 
 STANDINGS_HEADER = [
     "rank",
@@ -54,7 +83,7 @@ HANDS_HEADER = [
 
 def standings_csv_write(*, tournament: Tournament, out: IO[str]) -> int:
     """Write the latest standings; return the number of rows."""
-    writer = csv.writer(out)
+    writer = csv_writer(out)
     writer.writerow(STANDINGS_HEADER)
     rows = 0
     for s in standings_latest(tournament=tournament):
@@ -91,7 +120,7 @@ def hands_csv_write(*, tournament: Tournament, out: IO[str]) -> int:
         (s.table_id, s.position): s.entry.player.chinese_name or s.entry.player.name
         for s in Seat.objects.filter(round__tournament=tournament).select_related("entry__player")
     }
-    writer = csv.writer(out)
+    writer = csv_writer(out)
     writer.writerow(HANDS_HEADER)
     hands = (
         Hand.objects.filter(table__round__tournament=tournament)

@@ -1,6 +1,7 @@
 """Reads for the director screens: a tournament's rounds, tables and their state."""
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from django.db.models import Prefetch, QuerySet
 
@@ -14,7 +15,10 @@ from tournaments.models import (
     Seat,
     Table,
     Tournament,
+    TournamentLog,
+    TournamentLogKind,
 )
+from tournaments.services.tournaments import LOGGED_SETTINGS
 
 LIVE = (HandStatus.BIDDING, HandStatus.DOUBLING, HandStatus.PLAYING)
 CLOSED = (HandStatus.FINISHED, HandStatus.PASSED_OUT)
@@ -90,3 +94,40 @@ def hand_for_director(*, tournament: Tournament, hand_id: int) -> Hand | None:
         .filter(pk=hand_id, table__round__tournament=tournament)
         .first()
     )
+
+
+#: How many lines of a tournament's history its settings page shows (newest first).
+HISTORY_LINES = 50
+
+
+def tournament_history(*, tournament: Tournament) -> list[dict[str, Any]]:
+    """The newest lines of the tournament log, for the director's tournament page: when,
+    who, what (settings ``field: old → new``, the entry withdrawn or reinstated, the
+    penalty revoked) and why."""
+    rows = (
+        TournamentLog.objects.filter(tournament=tournament)
+        .select_related("recorded_by", "entry__player")
+        .order_by("-recorded_at", "-id")[:HISTORY_LINES]
+    )
+    return [
+        {
+            "recorded_at": row.recorded_at,
+            "who": row.recorded_by.get_username() if row.recorded_by else "",
+            "kind": row.get_kind_display(),
+            "entry": str(row.entry.player) if row.entry else "",
+            "changes": [
+                (field, _history_value(change[0]), _history_value(change[1]))
+                for field, change in sorted(row.changes.items())
+                if row.kind == TournamentLogKind.SETTINGS_CHANGED and field in LOGGED_SETTINGS
+            ],
+            "penalty": row.changes if row.kind == TournamentLogKind.PENALTY_REVOKED else None,
+            "reason": row.reason,
+        }
+        for row in rows
+    ]
+
+
+def _history_value(value: Any) -> str:
+    if isinstance(value, list):
+        return ", ".join(str(v) for v in value) or "—"
+    return str(value)

@@ -4,6 +4,7 @@ from celery import shared_task
 from django.db import DatabaseError
 
 from tournaments.services.health import worker_heartbeat_record
+from tournaments.services.idempotency import idempotency_records_expire
 from tournaments.services.standings import standings_snapshot_update, standings_sweep
 
 
@@ -37,3 +38,9 @@ def standings_sweep_task() -> list[int]:
 def worker_heartbeat() -> None:
     """Beat: record that a worker is alive and taking tasks (read by /healthz)."""
     worker_heartbeat_record()
+
+
+@shared_task(name="tournaments.tasks.idempotency_records_expire")
+def idempotency_records_expire_task() -> int:
+    """Beat: remove the idempotency records older than ``IDEMPOTENCY_RECORD_DAYS``."""
+    return idempotency_records_expire()

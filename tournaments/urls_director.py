@@ -23,6 +23,11 @@ urlpatterns = [
         director_entries.entry_withdraw_view,
         name="withdraw",
     ),
+    path(
+        "t/<slug:slug>/entries/<int:entry_id>/reinstate/",
+        director_entries.entry_reinstate_view,
+        name="reinstate",
+    ),
     path("t/<slug:slug>/rounds/new/", director_rounds.round_create, name="round-create"),
     path("t/<slug:slug>/rounds/<int:number>/", director_rounds.round_detail, name="round"),
     path("t/<slug:slug>/rounds/<int:number>/print/", director_rounds.round_print, name="print"),

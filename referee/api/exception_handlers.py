@@ -33,6 +33,7 @@ APPLICATION_ERROR_STATUS = {
     "not_found": status.HTTP_404_NOT_FOUND,
     "permission_denied": status.HTTP_403_FORBIDDEN,
     "idempotency_conflict": status.HTTP_409_CONFLICT,
+    "idempotency_key_expired": status.HTTP_409_CONFLICT,
     "version_conflict": status.HTTP_409_CONFLICT,
     "hand_closed": status.HTTP_409_CONFLICT,
     "rule_profile_frozen": status.HTTP_409_CONFLICT,

@@ -7,6 +7,7 @@ Permissions are checked by ``tournaments.access`` (which answers with stable cod
 """
 
 from collections.abc import Callable
+from datetime import datetime
 from typing import Any, ClassVar
 
 from django.utils.translation import gettext as _
@@ -31,6 +32,7 @@ from tournaments.errors import ApplicationError
 from tournaments.models import Board, Entry, Hand, Penalty, Tournament
 from tournaments.roles import user_is_director, user_is_referee
 from tournaments.services import hand_confirmation, hand_corrections, hands, penalties
+from tournaments.services.idempotency import idempotency_retry_check
 
 ERRORS = {
     code: OpenApiResponse(io.ErrorSerializer, description=text)
@@ -256,7 +258,11 @@ class HandWriteApi(APIView):
 
         def perform() -> tuple[int, dict[str, Any]]:
             written = self.perform(request, hand, data, **write)
-            return 200, _hand_write_response(request, written, key, writer=self.table_writer)
+            body = _hand_write_response(request, written, key, writer=self.table_writer)
+            event = body.get("event")
+            if event is not None:  # a retry whose record has expired is refused
+                idempotency_retry_check(recorded_at=datetime.fromisoformat(event["recorded_at"]))
+            return 200, body
 
         # Every hand service finds a retry in the hand's log (``hands.hand_lock``).
         return idempotent_write(request, key, perform, perform_finds_retries=True)

@@ -149,6 +149,7 @@ def test_the_archive_round_trip_keeps_every_row_and_kind(eventful: tuple[str, Ra
     assert any(e["device_id"] == "phone-1" for e in hands[0]["events"])
     assert data["tournament"]["separate_clubs"] is True
     assert [p["revoked_at"] is not None for p in data["penalties"]] == [False, True]
+    assert [p["revoked_by"] for p in data["penalties"]] == [None, "director-archive"]
 
     restored = tournament_import(text=text)
 

@@ -183,8 +183,10 @@ def test_fuzz_penalty_create(seated_table: Table, args: dict[str, Any]) -> None:
 @given(args=fuzz_arguments(["reason"]))
 def test_fuzz_penalty_revoke(seated_table: Table, args: dict[str, Any]) -> None:
     entry = Seat.objects.get(table=seated_table, position=0).entry
+    director = factories.UserFactory(is_staff=True)
+    revoke = {"reason": "appeal upheld", "recorded_by": director, **args}
     assert_refused_cleanly(
-        lambda penalty: penalty_revoke(penalty=penalty, **{"reason": "appeal upheld", **args}),
+        lambda penalty: penalty_revoke(penalty=penalty, **revoke),
         lambda: penalty_create(entry=entry, points=-10, reason="slow play"),
     )
 

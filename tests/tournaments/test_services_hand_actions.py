@@ -273,11 +273,12 @@ def test_penalties_are_records_revoked_not_deleted(seated_table: Table, director
     penalty = penalty_create(
         entry=entry, points=-2, reason="signal", recorded_by=director, idempotency_key="p1"
     )
-    assert penalty_create(entry=entry, points=-2, reason="signal", idempotency_key="p1") == penalty
+    again = {"reason": "signal", "recorded_by": director, "idempotency_key": "p1"}
+    assert penalty_create(entry=entry, points=-2, **again) == penalty
     with pytest.raises(ApplicationError) as excinfo:
-        penalty_create(entry=entry, points=-3, reason="signal", idempotency_key="p1")
+        penalty_create(entry=entry, points=-3, **again)
     assert excinfo.value.code == "idempotency_conflict"
-    revoked = penalty_revoke(penalty=penalty, reason="mistake")
+    revoked = penalty_revoke(penalty=penalty, reason="mistake", recorded_by=director)
     assert revoked.revoked_at is not None and Penalty.objects.count() == 1
     tournament.refresh_from_db()
     assert tournament.log_version == before + 2

@@ -28,6 +28,7 @@ from tournaments.models.rounds import (
     Table,
 )
 from tournaments.models.standings import StandingSnapshot, StandingsState
+from tournaments.models.tournament_log import TournamentLog, TournamentLogKind
 from tournaments.models.tournaments import (
     Entry,
     RuleProfileKey,
@@ -65,6 +66,8 @@ __all__ = [
     "Table",
     "Tournament",
     "TournamentFormat",
+    "TournamentLog",
+    "TournamentLogKind",
     "TournamentStatus",
     "Winner",
     "WorkerHeartbeat",

@@ -1,7 +1,7 @@
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
-from django.utils import timezone
+from django.db.models.functions import Now
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.models.boards import Board
@@ -237,7 +237,7 @@ class HandEvent(models.Model):
         related_name="+",
         verbose_name=_("recorded by"),
     )
-    recorded_at = models.DateTimeField(_("recorded at"), default=timezone.now)
+    recorded_at = models.DateTimeField(_("recorded at"), db_default=Now())
     # NULL, not "", means "no key": only real keys take part in the uniqueness.
     idempotency_key = models.CharField(  # noqa: DJ001
         _("idempotency key"), max_length=128, null=True, blank=True

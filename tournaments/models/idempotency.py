@@ -9,7 +9,8 @@ class IdempotencyRecord(models.Model):
 
     A retry with the same key and the same request gets this answer again and writes
     nothing; the same key with another request is refused.  The row is written in the
-    write's own transaction, so it exists exactly when the write does.
+    write's own transaction, so it exists exactly when the write does.  Records older than
+    ``IDEMPOTENCY_RECORD_DAYS`` are removed by a beat task (``idempotency_records_expire``).
     """
 
     user = models.ForeignKey(
@@ -31,6 +32,7 @@ class IdempotencyRecord(models.Model):
         constraints = (
             models.UniqueConstraint(fields=["user", "key"], name="idempotency_key_once_per_user"),
         )
+        indexes = (models.Index(fields=["created_at"], name="idempotency_record_by_age"),)
 
     def __str__(self) -> str:
         return f"{self.user_id}:{self.key}"

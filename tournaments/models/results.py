@@ -1,7 +1,7 @@
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
-from django.utils import timezone
+from django.db.models.functions import Now
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.models.boards import Board
@@ -15,7 +15,9 @@ class HandSeatResult(models.Model):
 
     Written only by ``tournaments.services.hand_results.hand_results_sync``, from the
     hand's summary and its table's seats, so a hand that stops counting (voided,
-    disputed, corrected) loses its rows in the same transaction.  ``round``, ``table``
+    disputed, corrected) loses its rows in the same transaction.  The database checks each
+    row against its hand and seat (migration 0011): never updated, inserted only when it
+    says what the hand says, deleted only once it no longer does.  ``round``, ``table``
     and ``board`` (and the hand's number, which never changes) copy the hand's place so
     standings group without joins: totals by entry, meetings by (round, table), duplicate
     comparison groups by (board, position), the last deal by (round, hand number).
@@ -77,7 +79,9 @@ class HandSeatResult(models.Model):
 class Penalty(models.Model):
     """A signed score adjustment on an entry (罚分, SPEC §9), with its reason.
 
-    Never edited: a mistaken penalty is revoked (``revoked_at``), which keeps the record.
+    Never edited or deleted: a mistaken penalty is revoked (``revoked_at``, ``revoked_by``,
+    ``revoke_reason``, each set once), which keeps the record.  The database enforces it
+    (migration 0011).  An idempotency key belongs to the user who recorded the penalty.
     """
 
     tournament = models.ForeignKey(
@@ -104,8 +108,16 @@ class Penalty(models.Model):
         related_name="+",
         verbose_name=_("recorded by"),
     )
-    recorded_at = models.DateTimeField(_("recorded at"), default=timezone.now)
+    recorded_at = models.DateTimeField(_("recorded at"), db_default=Now())
     revoked_at = models.DateTimeField(_("revoked at"), null=True, blank=True)
+    revoked_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("revoked by"),
+    )
     revoke_reason = models.TextField(_("revoke reason"), blank=True)
     # NULL, not "", means "no key": only real keys take part in the uniqueness.
     idempotency_key = models.CharField(  # noqa: DJ001
@@ -120,9 +132,9 @@ class Penalty(models.Model):
             models.CheckConstraint(condition=~Q(points=0), name="penalty_points_non_zero"),
             models.CheckConstraint(condition=~Q(reason=""), name="penalty_reason_given"),
             models.UniqueConstraint(
-                fields=["tournament", "idempotency_key"],
+                fields=["recorded_by", "idempotency_key"],
                 condition=Q(idempotency_key__isnull=False),
-                name="penalty_idempotency_key_unique",
+                name="penalty_idempotency_key_once_per_user",
             ),
         )
 

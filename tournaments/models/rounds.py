@@ -2,7 +2,7 @@ from django.conf import settings
 from django.core.validators import MaxValueValidator
 from django.db import models
 from django.db.models import Q
-from django.utils import timezone
+from django.db.models.functions import Now
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.limits import ROUND_NUMBER_MAX, TABLE_NUMBER_MAX
@@ -219,7 +219,8 @@ class RoundLogKind(models.TextChoices):
 
 class RoundLog(models.Model):
     """What a director did to a round, when and why (seatings, overrides, corrections,
-    forced closes).  Rows are only ever added."""
+    forced closes).  Rows are only ever added: the database refuses UPDATE and DELETE
+    (migration 0011)."""
 
     round = models.ForeignKey(
         Round, on_delete=models.CASCADE, related_name="log", verbose_name=_("round")
@@ -235,7 +236,7 @@ class RoundLog(models.Model):
         related_name="+",
         verbose_name=_("recorded by"),
     )
-    recorded_at = models.DateTimeField(_("recorded at"), default=timezone.now)
+    recorded_at = models.DateTimeField(_("recorded at"), db_default=Now())
 
     class Meta:
         ordering = ("round", "recorded_at", "id")

@@ -58,6 +58,8 @@ from tournaments.services.hand_log import (
     hand_summary_of_row,
 )
 from tournaments.services.hand_results import hand_result_rows, tournament_scores_changed
+from tournaments.services.hands import deal_result, result_payload
+from tournaments.services.tournaments import tournament_settings_check
 
 #: What a log that cannot be replayed raises inside ``hand_replay`` (a missing payload key,
 #: an undo with nothing to undo, an action the rules refuse).
@@ -171,11 +173,46 @@ def _constraint_field(instance: Any, message: str) -> str:
     return ""
 
 
+def result_event_rescore(hand: Hand, event: HandEvent, where: str) -> None:
+    """A result (or correction) event's scores are what ``referee.rules.scoring`` gives its
+    result under the hand's rule profile, as on the write path (``hands.result_payload``)."""
+    payload = event.payload
+    r = payload.get("result")
+    if not isinstance(r, dict):
+        raise ArchiveError(f"{where}.payload.result", "expected an object")
+    try:
+        expected = result_payload(
+            deal_result(
+                landlord=r["landlord"],
+                bid=r["bid"],
+                winner=r["winner"],
+                doubled=r["doubled"],
+                redoubled=r["redoubled"],
+                bombs=r["bombs"],
+                rockets=r["rockets"],
+                spring=r["spring"],
+                anti_spring=r["anti_spring"],
+            ),
+            hand.rule_profile,
+        )
+    except (ApplicationError, KeyError, TypeError, ValueError) as exc:
+        raise ArchiveError(f"{where}.payload.result", f"no rule scores it: {exc}") from exc
+    if payload.get("scores") != expected["scores"]:
+        raise ArchiveError(
+            f"{where}.payload.scores",
+            f"{payload.get('scores')!r} but the rules give {expected['scores']!r}",
+        )
+
+
 def hand_log_check(hand: Hand, events: list[HandEvent], where: str) -> None:
     """The hand's stored summary is what replaying its log gives (``hand_log.hand_replay``,
-    the projection the write path uses), field by field."""
+    the projection the write path uses), field by field; every result or correction event
+    is re-scored by ``referee.rules.scoring``."""
     if [e.seq for e in events] != list(range(1, len(events) + 1)):
         raise ArchiveError(f"{where}.events", "sequence numbers are not 1, 2, 3, …")
+    for k, event in enumerate(events):
+        if event.kind in (HandEventKind.RESULT, HandEventKind.CORRECTION):
+            result_event_rescore(hand, event, f"{where}.events[{k}]")
     if hand.version != len(events):
         raise ArchiveError(f"{where}.version", f"{hand.version} but the log has {len(events)}")
     try:
@@ -188,6 +225,20 @@ def hand_log_check(hand: Hand, events: list[HandEvent], where: str) -> None:
             raise ArchiveError(
                 f"{where}.{name}", f"{stored[name]!r} but the log gives {replayed[name]!r}"
             )
+
+
+def settings_check(fields: dict[str, Any]) -> None:
+    """The archived settings pass the checks ``tournament_create`` / ``tournament_update``
+    apply to the director's forms (rule profile, format, tie-break chain)."""
+    try:
+        tournament_settings_check(
+            rule_profile=fields.get("rule_profile"),
+            format=fields.get("format"),
+            tiebreaks=fields.get("tiebreaks"),
+        )
+    except ApplicationError as exc:
+        field = "tiebreaks" if exc.code == "invalid_tiebreaks" else "rule_profile"
+        raise ArchiveError(f"tournament.{field}", exc.message) from exc
 
 
 class _Restore:
@@ -254,6 +305,7 @@ class _Restore:
             raise ArchiveError("version", f"expected {ARCHIVE_VERSION}")
         t = _get(data, "tournament", "(top)", dict)
         fields = _fields(Tournament, t, TOURNAMENT_FIELDS, "tournament")
+        settings_check(fields)
         if Tournament.objects.filter(slug=fields["slug"]).exists():
             raise ArchiveError("tournament.slug", f"a tournament {fields['slug']!r} exists already")
         tournament = Tournament(**fields)
@@ -457,8 +509,9 @@ class _Restore:
             recorded_by=self.user(p.get("recorded_by"), f"{where}.recorded_by"),
             recorded_at=_when_required(p, "recorded_at", where),
             revoked_at=_when(p, "revoked_at", where, null=True),
+            revoked_by=self.user(p.get("revoked_by"), f"{where}.revoked_by"),
         )
-        _validate(penalty, where, ["tournament", "entry", "hand", "recorded_by"])
+        _validate(penalty, where, ["tournament", "entry", "hand", "recorded_by", "revoked_by"])
         penalty.save()
 
 

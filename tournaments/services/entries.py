@@ -1,4 +1,5 @@
-"""Withdrawals (退赛).  Registration, late entries included, is ``entry_create`` in
+"""Withdrawals (退赛) and reinstatements, each written to the tournament log (who, when,
+why).  Registration, late entries included, is ``entry_create`` in
 ``services.tournaments``: an entry registered while the event runs is seated from the
 next round on."""
 
@@ -8,18 +9,21 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from tournaments.errors import ApplicationError
-from tournaments.models import Entry, RoundStatus, Seat
+from tournaments.models import Entry, RoundStatus, Seat, TournamentLogKind, TournamentStatus
 from tournaments.services.hand_results import tournament_scores_changed
+from tournaments.services.tournament_log import tournament_log_append
+from tournaments.services.validation import reason_check
 
 
 @transaction.atomic
-def entry_withdraw(*, entry: Entry, recorded_by: Any = None) -> Entry:
+def entry_withdraw(*, entry: Entry, reason: str = "", recorded_by: Any = None) -> Entry:
     """Withdraw ``entry``: it keeps every result it played and is ranked below the active
     entries (SPEC R10.8.6), and is left out of later seatings (R10.8.7).
 
     Refused while it holds a seat in a round that is seated but not started: reseat
     that round or override the seat first, so no table is left a player short.
     """
+    reason = _optional_reason(reason)
     locked = Entry.objects.select_for_update().get(pk=entry.pk)
     if locked.withdrawn:
         raise ApplicationError("entry_withdrawn", _("The entry has already withdrawn."))
@@ -39,5 +43,39 @@ def entry_withdraw(*, entry: Entry, recorded_by: Any = None) -> Entry:
         )
     locked.withdrawn = True
     locked.save(update_fields=["withdrawn"])
+    tournament_log_append(
+        tournament_id=locked.tournament_id,
+        kind=TournamentLogKind.ENTRY_WITHDRAWN,
+        entry_id=locked.pk,
+        reason=reason,
+        recorded_by=recorded_by,
+    )
     tournament_scores_changed(tournament_id=locked.tournament_id)  # the ranking changes
     return locked
+
+
+@transaction.atomic
+def entry_reinstate(*, entry: Entry, reason: str, recorded_by: Any = None) -> Entry:
+    """Undo a withdrawal: ``entry`` is ranked with the active entries again and seated
+    from the next seating on.  Refused once the tournament has finished."""
+    reason = reason_check(reason)
+    locked = Entry.objects.select_for_update().select_related("tournament").get(pk=entry.pk)
+    if not locked.withdrawn:
+        raise ApplicationError("entry_not_withdrawn", _("The entry has not withdrawn."))
+    if locked.tournament.status == TournamentStatus.FINISHED:
+        raise ApplicationError("tournament_finished", _("The tournament has finished."))
+    locked.withdrawn = False
+    locked.save(update_fields=["withdrawn"])
+    tournament_log_append(
+        tournament_id=locked.tournament_id,
+        kind=TournamentLogKind.ENTRY_REINSTATED,
+        entry_id=locked.pk,
+        reason=reason,
+        recorded_by=recorded_by,
+    )
+    tournament_scores_changed(tournament_id=locked.tournament_id)
+    return locked
+
+
+def _optional_reason(reason: str) -> str:
+    return reason_check(reason) if reason != "" else ""

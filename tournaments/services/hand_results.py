@@ -33,15 +33,29 @@ def hand_results_sync(*, hand: Hand) -> None:
     """
     table = hand.table
     tournament_id = table.round.tournament_id
-    HandSeatResult.objects.filter(hand=hand).delete()
+    wanted: list[HandSeatResult] = []
     if hand.counts:
         seats = Seat.objects.filter(table_id=hand.table_id)
-        HandSeatResult.objects.bulk_create(
-            hand_result_rows(
-                hand=hand, seats=seats, tournament_id=tournament_id, round_id=table.round_id
-            )
+        wanted = hand_result_rows(
+            hand=hand, seats=seats, tournament_id=tournament_id, round_id=table.round_id
         )
+    # The database refuses to delete a row that still says what the hand says (migration
+    # 0011): only rows that changed go, and only missing rows are added.
+    kept = {_row_key(row) for row in wanted}
+    existing = list(HandSeatResult.objects.filter(hand=hand))
+    stale = [row.pk for row in existing if _row_key(row) not in kept]
+    if stale:
+        HandSeatResult.objects.filter(pk__in=stale).delete()
+    present = {_row_key(row) for row in existing if row.pk not in stale}
+    HandSeatResult.objects.bulk_create([row for row in wanted if _row_key(row) not in present])
     tournament_scores_changed(tournament_id=tournament_id)
+
+
+def _row_key(row: HandSeatResult) -> tuple[object, ...]:
+    return (
+        row.tournament_id, row.round_id, row.table_id, row.board_id, row.hand_number,
+        row.position, row.entry_id, row.is_landlord, row.won, row.score, row.passed_out,
+    )  # fmt: skip
 
 
 def hand_result_rows(

@@ -10,8 +10,10 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tournaments.errors import ApplicationError
-from tournaments.models import Entry, Hand, Penalty, Seat
+from tournaments.models import Entry, Hand, Penalty, Seat, TournamentLogKind
 from tournaments.services.hand_results import tournament_scores_changed
+from tournaments.services.idempotency import idempotency_retry_check
+from tournaments.services.tournament_log import tournament_log_append
 from tournaments.services.validation import idempotency_key_check, reason_check
 
 
@@ -26,12 +28,17 @@ def penalty_create(
     idempotency_key: str | None = None,
 ) -> Penalty:
     """Record a penalty (negative points) or an adjustment (positive) on ``entry``,
-    optionally tied to a hand the entry played. A retry with the same key returns the
-    first record."""
+    optionally tied to a hand the entry played. A retry by the same user with the same key
+    returns the first record; keys are per user (another user's key is another key)."""
     idempotency_key_check(idempotency_key)
+    user_id = getattr(recorded_by, "pk", None)
+    if idempotency_key is not None and user_id is None:
+        raise ApplicationError(
+            "idempotency_key_without_user", _("An idempotency key belongs to a signed-in user.")
+        )
     if idempotency_key is not None:
         previous = Penalty.objects.filter(
-            tournament_id=entry.tournament_id, idempotency_key=idempotency_key
+            recorded_by_id=user_id, idempotency_key=idempotency_key
         ).first()
         if previous is not None:
             same = (previous.entry_id, previous.points, previous.reason, previous.hand_id) == (
@@ -45,6 +52,7 @@ def penalty_create(
                     "idempotency_conflict",
                     _("This idempotency key was already used for a different request."),
                 )
+            idempotency_retry_check(recorded_at=previous.recorded_at)
             return previous
     reason = reason_check(reason)
     if isinstance(points, bool) or not isinstance(points, int) or points == 0:
@@ -74,16 +82,28 @@ def penalty_create(
 
 @transaction.atomic
 def penalty_revoke(*, penalty: Penalty, reason: str, recorded_by: Any = None) -> Penalty:
-    """Revoke a penalty, keeping it on record with the reason. Revoking twice answers the
-    first revocation (a retry)."""
+    """Revoke a penalty, keeping it on record with who revoked it, when and why (set once,
+    the database refuses a second change), and a line in the tournament log.  Revoking
+    twice with the same reason answers the first revocation (a retry)."""
     locked = Penalty.objects.select_for_update().get(pk=penalty.pk)
     if locked.revoked_at is not None:
-        if locked.revoke_reason == reason:
+        if locked.revoke_reason == (reason.strip() if isinstance(reason, str) else reason):
             return locked
         raise ApplicationError("penalty_revoked", _("This penalty is already revoked."))
-    reason_check(reason)
+    reason = reason_check(reason)
+    if getattr(recorded_by, "pk", None) is None:
+        raise ApplicationError("revoker_required", _("A revocation names who revoked it."))
     locked.revoked_at = timezone.now()
+    locked.revoked_by = recorded_by
     locked.revoke_reason = reason
-    locked.save(update_fields=["revoked_at", "revoke_reason"])
+    locked.save(update_fields=["revoked_at", "revoked_by", "revoke_reason"])
+    tournament_log_append(
+        tournament_id=locked.tournament_id,
+        kind=TournamentLogKind.PENALTY_REVOKED,
+        entry_id=locked.entry_id,
+        reason=reason,
+        changes={"penalty": locked.pk, "points": locked.points},
+        recorded_by=recorded_by,
+    )
     tournament_scores_changed(tournament_id=locked.tournament_id)
     return locked

@@ -1,5 +1,7 @@
 """Tournaments and their entries."""
 
+from typing import Any
+
 from django.db import transaction
 from django.utils.translation import gettext as _
 
@@ -14,12 +16,24 @@ from tournaments.models import (
     RoundStatus,
     RuleProfileKey,
     Tournament,
+    TournamentLogKind,
     TournamentStatus,
 )
 from tournaments.services.common import model_validate
 from tournaments.services.hand_results import tournament_scores_changed
-from tournaments.services.validation import at_most_check
+from tournaments.services.tournament_log import tournament_log_append
+from tournaments.services.validation import at_most_check, reason_check
 from tournaments.standings import TiebreakError, tiebreaks_check
+
+#: The settings whose every change the tournament log keeps (old → new).
+LOGGED_SETTINGS = (
+    "name", "rule_profile", "format", "status", "hands_per_round", "is_public",
+    "separate_clubs", "requires_confirmation", "tiebreaks",
+)  # fmt: skip
+
+
+def _logged(value: Any) -> Any:
+    return list(value) if isinstance(value, list | tuple) else value
 
 
 def _check_tiebreaks(*, format: str, tiebreaks: list[str]) -> None:
@@ -41,6 +55,14 @@ def _check_rule_profile(key: str) -> None:
         raise ApplicationError("unknown_rule_profile", exc.message) from exc
 
 
+def tournament_settings_check(*, rule_profile: Any, format: Any, tiebreaks: Any) -> None:
+    """The checks a tournament's settings pass wherever they come from (the director's
+    forms, the admin, an archive import): a known rule profile and a tie-break chain the
+    format can rank by."""
+    _check_rule_profile(rule_profile)
+    _check_tiebreaks(format=format, tiebreaks=tiebreaks)
+
+
 @transaction.atomic
 def tournament_create(
     *,
@@ -54,9 +76,8 @@ def tournament_create(
     separate_clubs: bool = False,
     tiebreaks: list[str] | None = None,
 ) -> Tournament:
+    tournament_settings_check(rule_profile=rule_profile, format=format, tiebreaks=tiebreaks or [])
     at_most_check("hands_per_round", hands_per_round, maximum=HANDS_PER_ROUND_MAX)
-    _check_rule_profile(rule_profile)
-    _check_tiebreaks(format=format, tiebreaks=tiebreaks or [])
     tournament = Tournament(
         name=name,
         slug=slug,
@@ -86,13 +107,18 @@ def tournament_update(
     separate_clubs: bool | None = None,
     requires_confirmation: bool | None = None,
     tiebreaks: list[str] | None = None,
+    reason: str = "",
+    recorded_by: Any = None,
 ) -> Tournament:
-    """Change the given fields.  The rule profile is frozen once the tournament
+    """Change the given fields; each change is written to the tournament log (who, when,
+    old → new, and the reason if given).  The rule profile is frozen once the tournament
     has a hand: the row is locked so a hand cannot be created concurrently
     (``hand_create`` takes the same lock).  A new format or tie-break chain reorders
     the standings: they are recomputed."""
     at_most_check("hands_per_round", hands_per_round, maximum=HANDS_PER_ROUND_MAX)
+    reason = reason_check(reason) if reason != "" else ""
     locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    before = {field: _logged(getattr(locked, field)) for field in LOGGED_SETTINGS}
     if rule_profile is not None and rule_profile != locked.rule_profile:
         _check_rule_profile(rule_profile)
         if selectors.tournament_has_hands(tournament=locked):
@@ -118,6 +144,16 @@ def tournament_update(
     _check_tiebreaks(format=locked.format, tiebreaks=locked.tiebreaks)
     model_validate(locked)
     locked.save()
+    after = {field: _logged(getattr(locked, field)) for field in LOGGED_SETTINGS}
+    changed = {f: [before[f], after[f]] for f in LOGGED_SETTINGS if before[f] != after[f]}
+    if changed:
+        tournament_log_append(
+            tournament_id=locked.pk,
+            kind=TournamentLogKind.SETTINGS_CHANGED,
+            reason=reason,
+            changes=changed,
+            recorded_by=recorded_by,
+        )
     if (locked.format, list(locked.tiebreaks)) != ranking_before:
         tournament_scores_changed(tournament_id=locked.pk)
         locked.refresh_from_db(fields=["log_version"])

@@ -20,3 +20,13 @@ REVOKE UPDATE, DELETE ON tournaments_handevent FROM :"app_role";
 
 -- The schema history belongs to migrations, which run as the owner.
 REVOKE INSERT, UPDATE, DELETE ON django_migrations FROM :"app_role";
+
+-- Every number has a trail (migration 0011 enforces the same with triggers, for every role):
+-- the round and tournament logs are append-only; a penalty is never deleted and only its
+-- revocation columns are ever updated; per-seat result rows are inserted and deleted (rebuilt
+-- from their hand), never updated.
+REVOKE UPDATE, DELETE ON tournaments_roundlog FROM :"app_role";
+REVOKE UPDATE, DELETE ON tournaments_tournamentlog FROM :"app_role";
+REVOKE UPDATE, DELETE ON tournaments_penalty FROM :"app_role";
+GRANT UPDATE (revoked_at, revoked_by_id, revoke_reason) ON tournaments_penalty TO :"app_role";
+REVOKE UPDATE ON tournaments_handseatresult FROM :"app_role";

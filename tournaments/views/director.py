@@ -5,11 +5,11 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
-from tournaments import selectors
+from tournaments import director_selectors, selectors
 from tournaments.services import tournaments as tournament_services
 from tournaments.standings import CRITERIA
 from tournaments.views.director_common import attempt, tournament_or_404
-from tournaments.views.director_forms import TournamentForm
+from tournaments.views.director_forms import TournamentForm, TournamentSettingsForm
 
 
 @staff_member_required
@@ -54,13 +54,16 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
         )
     }
     initial["tiebreaks"] = ", ".join(tournament.tiebreaks)
-    form = TournamentForm(request.POST or None, initial=initial)
+    form = TournamentSettingsForm(request.POST or None, initial=initial)
     form.fields["slug"].disabled = True
     if request.method == "POST" and form.is_valid():
-        data = {k: v for k, v in form.cleaned_data.items() if k != "slug"}
+        data = {k: v for k, v in form.cleaned_data.items() if k not in ("slug", "change_reason")}
+        reason = form.cleaned_data["change_reason"].strip()
         if attempt(
             request,
-            lambda: tournament_services.tournament_update(tournament=tournament, **data),
+            lambda: tournament_services.tournament_update(
+                tournament=tournament, reason=reason, recorded_by=request.user, **data
+            ),
             _("Saved."),
         ):
             return redirect("director:tournament", slug=slug)
@@ -69,6 +72,7 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "form": form,
         "rounds": tournament.rounds.all(),
         "criteria": CRITERIA,
+        "history": director_selectors.tournament_history(tournament=tournament),
     }
     status = 400 if request.method == "POST" else 200  # refused: the form shows why
     return render(request, "director/tournament.html", context, status=status)

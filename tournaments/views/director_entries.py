@@ -12,10 +12,11 @@ from django.views.decorators.http import require_POST
 from tournaments import director_selectors
 from tournaments.errors import ApplicationError
 from tournaments.models import Entry
-from tournaments.services.entries import entry_withdraw
+from tournaments.services.entries import entry_reinstate, entry_withdraw
 from tournaments.services.entry_import import entries_import, entries_import_preview
 from tournaments.services.players import player_create
 from tournaments.services.tournaments import entry_create
+from tournaments.services.validation import reason_check
 from tournaments.views.director_common import attempt, tournament_or_404
 from tournaments.views.director_forms import ImportForm, PlayerForm
 
@@ -47,7 +48,26 @@ def entries(request: HttpRequest, slug: str) -> HttpResponse:
 def entry_withdraw_view(request: HttpRequest, slug: str, entry_id: int) -> HttpResponse:
     tournament = tournament_or_404(slug)
     entry = get_object_or_404(Entry, pk=entry_id, tournament=tournament)
-    attempt(request, lambda: entry_withdraw(entry=entry, recorded_by=request.user), _("Withdrawn."))
+    reason = request.POST.get("reason", "")
+    attempt(
+        request,
+        lambda: entry_withdraw(entry=entry, reason=reason_check(reason), recorded_by=request.user),
+        _("Withdrawn."),
+    )
+    return redirect("director:entries", slug=slug)
+
+
+@staff_member_required
+@require_POST
+def entry_reinstate_view(request: HttpRequest, slug: str, entry_id: int) -> HttpResponse:
+    tournament = tournament_or_404(slug)
+    entry = get_object_or_404(Entry, pk=entry_id, tournament=tournament)
+    reason = request.POST.get("reason", "")
+    attempt(
+        request,
+        lambda: entry_reinstate(entry=entry, reason=reason, recorded_by=request.user),
+        _("Reinstated."),
+    )
     return redirect("director:entries", slug=slug)
 
 

@@ -32,6 +32,14 @@ class TournamentForm(forms.Form):
         return [name.strip() for name in text.split(",") if name.strip()]
 
 
+class TournamentSettingsForm(TournamentForm):
+    """The settings of an existing tournament; every change is logged with this reason."""
+
+    change_reason = forms.CharField(
+        label=_("Reason for the change (kept in the history)"), max_length=2000, required=False
+    )
+
+
 class PlayerForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=120)
     chinese_name = forms.CharField(label=_("Chinese name"), max_length=60, required=False)

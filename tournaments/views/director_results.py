@@ -14,7 +14,7 @@ from django.views.decorators.http import require_POST
 from tournaments import director_selectors, hand_selectors
 from tournaments.models import Entry, Hand, Penalty, Tournament
 from tournaments.services import hand_corrections, penalties
-from tournaments.views.director_common import attempt, round_or_404, tournament_or_404
+from tournaments.views.director_common import as_int, attempt, round_or_404, tournament_or_404
 from tournaments.views.director_forms import PenaltyForm, ReasonForm, ResultForm
 
 
@@ -57,7 +57,9 @@ def hand_detail(request: HttpRequest, slug: str, hand_id: int) -> HttpResponse:
         "correct_form": ResultForm(initial=initial),
         "void_form": ReasonForm(),
         "penalty_form": PenaltyForm(),
-        "penalties": Penalty.objects.filter(hand=hand).select_related("entry__player"),
+        "penalties": Penalty.objects.filter(hand=hand).select_related(
+            "entry__player", "revoked_by"
+        ),
     }
     return render(request, "director/hand.html", context)
 
@@ -65,7 +67,7 @@ def hand_detail(request: HttpRequest, slug: str, hand_id: int) -> HttpResponse:
 @staff_member_required
 @require_POST
 def hand_action(request: HttpRequest, slug: str, hand_id: int, action: str) -> HttpResponse:
-    """correct / void / penalty, with a fresh idempotency key per form."""
+    """correct / void / penalty / revoke (a penalty), with a fresh idempotency key per form."""
     tournament, hand = _hand(slug, hand_id)
     key = request.POST.get("idempotency_key") or f"director-{uuid.uuid4()}"
     user = request.user
@@ -113,6 +115,24 @@ def hand_action(request: HttpRequest, slug: str, hand_id: int, action: str) -> H
                     idempotency_key=key,
                 ),
                 _("Penalty recorded."),
+            )
+        else:
+            _form_errors(request, form)
+    elif action == "revoke":
+        form = ReasonForm(request.POST)
+        pk = as_int(request.POST.get("penalty"))
+        penalty = None
+        if pk is not None and 0 < pk < 2**63:  # a bigint: never ask the database to overflow
+            penalty = Penalty.objects.filter(hand=hand, pk=pk).first()
+        if penalty is None:
+            raise Http404("No such penalty.")
+        if form.is_valid():
+            attempt(
+                request,
+                lambda: penalties.penalty_revoke(
+                    penalty=penalty, reason=form.cleaned_data["reason"], recorded_by=user
+                ),
+                _("Penalty revoked."),
             )
         else:
             _form_errors(request, form)

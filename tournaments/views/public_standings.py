@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import csv
 import hashlib
 from typing import Any
 
@@ -14,6 +13,7 @@ from django.utils.translation import get_language
 from django.views.decorators.http import condition
 
 from tournaments import public_standings as ps
+from tournaments.csv_export import csv_writer
 from tournaments.models import Tournament
 from tournaments.templatetags.public_tags import standings_rows
 from tournaments.views.public import revalidate, tournament_or_404
@@ -76,7 +76,7 @@ def standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{tournament.slug}-standings.csv"'
     response.write("\ufeff")  # so spreadsheet programs read the Chinese names as UTF-8
-    writer = csv.writer(response)
+    writer = csv_writer(response)
     writer.writerow([str(label) for label in table.csv_header()])
     for row in table.rows:
         writer.writerow(table.csv_row(row))

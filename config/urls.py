@@ -1,10 +1,12 @@
 """URLs, split by audience: public pages, director screens, referee API."""
 
 from django.contrib import admin
-from django.urls import include, path
+from django.urls import include, path, re_path
+from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from referee.api.auth import token_obtain
+from referee.api.exception_handlers import api_unknown_path
 from tournaments.views.health import healthz
 
 urlpatterns = [
@@ -15,6 +17,8 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
     path("api/v1/auth/token/", token_obtain, name="api-token"),
     path("api/v1/", include("referee.api.urls")),
+    # Anything else under /api/: the JSON 404 (ids beyond a bigint end here too).
+    re_path(r"^api/(?P<rest>.*)$", csrf_exempt(api_unknown_path), name="api-unknown"),
     path("director/", include("tournaments.urls_director")),
     path("referee/", include("tournaments.urls_referee")),
     path("", include("tournaments.urls_public")),

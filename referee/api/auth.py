@@ -4,9 +4,11 @@ from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import exceptions, serializers
 from rest_framework.authtoken.views import ObtainAuthToken
+from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 from rest_framework.settings import api_settings
 
+from referee.api.parsers import BoundedJSONParser
 from referee.api.serializers import ErrorSerializer, TokenInput
 
 NON_FIELD_ERRORS = api_settings.NON_FIELD_ERRORS_KEY
@@ -18,6 +20,7 @@ class TokenObtainApi(ObtainAuthToken):
     failures for one username from one address lock it (429 ``locked_out``)."""
 
     serializer_class = TokenInput
+    parser_classes = (FormParser, MultiPartParser, BoundedJSONParser)
 
     @extend_schema(
         auth=[],

@@ -124,11 +124,21 @@ def _is_api(request: HttpRequest) -> bool:
     return request.path_info.startswith(API_PREFIX)
 
 
+def _api_not_found() -> JsonResponse:
+    body = {"code": "not_found", "message": _("No such API endpoint."), "details": {}}
+    return JsonResponse(body, status=status.HTTP_404_NOT_FOUND)
+
+
 def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
     if _is_api(request):
-        body = {"code": "not_found", "message": _("No such API endpoint."), "details": {}}
-        return JsonResponse(body, status=status.HTTP_404_NOT_FOUND)
+        return _api_not_found()
     return defaults.page_not_found(request, exception)
+
+
+def api_unknown_path(request: HttpRequest, rest: str = "") -> HttpResponse:
+    """The last pattern under /api/: an address no endpoint matches answers the JSON 404
+    with DEBUG on too (Django's debug 404 page is HTML), whatever the method."""
+    return _api_not_found()
 
 
 def server_error(request: HttpRequest) -> HttpResponse:

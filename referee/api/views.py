@@ -12,7 +12,6 @@ from typing import Any, ClassVar
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers
-from rest_framework.parsers import JSONParser
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -25,6 +24,7 @@ from referee.api.idempotency import (
     idempotency_key,
     idempotent_write,
 )
+from referee.api.parsers import BoundedJSONParser
 from referee.api.permissions import IsRefereeOrDirector
 from tournaments import access, hand_selectors, selectors
 from tournaments.errors import ApplicationError
@@ -73,7 +73,7 @@ DEVICE = OpenApiParameter(
 class APIView(DrfApiView):
     """The v1 views: JSON bodies only (what the schema describes)."""
 
-    parser_classes = (JSONParser,)
+    parser_classes = (BoundedJSONParser,)
 
 
 def _hand(hand_id: int) -> Hand:

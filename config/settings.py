@@ -223,6 +223,8 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Tournament scoring and referee service for 斗地主 (竞技二打一扑克).",
     "VERSION": "0.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # Ids in paths (tournaments/converters.py): 1 to a bigint's maximum.
+    "PATH_CONVERTER_OVERRIDES": {"id": {"type": "integer", "minimum": 1, "maximum": 2**63 - 1}},
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "referee.api.schema.strict_inputs",

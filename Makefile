@@ -47,6 +47,7 @@ $(STAMP): requirements.lock requirements-dev.lock
 
 run: install
 	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py createcachetable
 	$(BIN)/python manage.py load_demo --demo-logins
 	@echo "Serving on http://127.0.0.1:$(lastword $(subst :, ,$(RUN_ADDR)))/ (Ctrl-C to stop)"
 	$(BIN)/python manage.py runserver $(RUN_ADDR)

@@ -152,6 +152,18 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "config.lockout.lockout_response"
 AXES_VERBOSE = False
+# And per client address, whatever the username (config/throttling.py, DRF's throttle): at most
+# SIGN_IN_RATE sign-in attempts (API token, admin/director and referee console forms), then 429
+# with Retry-After. Empty: no per-address limit. Generous enough for a venue behind one NAT.
+SIGN_IN_RATE = env.str("SIGN_IN_RATE", default="30/min")
+# Reverse proxies in front of the app that append to X-Forwarded-For (e.g. 1 behind nginx):
+# the client address is taken that many hops back. 0: REMOTE_ADDR (X-Forwarded-For ignored).
+TRUSTED_PROXIES = env.int("TRUSTED_PROXIES", default=0)
+
+# --- Cache ------------------------------------------------------------------
+# Shared by every process (the sign-in throttle counts in it): the database cache table
+# (`manage.py createcachetable`, run after `migrate`), or Redis with CACHE_URL=redis://host/n.
+CACHES = {"default": env.cache("CACHE_URL", default="dbcache://django_cache")}
 
 # --- Internationalisation ---------------------------------------------------
 LANGUAGE_CODE = env.str("LANGUAGE_CODE", default="en")
@@ -217,6 +229,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "referee.api.exception_handlers.api_exception_handler",
+    "NUM_PROXIES": TRUSTED_PROXIES,
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Dou Dizhu referee API",

@@ -5,12 +5,15 @@ from django.urls import include, path, re_path
 from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from config.throttling import sign_in_throttled
 from referee.api.auth import token_obtain
 from referee.api.exception_handlers import api_unknown_path
 from tournaments.views.health import healthz
 
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
+    # The admin and director sign-in, throttled per client address (config/throttling.py).
+    path("admin/login/", sign_in_throttled(admin.site.login)),
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),

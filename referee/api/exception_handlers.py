@@ -116,7 +116,10 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
     else:
         codes = exc.get_codes()
         code = codes if isinstance(codes, str) else exc.default_code
-        response.data = {"code": code, "message": str(exc.detail), "details": {}}
+        details: dict[str, Any] = {}
+        if isinstance(exc, exceptions.Throttled) and exc.wait is not None:
+            details["retry_after"] = max(1, round(exc.wait))
+        response.data = {"code": code, "message": str(exc.detail), "details": details}
     return response
 
 

@@ -288,7 +288,10 @@ def setup_tables(levels: list[int]) -> tuple[str, dict[int, list[int]]]:
     token = Token.objects.create(user=user).key
     out: dict[int, list[int]] = {}
     for n in levels:
-        tournament = Tournament.objects.create(name=f"Bench {n}", slug=f"bench-{n}")
+        # Each table plays hands until the deadline: more than a real round's.
+        tournament = Tournament.objects.create(
+            name=f"Bench {n}", slug=f"bench-{n}", hands_per_round=1000
+        )
         round_ = Round.objects.create(tournament=tournament, number=1, status=RoundStatus.PLAYING)
         RefereeAssignment.objects.create(round=round_, user=user)
         players = Player.objects.bulk_create(Player(name=f"P{n}-{i}") for i in range(3 * n))

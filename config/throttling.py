@@ -21,7 +21,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import connection, transaction
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.utils.translation import gettext as _
 from rest_framework.throttling import SimpleRateThrottle
 
@@ -59,12 +59,12 @@ def throttled_message() -> str:
     return _("Too many sign-in attempts from this address; wait a moment and try again.")
 
 
-def sign_in_throttled(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+def sign_in_throttled(view: Callable[..., HttpResponseBase]) -> Callable[..., HttpResponseBase]:
     """An HTML sign-in view whose POSTs count against the address's sign-in rate; beyond
     it, a plain 429 page with ``Retry-After``."""
 
     @wraps(view)
-    def throttled_view(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+    def throttled_view(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
         if request.method == "POST":
             throttle = SignInRateThrottle()
             if not throttle.allow_request(request, None):

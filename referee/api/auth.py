@@ -1,6 +1,6 @@
 """API sign-in: DRF's token endpoint, throttled by django-axes like the admin sign-in."""
 
-from typing import Any
+from typing import Any, NoReturn
 
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
@@ -54,7 +54,7 @@ class TokenObtainApi(ObtainAuthToken):
             raise
         return super().post(request, *args, **kwargs)
 
-    def throttled(self, request: Any, wait: float | None) -> None:
+    def throttled(self, request: Any, wait: float | None) -> NoReturn:
         raise exceptions.Throttled(wait, detail=throttled_message(), code=THROTTLED_CODE)
 
     def handle_exception(self, exc: Exception) -> Response:

@@ -119,8 +119,9 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
         codes = exc.get_codes()
         code = codes if isinstance(codes, str) else exc.default_code
         details: dict[str, Any] = {}
-        if isinstance(exc, exceptions.Throttled) and exc.wait is not None:
-            details["retry_after"] = max(1, round(exc.wait))
+        wait = getattr(exc, "wait", None) if isinstance(exc, exceptions.Throttled) else None
+        if wait is not None:
+            details["retry_after"] = max(1, round(wait))
         response.data = {"code": code, "message": str(exc.detail), "details": details}
     return response
 

@@ -14,7 +14,7 @@ from django.db import DataError, connection, transaction
 from tests import factories
 from tests.api.helpers import assign, client_for, playing_table, post, referee_user, start_hand
 from tournaments.errors import ApplicationError
-from tournaments.models import Hand, HandEvent, Penalty, Round
+from tournaments.models import Hand, HandEvent, Penalty, Round, RoundLog, RoundLogKind
 from tournaments.services import hands as hand_services
 from tournaments.services import penalties as penalty_services
 
@@ -229,3 +229,21 @@ def test_director_seat_round_refuses_a_seed_beyond_its_bound(
     seed_before = Round.objects.get(pk=round_.pk).seed
     director_client.post(f"/director/t/{slug}/rounds/{round_.number}/seat/", {"seed": seed})
     assert Round.objects.get(pk=round_.pk).seed == seed_before
+
+
+@pytest.mark.parametrize("value", [str(INT8_MAX + 1), str(10**20), "-" + str(10**20)])
+@pytest.mark.parametrize(
+    ("action", "field"), [("override", "seat"), ("override", "entry"), ("add_hand", "table")]
+)
+def test_director_round_actions_refuse_ids_beyond_a_bigint(
+    director_client: Any, value: str, action: str, field: str
+) -> None:
+    table = playing_table()
+    round_ = table.round
+    seat = table.seats.get(position=0)
+    body = {"seat": seat.pk, "entry": seat.entry_id, "table": table.pk, "reason": "edge"}
+    body[field] = value
+    slug = round_.tournament.slug
+    response = director_client.post(f"/director/t/{slug}/rounds/{round_.number}/{action}/", body)
+    assert response.status_code == 404
+    assert not RoundLog.objects.exclude(kind=RoundLogKind.STARTED).exists()

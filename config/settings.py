@@ -160,10 +160,16 @@ SIGN_IN_RATE = env.str("SIGN_IN_RATE", default="30/min")
 # the client address is taken that many hops back. 0: REMOTE_ADDR (X-Forwarded-For ignored).
 TRUSTED_PROXIES = env.int("TRUSTED_PROXIES", default=0)
 
-# --- Cache ------------------------------------------------------------------
-# Shared by every process (the sign-in throttle counts in it): the database cache table
-# (`manage.py createcachetable`, run after `migrate`), or Redis with CACHE_URL=redis://host/n.
-CACHES = {"default": env.cache("CACHE_URL", default="dbcache://django_cache")}
+# --- Caches -----------------------------------------------------------------
+# "shared": what every process and machine must see alike (the sign-in counts): the database
+# cache table (`manage.py createcachetable`, run after `migrate`), or Redis with
+# CACHE_URL=redis://host:6379/n. "default" stays each process's memory (the rendered public
+# standings of a snapshot: rebuilt at most once per process, a hit costs no query).
+SHARED_CACHE = "shared"
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    SHARED_CACHE: env.cache("CACHE_URL", default="dbcache://django_cache"),
+}
 
 # --- Internationalisation ---------------------------------------------------
 LANGUAGE_CODE = env.str("LANGUAGE_CODE", default="en")

@@ -6,9 +6,8 @@ from 0.13 s to 7.3 s). This throttle counts every sign-in attempt (POST) from on
 address, whatever the username, and refuses beyond ``SIGN_IN_RATE`` (e.g. ``30/min``) with
 429 and ``Retry-After``, before any password is hashed.
 
-The throttle is DRF's (``SimpleRateThrottle``: a sliding window kept in Django's default
-cache, which is shared by every process: the database cache table, or Redis with
-CACHE_URL). The HTML forms (the admin and director sign-in, the referee console's) go through
+The throttle is DRF's (``SimpleRateThrottle``: a sliding window kept in Django's "shared"
+cache, which every process sees: the database cache table, or Redis with CACHE_URL). The HTML forms (the admin and director sign-in, the referee console's) go through
 the same class with ``sign_in_throttled``, so there is one rate and one count per address.
 On PostgreSQL the check of one address is serialised by an advisory lock (see
 ``allow_request``). The address is REMOTE_ADDR, or the one ``TRUSTED_PROXIES`` hops back
@@ -20,6 +19,7 @@ from functools import wraps
 from typing import Any
 
 from django.conf import settings
+from django.core.cache import caches
 from django.db import connection, transaction
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.utils.translation import gettext as _
@@ -32,6 +32,11 @@ class SignInRateThrottle(SimpleRateThrottle):
     """At most ``SIGN_IN_RATE`` sign-in attempts per client address."""
 
     scope = "sign_in"
+
+    @property
+    def cache(self) -> Any:  # type: ignore[override]
+        """Django's shared cache (settings.SHARED_CACHE), not the process's own."""
+        return caches[settings.SHARED_CACHE]
 
     def get_rate(self) -> str | None:
         # Read per request (not once at import, as DRF's THROTTLE_RATES): a setting.

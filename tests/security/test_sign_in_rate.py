@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from axes.models import AccessAttempt
-from django.core.cache import cache
+from django.core.cache import caches
 from django.test import Client
 from rest_framework.authtoken.models import Token
 
@@ -88,14 +88,14 @@ def test_x_forwarded_for_is_not_trusted_without_a_proxy(client: Any, user: Any) 
 
 
 def test_the_count_lives_in_the_shared_cache(client: Any, user: Any, settings: Any) -> None:
-    """Not process-local: the default cache is the database table (or Redis)."""
-    assert settings.CACHES["default"]["BACKEND"] in (
+    """Not process-local: the shared cache is the database table (or Redis)."""
+    assert settings.CACHES["shared"]["BACKEND"] in (
         "django.core.cache.backends.db.DatabaseCache",
         "django.core.cache.backends.redis.RedisCache",
         "django_redis.cache.RedisCache",
     )
     token(client, "nobody", "wrong", "10.1.0.6")
-    assert cache.get("throttle_sign_in_10.1.0.6")
+    assert caches["shared"].get("throttle_sign_in_10.1.0.6")
 
 
 @pytest.mark.parametrize(
@@ -142,7 +142,7 @@ def test_the_api_and_the_forms_share_one_count_per_address(client: Any, user: An
 def test_sixteen_threads_of_random_usernames_are_throttled(user: Any) -> None:
     """The issue's reproduction, against a live database shared by the threads: at most
     about SIGN_IN_RATE attempts reach the password check, the rest are 429."""
-    cache.clear()
+    caches["shared"].clear()
     statuses: list[int] = []
     lock = threading.Lock()
 
@@ -168,4 +168,4 @@ def test_sixteen_threads_of_random_usernames_are_throttled(user: Any) -> None:
     # One address's window is read and written under a lock: exactly RATE attempts pass.
     assert statuses.count(401) == RATE
     assert statuses.count(429) == 64 - RATE
-    cache.clear()
+    caches["shared"].clear()

@@ -7,8 +7,9 @@ address, whatever the username, and refuses beyond ``SIGN_IN_RATE`` (e.g. ``30/m
 429 and ``Retry-After``, before any password is hashed.
 
 The throttle is DRF's (``SimpleRateThrottle``: a sliding window kept in Django's "shared"
-cache, which every process sees: the database cache table, or Redis with CACHE_URL). The HTML forms (the admin and director sign-in, the referee console's) go through
-the same class with ``sign_in_throttled``, so there is one rate and one count per address.
+cache, which every process sees: the database cache table, or Redis with CACHE_URL). The
+HTML forms (the admin and director sign-in, the referee console's) go through the same class
+with ``sign_in_throttled``, so there is one rate and one count per address.
 On PostgreSQL the check of one address is serialised by an advisory lock (see
 ``allow_request``). The address is REMOTE_ADDR, or the one ``TRUSTED_PROXIES`` hops back
 in X-Forwarded-For behind that many reverse proxies (DRF's NUM_PROXIES).

@@ -35,11 +35,15 @@ from tournaments.services import hand_confirmation, hand_corrections, hands, pen
 ERRORS = {
     code: OpenApiResponse(io.ErrorSerializer, description=text)
     for code, text in (
-        (400, "validation, idempotency_key_required, bad_notation…"),
+        (400, "validation, too_deep, idempotency_key_required, bad_notation…"),
         (401, "not_authenticated"),
         (403, "not_assigned, permission_denied"),
         (404, "not_found"),
-        (409, "version_conflict, idempotency_conflict, hand_closed, round_not_playing…"),
+        (
+            409,
+            "version_conflict, idempotency_conflict, hand_closed, round_not_playing, "
+            "hand_in_progress, round_hands_done…",
+        ),
         (413, "too_large"),
         (415, "unsupported_media_type: bodies are JSON"),
         (422, "A rules rejection (SPEC R9.1): out_of_turn, does_not_beat…"),

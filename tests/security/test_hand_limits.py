@@ -204,3 +204,28 @@ def test_six_devices_starting_at_once_start_one_hand() -> None:
     assert len(started) == 1 and len(refused) == 5
     assert {e.code for e in refused} == {"hand_in_progress"}
     assert Hand.objects.filter(table=table).count() == 1
+
+
+def test_a_director_starting_a_second_live_hand_is_refused_too(director: Any) -> None:
+    table = playing_table()
+    client = client_for(director)
+    assert start_hand(client, table).status_code == 201
+    second = start_hand(client, table)
+    assert second.status_code == 409 and second.json()["code"] == "hand_in_progress"
+    assert Hand.objects.filter(table=table).count() == 1
+
+
+@pytest.mark.parametrize("who", ["anonymous", "referee_of_the_table", "plain_user"])
+def test_only_directors_reach_the_add_a_hand_button(client: Any, who: str) -> None:
+    table = playing_table(hands_per_round=1)
+    if who == "referee_of_the_table":
+        user = referee_user("ref-button")
+        assign(user, table)
+        client.force_login(user)
+    elif who == "plain_user":
+        client.force_login(factories.UserFactory(username="plain-button"))
+    slug = table.round.tournament.slug
+    url = f"/director/t/{slug}/rounds/{table.round.number}/add_hand/"
+    response = client.post(url, {"table": table.pk, "reason": "sneaky"})
+    assert response.status_code == 302 and "/admin/login/" in response["Location"]
+    assert not RoundLog.objects.filter(kind=RoundLogKind.HAND_ADDED).exists()

@@ -9,7 +9,7 @@ forms: a 4xx (or the form's error) with a code, and nothing written.
 from typing import Any
 
 import pytest
-from django.db import DataError, connection, transaction
+from django.db import DataError, IntegrityError, connection, transaction
 
 from tests import factories
 from tests.api.helpers import assign, client_for, playing_table, post, referee_user, start_hand
@@ -41,17 +41,25 @@ def test_an_integer_beyond_its_column_is_refused_by_postgresql_not_wrapped(point
 
 @pytest.mark.postgresql
 def test_integers_within_range_still_bind_and_prepare() -> None:
-    entry = factories.EntryFactory()
-    for points in (INT4_MAX, -(2**31), 7, -7, INT4_MAX):
-        Penalty.objects.create(
-            tournament_id=entry.tournament_id, entry=entry, points=points, reason="edge"
-        )
-    assert sorted(Penalty.objects.values_list("points", flat=True)) == sorted(
-        [INT4_MAX, INT4_MAX, -(2**31), 7, -7]
-    )
+    """The edges themselves, typed as Django types them (Int2/Int4/Int8), run often enough
+    to be prepared (DATABASE_PREPARE_THRESHOLD), come back unchanged."""
+    ops = connection.ops
+    edges = [
+        ("SmallIntegerField", "smallint", 2**15 - 1),
+        ("SmallIntegerField", "smallint", -(2**15)),
+        ("IntegerField", "integer", INT4_MAX),
+        ("IntegerField", "integer", -(2**31)),
+        ("BigIntegerField", "bigint", INT8_MAX),
+        ("BigIntegerField", "bigint", -(2**63)),
+    ]
     with connection.cursor() as cursor:
-        cursor.execute("SELECT %s::bigint, %s::integer", [INT8_MAX, -(2**31)])
-        assert cursor.fetchone() == (INT8_MAX, -(2**31))
+        for _ in range(4):
+            for field, column, value in edges:
+                cursor.execute(f"SELECT %s::{column}", [ops.adapt_integerfield_value(value, field)])
+                assert cursor.fetchone() == (value,)
+        for field, column, value in [("SmallIntegerField", "smallint", 2**15)]:
+            with pytest.raises(DataError), transaction.atomic():
+                cursor.execute(f"SELECT %s::{column}", [ops.adapt_integerfield_value(value, field)])
 
 
 @pytest.mark.parametrize("points", [*EDGES, 10_001, -10_001])
@@ -247,3 +255,13 @@ def test_director_round_actions_refuse_ids_beyond_a_bigint(
     response = director_client.post(f"/director/t/{slug}/rounds/{round_.number}/{action}/", body)
     assert response.status_code == 404
     assert not RoundLog.objects.exclude(kind=RoundLogKind.STARTED).exists()
+
+
+@pytest.mark.parametrize("points", [10_001, -10_001, INT4_MAX])
+def test_the_database_refuses_points_beyond_the_bound(points: int) -> None:
+    entry = factories.EntryFactory()
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Penalty.objects.create(
+            tournament_id=entry.tournament_id, entry=entry, points=points, reason="edge"
+        )
+    assert not Penalty.objects.exists()

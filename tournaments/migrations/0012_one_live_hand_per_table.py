@@ -5,6 +5,8 @@
   at one table in 30 s, and six devices six at once; a closed hand awaiting confirmation is
   not live.
 * Round log kind ``hand_added``: a director's extra hand at a table, with its reason.
+* ``penalty_points_range``: a penalty is at most 10,000 points either way, as the services,
+  the API and the director's form say (2**31 points had been stored as -2**31).
 
 SQLite rebuilds ``tournaments_roundlog`` for its kind CHECK, so the operations are wrapped
 in ``keeping_sqlite_triggers``.
@@ -42,6 +44,13 @@ class Migration(migrations.Migration):
                 constraint=models.CheckConstraint(
                     condition=models.Q(kind__in=[kind for kind, _ in ROUND_LOG_KINDS]),
                     name="round_log_kind_known",
+                ),
+            ),
+            migrations.AddConstraint(
+                model_name="penalty",
+                constraint=models.CheckConstraint(
+                    condition=models.Q(points__range=(-10_000, 10_000)),
+                    name="penalty_points_range",
                 ),
             ),
             migrations.AddConstraint(

@@ -265,3 +265,17 @@ def test_the_database_refuses_points_beyond_the_bound(points: int) -> None:
             tournament_id=entry.tournament_id, entry=entry, points=points, reason="edge"
         )
     assert not Penalty.objects.exists()
+
+
+@pytest.mark.parametrize("value", EDGES)
+@pytest.mark.parametrize("field", RESULT_INTEGERS)
+def test_hand_result_service_refuses_integers_beyond_their_bound(value: int, field: str) -> None:
+    table = playing_table()
+    hand = hand_services.hand_create(table=table)
+    body = {"landlord": 0, "bid": 1, "winner": "landlord", field: value}
+    with pytest.raises(ApplicationError) as refused:
+        hand_services.hand_record_result(hand=hand, **body)
+    assert refused.value.code in ("invalid", "invalid_result")
+    stored = Hand.objects.get(pk=hand.pk)
+    assert (stored.status, stored.version, stored.score_0) == ("bidding", 0, None)
+    assert not HandEvent.objects.filter(hand=hand).exists()

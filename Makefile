@@ -48,6 +48,7 @@ $(STAMP): requirements.lock requirements-dev.lock
 
 run: install
 	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py createcachetable
 	$(BIN)/python manage.py load_demo --demo-logins
 	@echo "Serving on $(RUN_URL)/ (Ctrl-C to stop)"
 	@echo "  referee console $(RUN_URL)/referee/  director $(RUN_URL)/director/  API docs $(RUN_URL)/api/docs/"

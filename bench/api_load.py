@@ -270,6 +270,7 @@ def setup_tables(levels: list[int]) -> tuple[str, dict[int, list[int]]]:
     from django.core.management import call_command
     from rest_framework.authtoken.models import Token
 
+    from tournaments.limits import HANDS_PER_ROUND_MAX
     from tournaments.models import (
         Entry,
         Player,
@@ -288,7 +289,10 @@ def setup_tables(levels: list[int]) -> tuple[str, dict[int, list[int]]]:
     token = Token.objects.create(user=user).key
     out: dict[int, list[int]] = {}
     for n in levels:
-        tournament = Tournament.objects.create(name=f"Bench {n}", slug=f"bench-{n}")
+        # Each table plays hands until the deadline: as many as a round may have.
+        tournament = Tournament.objects.create(
+            name=f"Bench {n}", slug=f"bench-{n}", hands_per_round=HANDS_PER_ROUND_MAX
+        )
         round_ = Round.objects.create(tournament=tournament, number=1, status=RoundStatus.PLAYING)
         RefereeAssignment.objects.create(round=round_, user=user)
         players = Player.objects.bulk_create(Player(name=f"P{n}-{i}") for i in range(3 * n))

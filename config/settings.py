@@ -187,6 +187,28 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "config.lockout.lockout_response"
 AXES_VERBOSE = False
+# And per client address, whatever the username (config/throttling.py, DRF's throttle): at most
+# SIGN_IN_RATE sign-in attempts (API token, admin/director and referee console forms), then 429
+# with Retry-After. Empty: no per-address limit. Generous enough for a venue behind one NAT.
+SIGN_IN_RATE = env.str("SIGN_IN_RATE", default="30/min")
+# Reverse proxies in front of the app that append to X-Forwarded-For (e.g. 1 behind nginx):
+# the client address is taken that many hops back. 0: REMOTE_ADDR (X-Forwarded-For ignored).
+TRUSTED_PROXIES = env.int("TRUSTED_PROXIES", default=0)
+if TRUSTED_PROXIES:
+    # django-axes takes the same client address (django-ipware, that many proxies back).
+    AXES_IPWARE_PROXY_COUNT = TRUSTED_PROXIES
+    AXES_IPWARE_META_PRECEDENCE_ORDER = ["HTTP_X_FORWARDED_FOR", "REMOTE_ADDR"]
+
+# --- Caches -----------------------------------------------------------------
+# "shared": what every process and machine must see alike (the sign-in counts): the database
+# cache table (`manage.py createcachetable`, run after `migrate`), or Redis with
+# CACHE_URL=redis://host:6379/n. "default" stays each process's memory (the rendered public
+# standings of a snapshot: rebuilt at most once per process, a hit costs no query).
+SHARED_CACHE = "shared"
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    SHARED_CACHE: env.cache("CACHE_URL", default="dbcache://django_cache"),
+}
 
 # Referees (issue 16): a one-time sign-in link stops working REFEREE_LINK_HOURS after it was
 # shown (1-24); a session started by a referee, or by anybody who is not a director (staff), ends
@@ -299,6 +321,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "referee.api.exception_handlers.api_exception_handler",
+    "NUM_PROXIES": TRUSTED_PROXIES,
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Dou Dizhu referee API",
@@ -310,6 +333,8 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # Ids in paths (tournaments/converters.py): 1 to a bigint's maximum.
+    "PATH_CONVERTER_OVERRIDES": {"id": {"type": "integer", "minimum": 1, "maximum": 2**63 - 1}},
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "referee.api.schema.strict_inputs",

@@ -1,14 +1,19 @@
 """URLs, split by audience: public pages, director screens, referee API."""
 
 from django.contrib import admin
-from django.urls import include, path
+from django.urls import include, path, re_path
+from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
+from config.throttling import sign_in_throttled
 from referee.api.auth import token_obtain
+from referee.api.exception_handlers import api_unknown_path
 from tournaments.views.health import healthz
 
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
+    # The admin and director sign-in, throttled per client address (config/throttling.py).
+    path("admin/login/", sign_in_throttled(admin.site.login)),
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
@@ -21,6 +26,8 @@ urlpatterns = [
     ),
     path("api/v1/auth/token/", token_obtain, name="api-token"),
     path("api/v1/", include("referee.api.urls")),
+    # Anything else under /api/: the JSON 404 (ids beyond a bigint end here too).
+    re_path(r"^api/(?P<rest>.*)$", csrf_exempt(api_unknown_path), name="api-unknown"),
     path("director/", include("tournaments.urls_director")),
     path("referee/", include("tournaments.urls_referee")),
     path("", include("tournaments.urls_public")),

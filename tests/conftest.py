@@ -63,6 +63,14 @@ def fast_password_hasher(settings: Any) -> None:
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+@pytest.fixture(autouse=True)
+def generous_sign_in_rate(settings: Any) -> None:
+    """Tests sign in many times from one address (127.0.0.1) and the count lives in a cache
+    table that transactional tests do not empty: the per-address rate is tested with its own
+    value in tests/security/test_sign_in_rate.py."""
+    settings.SIGN_IN_RATE = "100000/min"
+
+
 @pytest.fixture
 def director(db: Any) -> Any:
     """A director: a staff user with no model permissions (and not a superuser)."""

@@ -8,4 +8,14 @@ class TournamentsConfig(AppConfig):
     verbose_name = _("Tournaments")
 
     def ready(self) -> None:
+        from django.db.backends.signals import connection_created
+        from django.urls import register_converter
+
+        from tournaments.converters import IdConverter
+        from tournaments.db_binding import integers_as_text
+
+        register_converter(IdConverter, "id")
+
+        connection_created.connect(integers_as_text, dispatch_uid="tournaments.integers_as_text")
+
         from tournaments import referee_sessions  # noqa: F401  (connects its receiver)

@@ -19,7 +19,7 @@ urlpatterns = [
     path("t/<slug:slug>/entries/", director_entries.entries, name="entries"),
     path("t/<slug:slug>/entries/import/", director_entries.entries_import_view, name="import"),
     path(
-        "t/<slug:slug>/entries/<int:entry_id>/withdraw/",
+        "t/<slug:slug>/entries/<id:entry_id>/withdraw/",
         director_entries.entry_withdraw_view,
         name="withdraw",
     ),
@@ -29,15 +29,15 @@ urlpatterns = [
         name="reinstate",
     ),
     path("t/<slug:slug>/rounds/new/", director_rounds.round_create, name="round-create"),
-    path("t/<slug:slug>/rounds/<int:number>/", director_rounds.round_detail, name="round"),
-    path("t/<slug:slug>/rounds/<int:number>/print/", director_rounds.round_print, name="print"),
+    path("t/<slug:slug>/rounds/<id:number>/", director_rounds.round_detail, name="round"),
+    path("t/<slug:slug>/rounds/<id:number>/print/", director_rounds.round_print, name="print"),
     path(
-        "t/<slug:slug>/rounds/<int:number>/<str:action>/",
+        "t/<slug:slug>/rounds/<id:number>/<str:action>/",
         director_rounds.round_action,
         name="round-action",
     ),
-    path("t/<slug:slug>/results/<int:number>/", director_results.results_desk, name="results"),
-    path("t/<slug:slug>/hands/<int:hand_id>/", director_results.hand_detail, name="hand"),
+    path("t/<slug:slug>/results/<id:number>/", director_results.results_desk, name="results"),
+    path("t/<slug:slug>/hands/<id:hand_id>/", director_results.hand_detail, name="hand"),
     path("t/<slug:slug>/standings/", director_standings.standings, name="standings"),
     path(
         "t/<slug:slug>/standings/recompute/",
@@ -50,7 +50,7 @@ urlpatterns = [
         name="standings-publish",
     ),
     path(
-        "t/<slug:slug>/hands/<int:hand_id>/<str:action>/",
+        "t/<slug:slug>/hands/<id:hand_id>/<str:action>/",
         director_results.hand_action,
         name="hand-action",
     ),

@@ -4,13 +4,14 @@ The console itself is static JS that talks to the referee API v1 (session + CSRF
 
 from django.urls import path
 
+from config.throttling import sign_in_throttled
 from tournaments.views import referee
 
 app_name = "referee"
 
 urlpatterns = [
     path("", referee.console, name="console"),
-    path("login/", referee.RefereeLoginView.as_view(), name="login"),
+    path("login/", sign_in_throttled(referee.RefereeLoginView.as_view()), name="login"),
     path("logout/", referee.RefereeLogoutView.as_view(), name="logout"),
     # The sign-in code is in the link's fragment (after "#"): never in a request line.
     path("link/", referee.link_login, name="link-login"),

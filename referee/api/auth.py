@@ -1,12 +1,17 @@
 """API sign-in: DRF's token endpoint, throttled by django-axes like the admin sign-in."""
 
+from typing import Any, NoReturn
+
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import exceptions, serializers
 from rest_framework.authtoken.views import ObtainAuthToken
+from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 from rest_framework.settings import api_settings
 
+from config.throttling import THROTTLED_CODE, SignInRateThrottle, throttled_message
+from referee.api.parsers import BoundedJSONParser
 from referee.api.serializers import ErrorSerializer, TokenInput
 
 NON_FIELD_ERRORS = api_settings.NON_FIELD_ERRORS_KEY
@@ -15,9 +20,13 @@ NON_FIELD_ERRORS = api_settings.NON_FIELD_ERRORS_KEY
 class TokenObtainApi(ObtainAuthToken):
     """POST username and password, get the user's API token (not a hand write, so no
     idempotency key). A wrong username or password is 401 ``invalid_credentials``; five
-    failures for one username from one address lock it (429 ``locked_out``)."""
+    failures for one username from one address lock it (429 ``locked_out``); more than
+    SIGN_IN_RATE attempts from one address, whatever the username, are 429 ``throttled``."""
 
     serializer_class = TokenInput
+    parser_classes = (FormParser, MultiPartParser, BoundedJSONParser)
+    # Per client address, before any password is hashed (config/throttling.py).
+    throttle_classes = (SignInRateThrottle,)
 
     @extend_schema(
         auth=[],
@@ -26,7 +35,7 @@ class TokenObtainApi(ObtainAuthToken):
             200: inline_serializer("TokenOutput", {"token": serializers.CharField()}),
             400: OpenApiResponse(ErrorSerializer, description="validation"),
             401: OpenApiResponse(ErrorSerializer, description="invalid_credentials"),
-            429: OpenApiResponse(ErrorSerializer, description="locked_out"),
+            429: OpenApiResponse(ErrorSerializer, description="locked_out, throttled"),
         },
     )
     def post(self, request, *args, **kwargs):
@@ -44,6 +53,9 @@ class TokenObtainApi(ObtainAuthToken):
                 ) from exc
             raise
         return super().post(request, *args, **kwargs)
+
+    def throttled(self, request: Any, wait: float | None) -> NoReturn:
+        raise exceptions.Throttled(wait, detail=throttled_message(), code=THROTTLED_CODE)
 
     def handle_exception(self, exc: Exception) -> Response:
         # django-axes flags a locked-out attempt on the request it was given, here DRF's

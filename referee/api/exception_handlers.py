@@ -51,6 +51,8 @@ APPLICATION_ERROR_STATUS = {
     "not_physical_cards": status.HTTP_409_CONFLICT,
     "penalty_revoked": status.HTTP_409_CONFLICT,
     "hand_number_taken": status.HTTP_409_CONFLICT,
+    "hand_in_progress": status.HTTP_409_CONFLICT,
+    "round_hands_done": status.HTTP_409_CONFLICT,
     "too_large": status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
     # well-formed (the schema accepts it) but refused by the rules (SPEC R9.1) or the domain
     **dict.fromkeys(
@@ -124,7 +126,11 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
     else:
         codes = exc.get_codes()
         code = codes if isinstance(codes, str) else exc.default_code
-        response.data = {"code": code, "message": str(exc.detail), "details": {}}
+        details: dict[str, Any] = {}
+        wait = getattr(exc, "wait", None) if isinstance(exc, exceptions.Throttled) else None
+        if wait is not None:
+            details["retry_after"] = max(1, round(wait))
+        response.data = {"code": code, "message": str(exc.detail), "details": details}
     return response
 
 
@@ -132,11 +138,21 @@ def _is_api(request: HttpRequest) -> bool:
     return request.path_info.startswith(API_PREFIX)
 
 
+def _api_not_found() -> JsonResponse:
+    body = {"code": "not_found", "message": _("No such API endpoint."), "details": {}}
+    return JsonResponse(body, status=status.HTTP_404_NOT_FOUND)
+
+
 def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
     if _is_api(request):
-        body = {"code": "not_found", "message": _("No such API endpoint."), "details": {}}
-        return JsonResponse(body, status=status.HTTP_404_NOT_FOUND)
+        return _api_not_found()
     return defaults.page_not_found(request, exception)
+
+
+def api_unknown_path(request: HttpRequest, rest: str = "") -> HttpResponse:
+    """The last pattern under /api/: an address no endpoint matches answers the JSON 404
+    with DEBUG on too (Django's debug 404 page is HTML), whatever the method."""
+    return _api_not_found()
 
 
 def server_error(request: HttpRequest) -> HttpResponse:

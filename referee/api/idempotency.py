@@ -115,7 +115,10 @@ def idempotent_write(
                 body=json.dumps(body, cls=DjangoJSONEncoder, ensure_ascii=False),
             )
             row_insert(record)
-    except IntegrityError:
+    except (IntegrityError, ApplicationError):
+        # A concurrent request with the same key committed first: its insert of the record
+        # won, or its write made this one a refusal (a hand it started is now live at the
+        # table: ``hand_in_progress``). Either way the answer is the original's.
         record = _record_of(user.pk, key)
         if record is None:
             raise

@@ -6,6 +6,8 @@ from django.utils.translation import gettext as _
 from rest_framework import serializers
 from rest_framework.authtoken.serializers import AuthTokenSerializer
 
+from tournaments.services.validation import PENALTY_POINTS_MAX
+
 REASON_MAX = 2000
 
 
@@ -171,7 +173,7 @@ class PenaltyInput(StrictSerializer):
     """A signed score adjustment on an entry (SPEC §9), optionally tied to a hand."""
 
     entry = serializers.IntegerField(min_value=1, max_value=2**62)
-    points = serializers.IntegerField(min_value=-10_000, max_value=10_000)
+    points = serializers.IntegerField(min_value=-PENALTY_POINTS_MAX, max_value=PENALTY_POINTS_MAX)
     reason = reason_field()
     hand = serializers.IntegerField(required=False, min_value=1, max_value=2**62)
 

@@ -13,7 +13,6 @@ from typing import Any, ClassVar
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers
-from rest_framework.parsers import JSONParser
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -26,6 +25,7 @@ from referee.api.idempotency import (
     idempotency_key,
     idempotent_write,
 )
+from referee.api.parsers import BoundedJSONParser
 from referee.api.permissions import IsRefereeOrDirector
 from tournaments import access, card_secrecy, hand_selectors, selectors
 from tournaments.errors import ApplicationError
@@ -37,11 +37,15 @@ from tournaments.services.idempotency import idempotency_retry_check
 ERRORS = {
     code: OpenApiResponse(io.ErrorSerializer, description=text)
     for code, text in (
-        (400, "validation, idempotency_key_required, bad_notation…"),
+        (400, "validation, too_deep, idempotency_key_required, bad_notation…"),
         (401, "not_authenticated"),
         (403, "not_assigned, permission_denied"),
         (404, "not_found"),
-        (409, "version_conflict, idempotency_conflict, hand_closed, round_not_playing…"),
+        (
+            409,
+            "version_conflict, idempotency_conflict, hand_closed, round_not_playing, "
+            "hand_in_progress, round_hands_done…",
+        ),
         (413, "too_large"),
         (415, "unsupported_media_type: bodies are JSON"),
         (422, "A rules rejection (SPEC R9.1): out_of_turn, does_not_beat…"),
@@ -75,7 +79,7 @@ DEVICE = OpenApiParameter(
 class APIView(DrfApiView):
     """The v1 views: JSON bodies only (what the schema describes)."""
 
-    parser_classes = (JSONParser,)
+    parser_classes = (BoundedJSONParser,)
 
 
 def _hand(hand_id: int) -> Hand:

@@ -120,3 +120,16 @@ def test_n_different_plays_for_one_turn_exactly_one_is_accepted(setup: dict[str,
     assert set(codes) <= {"out_of_turn", "version_conflict"}, codes
     assert sum(codes.values()) == THREADS - 1
     assert HandEvent.objects.filter(hand_id=hand["id"]).count() == version + 1
+
+
+def test_six_devices_with_their_own_keys_start_one_hand(setup: dict[str, Any]) -> None:
+    """Issue 16: six devices with different keys started six hands at one table at once.
+    One hand is live at a table at a time: one start wins, the others are 409."""
+    path = f"/tables/{setup['table'].pk}/hands/"
+    responses = _together(
+        [lambda i=i: _post(setup, path, {"deal": "random"}, f"device-{i}") for i in range(6)]
+    )
+    statuses = Counter(r.status_code for r in responses)
+    assert statuses == Counter({201: 1, 409: 5})
+    assert {r.json()["code"] for r in responses if r.status_code == 409} == {"hand_in_progress"}
+    assert Hand.objects.filter(table=setup["table"]).count() == 1

@@ -29,7 +29,7 @@ def test_every_v1_endpoint_is_described(schema: dict[str, Any]) -> None:
     resolver = get_resolver()
     v1 = next(p for p in resolver.url_patterns if str(p.pattern) == "api/v1/")
     routes = {
-        "/api/v1/" + str(p.pattern).replace("<int:", "{").replace("<slug:", "{").replace(">", "}")
+        "/api/v1/" + str(p.pattern).replace("<id:", "{").replace("<slug:", "{").replace(">", "}")
         for p in v1.url_patterns  # type: ignore[attr-defined]
     }
     assert routes <= set(schema["paths"])

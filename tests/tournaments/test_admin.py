@@ -24,7 +24,7 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.services.hands import hand_create
-from tournaments.services.rounds import round_start
+from tournaments.services.rounds import round_start, table_hand_add
 
 pytestmark = pytest.mark.django_db
 
@@ -162,15 +162,31 @@ def _form_data(response: Any) -> dict[str, str]:
     return data
 
 
-def test_adding_a_hand_goes_through_the_service(director_client: Any, demo: None) -> None:
-    table = Table.objects.get(round__tournament__slug="demo", number=3)
+def test_adding_a_hand_goes_through_the_service(
+    director_client: Any, director: Any, demo: None
+) -> None:
+    # Table 2 has played the round's two hands: a director allows one more first.
+    table = Table.objects.get(round__tournament__slug="demo", number=2)
     board = table.round.tournament.boards.get(number=3)
-    response = director_client.post(
-        admin_url(Hand, "add"), {"table": table.pk, "number": 7, "board": board.pk}
-    )
+    add = {"table": table.pk, "number": 7, "board": board.pk}
+    refused = director_client.post(admin_url(Hand, "add"), add, follow=True)
+    assert "played the round&#x27;s 2 hands" in refused.content.decode()
+    assert not Hand.objects.filter(table=table, number=7).exists()
+    table_hand_add(table=table, reason="replay of a misdealt board", recorded_by=director)
+    response = director_client.post(admin_url(Hand, "add"), add)
     assert response.status_code == 302
     hand = Hand.objects.get(table=table, number=7)
     assert (hand.rule_profile, hand.status, hand.version) == ("comp2016", "bidding", 0)
+
+
+def test_adding_a_hand_while_one_is_live_is_refused(director_client: Any, demo: None) -> None:
+    table = Table.objects.get(round__tournament__slug="demo", number=3)  # hand 2 is live
+    board = table.round.tournament.boards.get(number=3)
+    response = director_client.post(
+        admin_url(Hand, "add"), {"table": table.pk, "number": 7, "board": board.pk}, follow=True
+    )
+    assert "is playing hand 2" in response.content.decode()
+    assert not Hand.objects.filter(table=table, number=7).exists()
 
 
 def test_adding_a_hand_with_a_foreign_board_is_a_form_error(

@@ -48,8 +48,8 @@ def _fields(instance: Any) -> dict[str, Any]:
 
 
 def test_a_compiled_get_builds_the_instances_the_orm_builds() -> None:
-    table = factories.seated_table()
-    hands = [hand_create(table=table, random_deal=True) for _ in range(3)]
+    # One live hand per table: three tables.
+    hands = [hand_create(table=factories.seated_table(), random_deal=True) for _ in range(3)]
     for hand in hands:
         compiled = HAND_WITH_TABLE(hand.pk)
         orm = Hand.objects.select_related("table__round__tournament", "board").get(pk=hand.pk)

@@ -19,6 +19,7 @@ from referee.rules.cards import deal_from_seed
 from referee.rules.errors import RulesError
 from referee.rules.hand import HandState
 from referee.rules.profiles import get_profile
+from tests import factories
 from tests.play import random_hand_actions
 from tournaments.errors import ApplicationError
 from tournaments.models import Hand, Table
@@ -127,6 +128,7 @@ def test_refusals_between_the_actions_leave_the_hand_of_the_accepted_ones(
 ) -> None:
     """Whatever is refused or retried between them, and whichever replay the cache gives
     back, the stored hand is the one its accepted actions make, and replays to its row."""
+    seated_table = factories.seated_table()  # a table per example: one live hand per table
     deal = deal_from_seed(seed)
     actions = random_hand_actions(deal, seed=play_seed)
     state = HandState(deal, get_profile("comp2016"))

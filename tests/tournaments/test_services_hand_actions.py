@@ -315,6 +315,7 @@ def test_physical_cards_hand_is_played_then_checked_against_its_deal(seated_tabl
 def test_every_stored_summary_is_the_replay_of_its_log(
     seated_table: Table, seed: int, play_seed: int, undo: bool
 ) -> None:
+    seated_table = factories.seated_table()  # a table per example: one live hand per table
     deal = deal_from_seed(seed)
     actions = random_hand_actions(deal, seed=play_seed, bid_first=False)
     hand = play_all(hand_create(table=seated_table, seed=seed), actions[: len(actions) // 2])
@@ -355,26 +356,31 @@ def _independent_scores(hand: Hand) -> tuple[int, int, int] | None:
 
 
 def test_every_hand_in_the_database_is_a_projection_of_its_log(director: Any) -> None:
-    table = factories.seated_table(requires_confirmation=True)
+    def table() -> Any:
+        """A table per hand: one live hand per table, and an undo reopens a hand."""
+        return factories.seated_table(requires_confirmation=True)
+
     deal = deal_from_seed(SEED)
     actions = random_hand_actions(deal, seed=9)
-    played = play_all(hand_create(table=table, seed=SEED), actions)
+    played = play_all(hand_create(table=table(), seed=SEED), actions)
     hand_action_undo(hand=played, reason="typo")
     play_all(
-        hand_create(table=table, seed=SEED + 1),
+        hand_create(table=table(), seed=SEED + 1),
         random_hand_actions(deal_from_seed(SEED + 1), seed=1),
     )
-    half = hand_create(table=table, seed=SEED + 2)
+    half = hand_create(table=table(), seed=SEED + 2)
     play_all(half, random_hand_actions(deal_from_seed(SEED + 2), seed=2)[:7])
     entered = hand_record_result(
-        hand=hand_create(table=table), landlord=2, bid=2, winner="defenders"
+        hand=hand_create(table=table()), landlord=2, bid=2, winner="defenders"
     )
     hand_result_correct(hand=entered, reason="r", landlord=2, bid=3, winner="defenders")
     hand_confirm(hand=entered, recorded_by=director)
-    voided = hand_record_result(hand=hand_create(table=table), landlord=0, bid=1, winner="landlord")
+    voided = hand_record_result(
+        hand=hand_create(table=table()), landlord=0, bid=1, winner="landlord"
+    )
     hand_void(hand=voided, reason="misdeal")
     physical = play_all(
-        hand_create(table=table, physical_cards=True, first_bidder=deal.first_bidder), actions
+        hand_create(table=table(), physical_cards=True, first_bidder=deal.first_bidder), actions
     )
     hand_deal_record(hand=physical, deal=deal.to_json())
 

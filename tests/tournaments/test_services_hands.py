@@ -34,20 +34,24 @@ def expected_scores(profile_key: str = "comp2016", **result: Any) -> tuple[int, 
 
 def test_hand_create_takes_the_tournament_profile_and_next_number(seated_table: Table) -> None:
     first = hand_create(table=seated_table)
-    second = hand_create(table=seated_table)
-    assert (first.number, second.number) == (1, 2)
     assert first.rule_profile == "comp2016"
     assert (first.status, first.version) == ("bidding", 0)
+    hand_record_result(hand=first, **RESULT)  # one live hand per table
+    second = hand_create(table=seated_table)
+    assert (first.number, second.number) == (1, 2)
 
 
 def test_hand_create_with_board_or_adhoc_deal(seated_table: Table) -> None:
     tournament = seated_table.round.tournament
     board = factories.BoardFactory(tournament=tournament)
-    assert hand_create(table=seated_table, board=board).board == board
+    boarded = hand_create(table=seated_table, board=board)
+    assert boarded.board == board
+    hand_record_result(hand=boarded, **RESULT)  # one live hand per table
 
     deal = {"hands": [board.hand_0, board.hand_1, board.hand_2], "kitty": board.kitty}
     adhoc = hand_create(table=seated_table, deal=deal)
     assert adhoc.deal is not None and adhoc.deal["hands"][0] == board.hand_0
+    hand_record_result(hand=adhoc, **RESULT)
 
     with pytest.raises(ApplicationError) as excinfo:
         hand_create(table=seated_table, deal={"hands": ["3", "4", "5"], "kitty": "6"})
@@ -171,6 +175,7 @@ results = st.builds(
 def test_recorded_scores_are_zero_sum_and_match_the_rules_library(
     seated_table: Table, spec: dict[str, Any]
 ) -> None:
+    seated_table = factories.seated_table()  # a table per example: one live hand per table
     landlord = spec["landlord"]
     defenders = [seat for seat in (0, 1, 2) if seat != landlord]
     doubled = [False, False, False]
@@ -218,15 +223,20 @@ def test_concurrent_replays_of_one_key_record_one_result() -> None:
 
 @pytest.mark.django_db(transaction=connection.vendor == "postgresql")
 def test_simultaneous_starts_at_one_table_take_consecutive_numbers() -> None:
-    """PostgreSQL: two devices starting a hand at one table at once queue on the table
-    row; each gets its own next number, neither hits the unique constraint."""
+    """PostgreSQL: devices starting a hand at one table at once queue on the table row;
+    one starts hand 1, the others are refused (one live hand per table: not a unique
+    constraint error half-way through the request)."""
     table = factories.seated_table()
     outcomes = at_once(lambda: hand_create(table=table, random_deal=True).number, 4)
-    assert sorted(outcomes) == [1, 2, 3, 4]
+    assert sorted(o for o in outcomes if isinstance(o, int)) == [1]
+    assert (
+        sorted(o.code for o in outcomes if isinstance(o, ApplicationError))
+        == ["hand_in_progress"] * 3
+    )
 
 
 def test_a_taken_hand_number_is_refused_with_a_code(seated_table: Table) -> None:
-    hand_create(table=seated_table, number=3)
+    hand_record_result(hand=hand_create(table=seated_table, number=3), **RESULT)
     with pytest.raises(ApplicationError) as refused:
         hand_create(table=seated_table, number=3)
     assert refused.value.code == "hand_number_taken"

@@ -22,7 +22,7 @@ def clamp_hands_per_round(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("tournaments", "0011_audit_trail"),
+        ("tournaments", "0012_one_live_hand_per_table"),
     ]
 
     operations = [

@@ -33,6 +33,9 @@ class Winner(models.TextChoices):
 
 
 COUNTED_STATUSES = frozenset({HandStatus.FINISHED, HandStatus.PASSED_OUT})
+#: Being played: a table has at most one such hand (constraint ``hand_one_live_per_table``).
+#: A closed hand awaiting confirmation is not live.
+LIVE_HAND_STATUSES = (HandStatus.BIDDING, HandStatus.DOUBLING, HandStatus.PLAYING)
 COUNTED_CONFIRMATIONS = frozenset({Confirmation.NOT_REQUIRED, Confirmation.CONFIRMED})
 
 
@@ -113,6 +116,11 @@ class Hand(models.Model):
         verbose_name_plural = _("hands")
         constraints = (
             models.UniqueConstraint(fields=["table", "number"], name="hand_number_unique"),
+            models.UniqueConstraint(
+                fields=["table"],
+                condition=Q(status__in=LIVE_HAND_STATUSES),
+                name="hand_one_live_per_table",
+            ),
             models.CheckConstraint(condition=Q(number__gt=0), name="hand_number_positive"),
             models.CheckConstraint(
                 condition=Q(status__in=HandStatus.values), name="hand_status_known"

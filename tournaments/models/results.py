@@ -130,6 +130,10 @@ class Penalty(models.Model):
         verbose_name_plural = _("penalties")
         constraints = (
             models.CheckConstraint(condition=~Q(points=0), name="penalty_points_non_zero"),
+            # PENALTY_POINTS_MAX (tournaments/services/validation.py) either way.
+            models.CheckConstraint(
+                condition=Q(points__range=(-10_000, 10_000)), name="penalty_points_range"
+            ),
             models.CheckConstraint(condition=~Q(reason=""), name="penalty_reason_given"),
             models.UniqueConstraint(
                 fields=["recorded_by", "idempotency_key"],

@@ -215,6 +215,7 @@ class RoundLogKind(models.TextChoices):
     REOPENED = "reopened", _("Reopened")
     SEAT_OVERRIDE = "seat_override", _("Seat override")
     SEAT_CORRECTION = "seat_correction", _("Seat correction")
+    HAND_ADDED = "hand_added", _("Hand added beyond the round's hands")
 
 
 class RoundLog(models.Model):

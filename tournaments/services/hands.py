@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from django.db import connection
-from django.db.models import Max, OuterRef, Subquery
+from django.db.models import Count, Max, OuterRef, Q, Subquery
 from django.utils.translation import gettext as _
 
 from referee.rules.actions import (
@@ -37,9 +37,12 @@ from tournaments.models import (
     HandEvent,
     HandEventKind,
     HandStatus,
+    RoundLog,
+    RoundLogKind,
     Table,
     Tournament,
 )
+from tournaments.models.hands import LIVE_HAND_STATUSES
 from tournaments.services.common import model_validate
 from tournaments.services.hand_log import (
     AnyHandState,
@@ -112,6 +115,47 @@ def tournament_share_lock(*, tournament_id: int) -> Tournament:
     return rows[0]
 
 
+def table_hands_allowed(*, table: Table, hands_per_round: int) -> int:
+    """The round's hands plus those a director added at ``table`` (``table_hand_add``,
+    one ``hand_added`` entry of the round log each)."""
+    added = RoundLog.objects.filter(
+        round_id=table.round_id, kind=RoundLogKind.HAND_ADDED, payload__table=table.pk
+    ).count()
+    return hands_per_round + added
+
+
+def hand_start_check(*, table: Table, hands_per_round: int) -> None:
+    """Refuse a new hand at ``table`` while one is being played (``hand_in_progress``; the
+    database refuses it too: ``hand_one_live_per_table``) or once the table has played the
+    round's hands (``round_hands_done``; a voided hand does not count). Should be called
+    while holding the table row's lock, so that two devices starting at once are decided
+    one after the other."""
+    counts = Hand.objects.filter(table_id=table.pk).aggregate(
+        live=Count("pk", filter=Q(status__in=LIVE_HAND_STATUSES)),
+        played=Count("pk", filter=~Q(status=HandStatus.VOIDED)),
+    )
+    if counts["live"]:
+        live = Hand.objects.filter(table_id=table.pk, status__in=LIVE_HAND_STATUSES).first()
+        raise ApplicationError(
+            "hand_in_progress",
+            _("Table %(table)s is playing hand %(number)s: finish or void it first.")
+            % {"table": table.number, "number": live.number if live else "?"},
+            extra={"hand": live.pk if live else None},
+        )
+    if counts["played"] >= hands_per_round:
+        allowed = table_hands_allowed(table=table, hands_per_round=hands_per_round)
+        if counts["played"] >= allowed:
+            raise ApplicationError(
+                "round_hands_done",
+                _(
+                    "Table %(table)s has played the round's %(count)s hands; a director can "
+                    "add a hand, with a reason."
+                )
+                % {"table": table.number, "count": allowed},
+                extra={"hands": allowed},
+            )
+
+
 @hand_write_atomic
 def hand_create(
     *,
@@ -151,6 +195,7 @@ def hand_create(
     # Two devices starting a hand at one table at once: the second waits here, then takes
     # the next number (no unique-constraint error half-way through the request).
     list(Table.objects.select_for_update().filter(pk=table.pk).order_by().values_list("pk"))
+    hand_start_check(table=table, hands_per_round=tournament.hands_per_round)
     if number is None:
         last = _last_hand(table.pk)
         number = (last.number if last is not None else 0) + 1

@@ -14,7 +14,11 @@ from tournaments.models import Entry, Hand, Penalty, Seat, TournamentLogKind
 from tournaments.services.hand_results import tournament_scores_changed
 from tournaments.services.idempotency import idempotency_retry_check
 from tournaments.services.tournament_log import tournament_log_append
-from tournaments.services.validation import idempotency_key_check, reason_check
+from tournaments.services.validation import (
+    PENALTY_POINTS_MAX,
+    idempotency_key_check,
+    reason_check,
+)
 
 
 @transaction.atomic
@@ -55,9 +59,16 @@ def penalty_create(
             idempotency_retry_check(recorded_at=previous.recorded_at)
             return previous
     reason = reason_check(reason)
-    if isinstance(points, bool) or not isinstance(points, int) or points == 0:
+    if (
+        isinstance(points, bool)
+        or not isinstance(points, int)
+        or points == 0
+        or not -PENALTY_POINTS_MAX <= points <= PENALTY_POINTS_MAX
+    ):
         raise ApplicationError(
-            "invalid_penalty", _("A penalty is a non-zero whole number of points.")
+            "invalid_penalty",
+            _("A penalty is a non-zero whole number of points, at most %(maximum)s either way.")
+            % {"maximum": PENALTY_POINTS_MAX},
         )
     if hand is not None and not Seat.objects.filter(table_id=hand.table_id, entry=entry).exists():
         raise ApplicationError("entry_not_at_table", _("The entry did not play this hand."))

@@ -192,6 +192,30 @@ def round_reopen(*, round: Round, reason: str, recorded_by: Any = None) -> Round
 
 
 @transaction.atomic
+def table_hand_add(*, table: Table, reason: str, recorded_by: Any = None) -> RoundLog:
+    """Allow one more hand at ``table`` than the round's hands (a misdeal replayed, a hand
+    the director orders), recorded in the round log with the reason; ``hand_create`` counts
+    these entries. Only a director, and not in a closed round."""
+    reason = reason_check(reason)
+    if not user_is_director(recorded_by):
+        raise ApplicationError(
+            "director_required", _("Only a director can add a hand beyond the round's hands.")
+        )
+    locked = round_lock(round=table.round)
+    if locked.status == RoundStatus.CLOSED:
+        raise ApplicationError(
+            "round_not_playing", _("The round is closed: reopen it before adding a hand.")
+        )
+    return round_log_append(
+        round=locked,
+        kind=RoundLogKind.HAND_ADDED,
+        recorded_by=recorded_by,
+        reason=reason,
+        payload={"table": table.pk, "table_number": table.number},
+    )
+
+
+@transaction.atomic
 def table_create(*, round: Round, number: int) -> Table:
     at_most_check("number", number, maximum=TABLE_NUMBER_MAX)
     table = Table(round=round, number=number)

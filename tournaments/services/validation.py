@@ -13,8 +13,14 @@ from tournaments.errors import ApplicationError
 
 #: HandEvent.idempotency_key is a varchar(128).
 IDEMPOTENCY_KEY_MAX_LENGTH = 128
-#: PostgreSQL's bigint, the widest integer column.
+#: PostgreSQL's bigint, the widest integer column (and every primary key).
 BIGINT_MAX = 2**63 - 1
+#: PostgreSQL's integer (int4) and smallint (int2).
+INT4_MAX = 2**31 - 1
+INT2_MAX = 2**15 - 1
+#: A penalty or adjustment is at most this many points either way (SPEC §9); the API, the
+#: director's forms, the service and a database CHECK agree.
+PENALTY_POINTS_MAX = 10_000
 
 
 def invalid(field: str, message: str) -> ApplicationError:

@@ -11,7 +11,8 @@ REVOKE CREATE ON SCHEMA public FROM PUBLIC;
 REVOKE CREATE ON SCHEMA public FROM :"app_role";
 GRANT USAGE ON SCHEMA public TO :"app_role";
 
--- Ordinary rows: read and write (never TRUNCATE, REFERENCES or TRIGGER).
+-- Ordinary rows: read and write (never TRUNCATE, REFERENCES or TRIGGER). This includes the
+-- cache table django_cache (sign-in counts), made by `createcachetable` before db_app_role runs.
 GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO :"app_role";
 GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public TO :"app_role";
 

@@ -6,6 +6,7 @@ from django.utils.translation import gettext_lazy as _
 
 from tournaments.limits import HANDS_PER_ROUND_MAX
 from tournaments.models import RuleProfileKey, TournamentFormat
+from tournaments.services.validation import BIGINT_MAX, PENALTY_POINTS_MAX
 
 
 class TournamentForm(forms.Form):
@@ -76,6 +77,10 @@ class ResultForm(forms.Form):
 
 
 class PenaltyForm(forms.Form):
-    entry = forms.IntegerField(label=_("Entry"), min_value=1)
-    points = forms.IntegerField(label=_("Points (negative for a penalty)"))
+    entry = forms.IntegerField(label=_("Entry"), min_value=1, max_value=BIGINT_MAX)
+    points = forms.IntegerField(
+        label=_("Points (negative for a penalty)"),
+        min_value=-PENALTY_POINTS_MAX,
+        max_value=PENALTY_POINTS_MAX,
+    )
     reason = forms.CharField(label=_("Reason"), max_length=2000)

@@ -99,7 +99,7 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 @staff_member_required
 @require_POST
 def round_action(request: HttpRequest, slug: str, number: int, action: str) -> HttpResponse:
-    """seat / override / start / close / referee: each one service call."""
+    """seat / override / start / close / referee / add_hand: each one service call."""
     tournament = tournament_or_404(slug)
     round_ = round_or_404(tournament, number)
     post = request.POST
@@ -140,6 +140,15 @@ def round_action(request: HttpRequest, slug: str, number: int, action: str) -> H
         )
     elif action == "referee":
         _referee_assign(request, round_, post)
+    elif action == "add_hand":
+        table = get_object_or_404(Table, pk=as_int(post.get("table")) or 0, round=round_)
+        attempt(
+            request,
+            lambda: round_services.table_hand_add(
+                table=table, reason=post.get("reason", ""), recorded_by=user
+            ),
+            _("One more hand allowed at the table."),
+        )
     return redirect("director:round", slug=slug, number=number)
 
 

@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import Group
 from django.test import Client
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
@@ -23,6 +24,7 @@ from tests.browser.console.test_referee_console import _sign_in as console_sign_
 from tests.browser.console.test_referee_console import _start_board_hand
 from tests.public_data import hand_play, hand_played, tournament_with_tables
 from tournaments.models import Hand, HandStatus, RefereeAssignment
+from tournaments.roles import REFEREE_GROUP
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -136,6 +138,7 @@ def test_the_director_round_page_and_print_sheet_under_the_policy(
 ) -> None:
     tournament, tables = tournament_with_tables(tables=1)
     referee = factories.UserFactory(username="csp-referee")
+    referee.groups.add(Group.objects.get_or_create(name=REFEREE_GROUP)[0])  # a plain referee
     RefereeAssignment.objects.create(round=tables[0].round, table=tables[0], user=referee)
     director = factories.UserFactory(username="csp-director", is_staff=True)
     watch = watched(director)

@@ -13,7 +13,6 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import timedelta
 
-from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
 
@@ -49,7 +48,7 @@ def _send(tournament_id: int) -> None:
     so the request never waits on the broker (``tournaments.broker_publish``)."""
     from tournaments.tasks import standings_recompute  # the task module imports this one
 
-    if settings.CELERY_TASK_ALWAYS_EAGER:
+    if standings_recompute.app.conf.task_always_eager:  # the app's, as the tests set it
         standings_recompute.delay(tournament_id)
         return
     queued = broker_publish_soon(

@@ -305,6 +305,13 @@ class CurrentHandOutput(serializers.Serializer):
     status = serializers.CharField()
 
 
+class AwaitingHandOutput(serializers.Serializer):
+    """A closed hand of the table still awaiting confirmation."""
+
+    id = serializers.IntegerField()
+    number = serializers.IntegerField()
+
+
 class AssignmentOutput(serializers.Serializer):
     table_id = serializers.IntegerField()
     tournament = serializers.CharField()
@@ -312,6 +319,8 @@ class AssignmentOutput(serializers.Serializer):
     table = serializers.IntegerField()
     seats = SeatOutput(many=True)
     current_hand = CurrentHandOutput(allow_null=True)
+    confirmed_by = serializers.ChoiceField(choices=["official", "players"])
+    awaiting_confirmation = AwaitingHandOutput(many=True)
 
 
 class PenaltyOutput(serializers.Serializer):

@@ -21,7 +21,10 @@ class TournamentForm(forms.Form):
         label=_("Results need a second person's confirmation"), required=False
     )
     confirmed_by = forms.ChoiceField(
-        label=_("Who confirms a hand"), choices=ConfirmedBy.choices, initial=ConfirmedBy.OFFICIAL
+        label=_("Who confirms a hand"),
+        choices=ConfirmedBy.choices,
+        initial=ConfirmedBy.OFFICIAL,
+        required=False,
     )
     separate_clubs = forms.BooleanField(label=_("Keep clubs apart"), required=False)
     is_public = forms.BooleanField(label=_("Public"), required=False)
@@ -30,6 +33,9 @@ class TournamentForm(forms.Form):
         required=False,
         help_text=_("Comma-separated, first decides first; empty: the format's default."),
     )
+
+    def clean_confirmed_by(self) -> str:
+        return self.cleaned_data.get("confirmed_by") or ConfirmedBy.OFFICIAL
 
     def clean_tiebreaks(self) -> list[str]:
         text = self.cleaned_data.get("tiebreaks") or ""

@@ -106,15 +106,28 @@ def confirmers(*, hand_ids: list[int]) -> dict[int, str]:
     the players whose PINs were entered."""
     events = list(
         HandEvent.objects.filter(hand_id__in=hand_ids, kind=HandEventKind.CONFIRM)
-        .select_related("recorded_by")
+        .select_related("recorded_by", "hand__table__round")
         .order_by("hand_id", "seq")
     )
-    entry_ids = {pk for e in events for pk in e.payload.get("entries", [])}
-    names = {e.pk: str(e) for e in Entry.objects.filter(pk__in=entry_ids).select_related("player")}
+    wanted = {
+        (e.hand.table.round.tournament_id, n)
+        for e in events
+        for n in e.payload.get("registrations", [])
+    }
+    names = {
+        (entry.tournament_id, entry.registration_order): str(entry)
+        for entry in Entry.objects.filter(
+            tournament_id__in={t for t, _ in wanted},
+            registration_order__in={n for _, n in wanted},
+        ).select_related("player")
+    }
     out: dict[int, str] = {}
     for event in events:
         if event.payload.get("by") == ConfirmedBy.PLAYERS:
-            out[event.hand_id] = ", ".join(names.get(pk, "?") for pk in event.payload["entries"])
+            tournament_id = event.hand.table.round.tournament_id
+            out[event.hand_id] = ", ".join(
+                names.get((tournament_id, n), f"#{n}") for n in event.payload["registrations"]
+            )
         else:
             out[event.hand_id] = event.recorded_by.get_username() if event.recorded_by else ""
     return out

@@ -149,7 +149,9 @@ def hand_confirm_by_pins(
 
 
 @transaction.atomic
-def _hand_confirm_by_pins(*, hand: Hand, pins: dict[int, str], **write: Any) -> Hand | ApplicationError:
+def _hand_confirm_by_pins(
+    *, hand: Hand, pins: dict[int, str], **write: Any
+) -> Hand | ApplicationError:
     locked, retry = hand_lock(
         hand=hand,
         idempotency_key=write["idempotency_key"],
@@ -195,7 +197,8 @@ def _hand_confirm_by_pins(*, hand: Hand, pins: dict[int, str], **write: Any) -> 
         payload={
             "by": ConfirmedBy.PLAYERS.value,
             "seats": sorted(pins),
-            "entries": [seats[p].pk for p in sorted(pins)],
+            # registration numbers, not ids: they survive an archive's export and import
+            "registrations": [seats[p].registration_order for p in sorted(pins)],
         },
         recorded_by=write["recorded_by"],
         idempotency_key=write["idempotency_key"],

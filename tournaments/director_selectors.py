@@ -94,11 +94,12 @@ def hand_desk_state(hand: Hand) -> str:
         return "irregular"
     if hand.status in LIVE:
         return "playing"
-    return {
+    states: dict[str, str] = {
         Confirmation.PENDING: "awaiting",
         Confirmation.DISPUTED: "disputed",
         Confirmation.CONFIRMED: "confirmed",
-    }.get(hand.confirmation, "finished")
+    }
+    return states.get(hand.confirmation, "finished")
 
 
 def confirmers(*, hand_ids: list[int]) -> dict[int, str]:

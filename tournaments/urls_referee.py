@@ -15,7 +15,5 @@ urlpatterns = [
     path("logout/", referee.RefereeLogoutView.as_view(), name="logout"),
     # The sign-in code is in the link's fragment (after "#"): never in a request line.
     path("link/", referee.link_login, name="link-login"),
-    path(
-        "hands/<id:hand_id>/confirm/", referee_confirm.hand_confirm_pins, name="hand-confirm"
-    ),
+    path("hands/<id:hand_id>/confirm/", referee_confirm.hand_confirm_pins, name="hand-confirm"),
 ]

@@ -62,7 +62,7 @@ def _result(table: Table, recorder: Any, landlord: int = 0) -> Hand:
 def test_players_confirm_with_their_pins_on_the_referees_phone(
     signed_in: Any, screenshot: Any
 ) -> None:
-    tournament, (table,) = tournament_with_tables(
+    _, (table,) = tournament_with_tables(
         tables=1, requires_confirmation=True, confirmed_by="players"
     )
     referee = factories.UserFactory(username="table-referee")

@@ -54,7 +54,7 @@ def test_api_players_confirm_with_pins_on_the_table_referees_phone() -> None:
     ],
 )
 def test_api_pins_refused_for_each_other_role(who: str, status: int, code: str) -> None:
-    table, hand, pins = _setup()
+    _, hand, pins = _setup()
     other = playing_table()
     user = None
     if who == "plain":
@@ -165,7 +165,7 @@ def test_referee_page_confirms_with_pins() -> None:
     ],
 )
 def test_referee_page_refused_for_other_roles(who: str, status: int, code: str) -> None:
-    table, hand, pins = _setup()
+    _, hand, pins = _setup()
     user = None
     if who == "plain":
         user = factories.UserFactory(username="plain")

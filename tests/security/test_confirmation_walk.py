@@ -10,6 +10,7 @@ from django.test import Client
 from tests import factories
 from tests.api.helpers import assign, client_for, playing_table, post, referee_user
 from tournaments.models import Hand, HandEvent, Seat, Table
+from tournaments.services.hand_corrections import hand_result_correct
 from tournaments.services.hands import hand_create, hand_record_result
 
 pytestmark = pytest.mark.django_db
@@ -270,3 +271,48 @@ def test_table_cards_print_each_pin_only_when_players_confirm(director_client: A
     official, _, _ = _setup(confirmed_by="official")
     url = f"/director/t/{official.round.tournament.slug}/rounds/{official.round.number}/print/"
     assert 'class="pin-slip"' not in director_client.get(url).content.decode()
+
+
+def test_a_corrected_earlier_hand_shows_awaiting_on_the_desk_and_is_confirmed_there(
+    director_client: Any,
+) -> None:
+    """Issue 17: a corrected hand went back to awaiting confirmation while the desk said
+    "Finished" and no screen could confirm it."""
+    table = playing_table(requires_confirmation=True, hands_per_round=1)
+    recorder = factories.UserFactory(username="recorder", is_staff=True)
+    hand = hand_record_result(
+        hand=hand_create(table=table), landlord=0, bid=1, winner="landlord", recorded_by=recorder
+    )
+    slug, number = table.round.tournament.slug, table.round.number
+    director_client.post(f"/director/t/{slug}/hands/{hand.pk}/confirm/")
+    desk = director_client.get(f"/director/t/{slug}/results/{number}/desk/").content.decode()
+    assert f'data-table="{table.number}" data-state="finished"' in desk
+    hand_result_correct(
+        hand=Hand.objects.get(pk=hand.pk),
+        reason="the bid was 2",
+        landlord=0,
+        bid=2,
+        winner="landlord",
+        recorded_by=recorder,
+    )
+    desk = director_client.get(f"/director/t/{slug}/results/{number}/desk/").content.decode()
+    assert f'data-table="{table.number}" data-state="awaiting"' in desk
+    assert f'data-confirm-hand="{hand.pk}"' in desk
+    director_client.post(f"/director/t/{slug}/hands/{hand.pk}/confirm/", {"back": "desk"})
+    assert Hand.objects.get(pk=hand.pk).counts
+
+
+def test_the_migration_gives_every_existing_entry_its_own_pin() -> None:
+    from importlib import import_module
+
+    from django.apps import apps
+
+    from tournaments.models import Entry
+
+    migration = import_module("tournaments.migrations.0017_confirmation_by_players")
+    entries = [factories.EntryFactory() for _ in range(30)]
+    Entry.objects.filter(pk__in=[e.pk for e in entries]).update(pin="0000")
+    migration.entry_pins_new(apps, None)
+    pins = list(Entry.objects.filter(pk__in=[e.pk for e in entries]).values_list("pin", flat=True))
+    assert all(len(p) == 4 and p.isdigit() for p in pins)
+    assert len(set(pins)) > 1

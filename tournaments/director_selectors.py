@@ -7,8 +7,11 @@ from django.db.models import Prefetch, QuerySet
 
 from tournaments.models import (
     Confirmation,
+    ConfirmedBy,
     Entry,
     Hand,
+    HandEvent,
+    HandEventKind,
     HandStatus,
     RefereeAssignment,
     Round,
@@ -52,32 +55,126 @@ def round_tables(*, round: Round) -> QuerySet[Table]:
     )
 
 
+#: A hand's state on the results desk (issue 17): ``missing`` is a hand not started yet.
+HAND_STATES = (
+    "playing", "awaiting", "confirmed", "finished", "disputed", "irregular", "missing",
+)  # fmt: skip
+
+
+@dataclass
+class DeskHand:
+    """One hand's line on the desk: its state and, once confirmed, who confirmed it."""
+
+    number: int
+    state: str
+    hand: Hand | None = None
+    confirmed_by: str = ""
+
+
 @dataclass
 class TableState:
-    """A table as the results desk shows it: playing, finished, missing or disputed."""
+    """A table as the results desk shows it: disputed, awaiting confirmation, playing,
+    missing (fewer counted hands than the round wants) or finished; and each hand."""
 
     table: Table
     state: str
     hands: list[Hand] = field(default_factory=list)
     counted: int = 0
+    lines: list[DeskHand] = field(default_factory=list)
+
+    @property
+    def awaiting(self) -> int:
+        return sum(1 for line in self.lines if line.state == "awaiting")
+
+
+def hand_desk_state(hand: Hand) -> str:
+    """A hand's desk state from its row (SPEC R10.8.1: ``finished`` counts without
+    confirmation, ``confirmed`` after it; ``irregular`` is a voided hand)."""
+    if hand.status == HandStatus.VOIDED:
+        return "irregular"
+    if hand.status in LIVE:
+        return "playing"
+    states: dict[str, str] = {
+        Confirmation.PENDING: "awaiting",
+        Confirmation.DISPUTED: "disputed",
+        Confirmation.CONFIRMED: "confirmed",
+    }
+    return states.get(hand.confirmation, "finished")
+
+
+def confirmers(*, hand_ids: list[int]) -> dict[int, str]:
+    """Who confirmed each hand (its last ``confirm`` event): the official's user name, or
+    the players whose PINs were entered."""
+    events = list(
+        HandEvent.objects.filter(hand_id__in=hand_ids, kind=HandEventKind.CONFIRM)
+        .select_related("recorded_by", "hand__table__round")
+        .order_by("hand_id", "seq")
+    )
+    wanted = {
+        (e.hand.table.round.tournament_id, n)
+        for e in events
+        for n in e.payload.get("registrations", [])
+    }
+    names = {
+        (entry.tournament_id, entry.registration_order): str(entry)
+        for entry in Entry.objects.filter(
+            tournament_id__in={t for t, _ in wanted},
+            registration_order__in={n for _, n in wanted},
+        ).select_related("player")
+    }
+    out: dict[int, str] = {}
+    for event in events:
+        if event.payload.get("by") == ConfirmedBy.PLAYERS:
+            tournament_id = event.hand.table.round.tournament_id
+            out[event.hand_id] = ", ".join(
+                names.get((tournament_id, n), f"#{n}") for n in event.payload["registrations"]
+            )
+        else:
+            out[event.hand_id] = event.recorded_by.get_username() if event.recorded_by else ""
+    return out
 
 
 def results_desk(*, round: Round) -> list[TableState]:
     wanted = round.tournament.hands_per_round
+    tables = list(round_tables(round=round))
+    who = confirmers(hand_ids=[h.pk for t in tables for h in t.hands.all()])
     out = []
-    for table in round_tables(round=round):
+    for table in tables:
         hands = list(table.hands.all())
-        counted = sum(1 for h in hands if h.status in CLOSED)
-        if any(h.confirmation == Confirmation.DISPUTED for h in hands):
+        lines = [
+            DeskHand(
+                number=h.number, state=hand_desk_state(h), hand=h, confirmed_by=who.get(h.pk, "")
+            )
+            for h in hands
+        ]
+        played = sum(1 for h in hands if h.status != HandStatus.VOIDED)
+        lines += [
+            DeskHand(number=len(hands) + i + 1, state="missing") for i in range(wanted - played)
+        ]
+        counted = sum(1 for h in hands if h.counts)
+        states = {line.state for line in lines}
+        if "disputed" in states:
             state = "disputed"
-        elif any(h.status in LIVE for h in hands):
+        elif "awaiting" in states:
+            state = "awaiting"
+        elif "playing" in states:
             state = "playing"
         elif counted >= wanted:
             state = "finished"
         else:
             state = "missing"
-        out.append(TableState(table=table, state=state, hands=hands, counted=counted))
+        out.append(TableState(table=table, state=state, hands=hands, counted=counted, lines=lines))
     return out
+
+
+def awaiting_confirmation(*, round: Round) -> QuerySet[Hand]:
+    """The round's hands still awaiting confirmation, table by table."""
+    return (
+        Hand.objects.filter(table__round=round, confirmation=Confirmation.PENDING)
+        .exclude(status=HandStatus.VOIDED)
+        .select_related("table")
+        .order_by("table__number", "number")
+    )
 
 
 def round_referees(*, round: Round) -> QuerySet[RefereeAssignment]:

@@ -15,6 +15,7 @@ from tournaments.access import assigned_referee_rows
 from tournaments.card_secrecy import ALL, NONE, CardsShown
 from tournaments.compiled import CompiledGet
 from tournaments.models import (
+    Confirmation,
     Hand,
     HandEvent,
     HandEventKind,
@@ -275,8 +276,9 @@ def hand_audit(*, hand: Hand, shown: CardsShown = ALL) -> list[dict[str, Any]]:
 
 
 def assignment_tables(*, user: Any) -> list[dict[str, Any]]:
-    """The tables ``user`` may write to now (playing rounds), with seats, players and the
-    current hand."""
+    """The tables ``user`` may write to now (playing rounds), with seats, players, the
+    current hand, who confirms (``official`` / ``players``) and the hands still awaiting
+    confirmation (a table plays on while they wait)."""
     tables = Table.objects.filter(round__status=RoundStatus.PLAYING)
     if not user_is_director(user):
         rounds = RefereeAssignment.objects.filter(user=user, table__isnull=True).values("round")
@@ -309,6 +311,14 @@ def assignment_tables(*, user: Any) -> list[dict[str, Any]]:
                     if current is not None
                     else None
                 ),
+                "confirmed_by": table.round.tournament.confirmed_by,
+                "awaiting_confirmation": [
+                    {"id": pk, "number": number}
+                    for pk, number in table.hands.filter(confirmation=Confirmation.PENDING)
+                    .exclude(status=HandStatus.VOIDED)
+                    .order_by("number")
+                    .values_list("pk", "number")
+                ],
             }
         )
     return out

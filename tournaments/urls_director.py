@@ -37,6 +37,16 @@ urlpatterns = [
         name="round-action",
     ),
     path("t/<slug:slug>/results/<id:number>/", director_results.results_desk, name="results"),
+    path(
+        "t/<slug:slug>/results/<id:number>/desk/",
+        director_results.results_desk_fragment,
+        name="results-fragment",
+    ),
+    path(
+        "t/<slug:slug>/results/<id:number>/tables/<id:table_id>/confirm/",
+        director_results.table_confirm,
+        name="table-confirm",
+    ),
     path("t/<slug:slug>/hands/<id:hand_id>/", director_results.hand_detail, name="hand"),
     path("t/<slug:slug>/standings/", director_standings.standings, name="standings"),
     path(

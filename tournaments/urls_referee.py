@@ -5,7 +5,7 @@ The console itself is static JS that talks to the referee API v1 (session + CSRF
 from django.urls import path
 
 from config.throttling import sign_in_throttled
-from tournaments.views import referee
+from tournaments.views import referee, referee_confirm
 
 app_name = "referee"
 
@@ -15,4 +15,5 @@ urlpatterns = [
     path("logout/", referee.RefereeLogoutView.as_view(), name="logout"),
     # The sign-in code is in the link's fragment (after "#"): never in a request line.
     path("link/", referee.link_login, name="link-login"),
+    path("hands/<id:hand_id>/confirm/", referee_confirm.hand_confirm_pins, name="hand-confirm"),
 ]

@@ -182,6 +182,23 @@ class EmptyInput(StrictSerializer):
     """No body fields."""
 
 
+class ConfirmInput(StrictSerializer):
+    """A second official confirms with an empty body; under ``confirmed_by: players`` the
+    players confirm with ``pins``: seat position → the PIN on that entry's table card,
+    one seat of each side (``{"0": "4821", "2": "0937"}``)."""
+
+    pins = serializers.DictField(
+        child=serializers.RegexField(r"^[0-9]{4}$", max_length=4),
+        required=False,
+        help_text="Seat position (0, 1, 2) to the 4-digit PIN of the entry in that seat.",
+    )
+
+    def validate_pins(self, value: dict[str, str]) -> dict[int, str]:
+        if not value or any(key not in ("0", "1", "2") for key in value):
+            raise serializers.ValidationError("Seats are 0, 1 and 2; at least one PIN.")
+        return {int(key): pin for key, pin in value.items()}
+
+
 # ------------------------------------------------------------------------- outputs
 class TopPlayOutput(serializers.Serializer):
     seat = serializers.IntegerField()
@@ -288,6 +305,13 @@ class CurrentHandOutput(serializers.Serializer):
     status = serializers.CharField()
 
 
+class AwaitingHandOutput(serializers.Serializer):
+    """A closed hand of the table still awaiting confirmation."""
+
+    id = serializers.IntegerField()
+    number = serializers.IntegerField()
+
+
 class AssignmentOutput(serializers.Serializer):
     table_id = serializers.IntegerField()
     tournament = serializers.CharField()
@@ -295,6 +319,8 @@ class AssignmentOutput(serializers.Serializer):
     table = serializers.IntegerField()
     seats = SeatOutput(many=True)
     current_hand = CurrentHandOutput(allow_null=True)
+    confirmed_by = serializers.ChoiceField(choices=["official", "players"])
+    awaiting_confirmation = AwaitingHandOutput(many=True)
 
 
 class PenaltyOutput(serializers.Serializer):

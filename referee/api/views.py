@@ -385,18 +385,46 @@ class HandCorrectionApi(HandWriteApi):
 
 
 class HandConfirmApi(HandWriteApi):
-    """Confirm a finished hand (a second person: another referee of the round, or a
-    director)."""
+    """Confirm a finished hand: a second person (another referee of the round, or a
+    director) with an empty body; or, under ``confirmed_by: players``, the players at the
+    table with ``pins`` on the table referee's phone (one PIN of each side)."""
 
-    input_serializer: ClassVar[type[serializers.Serializer]] = io.EmptyInput
+    input_serializer: ClassVar[type[serializers.Serializer]] = io.ConfirmInput
     table_writer = False  # a second referee of the round may sit at another table
 
     def check(self, request: Request, hand: Hand) -> None:
         access.round_second_person_check(user=request.user, table=hand.table)
 
-    @_hand_write_schema(io.EmptyInput)
+    @_hand_write_schema(io.ConfirmInput)
     def post(self, request: Request, hand_id: int) -> Response:
+        if isinstance(request.data, dict) and "pins" in request.data:
+            return self._post_pins(request, hand_id)
         return super().post(request, hand_id)
+
+    def _post_pins(self, request: Request, hand_id: int) -> Response:
+        """Players' PINs: the table's own referee (or a director) holds the phone. Not in
+        the idempotency record's transaction: a wrong PIN stays counted; a retry is found
+        in the hand's log by its key."""
+        hand = hand_selectors.hand_get_for_write(hand_id=hand_id, user=request.user)
+        if hand is None:
+            raise ApplicationError("not_found", _("No such hand."))
+        access.table_write_check(
+            user=request.user,
+            table=hand.table,
+            live=False,
+            assigned=hand.writer_assigned,  # type: ignore[attr-defined]
+        )
+        key = idempotency_key(request)
+        data = _validated(io.ConfirmInput, request)
+        written = hand_confirmation.hand_confirm_by_pins(
+            hand=hand,
+            pins=data["pins"],
+            idempotency_key=key,
+            expected_version=expected_version(request),
+            device_id=device_id(request),
+            recorded_by=request.user,
+        )
+        return Response(_hand_write_response(request, written, key))
 
     def perform(self, request: Request, hand: Hand, data: Any, **write: Any) -> Hand:
         return hand_confirmation.hand_confirm(hand=hand, **write)
@@ -409,7 +437,7 @@ class HandDisputeApi(HandConfirmApi):
 
     @_hand_write_schema(io.ReasonInput)
     def post(self, request: Request, hand_id: int) -> Response:
-        return super().post(request, hand_id)
+        return HandWriteApi.post(self, request, hand_id)
 
     def perform(self, request: Request, hand: Hand, data: Any, **write: Any) -> Hand:
         return hand_confirmation.hand_dispute(hand=hand, reason=data["reason"], **write)

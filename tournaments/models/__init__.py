@@ -30,6 +30,7 @@ from tournaments.models.rounds import (
 from tournaments.models.standings import StandingSnapshot, StandingsState
 from tournaments.models.tournament_log import TournamentLog, TournamentLogKind
 from tournaments.models.tournaments import (
+    ConfirmedBy,
     Entry,
     RuleProfileKey,
     Tournament,
@@ -42,6 +43,7 @@ __all__ = [
     "SEAT_POSITIONS",
     "Board",
     "Confirmation",
+    "ConfirmedBy",
     "Entry",
     "Hand",
     "HandEvent",

@@ -109,6 +109,11 @@ class Hand(models.Model):
         _("deal seed"), null=True, blank=True, help_text=_("The random seed the server dealt from.")
     )
     version = models.IntegerField(_("version"), default=0)
+    pin_failures = models.SmallIntegerField(
+        _("wrong PINs"),
+        default=0,
+        help_text=_("Wrong confirmation PINs entered for this hand; at the limit it is locked."),
+    )
 
     class Meta:
         ordering = ("table", "number")
@@ -145,6 +150,9 @@ class Hand(models.Model):
                 name="hand_not_spring_and_anti_spring",
             ),
             models.CheckConstraint(condition=Q(version__gte=0), name="hand_version_non_negative"),
+            models.CheckConstraint(
+                condition=Q(pin_failures__gte=0), name="hand_pin_failures_non_negative"
+            ),
             seat_position_check("first_bidder", "hand_first_bidder_range"),
             models.CheckConstraint(
                 condition=Q(physical_cards=False)

@@ -1,3 +1,5 @@
+import secrets
+
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
@@ -40,6 +42,22 @@ class TournamentStatus(models.TextChoices):
     FINISHED = "finished", _("Finished")
 
 
+class ConfirmedBy(models.TextChoices):
+    """Who confirms a hand awaiting confirmation (SPEC R10.8.1)."""
+
+    OFFICIAL = "official", _("A second official (referee or director)")
+    PLAYERS = "players", _("The players: one of each side enters their PIN")
+
+
+#: How many digits an entry's confirmation PIN has.
+PIN_DIGITS = 4
+
+
+def entry_pin_new() -> str:
+    """A fresh confirmation PIN: a low-value secret printed on the entry's table card."""
+    return f"{secrets.randbelow(10**PIN_DIGITS):0{PIN_DIGITS}d}"
+
+
 class Tournament(models.Model):
     """A competition (比赛).  Its rule profile is frozen once a hand exists."""
 
@@ -67,6 +85,13 @@ class Tournament(models.Model):
         _("results need confirmation"),
         default=False,
         help_text=_("A finished hand counts only after a second person confirms it."),
+    )
+    confirmed_by = models.CharField(
+        _("confirmed by"),
+        max_length=16,
+        choices=ConfirmedBy.choices,
+        default=ConfirmedBy.OFFICIAL,
+        help_text=_("Who confirms a hand when results need confirmation."),
     )
     separate_clubs = models.BooleanField(
         _("keep clubs apart"),
@@ -114,6 +139,10 @@ class Tournament(models.Model):
                 condition=Q(status__in=TournamentStatus.values), name="tournament_status_known"
             ),
             models.CheckConstraint(
+                condition=Q(confirmed_by__in=ConfirmedBy.values),
+                name="tournament_confirmed_by_known",
+            ),
+            models.CheckConstraint(
                 condition=Q(log_version__gte=0), name="tournament_log_version_non_negative"
             ),
         )
@@ -135,6 +164,12 @@ class Entry(models.Model):
         _("registration order"), validators=[MaxValueValidator(REGISTRATION_ORDER_MAX)]
     )
     withdrawn = models.BooleanField(_("withdrawn"), default=False)
+    pin = models.CharField(
+        _("confirmation PIN"),
+        max_length=PIN_DIGITS,
+        default=entry_pin_new,
+        help_text=_("Printed on the entry's table card; confirms hands when players confirm."),
+    )
 
     class Meta:
         ordering = ("tournament", "registration_order")

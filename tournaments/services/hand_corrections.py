@@ -12,6 +12,7 @@ from tournaments.services.hands import (
     hand_commit,
     hand_event_append,
     hand_lock,
+    hand_needs_confirmation,
     result_payload,
 )
 from tournaments.services.transactions import hand_write_atomic
@@ -106,7 +107,7 @@ def hand_result_correct(
         )
     payload.update(
         reason=reason,
-        needs_confirmation=bool(locked.table.round.tournament.requires_confirmation),
+        needs_confirmation=hand_needs_confirmation(hand=locked),
     )
     hand_event_append(
         hand=locked,

@@ -424,8 +424,13 @@ def hand_open_check(*, hand: Hand) -> None:
         )
 
 
-def _needs_confirmation(hand: Hand) -> bool:
-    return bool(hand.table.round.tournament.requires_confirmation)
+def hand_needs_confirmation(*, hand: Hand) -> bool:
+    """Whether ``hand``, closing now, needs confirmation: the tournament's setting at this
+    moment, read from the database (SPEC R10.8.1: fixed when the hand closes, kept in the
+    closing event; a later change of the setting changes no closed hand)."""
+    return Tournament.objects.filter(
+        pk=hand.table.round.tournament_id, requires_confirmation=True
+    ).exists()
 
 
 # --------------------------------------------------------------------------- actions
@@ -471,7 +476,7 @@ def hand_action_record(
         raise
     payload: dict[str, Any] = {"action": canonical}
     if state.is_over:
-        payload.update(closes=True, needs_confirmation=_needs_confirmation(locked))
+        payload.update(closes=True, needs_confirmation=hand_needs_confirmation(hand=locked))
     event = hand_event_append(
         hand=locked,
         kind=_KIND_OF_ACTION[type(parsed)],
@@ -760,7 +765,7 @@ def hand_record_result(
             _("This hand's actions are being logged; its result comes from the log."),
         )
     payload = result_payload(result, locked.rule_profile)
-    payload["needs_confirmation"] = _needs_confirmation(locked)
+    payload["needs_confirmation"] = hand_needs_confirmation(hand=locked)
     hand_event_append(
         hand=locked,
         kind=HandEventKind.RESULT,
@@ -800,7 +805,7 @@ def hand_record_passed_out(
     hand_event_append(
         hand=locked,
         kind=HandEventKind.PASS_OUT,
-        payload={"closes": True, "needs_confirmation": _needs_confirmation(locked)},
+        payload={"closes": True, "needs_confirmation": hand_needs_confirmation(hand=locked)},
         recorded_by=recorded_by,
         idempotency_key=idempotency_key,
         device_id=device_id,

@@ -11,6 +11,7 @@ from tournaments import selectors
 from tournaments.errors import ApplicationError
 from tournaments.limits import HANDS_PER_ROUND_MAX, REGISTRATION_ORDER_MAX
 from tournaments.models import (
+    ConfirmedBy,
     Entry,
     Player,
     RoundStatus,
@@ -28,7 +29,7 @@ from tournaments.standings import TiebreakError, tiebreaks_check
 #: The settings whose every change the tournament log keeps (old → new).
 LOGGED_SETTINGS = (
     "name", "rule_profile", "format", "status", "hands_per_round", "is_public",
-    "separate_clubs", "requires_confirmation", "tiebreaks",
+    "separate_clubs", "requires_confirmation", "confirmed_by", "tiebreaks",
 )  # fmt: skip
 
 
@@ -73,6 +74,7 @@ def tournament_create(
     hands_per_round: int = 6,
     is_public: bool = False,
     requires_confirmation: bool = False,
+    confirmed_by: str = ConfirmedBy.OFFICIAL,
     separate_clubs: bool = False,
     tiebreaks: list[str] | None = None,
 ) -> Tournament:
@@ -86,6 +88,7 @@ def tournament_create(
         hands_per_round=hands_per_round,
         is_public=is_public,
         requires_confirmation=requires_confirmation,
+        confirmed_by=confirmed_by,
         separate_clubs=separate_clubs,
         tiebreaks=tiebreaks or [],
     )
@@ -106,6 +109,7 @@ def tournament_update(
     is_public: bool | None = None,
     separate_clubs: bool | None = None,
     requires_confirmation: bool | None = None,
+    confirmed_by: str | None = None,
     tiebreaks: list[str] | None = None,
     reason: str = "",
     recorded_by: Any = None,
@@ -135,6 +139,7 @@ def tournament_update(
         "is_public": is_public,
         "separate_clubs": separate_clubs,
         "requires_confirmation": requires_confirmation,
+        "confirmed_by": confirmed_by,
         "tiebreaks": tiebreaks,
     }
     ranking_before = (locked.format, list(locked.tiebreaks))

@@ -49,6 +49,7 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "format",
             "hands_per_round",
             "requires_confirmation",
+            "confirmed_by",
             "separate_clubs",
             "is_public",
         )

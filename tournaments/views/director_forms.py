@@ -5,7 +5,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.limits import HANDS_PER_ROUND_MAX
-from tournaments.models import RuleProfileKey, TournamentFormat
+from tournaments.models import ConfirmedBy, RuleProfileKey, TournamentFormat
 from tournaments.services.validation import BIGINT_MAX, PENALTY_POINTS_MAX
 
 
@@ -20,6 +20,12 @@ class TournamentForm(forms.Form):
     requires_confirmation = forms.BooleanField(
         label=_("Results need a second person's confirmation"), required=False
     )
+    confirmed_by = forms.ChoiceField(
+        label=_("Who confirms a hand"),
+        choices=ConfirmedBy.choices,
+        initial=ConfirmedBy.OFFICIAL,
+        required=False,
+    )
     separate_clubs = forms.BooleanField(label=_("Keep clubs apart"), required=False)
     is_public = forms.BooleanField(label=_("Public"), required=False)
     tiebreaks = forms.CharField(
@@ -27,6 +33,9 @@ class TournamentForm(forms.Form):
         required=False,
         help_text=_("Comma-separated, first decides first; empty: the format's default."),
     )
+
+    def clean_confirmed_by(self) -> str:
+        return self.cleaned_data.get("confirmed_by") or ConfirmedBy.OFFICIAL
 
     def clean_tiebreaks(self) -> list[str]:
         text = self.cleaned_data.get("tiebreaks") or ""

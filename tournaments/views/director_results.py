@@ -12,22 +12,58 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from tournaments import director_selectors, hand_selectors
-from tournaments.models import Entry, Hand, Penalty, Tournament
-from tournaments.services import hand_corrections, penalties
+from tournaments.models import Entry, Hand, Penalty, Table, Tournament
+from tournaments.services import hand_confirmation, hand_corrections, penalties
 from tournaments.views.director_common import as_int, attempt, round_or_404, tournament_or_404
 from tournaments.views.director_forms import PenaltyForm, ReasonForm, ResultForm
 
 
-@staff_member_required
-def results_desk(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+def _desk_context(slug: str, number: int) -> dict[str, Any]:
     tournament = tournament_or_404(slug)
     round_ = round_or_404(tournament, number)
-    context = {
+    return {
         "tournament": tournament,
         "round": round_,
         "desk": director_selectors.results_desk(round=round_),
+        "awaiting": director_selectors.awaiting_confirmation(round=round_),
     }
-    return render(request, "director/results.html", context)
+
+
+@staff_member_required
+def results_desk(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """The desk; its table refreshes by itself (``director/desk.js`` polls the fragment)."""
+    return render(request, "director/results.html", _desk_context(slug, number))
+
+
+@staff_member_required
+def results_desk_fragment(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """The desk's tables alone, for the page to poll."""
+    response = render(request, "director/_desk.html", _desk_context(slug, number))
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+@staff_member_required
+@require_POST
+def table_confirm(request: HttpRequest, slug: str, number: int, table_id: int) -> HttpResponse:
+    """Confirm every hand of a table awaiting confirmation at once; any refused is named."""
+    tournament = tournament_or_404(slug)
+    round_ = round_or_404(tournament, number)
+    table = get_object_or_404(Table, pk=table_id, round=round_)
+    done = hand_confirmation.table_hands_confirm(
+        hands=list(table.hands.all()), recorded_by=request.user
+    )
+    if done.confirmed:
+        messages.success(
+            request,
+            _("Table %(table)s: %(count)d hands confirmed.")
+            % {"table": table.number, "count": len(done.confirmed)},
+        )
+    for hand, exc in done.refused:
+        messages.error(request, f"{_('Hand')} {hand.number}: {exc.message}", extra_tags=exc.code)
+    if not done.confirmed and not done.refused:
+        messages.info(request, _("No hand of this table awaits confirmation."))
+    return redirect("director:results", slug=slug, number=number)
 
 
 def _hand(slug: str, hand_id: int) -> tuple[Tournament, Hand]:
@@ -52,6 +88,8 @@ def hand_detail(request: HttpRequest, slug: str, hand_id: int) -> HttpResponse:
     context = {
         "tournament": tournament,
         "hand": hand,
+        "desk_state": director_selectors.hand_desk_state(hand),
+        "confirmed_by": director_selectors.confirmers(hand_ids=[hand.pk]).get(hand.pk, ""),
         "detail": detail,
         "seats": list(hand.table.seats.select_related("entry__player").order_by("position")),
         "correct_form": ResultForm(initial=initial),
@@ -67,12 +105,36 @@ def hand_detail(request: HttpRequest, slug: str, hand_id: int) -> HttpResponse:
 @staff_member_required
 @require_POST
 def hand_action(request: HttpRequest, slug: str, hand_id: int, action: str) -> HttpResponse:
-    """correct / void / penalty / revoke (a penalty), with a fresh idempotency key per form."""
+    """correct / void / penalty / revoke (a penalty) / confirm / dispute, with a fresh
+    idempotency key per form. ``back=desk``: answer with the results desk."""
     tournament, hand = _hand(slug, hand_id)
     key = request.POST.get("idempotency_key") or f"director-{uuid.uuid4()}"
     user = request.user
-    if action == "correct":
-        form: Any = ResultForm(request.POST)
+    if action == "confirm":
+        attempt(
+            request,
+            lambda: hand_confirmation.hand_confirm(
+                hand=hand, recorded_by=user, idempotency_key=key
+            ),
+            _("Hand confirmed."),
+        )
+    elif action == "dispute":
+        form: Any = ReasonForm(request.POST)
+        if form.is_valid():
+            attempt(
+                request,
+                lambda: hand_confirmation.hand_dispute(
+                    hand=hand,
+                    reason=form.cleaned_data["reason"],
+                    recorded_by=user,
+                    idempotency_key=key,
+                ),
+                _("Hand disputed."),
+            )
+        else:
+            _form_errors(request, form)
+    elif action == "correct":
+        form = ResultForm(request.POST)
         if form.is_valid():
             data = dict(form.cleaned_data)
             doubled = (data.pop("doubled_0"), data.pop("doubled_1"), data.pop("doubled_2"))
@@ -136,6 +198,10 @@ def hand_action(request: HttpRequest, slug: str, hand_id: int, action: str) -> H
             )
         else:
             _form_errors(request, form)
+    else:
+        raise Http404("No such action.")
+    if request.POST.get("back") == "desk":
+        return redirect("director:results", slug=slug, number=hand.table.round.number)
     return redirect("director:hand", slug=slug, hand_id=hand.pk)
 
 

@@ -178,7 +178,7 @@ def result_bounds_check(
     limit = max_bombs(winner=winner, rockets=rockets, spring=spring, anti_spring=anti_spring)
     if bombs <= limit:
         return
-    _seats_, rule, why = _seats(winner, spring, anti_spring)
+    _, rule, why = _seats(winner, spring, anti_spring)
     rocket_text = " and the rocket" if rockets else ""
     raise ImpossibleResult(
         f"{rule}: {why}: at most {max(limit, 0)} bombs{rocket_text}, got {bombs}{rocket_text}",

@@ -117,6 +117,25 @@ class HandReplay:
     def status(self) -> str:
         return str(self.summary["status"])
 
+    @property
+    def override_changes(self) -> list[dict[str, Any]]:
+        """A director override in force, field by field: what the play-by-play log says
+        and what the override says (empty when no override is in force)."""
+        if self.override is None:
+            return []
+        payload = self.override.payload
+        logged: dict[str, Any] = payload.get("log_result") or {}
+        wanted: dict[str, Any] = (
+            {"passed_out": True, "landlord": None}
+            if payload.get("passed_out")
+            else {"passed_out": False, **payload.get("result", {})}
+        )
+        return [
+            {"field": name, "log": logged[name], "override": wanted[name]}
+            for name in logged
+            if name in wanted and logged[name] != wanted[name]
+        ]
+
 
 def hand_deal(*, hand: Hand) -> Deal | None:
     """The hand's known deal: its board's, or its own (server-dealt or written in)."""

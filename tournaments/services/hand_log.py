@@ -185,6 +185,7 @@ def hand_replay(*, hand: Hand, events: list[HandEvent] | None = None) -> HandRep
             replay.passed_out = True
         elif kind == HandEventKind.VOID:
             replay.voided = True
+            replay.irregular = None
         elif kind == HandEventKind.CONFIRM and event.payload.get("keep"):
             # a director kept an irregular hand as played, with a reason: it counts again
             replay.irregular = None

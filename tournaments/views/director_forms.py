@@ -87,7 +87,7 @@ class CorrectionForm(ResultForm):
         required=False,
     )
 
-    field_order = [
+    field_order = [  # noqa: RUF012  # Django's Form attribute
         "landlord", "bid", "winner", "doubled_0", "doubled_1", "doubled_2", "redoubled",
         "bombs", "rockets", "spring", "anti_spring", "passed_out", "override", "reason",
     ]  # fmt: skip

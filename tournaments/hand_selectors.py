@@ -1,5 +1,6 @@
 """Reads of a hand for the referee's phone and the public: its state replayed from the log."""
 
+from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
@@ -15,6 +16,7 @@ from tournaments.access import assigned_referee_rows
 from tournaments.card_secrecy import ALL, NONE, CardsShown
 from tournaments.compiled import CompiledGet
 from tournaments.models import (
+    Confirmation,
     Hand,
     HandEvent,
     HandEventKind,
@@ -242,6 +244,15 @@ def hand_irregular(*, replay: HandReplay) -> str | None:
     its written-in deal makes its log illegal), until a director keeps (with a reason),
     corrects or voids it; None when it is not."""
     return "deal_check_failed" if replay.irregular is not None else None
+
+
+def irregular_hand_ids(*, hands: Iterable[Hand]) -> set[int]:
+    """Of ``hands``, those held back as irregular (``deal_check_failed``): for the results
+    desk's per-hand state. Only a disputed physical-cards hand can be; those are replayed."""
+    candidates = [
+        hand for hand in hands if hand.physical_cards and hand.confirmation == Confirmation.DISPUTED
+    ]
+    return {hand.pk for hand in candidates if hand_replay(hand=hand).irregular is not None}
 
 
 def _override(replay: HandReplay) -> dict[str, Any] | None:

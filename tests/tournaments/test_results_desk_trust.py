@@ -431,3 +431,17 @@ def test_an_irregular_hand_counts_again_once_voided_or_corrected(seated_table: T
     stored = refresh(corrected)
     assert stored.counts and stored.winner == "defenders"
     assert hand_selectors.hand_detail(hand=stored, show_cards=True)["irregular"] is None
+
+
+def test_the_results_desk_marks_an_irregular_hand(
+    seated_table: Table, director_client: Any
+) -> None:
+    hand = _irregular_hand(seated_table)
+    tournament = seated_table.round.tournament
+    url = f"/director/t/{tournament.slug}/results/{seated_table.round.number}/"
+    page = director_client.get(url)
+    assert page.status_code == 200
+    assert page.context["irregular"] == {hand.pk}
+    assert 'data-irregular="deal_check_failed"' in page.content.decode()
+    hand_irregular_keep(hand=hand, reason="kept")
+    assert director_client.get(url).context["irregular"] == set()

@@ -22,10 +22,15 @@ from tournaments.views.director_forms import CorrectionForm, PenaltyForm, Reason
 def results_desk(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     tournament = tournament_or_404(slug)
     round_ = round_or_404(tournament, number)
+    desk = director_selectors.results_desk(round=round_)
     context = {
         "tournament": tournament,
         "round": round_,
-        "desk": director_selectors.results_desk(round=round_),
+        "desk": desk,
+        # hands whose written-in deal failed its check: not counted until kept (hand page)
+        "irregular": hand_selectors.irregular_hand_ids(
+            hands=[hand for row in desk for hand in row.hands]
+        ),
     }
     return render(request, "director/results.html", context)
 

@@ -445,3 +445,32 @@ def test_the_results_desk_marks_an_irregular_hand(
     assert 'data-irregular="deal_check_failed"' in page.content.decode()
     hand_irregular_keep(hand=hand, reason="kept")
     assert director_client.get(url).context["irregular"] == set()
+
+
+def test_the_director_screens_show_the_rule_of_a_refusal(
+    seated_table: Table, director_client: Any
+) -> None:
+    hand = hand_record_result(hand=hand_create(table=seated_table), **RESULT)
+    slug = seated_table.round.tournament.slug
+    before = written(hand)
+    page = director_client.post(
+        f"/director/t/{slug}/hands/{hand.pk}/correct/",
+        {"landlord": 1, "bid": 3, "winner": "landlord", "bombs": 5, "rockets": 1,
+         "spring": "on", "reason": "typo"},
+        follow=True,
+    )  # fmt: skip
+    text = page.content.decode()
+    assert "R7.2: in a spring neither defender plays a card" in text
+    assert written(hand) == before
+
+
+def test_the_director_records_a_result_only_hand_as_passed_out(
+    seated_table: Table, director_client: Any
+) -> None:
+    hand = hand_create(table=seated_table)
+    slug = seated_table.round.tournament.slug
+    page = director_client.get(f"/director/t/{slug}/hands/{hand.pk}/")
+    assert "/passed_out/" in page.content.decode()
+    director_client.post(f"/director/t/{slug}/hands/{hand.pk}/passed_out/", {})
+    stored = refresh(hand)
+    assert stored.status == "passed_out" and stored.scores == (0, 0, 0)

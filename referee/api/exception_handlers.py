@@ -56,6 +56,7 @@ APPLICATION_ERROR_STATUS = {
     "contradicts_log": status.HTTP_409_CONFLICT,
     "hand_live": status.HTTP_409_CONFLICT,
     "hand_not_irregular": status.HTTP_409_CONFLICT,
+    "hand_irregular": status.HTTP_409_CONFLICT,
     "too_large": status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
     # well-formed (the schema accepts it) but refused by the rules (SPEC R9.1) or the domain
     **dict.fromkeys(

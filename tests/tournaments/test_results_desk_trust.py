@@ -474,3 +474,13 @@ def test_the_director_records_a_result_only_hand_as_passed_out(
     director_client.post(f"/director/t/{slug}/hands/{hand.pk}/passed_out/", {})
     stored = refresh(hand)
     assert stored.status == "passed_out" and stored.scores == (0, 0, 0)
+
+
+def test_an_irregular_hand_is_not_confirmed_past_the_director(
+    seated_table: Table, director: Any
+) -> None:
+    from tournaments.services.hand_confirmation import hand_confirm
+
+    hand = _irregular_hand(seated_table)
+    stored = refresh(hand)
+    refused("hand_irregular", lambda: hand_confirm(hand=stored, recorded_by=director), stored)

@@ -484,3 +484,61 @@ def test_an_irregular_hand_is_not_confirmed_past_the_director(
     hand = _irregular_hand(seated_table)
     stored = refresh(hand)
     refused("hand_irregular", lambda: hand_confirm(hand=stored, recorded_by=director), stored)
+
+
+def test_overrides_passed_out_corrections_and_irregular_hands_round_trip_the_archive() -> None:
+    import json
+
+    from tournaments.archive import archive_dumps, tournament_archive
+    from tournaments.services.archive import tournament_import
+
+    table = factories.seated_table(slug="trust-archived")
+    logged, result = logged_hand(table)
+    other = "landlord" if result.winner == "defenders" else "defenders"
+    hand_result_correct(
+        hand=logged, reason="override", landlord=result.landlord, bid=result.bid,
+        winner=other, override=True,
+    )  # fmt: skip
+    result_only = hand_record_result(hand=hand_create(table=table), **RESULT)
+    hand_result_correct(hand=result_only, reason="nobody bid", passed_out=True)
+    _irregular_hand(table)
+    data: dict[str, Any] = json.loads(
+        archive_dumps(tournament_archive(tournament=table.round.tournament))
+    )
+    data["tournament"]["slug"] = "trust-restored"
+    restored = tournament_import(text=archive_dumps(data))
+    original = {
+        h.number: (h.status, h.winner, h.scores, h.counts)
+        for h in Hand.objects.filter(table__round__tournament=table.round.tournament)
+    }
+    copied = {
+        h.number: (h.status, h.winner, h.scores, h.counts)
+        for h in Hand.objects.filter(table__round__tournament=restored)
+    }
+    assert copied == original
+    assert HandSeatResult.objects.filter(tournament=restored).count() == 6  # irregular: none
+
+
+def test_the_hand_pages_read_every_new_state(seated_table: Table, director_client: Any) -> None:
+    """A passed-out correction, an override and an irregular hand: the public and the
+    director's hand pages and the API read them (no error)."""
+    from django.test import Client
+
+    _playing(seated_table)  # the public sees hands of rounds past their draft
+    slug = seated_table.round.tournament.slug
+    corrected = hand_record_result(hand=hand_create(table=seated_table), **RESULT)
+    hand_result_correct(hand=corrected, reason="nobody bid", passed_out=True)
+    logged, result = logged_hand(seated_table)
+    other = "landlord" if result.winner == "defenders" else "defenders"
+    hand_result_correct(
+        hand=logged, reason="public override", landlord=result.landlord, bid=result.bid,
+        winner=other, override=True,
+    )  # fmt: skip
+    irregular = _irregular_hand(seated_table)
+    for hand in (corrected, logged, irregular):
+        assert Client().get(f"/t/{slug}/hands/{hand.pk}/").status_code == 200
+        assert director_client.get(f"/director/t/{slug}/hands/{hand.pk}/").status_code == 200
+    public = Client().get(f"/t/{slug}/hands/{logged.pk}/").content.decode()
+    assert 'id="hand-override"' in public and "public override" in public
+    director_page = director_client.get(f"/director/t/{slug}/hands/{irregular.pk}/")
+    assert 'id="hand-irregular"' in director_page.content.decode()

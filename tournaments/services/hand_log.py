@@ -279,7 +279,10 @@ def _summary(
     state = replay.state
     if result is not None and result.payload.get("passed_out"):
         # a correction to 流局 (R2.4, R10.4.5): everybody passed, 0 for every seat
-        out.update(status=HandStatus.PASSED_OUT, rule_profile_hash=profile_hash)
+        out.update(
+            status=HandStatus.PASSED_OUT,
+            rule_profile_hash=result.payload.get("rule_profile_hash", profile_hash),
+        )
         out["score_0"] = out["score_1"] = out["score_2"] = 0
     elif result is not None:
         r = result.payload["result"]

@@ -5,6 +5,7 @@ from typing import Any
 
 from django.db.models import Prefetch, QuerySet
 
+from tournaments import hand_selectors
 from tournaments.models import (
     Confirmation,
     ConfirmedBy,
@@ -57,7 +58,7 @@ def round_tables(*, round: Round) -> QuerySet[Table]:
 
 #: A hand's state on the results desk (issue 17): ``missing`` is a hand not started yet.
 HAND_STATES = (
-    "playing", "awaiting", "confirmed", "finished", "disputed", "irregular", "missing",
+    "playing", "awaiting", "confirmed", "finished", "disputed", "irregular", "voided", "missing",
 )  # fmt: skip
 
 
@@ -87,10 +88,13 @@ class TableState:
         return sum(1 for line in self.lines if line.state == "awaiting")
 
 
-def hand_desk_state(hand: Hand) -> str:
+def hand_desk_state(hand: Hand, *, irregular: bool = False) -> str:
     """A hand's desk state from its row (SPEC R10.8.1: ``finished`` counts without
-    confirmation, ``confirmed`` after it; ``irregular`` is a voided hand)."""
+    confirmation, ``confirmed`` after it); ``irregular``: its written-in deal failed its
+    check (``hand_selectors.irregular_hand_ids``), held back until a director decides."""
     if hand.status == HandStatus.VOIDED:
+        return "voided"
+    if irregular:
         return "irregular"
     if hand.status in LIVE:
         return "playing"
@@ -138,12 +142,16 @@ def results_desk(*, round: Round) -> list[TableState]:
     wanted = round.tournament.hands_per_round
     tables = list(round_tables(round=round))
     who = confirmers(hand_ids=[h.pk for t in tables for h in t.hands.all()])
+    irregular = hand_selectors.irregular_hand_ids(hands=[h for t in tables for h in t.hands.all()])
     out = []
     for table in tables:
         hands = list(table.hands.all())
         lines = [
             DeskHand(
-                number=h.number, state=hand_desk_state(h), hand=h, confirmed_by=who.get(h.pk, "")
+                number=h.number,
+                state=hand_desk_state(h, irregular=h.pk in irregular),
+                hand=h,
+                confirmed_by=who.get(h.pk, ""),
             )
             for h in hands
         ]
@@ -153,7 +161,9 @@ def results_desk(*, round: Round) -> list[TableState]:
         ]
         counted = sum(1 for h in hands if h.counts)
         states = {line.state for line in lines}
-        if "disputed" in states:
+        if "irregular" in states:
+            state = "irregular"
+        elif "disputed" in states:
             state = "disputed"
         elif "awaiting" in states:
             state = "awaiting"

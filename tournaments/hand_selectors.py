@@ -1,5 +1,6 @@
 """Reads of a hand for the referee's phone and the public: its state replayed from the log."""
 
+from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
@@ -219,6 +220,8 @@ def hand_detail(
         "seed": hand.seed if cards else None,
         "impossible_checks": list(IMPOSSIBLE_CHECKS) if hand.physical_cards else [],
         "deal_check": replay.deal_event.payload["check"] if replay.deal_event else None,
+        "irregular": hand_irregular(replay=replay),
+        "override": _override(replay),
     }
     if log:
         out["events"] = [_event_row(e, audit=audit, **hide) for e in events]
@@ -234,6 +237,33 @@ def hand_detail(
         deal = state.deal if isinstance(state, HandState) else hand_deal(hand=hand)
         out["deal"] = deal.to_json() if deal is not None else None
     return out
+
+
+def hand_irregular(*, replay: HandReplay) -> str | None:
+    """Why the hand is held back from the standings as irregular (``deal_check_failed``:
+    its written-in deal makes its log illegal), until a director keeps (with a reason),
+    corrects or voids it; None when it is not."""
+    return "deal_check_failed" if replay.irregular is not None else None
+
+
+def irregular_hand_ids(*, hands: Iterable[Hand]) -> set[int]:
+    """Of ``hands``, those held back as irregular (``deal_check_failed``): for the results
+    desk's per-hand state. Only a disputed physical-cards hand can be; those are replayed."""
+    candidates = [
+        hand for hand in hands if hand.physical_cards and hand.confirmation == Confirmation.DISPUTED
+    ]
+    return {hand.pk for hand in candidates if hand_replay(hand=hand).irregular is not None}
+
+
+def _override(replay: HandReplay) -> dict[str, Any] | None:
+    """A director's override of the play-by-play log, shown beside the log."""
+    if replay.override is None:
+        return None
+    return {
+        "seq": replay.override.seq,
+        "reason": replay.override.payload.get("reason", ""),
+        "changes": replay.override_changes,
+    }
 
 
 def _state_fields(

@@ -57,6 +57,10 @@ APPLICATION_ERROR_STATUS = {
     "hand_number_taken": status.HTTP_409_CONFLICT,
     "hand_in_progress": status.HTTP_409_CONFLICT,
     "round_hands_done": status.HTTP_409_CONFLICT,
+    "contradicts_log": status.HTTP_409_CONFLICT,
+    "hand_live": status.HTTP_409_CONFLICT,
+    "hand_not_irregular": status.HTTP_409_CONFLICT,
+    "hand_irregular": status.HTTP_409_CONFLICT,
     "too_large": status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
     # well-formed (the schema accepts it) but refused by the rules (SPEC R9.1) or the domain
     **dict.fromkeys(
@@ -72,6 +76,7 @@ APPLICATION_ERROR_STATUS = {
             "bad_notation",
             "invalid_deal",
             "invalid_result",
+            "impossible_result",
             "invalid_penalty",
             "first_bidder_mismatch",
             "entry_not_at_table",

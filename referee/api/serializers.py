@@ -152,9 +152,27 @@ class ResultInput(StrictSerializer):
 
 
 class CorrectionInput(ResultInput):
-    """The corrected result and why."""
+    """The corrected result and why. ``passed_out``: the hand is corrected to 流局 (no
+    landlord, 0 for everyone). ``override`` (directors only): the correction stands against
+    the hand's play-by-play log, which is kept beside it."""
 
+    landlord = seat_field(required=False)
+    bid = serializers.IntegerField(min_value=1, max_value=3, required=False)
+    winner = serializers.ChoiceField(choices=["landlord", "defenders"], required=False)
+    passed_out = serializers.BooleanField(default=False)
+    override = serializers.BooleanField(default=False)
     reason = reason_field()
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if not attrs.get("passed_out"):
+            missing = {
+                name: [_("This field is required.")]
+                for name in ("landlord", "bid", "winner")
+                if name not in attrs
+            }
+            if missing:
+                raise serializers.ValidationError(missing)
+        return attrs
 
 
 class DealInput(StrictSerializer):
@@ -278,6 +296,8 @@ class HandStateOutput(serializers.Serializer):
     )
     impossible_checks = serializers.ListField(child=serializers.CharField())
     deal_check = serializers.JSONField(allow_null=True)
+    irregular = serializers.CharField(allow_null=True, required=False)
+    override = serializers.JSONField(allow_null=True, required=False)
 
 
 class HandOutput(HandStateOutput):

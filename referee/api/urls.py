@@ -21,6 +21,11 @@ urlpatterns = [
     path("hands/<id:hand_id>/undo/", views.HandUndoApi.as_view(), name="hand-undo"),
     path("hands/<id:hand_id>/result/", views.HandResultApi.as_view(), name="hand-result"),
     path(
+        "hands/<id:hand_id>/passed-out/",
+        views.HandPassedOutApi.as_view(),
+        name="hand-passed-out",
+    ),
+    path(
         "hands/<id:hand_id>/correction/",
         views.HandCorrectionApi.as_view(),
         name="hand-correction",

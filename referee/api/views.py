@@ -340,6 +340,19 @@ def _result_fields(data: Any) -> dict[str, Any]:
     return fields
 
 
+class HandPassedOutApi(HandWriteApi):
+    """Result-only entry of a hand nobody bid (流局, R2.4): 0 for every seat (R10.4.5)."""
+
+    input_serializer = io.EmptyInput
+
+    @_hand_write_schema(io.EmptyInput)
+    def post(self, request: Request, hand_id: int) -> Response:
+        return super().post(request, hand_id)
+
+    def perform(self, request: Request, hand: Hand, data: Any, **write: Any) -> Hand:
+        return hands.hand_record_passed_out(hand=hand, **write)
+
+
 class HandDealApi(HandWriteApi):
     """Write in the deal of a physical-cards hand; the log is checked against it."""
 
@@ -379,6 +392,10 @@ class HandCorrectionApi(HandWriteApi):
         return super().post(request, hand_id)
 
     def perform(self, request: Request, hand: Hand, data: Any, **write: Any) -> Hand:
+        if data.get("override") and not user_is_director(request.user):
+            raise ApplicationError(
+                "permission_denied", _("Only a director overrides a hand's log.")
+            )
         return hand_corrections.hand_result_correct(
             hand=hand, reason=data["reason"], **_result_fields(data), **write
         )

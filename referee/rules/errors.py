@@ -55,9 +55,21 @@ class InvalidDeal(RulesError):
 
 
 class InvalidResult(RulesError):
-    """A hand result that cannot have happened (result-only scoring)."""
+    """A hand result that cannot have happened (result-only scoring); ``rule`` names the
+    rule it breaks (``"R7.2"``) where one does."""
 
     code = "invalid_result"
+
+    def __init__(self, message: str, *, rule: str = "") -> None:
+        super().__init__(message)
+        self.rule = rule
+
+
+class ImpossibleResult(InvalidResult):
+    """A result that reads consistently but that no deal of one pack can give: more bombs or
+    rockets than the cards allow (SPEC R5.24, R7.1-R7.3)."""
+
+    code = "impossible_result"
 
 
 class UnknownProfile(RulesError):

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from referee.rules.errors import InvalidResult
+from referee.rules.errors import ImpossibleResult, InvalidResult
 from referee.rules.profiles import RuleProfile
 
 Winner = Literal["landlord", "defenders"]
@@ -34,42 +34,156 @@ class DealResult:
 
 
 def check_result(result: DealResult, profile: RuleProfile) -> None:
-    """Raise InvalidResult naming the first contradiction in ``result``."""
+    """Raise InvalidResult naming the first contradiction in ``result`` and its rule, then
+    ImpossibleResult if no deal can give it (``result_bounds_check``)."""
     problems = _contradictions(result, profile)
     if problems:
-        raise InvalidResult(problems[0])
+        message, rule = problems[0]
+        raise InvalidResult(f"{rule}: {message}", rule=rule)
+    result_bounds_check(
+        profile,
+        winner=result.winner,
+        bombs=result.bombs,
+        rockets=result.rockets,
+        spring=result.spring,
+        anti_spring=result.anti_spring,
+    )
 
 
-def _contradictions(r: DealResult, profile: RuleProfile) -> list[str]:
-    out: list[str] = []
+def _contradictions(r: DealResult, profile: RuleProfile) -> list[tuple[str, str]]:
+    out: list[tuple[str, str]] = []
     if not _is_int(r.landlord) or r.landlord not in (0, 1, 2):
-        return [f"landlord must be seat 0, 1 or 2, got {r.landlord!r}"]
+        return [(f"landlord must be seat 0, 1 or 2, got {r.landlord!r}", "R2.2")]
     if not _is_int(r.bid) or not 1 <= r.bid <= 3:
-        out.append(f"bid must be 1, 2 or 3, got {r.bid!r}")
+        out.append((f"bid must be 1, 2 or 3, got {r.bid!r}", "R3.1"))
     doubled = r.doubled
     if not isinstance(doubled, tuple | list) or len(doubled) != 3:
-        return [*out, "doubled must be three booleans, one per seat"]
+        return [*out, ("doubled must be three booleans, one per seat", "R4.1")]
     if not all(isinstance(d, bool) for d in doubled):
-        return [*out, "doubled must be three booleans, one per seat"]
+        return [*out, ("doubled must be three booleans, one per seat", "R4.1")]
     if r.winner not in ("landlord", "defenders"):
-        out.append(f"winner must be 'landlord' or 'defenders', got {r.winner!r}")
+        out.append((f"winner must be 'landlord' or 'defenders', got {r.winner!r}", "R7.1"))
     if r.doubled[r.landlord]:
-        out.append(f"the landlord (seat {r.landlord}) cannot double; only defenders double")
+        out.append(
+            (f"the landlord (seat {r.landlord}) cannot double; only defenders double", "R4.1")
+        )
     if not profile.has_doubling and (any(r.doubled) or r.redoubled):
-        out.append(f"profile {profile.key} has no doubling")
+        out.append((f"profile {profile.key} has no doubling", "R8.4"))
     elif r.redoubled and not any(r.doubled):
-        out.append("a redouble needs at least one defender's double (R4.3)")
+        out.append(("a redouble needs at least one defender's double", "R4.3"))
     if not _is_int(r.bombs) or not 0 <= r.bombs <= MAX_BOMBS:
-        out.append(f"bombs must be 0..{MAX_BOMBS}, got {r.bombs!r}")
+        out.append((f"bombs must be 0..{MAX_BOMBS}, got {r.bombs!r}", "R5.19"))
     if not _is_int(r.rockets) or r.rockets not in (0, 1):
-        out.append(f"rockets must be 0 or 1 (one pack has one rocket), got {r.rockets!r}")
+        out.append(
+            (f"rockets must be 0 or 1 (one pack has one rocket), got {r.rockets!r}", "R5.20")
+        )
     if r.spring and r.anti_spring:
-        out.append("spring and anti-spring exclude each other (R7.4)")
+        out.append(("spring and anti-spring exclude each other", "R7.4"))
     if r.spring and r.winner == "defenders":
-        out.append("a spring needs the landlord to win (R7.2)")
+        out.append(("a spring needs the landlord to win", "R7.2"))
     if r.anti_spring and r.winner == "landlord":
-        out.append("an anti-spring needs the defenders to win (R7.3)")
+        out.append(("an anti-spring needs the defenders to win", "R7.3"))
     return out
+
+
+# --------------------------------------------------------------------------- card bounds
+#: One pack (R2.1, R2.6): the landlord holds 20 cards with the kitty, each defender 17.
+LANDLORD_CARDS = 20
+DEFENDER_CARDS = 17
+BOMB_CARDS = 4  # R5.19
+ROCKET_CARDS = 2  # R5.20
+
+
+@dataclass(frozen=True, slots=True)
+class _Seat:
+    """What one seat can have played in a hand: ``cards`` at most, in ``plays`` plays at
+    most (None: no limit but the cards)."""
+
+    cards: int
+    plays: int | None = None
+
+    def max_bombs(self, *, rocket: bool) -> int | None:
+        """Bombs this seat can have played (with the rocket too if ``rocket``), None if it
+        cannot have played the rocket."""
+        left = self.cards - (ROCKET_CARDS if rocket else 0)
+        if left < 0 or (rocket and self.plays is not None and self.plays < 1):
+            return None
+        bombs = left // BOMB_CARDS
+        if self.plays is not None:
+            bombs = min(bombs, self.plays - int(rocket))
+        return bombs
+
+
+def _seats(winner: str, spring: bool, anti_spring: bool) -> tuple[tuple[_Seat, ...], str, str]:
+    """The three seats' limits for this ending, with the rule and its explanation."""
+    if winner == "landlord":
+        if spring:  # R7.2: the defenders played no card
+            return (
+                (_Seat(LANDLORD_CARDS), _Seat(0), _Seat(0)),
+                "R7.2",
+                "in a spring neither defender plays a card, so every bomb and the rocket come "
+                f"from the landlord's {LANDLORD_CARDS} cards",
+            )
+        # R7.1: the landlord played all his cards; each defender kept at least one.
+        return (
+            (_Seat(LANDLORD_CARDS), _Seat(DEFENDER_CARDS - 1), _Seat(DEFENDER_CARDS - 1)),
+            "R7.1",
+            "the hand ends when the landlord goes out, so each defender still holds a card",
+        )
+    if anti_spring:  # R7.3: the landlord made exactly one play, his opening lead
+        return (
+            (_Seat(LANDLORD_CARDS - 1, plays=1), _Seat(DEFENDER_CARDS), _Seat(DEFENDER_CARDS - 1)),
+            "R7.3",
+            "in an anti-spring the landlord makes one play, so at most one bomb or the rocket "
+            "is his; the rest come from the defenders' cards",
+        )
+    return (
+        (_Seat(LANDLORD_CARDS - 1), _Seat(DEFENDER_CARDS), _Seat(DEFENDER_CARDS - 1)),
+        "R7.1",
+        "the hand ends when a defender goes out, so the landlord and the other defender each "
+        "still hold a card",
+    )
+
+
+def max_bombs(*, winner: str, rockets: int, spring: bool, anti_spring: bool) -> int:
+    """The most bombs a hand with this ending and ``rockets`` played can have played (-1 if
+    no hand can have played that many rockets): the cards of one pack, seat by seat."""
+    seats, _rule, _why = _seats(winner, spring, anti_spring)
+    if rockets == 0:
+        return sum(seat.max_bombs(rocket=False) or 0 for seat in seats)
+    best = -1
+    for holder, seat in enumerate(seats):  # whoever played the rocket
+        with_rocket = seat.max_bombs(rocket=True)
+        if with_rocket is None:
+            continue
+        others = sum(s.max_bombs(rocket=False) or 0 for i, s in enumerate(seats) if i != holder)
+        best = max(best, with_rocket + others)
+    return best
+
+
+def result_bounds_check(
+    profile: RuleProfile,
+    *,
+    winner: str,
+    bombs: int,
+    rockets: int,
+    spring: bool = False,
+    anti_spring: bool = False,
+) -> None:
+    """Raise ImpossibleResult (naming the rule) if no deal of one pack can give a hand that
+    ended this way with these bombs and rockets played (R5.24). Both profiles deal one pack
+    20/17/17, so the bounds are the same for each; ``profile`` is taken so a profile with
+    another pack gets its own."""
+    del profile  # every registered profile plays one 54-card pack (R2.1)
+    limit = max_bombs(winner=winner, rockets=rockets, spring=spring, anti_spring=anti_spring)
+    if bombs <= limit:
+        return
+    _, rule, why = _seats(winner, spring, anti_spring)
+    rocket_text = " and the rocket" if rockets else ""
+    raise ImpossibleResult(
+        f"{rule}: {why}: at most {max(limit, 0)} bombs{rocket_text}, got {bombs}{rocket_text}",
+        rule=rule,
+    )
 
 
 def _is_int(value: object) -> bool:

@@ -12,13 +12,20 @@ import pytest
 from django.contrib.auth.models import Group
 from django.test import Client
 
+from referee.rules.cards import deal_from_seed
 from tests import factories
+from tests.play import random_hand_actions
 from tests.public_data import hand_played, tournament_with_tables
 from tournaments.models import Hand, RefereeAssignment, Seat, Table
 from tournaments.roles import REFEREE_GROUP
 from tournaments.services.hand_confirmation import hand_confirm, hand_confirm_by_pins, hand_dispute
 from tournaments.services.hand_corrections import hand_void
-from tournaments.services.hands import hand_create, hand_record_result
+from tournaments.services.hands import (
+    hand_action_record,
+    hand_create,
+    hand_deal_record,
+    hand_record_result,
+)
 from tournaments.services.tournaments import tournament_update
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -98,6 +105,16 @@ def test_players_confirm_with_their_pins_on_the_referees_phone(
     screenshot(page, "confirm-pins-done")
 
 
+def _irregular(table: Table) -> Hand:
+    """A physical-cards hand whose deal, written in afterwards, does not fit its log."""
+    deal = deal_from_seed(7)
+    hand = hand_create(table=table, physical_cards=True, first_bidder=deal.first_bidder)
+    for action in random_hand_actions(deal, seed=5):
+        hand = hand_action_record(hand=hand, action=action)
+    other = deal_from_seed(8, first_bidder=deal.first_bidder)
+    return hand_deal_record(hand=hand, deal=other.to_json())
+
+
 def test_the_desk_shows_each_state_refreshes_by_itself_and_confirms(
     signed_in: Any, screenshot: Any
 ) -> None:
@@ -111,7 +128,8 @@ def test_the_desk_shows_each_state_refreshes_by_itself_and_confirms(
     hand_played(t1, seed=3, upto=4)  # playing
     hand_confirm(hand=_result(t2, recorder), recorded_by=director)  # confirmed
     disputed = hand_dispute(hand=_result(t2, recorder), reason="bid was 3", recorded_by=director)
-    hand_void(hand=hand_create(table=t3), reason="misdeal", recorded_by=director)  # irregular
+    hand_void(hand=hand_create(table=t3), reason="misdeal", recorded_by=director)  # voided
+    _irregular(t3)  # its written-in deal does not fit its log
     hand_confirm(hand=_result(t4, recorder), recorded_by=director)
     tournament_update(tournament=tournament, requires_confirmation=False)
     _result(t4, recorder)  # closed with confirmation off: finished, counts
@@ -121,12 +139,13 @@ def test_the_desk_shows_each_state_refreshes_by_itself_and_confirms(
     page.goto(f"/director/t/{tournament.slug}/results/1/")
     rows = {n: page.locator(f'#results-desk tr[data-table="{n}"]') for n in (1, 2, 3, 4)}
     states = {n: row.get_attribute("data-state") for n, row in rows.items()}
-    assert states == {1: "awaiting", 2: "disputed", 3: "missing", 4: "finished"}
+    assert states == {1: "awaiting", 2: "disputed", 3: "irregular", 4: "finished"}
     hand_states = {
         li.get_attribute("data-state") for li in page.locator("#results-desk li[data-state]").all()
     }
     assert hand_states == {
-        "awaiting", "playing", "confirmed", "disputed", "irregular", "missing", "finished",
+        "awaiting", "playing", "confirmed", "disputed", "irregular", "voided", "missing",
+        "finished",
     }  # fmt: skip
     artefacts = screenshot(page, "desk-all-states").parent
     for n, state in states.items():

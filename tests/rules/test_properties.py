@@ -50,6 +50,7 @@ from referee.rules import (
     score_result,
 )
 from referee.rules.cards import counts_of_key, key_of_counts
+from referee.rules.scoring import max_bombs
 from referee.rules.table import play_table
 from tests.rules.helpers import snapshot
 from tests.rules.reference import PACK, ref_beats, ref_readings, ref_score, sub_multisets
@@ -162,15 +163,18 @@ def valid_results(draw: st.DrawFn, profile: RuleProfile) -> DealResult:
                 doubled[seat] = draw(st.booleans())
         redoubled = any(doubled) and draw(st.booleans())
     bonus = draw(st.booleans())
+    spring, anti = bonus and winner == "landlord", bonus and winner == "defenders"
+    rockets = draw(st.integers(0, 1))
+    most = max_bombs(winner=winner, rockets=rockets, spring=spring, anti_spring=anti)
     return DealResult(
         landlord=landlord,
         bid=draw(st.integers(1, 3)),
         doubled=(doubled[0], doubled[1], doubled[2]),
         redoubled=redoubled,
-        bombs=draw(st.integers(0, 13)),
-        rockets=draw(st.integers(0, 1)),
-        spring=bonus and winner == "landlord",
-        anti_spring=bonus and winner == "defenders",
+        bombs=draw(st.integers(0, most)),
+        rockets=rockets,
+        spring=spring,
+        anti_spring=anti,
         winner=winner,  # type: ignore[arg-type]
     )
 
@@ -238,7 +242,12 @@ def _valid(r: DealResult, profile: RuleProfile) -> bool:
         return False
     if r.spring and r.winner != "landlord":
         return False
-    return not (r.anti_spring and r.winner != "defenders")
+    if r.anti_spring and r.winner != "defenders":
+        return False
+    # the cards of one pack (tests/rules/test_result_bounds.py checks max_bombs by brute force)
+    return r.bombs <= max_bombs(
+        winner=r.winner, rockets=r.rockets, spring=r.spring, anti_spring=r.anti_spring
+    )
 
 
 @settings(max_examples=400, **SETTINGS)
@@ -275,7 +284,7 @@ def test_invalid_results_raise_invalid_result_only(
     try:
         scores = score_result(result, profile)
     except InvalidResult as exc:
-        assert exc.code == "invalid_result" and exc.message
+        assert exc.code in ("invalid_result", "impossible_result") and exc.message
         assert not _valid(result, profile), f"a valid result was refused: {exc}"
     else:
         assert _valid(result, profile), f"an impossible result was scored: {scores}"

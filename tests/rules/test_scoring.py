@@ -162,9 +162,10 @@ def test_r8_3_cap_limits_each_defender_and_the_landlord_to_twice_the_cap() -> No
 
 
 def test_r8_3_no_cap_by_default() -> None:
-    huge = result(bid=3, bombs=13, rockets=1, spring=True, d1=True, d2=True, redoubled=True)
+    # the most a spring's landlord can play: 4 bombs and the rocket (R7.2)
+    huge = result(bid=3, bombs=4, rockets=1, spring=True, d1=True, d2=True, redoubled=True)
     scores = score_result(huge, COMP2016)
-    assert scores[1] == -3 * 2 ** (13 + 1 + 1 + 2)
+    assert scores[1] == -3 * 2 ** (4 + 1 + 1 + 2)
 
 
 def test_r8_5_sv_13_jj_linear_bombs() -> None:

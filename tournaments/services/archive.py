@@ -177,6 +177,10 @@ def result_event_rescore(hand: Hand, event: HandEvent, where: str) -> None:
     """A result (or correction) event's scores are what ``referee.rules.scoring`` gives its
     result under the hand's rule profile, as on the write path (``hands.result_payload``)."""
     payload = event.payload
+    if payload.get("passed_out") is True:  # a correction to 流局: 0 for every seat
+        if payload.get("scores") != [0, 0, 0]:
+            raise ArchiveError(f"{where}.payload.scores", "a passed-out hand scores 0/0/0")
+        return
     r = payload.get("result")
     if not isinstance(r, dict):
         raise ArchiveError(f"{where}.payload.result", "expected an object")

@@ -64,6 +64,14 @@ def hand_confirm(
             "confirmed_by_players",
             _("In this tournament the players confirm a hand with their PINs (or a director)."),
         )
+    if hand_replay(hand=locked).irregular is not None:  # hand_corrections.hand_irregular_keep
+        raise ApplicationError(
+            "hand_irregular",
+            _(
+                "This hand's written-in deal does not fit its log: a director keeps it as "
+                "played (with a reason), corrects or voids it."
+            ),
+        )
     recorder = _recorder_id(locked)
     if recorder is not None and recorder == getattr(recorded_by, "pk", None):
         raise ApplicationError(

@@ -63,6 +63,7 @@ RULES_MESSAGES = {
     "bad_request": lambda: _("The action must be a bid, double, redouble, play or pass."),
     "invalid_deal": lambda: _("The deal is not one pack split 17/17/17 plus a kitty of 3."),
     "invalid_result": lambda: _("The result contradicts itself."),
+    "impossible_result": lambda: _("No deal of one pack can give this result."),
 }
 
 
@@ -73,6 +74,9 @@ def rules_error(exc: RulesError, **details: Any) -> ApplicationError:
     extra: dict[str, Any] = {"rule": exc.message, **details}
     if exc.index is not None and "index" not in extra:
         extra["index"] = exc.index
+    rule_number = getattr(exc, "rule", "")
+    if rule_number:
+        extra["rule_number"] = rule_number
     return ApplicationError(exc.code, message, extra=extra)
 
 
@@ -94,6 +98,12 @@ class HandReplay:
     announced: set[tuple[int, int, int]] = field(default_factory=set)
     #: The event that closed the hand (its last play, or a result), if it is closed.
     closing: HandEvent | None = None
+    #: A director's correction in force that overrides the play-by-play log (its payload
+    #: keeps the log's own result beside the override's).
+    override: HandEvent | None = None
+    #: A written-in deal whose check failed (the log breaks the deal) and that no director
+    #: has kept, corrected or voided since: the hand does not count (irregular).
+    irregular: HandEvent | None = None
     summary: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -106,6 +116,25 @@ class HandReplay:
     @property
     def status(self) -> str:
         return str(self.summary["status"])
+
+    @property
+    def override_changes(self) -> list[dict[str, Any]]:
+        """A director override in force, field by field: what the play-by-play log says
+        and what the override says (empty when no override is in force)."""
+        if self.override is None:
+            return []
+        payload = self.override.payload
+        logged: dict[str, Any] = payload.get("log_result") or {}
+        wanted: dict[str, Any] = (
+            {"passed_out": True, "landlord": None}
+            if payload.get("passed_out")
+            else {"passed_out": False, **payload.get("result", {})}
+        )
+        return [
+            {"field": name, "log": logged[name], "override": wanted[name]}
+            for name in logged
+            if name in wanted and logged[name] != wanted[name]
+        ]
 
 
 def hand_deal(*, hand: Hand) -> Deal | None:
@@ -150,11 +179,22 @@ def hand_replay(*, hand: Hand, events: list[HandEvent] | None = None) -> HandRep
             closing = None
         elif kind in (HandEventKind.RESULT, HandEventKind.CORRECTION):
             replay.result_event = event
+            replay.override = event if event.payload.get("override") else None
+            replay.irregular = None
         elif kind == HandEventKind.PASS_OUT:
             replay.passed_out = True
         elif kind == HandEventKind.VOID:
             replay.voided = True
-        elif kind == HandEventKind.CONFIRM:
+            replay.irregular = None
+        elif kind == HandEventKind.CONFIRM and event.payload.get("keep"):
+            # a director kept an irregular hand as played, with a reason: it counts again
+            replay.irregular = None
+            replay.confirmation = (
+                Confirmation.CONFIRMED
+                if closing is not None and closing.payload.get("needs_confirmation")
+                else Confirmation.NOT_REQUIRED
+            )
+        elif kind == HandEventKind.CONFIRM and replay.irregular is None:
             replay.confirmation = Confirmation.CONFIRMED
         elif kind == HandEventKind.DISPUTE:
             replay.confirmation = Confirmation.DISPUTED
@@ -164,6 +204,8 @@ def hand_replay(*, hand: Hand, events: list[HandEvent] | None = None) -> HandRep
         elif kind == HandEventKind.DEAL:
             replay.deal_event = event
             deal_json = event.payload["deal"]
+            check = event.payload.get("check") or {}
+            replay.irregular = None if check.get("ok", True) else event
         if event.payload.get("closes") or kind in (HandEventKind.RESULT, HandEventKind.CORRECTION):
             closing = event
             replay.confirmation = (
@@ -235,7 +277,14 @@ def _summary(
     profile_hash = _profile_hash(hand.rule_profile)
     result = replay.result_event
     state = replay.state
-    if result is not None:
+    if result is not None and result.payload.get("passed_out"):
+        # a correction to 流局 (R2.4, R10.4.5): everybody passed, 0 for every seat
+        out.update(
+            status=HandStatus.PASSED_OUT,
+            rule_profile_hash=result.payload.get("rule_profile_hash", profile_hash),
+        )
+        out["score_0"] = out["score_1"] = out["score_2"] = 0
+    elif result is not None:
         r = result.payload["result"]
         out.update(
             status=HandStatus.FINISHED,

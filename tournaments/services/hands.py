@@ -611,10 +611,13 @@ def hand_deal_record(
     expected_version: int | None = None,
     device_id: str = "",
 ) -> Hand:
-    """Write in the deal of a physical-cards hand afterwards and check the log against it.
+    """Write in the deal of a physical-cards hand once it has ended, and check the log
+    against it.
 
     The deal is recorded either way; the event's ``check`` names the first action the deal
-    makes illegal (its index, code and explanation), or says the whole log is legal.
+    makes illegal (its index, code and explanation), or says the whole log is legal. A
+    failed check makes the hand irregular: it does not count until a director keeps it
+    (``hand_corrections.hand_irregular_keep``), corrects or voids it.
     """
     try:
         parsed = Deal.from_json(deal)
@@ -632,6 +635,13 @@ def hand_deal_record(
     if not locked.physical_cards:
         raise ApplicationError(
             "not_physical_cards", _("Only a physical-cards hand has its deal written in.")
+        )
+    if locked.status not in (HandStatus.FINISHED, HandStatus.PASSED_OUT):
+        # Written in while the hand is live, the deal would check only the actions so far
+        # and not the ones after it: it is written in once the hand has ended.
+        raise ApplicationError(
+            "hand_live",
+            _("The deal of a physical-cards hand is written in once the hand has ended."),
         )
     if canonical.get("first_bidder") != locked.first_bidder:
         raise ApplicationError(
@@ -656,6 +666,16 @@ def hand_deal_record(
         idempotency_key=idempotency_key,
         device_id=device_id,
     )
+    if error is not None:
+        # Irregular: held back from the standings (disputed) until a director keeps it
+        # with a reason (``hand_irregular_keep``), corrects or voids it.
+        hand_event_append(
+            hand=locked,
+            kind=HandEventKind.DISPUTE,
+            payload={"irregular": "deal_check_failed", "reason": error.message},
+            recorded_by=recorded_by,
+            device_id=device_id,
+        )
     return hand_commit(hand=locked)
 
 

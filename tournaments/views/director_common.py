@@ -33,7 +33,10 @@ def attempt(request: HttpRequest, call: Callable[[], T], done: str) -> T | None:
     try:
         result = call()
     except ApplicationError as exc:
-        messages.error(request, exc.message, extra_tags=exc.code)
+        # the rule the refusal names (details.rule: "R7.2: in a spring…") follows the message
+        rule = exc.extra.get("rule")
+        text = f"{exc.message} — {rule}" if rule else exc.message
+        messages.error(request, text, extra_tags=exc.code)
         return None
     messages.success(request, done)
     return result

@@ -1,6 +1,8 @@
 """Input forms of the director screens: they parse and label fields; every rule is the
 services' (their ApplicationError is shown as the form's error)."""
 
+from typing import Any
+
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
@@ -83,6 +85,49 @@ class ResultForm(forms.Form):
     spring = forms.BooleanField(label=_("Spring (春天)"), required=False)
     anti_spring = forms.BooleanField(label=_("Anti-spring (反春)"), required=False)
     reason = forms.CharField(label=_("Reason"), max_length=2000)
+
+
+class CorrectionForm(ResultForm):
+    """A correction: every field starts from the hand's current result (``initial_of``)."""
+
+    passed_out = forms.BooleanField(label=_("Passed out (流局: nobody bid)"), required=False)
+    override = forms.BooleanField(
+        label=_("Override the play-by-play log (the log stays beside the override)"),
+        required=False,
+    )
+
+    field_order = [  # noqa: RUF012  # Django's Form attribute
+        "landlord", "bid", "winner", "doubled_0", "doubled_1", "doubled_2", "redoubled",
+        "bombs", "rockets", "spring", "anti_spring", "passed_out", "override", "reason",
+    ]  # fmt: skip
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # each input carries the value it starts from, so the page shows old → new
+        for name, value in (self.initial or {}).items():
+            if name in self.fields:
+                text = ("true" if value else "false") if isinstance(value, bool) else str(value)
+                self.fields[name].widget.attrs["data-old"] = text
+
+    @staticmethod
+    def initial_of(detail: dict[str, object]) -> dict[str, object]:
+        """The form's starting values: the hand's result as it stands."""
+        doubled = detail.get("doubled") or [False, False, False]
+        assert isinstance(doubled, list)
+        return {
+            "landlord": detail["landlord"] if detail["landlord"] is not None else 0,
+            "bid": detail["bid"] or 1,
+            "winner": detail["winner"] or "landlord",
+            "doubled_0": bool(doubled[0]),
+            "doubled_1": bool(doubled[1]),
+            "doubled_2": bool(doubled[2]),
+            "redoubled": bool(detail["redoubled"]),
+            "bombs": detail["bombs"],
+            "rockets": detail["rockets"],
+            "spring": bool(detail["spring"]),
+            "anti_spring": bool(detail["anti_spring"]),
+            "passed_out": detail["status"] == "passed_out",
+        }
 
 
 class PenaltyForm(forms.Form):

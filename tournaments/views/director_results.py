@@ -13,19 +13,24 @@ from django.views.decorators.http import require_POST
 
 from tournaments import director_selectors, hand_selectors
 from tournaments.models import Entry, Hand, Penalty, Table, Tournament
-from tournaments.services import hand_confirmation, hand_corrections, penalties
+from tournaments.services import hand_confirmation, hand_corrections, hands, penalties
 from tournaments.views.director_common import as_int, attempt, round_or_404, tournament_or_404
-from tournaments.views.director_forms import PenaltyForm, ReasonForm, ResultForm
+from tournaments.views.director_forms import CorrectionForm, PenaltyForm, ReasonForm
 
 
 def _desk_context(slug: str, number: int) -> dict[str, Any]:
     tournament = tournament_or_404(slug)
     round_ = round_or_404(tournament, number)
+    desk = director_selectors.results_desk(round=round_)
     return {
         "tournament": tournament,
         "round": round_,
-        "desk": director_selectors.results_desk(round=round_),
+        "desk": desk,
         "awaiting": director_selectors.awaiting_confirmation(round=round_),
+        # hands whose written-in deal failed its check: not counted until a director decides
+        "irregular": {
+            line.hand.pk for row in desk for line in row.lines if line.state == "irregular"
+        },
     }
 
 
@@ -78,13 +83,7 @@ def _hand(slug: str, hand_id: int) -> tuple[Tournament, Hand]:
 def hand_detail(request: HttpRequest, slug: str, hand_id: int) -> HttpResponse:
     tournament, hand = _hand(slug, hand_id)
     detail = hand_selectors.hand_detail(hand=hand, show_cards=True, audit=True)
-    initial = {
-        "landlord": detail["landlord"] or 0,
-        "bid": detail["bid"] or 1,
-        "winner": detail["winner"] or "landlord",
-        "bombs": detail["bombs"],
-        "rockets": detail["rockets"],
-    }
+    initial = CorrectionForm.initial_of(detail)
     context = {
         "tournament": tournament,
         "hand": hand,
@@ -92,7 +91,11 @@ def hand_detail(request: HttpRequest, slug: str, hand_id: int) -> HttpResponse:
         "confirmed_by": director_selectors.confirmers(hand_ids=[hand.pk]).get(hand.pk, ""),
         "detail": detail,
         "seats": list(hand.table.seats.select_related("entry__player").order_by("position")),
-        "correct_form": ResultForm(initial=initial),
+        "correct_form": CorrectionForm(initial=initial),
+        # the result as it stands, for the page's "old → new" preview (data- attributes)
+        "current": initial,
+        "closed": hand.status in ("finished", "passed_out"),
+        "result_only_open": detail["mode"] == "result_only" and detail["status"] == "bidding",
         "void_form": ReasonForm(),
         "penalty_form": PenaltyForm(),
         "penalties": Penalty.objects.filter(hand=hand).select_related(
@@ -105,8 +108,8 @@ def hand_detail(request: HttpRequest, slug: str, hand_id: int) -> HttpResponse:
 @staff_member_required
 @require_POST
 def hand_action(request: HttpRequest, slug: str, hand_id: int, action: str) -> HttpResponse:
-    """correct / void / penalty / revoke (a penalty) / confirm / dispute, with a fresh
-    idempotency key per form. ``back=desk``: answer with the results desk."""
+    """confirm / dispute / correct / passed_out / keep / void / penalty / revoke (a
+    penalty), with a fresh idempotency key per form. ``back=desk``: answer with the desk."""
     tournament, hand = _hand(slug, hand_id)
     key = request.POST.get("idempotency_key") or f"director-{uuid.uuid4()}"
     user = request.user
@@ -134,7 +137,7 @@ def hand_action(request: HttpRequest, slug: str, hand_id: int, action: str) -> H
         else:
             _form_errors(request, form)
     elif action == "correct":
-        form = ResultForm(request.POST)
+        form = CorrectionForm(request.POST)
         if form.is_valid():
             data = dict(form.cleaned_data)
             doubled = (data.pop("doubled_0"), data.pop("doubled_1"), data.pop("doubled_2"))
@@ -144,6 +147,27 @@ def hand_action(request: HttpRequest, slug: str, hand_id: int, action: str) -> H
                     hand=hand, doubled=doubled, recorded_by=user, idempotency_key=key, **data
                 ),
                 _("Result corrected."),
+            )
+        else:
+            _form_errors(request, form)
+    elif action == "passed_out":
+        attempt(
+            request,
+            lambda: hands.hand_record_passed_out(hand=hand, recorded_by=user, idempotency_key=key),
+            _("Recorded as passed out (0 for every seat)."),
+        )
+    elif action == "keep":
+        form = ReasonForm(request.POST)
+        if form.is_valid():
+            attempt(
+                request,
+                lambda: hand_corrections.hand_irregular_keep(
+                    hand=hand,
+                    reason=form.cleaned_data["reason"],
+                    recorded_by=user,
+                    idempotency_key=key,
+                ),
+                _("Hand kept as played."),
             )
         else:
             _form_errors(request, form)

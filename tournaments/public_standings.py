@@ -11,10 +11,17 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from django.db.models import Max
+from django.db.models import Max, OuterRef, Subquery
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.models import StandingSnapshot, Tournament, TournamentFormat, TournamentStatus
+from tournaments.models import (
+    StandingSnapshot,
+    Tournament,
+    TournamentFormat,
+    TournamentLog,
+    TournamentLogKind,
+    TournamentStatus,
+)
 from tournaments.standings import PRIMARY, chain_for
 
 #: Column titles of the tie-break criteria (tournaments.standings.CRITERIA).
@@ -51,6 +58,10 @@ class StandingsTable:
     round_number: int = 0
     computed_at: datetime | None = None
     final: bool = False
+    #: when the final standings were published again after a reopen, and the reopen's
+    #: reason ("Final, revised <time>: <reason>"); None for a first publication
+    revised_at: datetime | None = None
+    revision_reason: str = ""
     #: tie-break criteria shown as columns, after the format's primary criterion
     tiebreaks: list[str] = field(default_factory=list)
     #: entry id → places gained since the previous round (None: no previous round)
@@ -83,16 +94,39 @@ class StandingsTable:
 def standings_key(*, slug: str) -> str | None:
     """What the standings page depends on, as one string (None: no public tournament).
     One query: the ETag of a conditional GET costs no more than this."""
+    last_log = TournamentLog.objects.filter(tournament=OuterRef("pk")).order_by("-id")
     row = (
         Tournament.objects.filter(slug=slug, is_public=True)
-        .annotate(version=Max("standings__log_version"), at=Max("standings__computed_at"))
-        .values_list("pk", "status", "log_version", "version", "at")
+        .annotate(
+            version=Max("standings__log_version"),
+            at=Max("standings__computed_at"),
+            logged=Subquery(last_log.values("id")[:1]),
+        )
+        .values_list("pk", "status", "log_version", "version", "at", "logged")
         .first()
     )
     if row is None:
         return None
-    pk, status, log_version, version, at = row
-    return f"s{pk}-{status}-{log_version}-{version}-{at.timestamp() if at else 0}"
+    pk, status, log_version, version, at, logged = row
+    return f"s{pk}-{status}-{log_version}-{version}-{at.timestamp() if at else 0}-{logged}"
+
+
+def final_revision(*, tournament: Tournament) -> tuple[datetime, str] | None:
+    """When the final standings were last published and the reason of the reopen before
+    it, if they were ever reopened; None for final standings published once."""
+    entries = list(
+        TournamentLog.objects.filter(
+            tournament=tournament,
+            kind__in=(TournamentLogKind.FINAL_PUBLISHED, TournamentLogKind.RESULTS_REOPENED),
+        )
+        .order_by("-recorded_at", "-id")
+        .values_list("kind", "recorded_at", "reason")[:2]
+    )
+    if len(entries) < 2 or entries[0][0] != TournamentLogKind.FINAL_PUBLISHED:
+        return None
+    if entries[1][0] != TournamentLogKind.RESULTS_REOPENED:
+        return None
+    return entries[0][1], entries[1][2]
 
 
 def standings_table(*, tournament: Tournament, club: str | None = None) -> StandingsTable:
@@ -119,6 +153,9 @@ def standings_table(*, tournament: Tournament, club: str | None = None) -> Stand
     table.final = (
         tournament.status == TournamentStatus.FINISHED and latest == tournament.log_version
     )
+    revision = final_revision(tournament=tournament) if table.final else None
+    if revision is not None:
+        table.revised_at, table.revision_reason = revision
     chain = chain_for(format=tournament.format, tiebreaks=tournament.tiebreaks)
     table.tiebreaks = [c for c in chain if c != PRIMARY.get(tournament.format, "total")]
     table.movement = _movement(tournament, table.round_number, rows)

@@ -50,6 +50,11 @@ urlpatterns = [
         name="standings-publish",
     ),
     path(
+        "t/<slug:slug>/standings/reopen/",
+        director_standings.standings_reopen,
+        name="standings-reopen",
+    ),
+    path(
         "t/<slug:slug>/hands/<id:hand_id>/<str:action>/",
         director_results.hand_action,
         name="hand-action",

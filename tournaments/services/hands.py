@@ -41,6 +41,7 @@ from tournaments.models import (
     RoundLogKind,
     Table,
     Tournament,
+    TournamentStatus,
 )
 from tournaments.models.hands import LIVE_HAND_STATUSES
 from tournaments.services.common import model_validate
@@ -57,7 +58,7 @@ from tournaments.services.hand_log import (
     replay_remembered,
     rules_error,
 )
-from tournaments.services.hand_results import hand_results_sync
+from tournaments.services.hand_results import hand_results_sync, results_final_error
 from tournaments.services.transactions import hand_write_atomic
 from tournaments.services.validation import (
     bool_check,
@@ -192,6 +193,8 @@ def hand_create(
             _("Give one of a board, an ad-hoc deal, a seed or physical cards, not several."),
         )
     tournament = tournament_share_lock(tournament_id=table.round.tournament_id)
+    if tournament.status == TournamentStatus.FINISHED:
+        raise results_final_error()
     # Two devices starting a hand at one table at once: the second waits here, then takes
     # the next number (no unique-constraint error half-way through the request).
     list(Table.objects.select_for_update().filter(pk=table.pk).order_by().values_list("pk"))

@@ -22,6 +22,7 @@ from tournaments.models import (
 from tournaments.services.common import model_validate
 from tournaments.services.hand_results import tournament_scores_changed
 from tournaments.services.tournament_log import tournament_log_append
+from tournaments.roles import user_is_director
 from tournaments.services.validation import at_most_check, reason_check
 from tournaments.standings import TiebreakError, tiebreaks_check
 
@@ -179,9 +180,11 @@ def entry_create(
 
 
 @transaction.atomic
-def tournament_finish(*, tournament: Tournament) -> Tournament:
+def tournament_finish(*, tournament: Tournament, recorded_by: Any = None) -> Tournament:
     """Publish the final standings: every round closed, the standings stored at the
-    current log version, the tournament finished and public."""
+    current log version, the tournament finished and public, and its results locked
+    (``tournament_scores_changed`` refuses every change with ``results_final`` until a
+    director reopens them: ``tournament_reopen``).  Written to the tournament log."""
     from tournaments.services.standings import standings_snapshot_update
 
     locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
@@ -204,4 +207,38 @@ def tournament_finish(*, tournament: Tournament) -> Tournament:
     locked.status = TournamentStatus.FINISHED
     locked.is_public = True
     locked.save(update_fields=["status", "is_public"])
+    tournament_log_append(
+        tournament_id=locked.pk,
+        kind=TournamentLogKind.FINAL_PUBLISHED,
+        changes={"log_version": locked.log_version},
+        recorded_by=recorded_by,
+    )
+    return locked
+
+
+@transaction.atomic
+def tournament_reopen(*, tournament: Tournament, reason: str, recorded_by: Any = None) -> Tournament:
+    """Unlock a finished tournament's results for a correction, with a reason, by a
+    director.  The tournament runs again (its rounds stay closed: reopen the one to
+    correct); publishing the final standings again shows them as "Final, revised <time>:
+    <reason>" (``final_revision``)."""
+    reason = reason_check(reason)
+    if not user_is_director(recorded_by):
+        raise ApplicationError(
+            "director_required", _("Only a director can reopen the final results.")
+        )
+    locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    if locked.status != TournamentStatus.FINISHED:
+        raise ApplicationError(
+            "results_not_final", _("The final standings have not been published.")
+        )
+    locked.status = TournamentStatus.RUNNING
+    locked.save(update_fields=["status"])
+    tournament_log_append(
+        tournament_id=locked.pk,
+        kind=TournamentLogKind.RESULTS_REOPENED,
+        reason=reason,
+        changes={"status": [TournamentStatus.FINISHED.value, TournamentStatus.RUNNING.value]},
+        recorded_by=recorded_by,
+    )
     return locked

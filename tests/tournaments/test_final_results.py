@@ -1,0 +1,138 @@
+"""Issue 17 point 4, final means final: publishing the final standings locks the results;
+every change is refused with ``results_final`` (nothing written) until a director reopens
+them with a reason; the public standings then say "Final, revised <time>: <reason>"."""
+
+from typing import Any
+
+import pytest
+
+from tests import factories
+from tests.tournaments.builders import finish
+from tournaments.errors import ApplicationError
+from tournaments.models import (
+    Hand,
+    HandEvent,
+    Penalty,
+    Round,
+    RoundStatus,
+    Tournament,
+    TournamentLog,
+    TournamentLogKind,
+    TournamentStatus,
+)
+from tournaments.public_standings import final_revision, standings_table
+from tournaments.services.entries import entry_withdraw
+from tournaments.services.hand_corrections import hand_result_correct, hand_void
+from tournaments.services.hands import hand_create
+from tournaments.services.penalties import penalty_create, penalty_revoke
+from tournaments.services.rounds import round_reopen
+from tournaments.services.tournaments import tournament_finish, tournament_reopen, tournament_update
+
+pytestmark = pytest.mark.django_db
+
+
+def _finished(director: Any) -> tuple[Tournament, Hand]:
+    table = factories.seated_table(slug="final", hands_per_round=2)
+    hand = finish(table, landlord=0, bid=2, winner="landlord")
+    Round.objects.filter(pk=table.round_id).update(status=RoundStatus.CLOSED)
+    tournament = tournament_finish(tournament=table.round.tournament, recorded_by=director)
+    return tournament, hand
+
+
+def _refused(call: Any) -> None:
+    with pytest.raises(ApplicationError) as excinfo:
+        call()
+    assert excinfo.value.code == "results_final"
+
+
+def test_publishing_the_final_standings_is_logged_and_locks_every_result_change(
+    director: Any,
+) -> None:
+    tournament, hand = _finished(director)
+    assert TournamentLog.objects.filter(
+        tournament=tournament, kind=TournamentLogKind.FINAL_PUBLISHED, recorded_by=director
+    ).exists()
+    version = tournament.log_version
+    events = HandEvent.objects.count()
+    entry = hand.table.seats.get(position=1).entry
+    penalty = Penalty.objects.create(
+        tournament=tournament, entry=entry, points=-1, reason="before the lock"
+    )
+    refusals = [
+        lambda: hand_result_correct(
+            hand=hand, reason="typo", landlord=1, bid=1, winner="landlord", recorded_by=director
+        ),
+        lambda: hand_void(hand=hand, reason="misdeal", recorded_by=director),
+        lambda: penalty_create(entry=entry, points=-2, reason="late"),
+        lambda: penalty_revoke(penalty=penalty, reason="mistake", recorded_by=director),
+        lambda: entry_withdraw(entry=entry, reason="ill", recorded_by=director),
+        lambda: hand_create(table=hand.table),
+        lambda: round_reopen(round=hand.table.round, reason="late", recorded_by=director),
+        lambda: tournament_update(
+            tournament=tournament, tiebreaks=["registration"], reason="why not"
+        ),
+    ]
+    for call in refusals:
+        _refused(call)
+    hand.refresh_from_db()
+    tournament.refresh_from_db()
+    assert (hand.landlord_seat, hand.status, hand.scores) == (0, "finished", hand.scores)
+    assert tournament.log_version == version
+    assert tournament.tiebreaks == []
+    assert HandEvent.objects.count() == events
+    assert Penalty.objects.filter(entry=entry).count() == 1
+    assert not Penalty.objects.get(pk=penalty.pk).revoked_at
+    assert not entry.__class__.objects.get(pk=entry.pk).withdrawn
+    assert Round.objects.get(pk=hand.table.round_id).status == RoundStatus.CLOSED
+    assert Hand.objects.filter(table=hand.table).count() == 1
+
+
+def test_a_setting_that_does_not_rank_may_still_change_after_the_final(director: Any) -> None:
+    tournament, _ = _finished(director)
+    tournament_update(tournament=tournament, name="Renamed", recorded_by=director)
+    assert Tournament.objects.get(pk=tournament.pk).name == "Renamed"
+
+
+def test_reopen_needs_a_reason_a_director_and_final_results(director: Any, referee: Any) -> None:
+    tournament, _ = _finished(director)
+    cases = [
+        ({"reason": "", "recorded_by": director}, "reason_required"),
+        ({"reason": "   ", "recorded_by": director}, "reason_required"),
+        ({"reason": "late result", "recorded_by": referee}, "director_required"),
+        ({"reason": "late result", "recorded_by": None}, "director_required"),
+    ]
+    for kwargs, code in cases:
+        with pytest.raises(ApplicationError) as excinfo:
+            tournament_reopen(tournament=tournament, **kwargs)
+        assert excinfo.value.code == code
+    assert Tournament.objects.get(pk=tournament.pk).status == TournamentStatus.FINISHED
+    assert not TournamentLog.objects.filter(kind=TournamentLogKind.RESULTS_REOPENED).exists()
+    tournament_reopen(tournament=tournament, reason="late result", recorded_by=director)
+    with pytest.raises(ApplicationError) as excinfo:
+        tournament_reopen(tournament=tournament, reason="again", recorded_by=director)
+    assert excinfo.value.code == "results_not_final"
+    assert TournamentLog.objects.filter(kind=TournamentLogKind.RESULTS_REOPENED).count() == 1
+
+
+def test_a_correction_after_a_reopen_and_the_revised_final(director: Any) -> None:
+    tournament, hand = _finished(director)
+    table = standings_table(tournament=Tournament.objects.get(pk=tournament.pk))
+    assert table.final and table.revised_at is None
+    assert final_revision(tournament=tournament) is None
+    tournament_reopen(tournament=tournament, reason="scoresheet misread", recorded_by=director)
+    entry = TournamentLog.objects.get(kind=TournamentLogKind.RESULTS_REOPENED)
+    assert (entry.reason, entry.recorded_by, entry.changes) == (
+        "scoresheet misread",
+        director,
+        {"status": ["finished", "running"]},
+    )
+    hand_result_correct(
+        hand=hand, reason="misread", landlord=1, bid=1, winner="landlord", recorded_by=director
+    )
+    assert not standings_table(tournament=Tournament.objects.get(pk=tournament.pk)).final
+    tournament_finish(tournament=tournament, recorded_by=director)
+    revised = standings_table(tournament=Tournament.objects.get(pk=tournament.pk))
+    assert revised.final
+    assert revised.revision_reason == "scoresheet misread"
+    published = TournamentLog.objects.filter(kind=TournamentLogKind.FINAL_PUBLISHED).last()
+    assert published is not None and revised.revised_at == published.recorded_at

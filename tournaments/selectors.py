@@ -17,6 +17,7 @@ from tournaments.models import (
     Round,
     RoundBoard,
     RoundBye,
+    RoundStatus,
     Seat,
     StandingSnapshot,
     Table,
@@ -49,6 +50,14 @@ def tournament_get_public(*, slug: str) -> Tournament | None:
 def tournament_has_hands(*, tournament: Tournament) -> bool:
     """True once any hand exists: from then on the rule profile is frozen."""
     return Hand.objects.filter(table__round__tournament=tournament).exists()
+
+
+def tournament_has_seated_round(*, tournament: Tournament) -> bool:
+    """True once a round has been seated (seated, playing or closed): from then on the
+    settings the seating and the scores depend on are frozen."""
+    return (
+        Round.objects.filter(tournament=tournament).exclude(status=RoundStatus.DRAFT).exists()
+    )
 
 
 def entry_next_registration_order(*, tournament: Tournament) -> int:

@@ -136,3 +136,73 @@ def test_a_correction_after_a_reopen_and_the_revised_final(director: Any) -> Non
     assert revised.revision_reason == "scoresheet misread"
     published = TournamentLog.objects.filter(kind=TournamentLogKind.FINAL_PUBLISHED).last()
     assert published is not None and revised.revised_at == published.recorded_at
+
+
+# --------------------------------------------------------------------------- frozen settings
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("format", "swiss"),
+        ("rule_profile", "classic"),
+        ("hands_per_round", 3),
+        ("requires_confirmation", True),
+    ],
+)
+def test_settings_are_frozen_once_the_first_round_is_seated(
+    director: Any, field: str, value: Any
+) -> None:
+    table = factories.seated_table(slug="frozen", hands_per_round=2)
+    tournament = table.round.tournament
+    tournament_update(tournament=tournament, **{field: value}, recorded_by=director)
+    tournament_update(  # back: a draft round freezes nothing
+        tournament=tournament,
+        **{field: Tournament._meta.get_field(field).get_default()},
+        recorded_by=director,
+    )
+    Round.objects.filter(pk=table.round_id).update(status=RoundStatus.SEATED)
+    logged = TournamentLog.objects.count()
+    before = Tournament.objects.get(pk=tournament.pk)
+    with pytest.raises(ApplicationError) as excinfo:
+        tournament_update(tournament=tournament, **{field: value}, reason="x", recorded_by=director)
+    assert excinfo.value.code == "settings_frozen"
+    assert excinfo.value.extra == {"fields": [field]}
+    after = Tournament.objects.get(pk=tournament.pk)
+    assert getattr(after, field) == getattr(before, field)
+    assert TournamentLog.objects.count() == logged
+    # The same value again is no change: the rest of the form still saves.
+    tournament_update(
+        tournament=tournament, **{field: getattr(before, field)}, name="Same", recorded_by=director
+    )
+    assert Tournament.objects.get(pk=tournament.pk).name == "Same"
+
+
+def test_the_tiebreak_chain_changes_after_seating_only_with_a_reason(director: Any) -> None:
+    table = factories.seated_table(slug="chain")
+    tournament = table.round.tournament
+    Round.objects.filter(pk=table.round_id).update(status=RoundStatus.PLAYING)
+    with pytest.raises(ApplicationError) as excinfo:
+        tournament_update(tournament=tournament, tiebreaks=["registration"], recorded_by=director)
+    assert excinfo.value.code == "reason_required"
+    assert Tournament.objects.get(pk=tournament.pk).tiebreaks == []
+    tournament_update(
+        tournament=tournament,
+        tiebreaks=["registration"],
+        reason="as announced at the players' meeting",
+        recorded_by=director,
+    )
+    entry = TournamentLog.objects.get(kind=TournamentLogKind.SETTINGS_CHANGED)
+    assert entry.changes == {"tiebreaks": [[], ["registration"]]}
+    assert entry.reason == "as announced at the players' meeting"
+    assert entry.recorded_by == director
+
+
+@pytest.mark.parametrize(("start", "status"), [("running", "finished"), ("finished", "running")])
+def test_the_finished_status_is_set_only_by_the_publication(
+    director: Any, start: str, status: str
+) -> None:
+    tournament = factories.TournamentFactory(status=start)
+    with pytest.raises(ApplicationError) as excinfo:
+        tournament_update(tournament=tournament, status=status, recorded_by=director)
+    assert excinfo.value.code == "final_by_publication"
+    assert Tournament.objects.get(pk=tournament.pk).status == start
+    assert not TournamentLog.objects.exists()

@@ -95,6 +95,60 @@ def tournament_create(
     return tournament
 
 
+#: What a seated round was seated, scored and shown by: frozen from the first seating on
+#: (issue 17: a format changed after seating re-ranked every player at rank 1).
+FROZEN_ONCE_SEATED = ("rule_profile", "format", "hands_per_round", "requires_confirmation")
+
+
+def _check_status_change(locked: Tournament, status: str | None) -> None:
+    """The finished status is the final standings' lock: it is set by publishing them and
+    lifted by reopening them with a reason, never by a plain settings change."""
+    if status is None or status == locked.status:
+        return
+    if TournamentStatus.FINISHED in (status, locked.status):
+        raise ApplicationError(
+            "final_by_publication",
+            _(
+                "Publish the final standings, or reopen them with a reason, from the "
+                "standings screen."
+            ),
+        )
+
+
+def _check_frozen_once_seated(
+    locked: Tournament, wanted: dict[str, Any], *, tiebreaks: list[str] | None, reason: str
+) -> None:
+    """Refuse a change of a ``FROZEN_ONCE_SEATED`` setting once a round has been seated
+    (``settings_frozen``), and a new tie-break chain then without a reason
+    (``reason_required``)."""
+    changing = [f for f, v in wanted.items() if v is not None and v != getattr(locked, f)]
+    new_chain = tiebreaks is not None and list(tiebreaks) != list(locked.tiebreaks)
+    if not (changing or new_chain) or not selectors.tournament_has_seated_round(
+        tournament=locked
+    ):
+        return
+    if changing:
+        if "rule_profile" in changing and selectors.tournament_has_hands(tournament=locked):
+            raise ApplicationError(
+                "rule_profile_frozen",
+                _("The rule profile cannot change once a hand has been recorded."),
+            )
+        raise ApplicationError(
+            "settings_frozen",
+            _(
+                "A round has been seated: the format, the rule profile, the hands per round "
+                "and the confirmation can no longer change (%(fields)s)."
+            )
+            % {"fields": ", ".join(changing)},
+            extra={"fields": changing},
+        )
+    if not reason:
+        raise ApplicationError(
+            "reason_required",
+            _("A round has been seated: give a reason for the new tie-break chain."),
+        )
+
+
 @transaction.atomic
 def tournament_update(
     *,
@@ -112,14 +166,29 @@ def tournament_update(
     recorded_by: Any = None,
 ) -> Tournament:
     """Change the given fields; each change is written to the tournament log (who, when,
-    old → new, and the reason if given).  The rule profile is frozen once the tournament
-    has a hand: the row is locked so a hand cannot be created concurrently
+    old → new, and the reason if given).  Once a round has been seated the format, the rule
+    profile, the hands per round and the confirmation are frozen and the tie-break chain
+    changes only with a reason; the status never enters or leaves "finished" here
+    (``tournament_finish``, ``tournament_reopen``).  The rule profile is frozen once the
+    tournament has a hand: the row is locked so a hand cannot be created concurrently
     (``hand_create`` takes the same lock).  A new format or tie-break chain reorders
     the standings: they are recomputed."""
     at_most_check("hands_per_round", hands_per_round, maximum=HANDS_PER_ROUND_MAX)
     reason = reason_check(reason) if reason != "" else ""
     locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
     before = {field: _logged(getattr(locked, field)) for field in LOGGED_SETTINGS}
+    _check_status_change(locked, status)
+    _check_frozen_once_seated(
+        locked,
+        {
+            "rule_profile": rule_profile,
+            "format": format,
+            "hands_per_round": hands_per_round,
+            "requires_confirmation": requires_confirmation,
+        },
+        tiebreaks=tiebreaks,
+        reason=reason,
+    )
     if rule_profile is not None and rule_profile != locked.rule_profile:
         _check_rule_profile(rule_profile)
         if selectors.tournament_has_hands(tournament=locked):

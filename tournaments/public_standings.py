@@ -111,30 +111,50 @@ def standings_key(*, slug: str) -> str | None:
     return f"s{pk}-{status}-{log_version}-{version}-{at.timestamp() if at else 0}-{logged}"
 
 
+def _revision_columns() -> dict[str, Subquery]:
+    """When the final standings were last published, and when and why they were last
+    reopened, as subqueries of a tournament queryset."""
+    log = TournamentLog.objects.filter(tournament=OuterRef("pk")).order_by("-recorded_at", "-id")
+    published = log.filter(kind=TournamentLogKind.FINAL_PUBLISHED)
+    reopened = log.filter(kind=TournamentLogKind.RESULTS_REOPENED)
+    return {
+        "published_at": Subquery(published.values("recorded_at")[:1]),
+        "reopened_at": Subquery(reopened.values("recorded_at")[:1]),
+        "reopen_reason": Subquery(reopened.values("reason")[:1]),
+    }
+
+
+def _revision(row: dict[str, Any]) -> tuple[datetime, str] | None:
+    published, reopened = row["published_at"], row["reopened_at"]
+    if published is None or reopened is None or reopened > published:
+        return None
+    return published, row["reopen_reason"]
+
+
 def final_revision(*, tournament: Tournament) -> tuple[datetime, str] | None:
     """When the final standings were last published and the reason of the reopen before
-    it, if they were ever reopened; None for final standings published once."""
-    entries = list(
-        TournamentLog.objects.filter(
-            tournament=tournament,
-            kind__in=(TournamentLogKind.FINAL_PUBLISHED, TournamentLogKind.RESULTS_REOPENED),
-        )
-        .order_by("-recorded_at", "-id")
-        .values_list("kind", "recorded_at", "reason")[:2]
-    )
-    if len(entries) < 2 or entries[0][0] != TournamentLogKind.FINAL_PUBLISHED:
-        return None
-    if entries[1][0] != TournamentLogKind.RESULTS_REOPENED:
-        return None
-    return entries[0][1], entries[1][2]
+    it, if they were ever reopened; None for final standings published once (or not)."""
+    row = Tournament.objects.filter(pk=tournament.pk).values(**_revision_columns()).first()
+    return _revision(row) if row is not None else None
 
 
 def standings_table(*, tournament: Tournament, club: str | None = None) -> StandingsTable:
     """The newest snapshot, best rank first, optionally one club's players."""
     table = StandingsTable(tournament=tournament)
-    latest = StandingSnapshot.objects.filter(tournament=tournament).aggregate(v=Max("log_version"))[
-        "v"
-    ]
+    # The latest version and the final's revision in one query.
+    head = (
+        Tournament.objects.filter(pk=tournament.pk)
+        .values(
+            latest=Subquery(
+                StandingSnapshot.objects.filter(tournament=OuterRef("pk"))
+                .order_by("-log_version")
+                .values("log_version")[:1]
+            ),
+            **_revision_columns(),
+        )
+        .get()
+    )
+    latest = head["latest"]
     if latest is None:
         return table
     rows = list(
@@ -153,7 +173,7 @@ def standings_table(*, tournament: Tournament, club: str | None = None) -> Stand
     table.final = (
         tournament.status == TournamentStatus.FINISHED and latest == tournament.log_version
     )
-    revision = final_revision(tournament=tournament) if table.final else None
+    revision = _revision(head) if table.final else None
     if revision is not None:
         table.revised_at, table.revision_reason = revision
     chain = chain_for(format=tournament.format, tiebreaks=tournament.tiebreaks)

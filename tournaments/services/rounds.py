@@ -26,8 +26,8 @@ from tournaments.models import (
 )
 from tournaments.roles import user_is_director
 from tournaments.services.common import model_validate
-from tournaments.services.referees import referee_account_check
 from tournaments.services.hand_results import results_final_error
+from tournaments.services.referees import referee_account_check
 from tournaments.services.validation import at_most_check, bool_check, reason_check
 
 

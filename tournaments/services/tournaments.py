@@ -19,10 +19,10 @@ from tournaments.models import (
     TournamentLogKind,
     TournamentStatus,
 )
+from tournaments.roles import user_is_director
 from tournaments.services.common import model_validate
 from tournaments.services.hand_results import tournament_scores_changed
 from tournaments.services.tournament_log import tournament_log_append
-from tournaments.roles import user_is_director
 from tournaments.services.validation import at_most_check, reason_check
 from tournaments.standings import TiebreakError, tiebreaks_check
 
@@ -123,9 +123,7 @@ def _check_frozen_once_seated(
     (``reason_required``)."""
     changing = [f for f, v in wanted.items() if v is not None and v != getattr(locked, f)]
     new_chain = tiebreaks is not None and list(tiebreaks) != list(locked.tiebreaks)
-    if not (changing or new_chain) or not selectors.tournament_has_seated_round(
-        tournament=locked
-    ):
+    if not (changing or new_chain) or not selectors.tournament_has_seated_round(tournament=locked):
         return
     if changing:
         if "rule_profile" in changing and selectors.tournament_has_hands(tournament=locked):
@@ -230,6 +228,29 @@ def tournament_update(
     return locked
 
 
+def entry_duplicate_check(*, tournament: Tournament, name: str, club: str) -> None:
+    """Refuse a second registration of a player of the same name and club (ignoring case
+    and surrounding spaces): the single-entry form and the CSV import alike."""
+    name_key = (name or "").strip().casefold()
+    club_key = (club or "").strip().casefold()
+    for entry in Entry.objects.filter(tournament=tournament).select_related("player"):
+        player = entry.player
+        if (player.name.strip().casefold(), player.club.strip().casefold()) == (
+            name_key,
+            club_key,
+        ):
+            raise ApplicationError(
+                "entry_duplicate",
+                _("%(name)s (%(club)s) is already registered as #%(number)s.")
+                % {
+                    "name": player.name,
+                    "club": player.club or "—",
+                    "number": entry.registration_order,
+                },
+                extra={"registration_order": entry.registration_order},
+            )
+
+
 @transaction.atomic
 def entry_create(
     *, tournament: Tournament, player: Player, registration_order: int | None = None
@@ -286,7 +307,9 @@ def tournament_finish(*, tournament: Tournament, recorded_by: Any = None) -> Tou
 
 
 @transaction.atomic
-def tournament_reopen(*, tournament: Tournament, reason: str, recorded_by: Any = None) -> Tournament:
+def tournament_reopen(
+    *, tournament: Tournament, reason: str, recorded_by: Any = None
+) -> Tournament:
     """Unlock a finished tournament's results for a correction, with a reason, by a
     director.  The tournament runs again (its rounds stay closed: reopen the one to
     correct); publishing the final standings again shows them as "Final, revised <time>:

@@ -44,9 +44,7 @@ def confirmed_check(request: HttpRequest) -> None:
     """The confirmation step of an irreversible-looking director action: the form's
     "I confirm" box must be ticked (``confirmation_required`` otherwise)."""
     if not flag(request, "confirm"):
-        raise ApplicationError(
-            "confirmation_required", _("Tick the confirmation box to go ahead.")
-        )
+        raise ApplicationError("confirmation_required", _("Tick the confirmation box to go ahead."))
 
 
 def flag(request: HttpRequest, name: str) -> bool:

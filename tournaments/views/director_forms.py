@@ -4,9 +4,9 @@ services' (their ApplicationError is shown as the form's error)."""
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.limits import HANDS_PER_ROUND_MAX
+from tournaments.limits import HANDS_PER_ROUND_MAX, REGISTRATION_ORDER_MAX
 from tournaments.models import RuleProfileKey, TournamentFormat
-from tournaments.services.validation import BIGINT_MAX, PENALTY_POINTS_MAX
+from tournaments.services.validation import PENALTY_POINTS_MAX
 
 
 class TournamentForm(forms.Form):
@@ -77,7 +77,9 @@ class ResultForm(forms.Form):
 
 
 class PenaltyForm(forms.Form):
-    entry = forms.IntegerField(label=_("Entry"), min_value=1, max_value=BIGINT_MAX)
+    entry = forms.IntegerField(
+        label=_("Entry (registration number)"), min_value=1, max_value=REGISTRATION_ORDER_MAX
+    )
     points = forms.IntegerField(
         label=_("Points (negative for a penalty)"),
         min_value=-PENALTY_POINTS_MAX,

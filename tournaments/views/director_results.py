@@ -7,14 +7,20 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.admin.views.decorators import staff_member_required
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from tournaments import director_selectors, hand_selectors
 from tournaments.models import Entry, Hand, Penalty, Tournament
 from tournaments.services import hand_corrections, penalties
-from tournaments.views.director_common import as_int, attempt, round_or_404, tournament_or_404
+from tournaments.views.director_common import (
+    as_int,
+    attempt,
+    confirmed_check,
+    round_or_404,
+    tournament_or_404,
+)
 from tournaments.views.director_forms import PenaltyForm, ReasonForm, ResultForm
 
 
@@ -103,7 +109,18 @@ def hand_action(request: HttpRequest, slug: str, hand_id: int, action: str) -> H
     elif action == "penalty":
         form = PenaltyForm(request.POST)
         if form.is_valid():
-            entry = get_object_or_404(Entry, pk=form.cleaned_data["entry"], tournament=tournament)
+            # The entry by its registration number, as every screen shows it.
+            entry = Entry.objects.filter(
+                tournament=tournament, registration_order=form.cleaned_data["entry"]
+            ).first()
+            if entry is None:
+                messages.error(
+                    request,
+                    _("No entry #%(number)s in this tournament.")
+                    % {"number": form.cleaned_data["entry"]},
+                    extra_tags="unknown_entry",
+                )
+                return redirect("director:hand", slug=slug, hand_id=hand.pk)
             attempt(
                 request,
                 lambda: penalties.penalty_create(
@@ -127,13 +144,14 @@ def hand_action(request: HttpRequest, slug: str, hand_id: int, action: str) -> H
         if penalty is None:
             raise Http404("No such penalty.")
         if form.is_valid():
-            attempt(
-                request,
-                lambda: penalties.penalty_revoke(
+
+            def revoke() -> object:
+                confirmed_check(request)
+                return penalties.penalty_revoke(
                     penalty=penalty, reason=form.cleaned_data["reason"], recorded_by=user
-                ),
-                _("Penalty revoked."),
-            )
+                )
+
+            attempt(request, revoke, _("Penalty revoked."))
         else:
             _form_errors(request, form)
     return redirect("director:hand", slug=slug, hand_id=hand.pk)

@@ -7,8 +7,8 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from tournaments.services.standings import standings_request
 from tournaments.public_standings import final_revision
+from tournaments.services.standings import standings_request
 from tournaments.services.tournaments import tournament_finish, tournament_reopen
 from tournaments.standings_selectors import standings_latest
 from tournaments.views.director_common import attempt, confirmed_check, tournament_or_404

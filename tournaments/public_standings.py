@@ -7,6 +7,7 @@ the ranks of the previous round's kept snapshot.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -124,7 +125,7 @@ def _revision_columns() -> dict[str, Subquery]:
     }
 
 
-def _revision(row: dict[str, Any]) -> tuple[datetime, str] | None:
+def _revision(row: Mapping[str, Any]) -> tuple[datetime, str] | None:
     published, reopened = row["published_at"], row["reopened_at"]
     if published is None or reopened is None or reopened > published:
         return None

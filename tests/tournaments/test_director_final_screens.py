@@ -101,7 +101,7 @@ def test_a_round_reopens_from_its_page_with_a_reason_and_the_confirmation(
 
 
 def test_a_round_of_a_final_tournament_does_not_reopen(director_client: Any) -> None:
-    tournament, hand = _finished("rf")
+    _, hand = _finished("rf")
     number = hand.table.round.number
     response = director_client.post(
         f"/director/t/rf/rounds/{number}/reopen/", {"reason": "late", "confirm": "on"}, follow=True
@@ -127,7 +127,7 @@ GOOD = "tiles-and-dragons-42"
 
 
 def test_referee_password_refusals(director: Any, referee: Any) -> None:
-    plain = _plain_referee("plain-ref")
+    _plain_referee("plain-ref")
     staff = factories.UserFactory(username="staff-ref", is_staff=True)
     staff.groups.add(Group.objects.get(name=REFEREE_GROUP))
     holder = _plain_referee("holder-ref")
@@ -232,7 +232,7 @@ def _csv(response: Any) -> list[list[str]]:
 def test_export_downloads_per_tournament_and_per_round(
     client: Any, director_client: Any, referee: Any
 ) -> None:
-    tournament, hand = _finished("exp")
+    _, hand = _finished("exp")
     round_number = hand.table.round.number
     base = "/director/t/exp"
     for user in (None, referee):

@@ -206,3 +206,65 @@ def test_the_finished_status_is_set_only_by_the_publication(
     assert excinfo.value.code == "final_by_publication"
     assert Tournament.objects.get(pk=tournament.pk).status == start
     assert not TournamentLog.objects.exists()
+
+
+# --------------------------------------------------------------------------- a race
+def _together(*calls: Any) -> list[Any]:
+    """Each call in its own thread and connection, started at once; what each returned or
+    raised, in the calls' order."""
+    import threading
+
+    from django.db import connections
+
+    outcomes: list[Any] = [None] * len(calls)
+    barrier = threading.Barrier(len(calls))
+
+    def run(index: int, call: Any) -> None:
+        try:
+            barrier.wait(timeout=10)
+            outcomes[index] = call()
+        except Exception as exc:
+            outcomes[index] = exc
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=run, args=(i, c)) for i, c in enumerate(calls)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    return outcomes
+
+
+@pytest.mark.postgresql
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("attempt", range(4))
+def test_a_penalty_racing_the_publication_is_in_the_final_or_refused(attempt: int) -> None:
+    """The publication locks the tournament row; the penalty's log-version bump waits for
+    it and then finds the tournament finished. Either order, the final standings hold every
+    change that was accepted."""
+    from tournaments.models import StandingSnapshot
+
+    table = factories.seated_table(slug=f"race-{attempt}", hands_per_round=2)
+    finish(table, landlord=0, bid=2, winner="landlord")
+    Round.objects.filter(pk=table.round_id).update(status=RoundStatus.CLOSED)
+    tournament = table.round.tournament
+    entry = table.seats.get(position=2).entry
+    published, penalised = _together(
+        lambda: tournament_finish(tournament=tournament),
+        lambda: penalty_create(entry=entry, points=-5, reason="late"),
+    )
+    assert isinstance(published, Tournament), published
+    stored = Tournament.objects.get(pk=tournament.pk)
+    assert stored.status == TournamentStatus.FINISHED
+    if isinstance(penalised, ApplicationError):
+        assert penalised.code == "results_final"
+        assert not Penalty.objects.filter(entry=entry).exists()
+    else:
+        assert isinstance(penalised, Penalty), penalised
+    final = StandingSnapshot.objects.filter(tournament=tournament).order_by("-log_version")[0]
+    assert final.log_version == stored.log_version  # nothing changed after the final
+    row = StandingSnapshot.objects.get(
+        tournament=tournament, log_version=final.log_version, entry=entry
+    )
+    assert row.penalty_points == (-5 if isinstance(penalised, Penalty) else 0)

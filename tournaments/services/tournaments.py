@@ -277,7 +277,10 @@ def tournament_finish(*, tournament: Tournament, recorded_by: Any = None) -> Tou
     director reopens them: ``tournament_reopen``).  Written to the tournament log."""
     from tournaments.services.standings import standings_snapshot_update
 
-    locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    # FOR NO KEY UPDATE: a standings recompute running meanwhile holds the computation's
+    # advisory lock and key-share locks this row (its snapshot rows reference it); a full
+    # FOR UPDATE here, waiting next for that advisory lock, would deadlock with it.
+    locked = Tournament.objects.select_for_update(no_key=True).get(pk=tournament.pk)
     if locked.status == TournamentStatus.FINISHED:
         raise ApplicationError("tournament_finished", _("The tournament has finished."))
     open_rounds = [

@@ -53,6 +53,9 @@ APPLICATION_ERROR_STATUS = {
     "hand_number_taken": status.HTTP_409_CONFLICT,
     "hand_in_progress": status.HTTP_409_CONFLICT,
     "round_hands_done": status.HTTP_409_CONFLICT,
+    "results_final": status.HTTP_409_CONFLICT,
+    "settings_frozen": status.HTTP_409_CONFLICT,
+    "board_already_played": status.HTTP_409_CONFLICT,
     "too_large": status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
     # well-formed (the schema accepts it) but refused by the rules (SPEC R9.1) or the domain
     **dict.fromkeys(

@@ -268,3 +268,34 @@ def test_a_penalty_racing_the_publication_is_in_the_final_or_refused(attempt: in
         tournament=tournament, log_version=final.log_version, entry=entry
     )
     assert row.penalty_points == (-5 if isinstance(penalised, Penalty) else 0)
+
+
+# --------------------------------------------------------------------------- over the API
+def test_the_api_refuses_result_changes_of_a_final_tournament_for_every_role(
+    director: Any, referee: Any
+) -> None:
+    from tests.api.helpers import assign, client_for, post, referee_user
+
+    tournament, hand = _finished(director)
+    assign(referee, hand.table)
+    other = referee_user("other-table-ref")
+    other_table = factories.TableFactory(round=hand.table.round, number=hand.table.number + 1)
+    assign(other, other_table)
+    plain = factories.UserFactory(username="plain-user")
+    events, penalties = HandEvent.objects.count(), Penalty.objects.count()
+    version = Tournament.objects.get(pk=tournament.pk).log_version
+    void = f"/api/v1/hands/{hand.pk}/void/"
+    penalty = f"/api/v1/tournaments/{tournament.slug}/penalties/"
+    entry = hand.table.seats.get(position=0).entry
+    for user in (None, referee, other, plain, director):
+        client = client_for(user)
+        voided = post(client, void, {"reason": "misdeal"})
+        penalised = post(
+            client, penalty, {"entry": entry.pk, "points": -2, "reason": "late", "hand": hand.pk}
+        )
+        for response in (voided, penalised):
+            assert response.status_code in (401, 403, 409), response.content
+            if user is director:
+                assert (response.status_code, response.json()["code"]) == (409, "results_final")
+    assert (HandEvent.objects.count(), Penalty.objects.count()) == (events, penalties)
+    assert Tournament.objects.get(pk=tournament.pk).log_version == version

@@ -249,6 +249,19 @@ def tournament_archive(*, tournament: Tournament) -> dict[str, Any]:
     }
 
 
+def round_archive(*, tournament: Tournament, round_number: int) -> dict[str, Any]:
+    """One round's part of the archive: the tournament's header, entries and boards, that
+    round (tables, seats, hands with their event logs, its log) and the penalties given on
+    its hands.  For reading and filing; ``tournament_import`` takes whole archives only."""
+    data = tournament_archive(tournament=tournament)
+    data["rounds"] = [r for r in data["rounds"] if r["number"] == round_number]
+    data["penalties"] = [
+        p for p in data["penalties"] if p["hand"] is not None and p["hand"]["round"] == round_number
+    ]
+    data["part"] = {"round": round_number}
+    return data
+
+
 def archive_dumps(data: dict[str, Any]) -> str:
     """The archive's one text form: sorted keys, UTF-8 characters as they are."""
     return json.dumps(data, ensure_ascii=False, sort_keys=True, indent=1) + "\n"

@@ -81,12 +81,15 @@ HANDS_HEADER = [
 ]
 
 
-def standings_csv_write(*, tournament: Tournament, out: IO[str]) -> int:
-    """Write the latest standings; return the number of rows."""
+def standings_csv_write(
+    *, tournament: Tournament, out: IO[str], round_number: int | None = None
+) -> int:
+    """Write the latest standings (``round_number``: those kept after that round); return
+    the number of rows."""
     writer = csv_writer(out)
     writer.writerow(STANDINGS_HEADER)
     rows = 0
-    for s in standings_latest(tournament=tournament):
+    for s in standings_latest(tournament=tournament, round_number=round_number):
         p = s.entry.player
         writer.writerow(
             [
@@ -114,8 +117,11 @@ def standings_csv_write(*, tournament: Tournament, out: IO[str]) -> int:
     return rows
 
 
-def hands_csv_write(*, tournament: Tournament, out: IO[str]) -> int:
-    """Write one row per hand with its summary and who sat where; return the row count."""
+def hands_csv_write(
+    *, tournament: Tournament, out: IO[str], round_number: int | None = None
+) -> int:
+    """Write one row per hand (of round ``round_number`` if given) with its summary and who
+    sat where; return the row count."""
     names = {
         (s.table_id, s.position): s.entry.player.chinese_name or s.entry.player.name
         for s in Seat.objects.filter(round__tournament=tournament).select_related("entry__player")
@@ -127,6 +133,8 @@ def hands_csv_write(*, tournament: Tournament, out: IO[str]) -> int:
         .select_related("table__round", "board")
         .order_by("table__round__number", "table__number", "number")
     )
+    if round_number is not None:
+        hands = hands.filter(table__round__number=round_number)
     rows = 0
     for h in hands:
         doubled = "".join(str(i) for i, d in enumerate(h.doubled) if d)

@@ -7,14 +7,22 @@ the ranks of the previous round's kept snapshot.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from django.db.models import Max
+from django.db.models import Max, OuterRef, Subquery
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.models import StandingSnapshot, Tournament, TournamentFormat, TournamentStatus
+from tournaments.models import (
+    StandingSnapshot,
+    Tournament,
+    TournamentFormat,
+    TournamentLog,
+    TournamentLogKind,
+    TournamentStatus,
+)
 from tournaments.standings import PRIMARY, chain_for
 
 #: Column titles of the tie-break criteria (tournaments.standings.CRITERIA).
@@ -51,6 +59,10 @@ class StandingsTable:
     round_number: int = 0
     computed_at: datetime | None = None
     final: bool = False
+    #: when the final standings were published again after a reopen, and the reopen's
+    #: reason ("Final, revised <time>: <reason>"); None for a first publication
+    revised_at: datetime | None = None
+    revision_reason: str = ""
     #: tie-break criteria shown as columns, after the format's primary criterion
     tiebreaks: list[str] = field(default_factory=list)
     #: entry id → places gained since the previous round (None: no previous round)
@@ -83,24 +95,67 @@ class StandingsTable:
 def standings_key(*, slug: str) -> str | None:
     """What the standings page depends on, as one string (None: no public tournament).
     One query: the ETag of a conditional GET costs no more than this."""
+    last_log = TournamentLog.objects.filter(tournament=OuterRef("pk")).order_by("-id")
     row = (
         Tournament.objects.filter(slug=slug, is_public=True)
-        .annotate(version=Max("standings__log_version"), at=Max("standings__computed_at"))
-        .values_list("pk", "status", "log_version", "version", "at")
+        .annotate(
+            version=Max("standings__log_version"),
+            at=Max("standings__computed_at"),
+            logged=Subquery(last_log.values("id")[:1]),
+        )
+        .values_list("pk", "status", "log_version", "version", "at", "logged")
         .first()
     )
     if row is None:
         return None
-    pk, status, log_version, version, at = row
-    return f"s{pk}-{status}-{log_version}-{version}-{at.timestamp() if at else 0}"
+    pk, status, log_version, version, at, logged = row
+    return f"s{pk}-{status}-{log_version}-{version}-{at.timestamp() if at else 0}-{logged}"
+
+
+def _revision_columns() -> dict[str, Subquery]:
+    """When the final standings were last published, and when and why they were last
+    reopened, as subqueries of a tournament queryset."""
+    log = TournamentLog.objects.filter(tournament=OuterRef("pk")).order_by("-recorded_at", "-id")
+    published = log.filter(kind=TournamentLogKind.FINAL_PUBLISHED)
+    reopened = log.filter(kind=TournamentLogKind.RESULTS_REOPENED)
+    return {
+        "published_at": Subquery(published.values("recorded_at")[:1]),
+        "reopened_at": Subquery(reopened.values("recorded_at")[:1]),
+        "reopen_reason": Subquery(reopened.values("reason")[:1]),
+    }
+
+
+def _revision(row: Mapping[str, Any]) -> tuple[datetime, str] | None:
+    published, reopened = row["published_at"], row["reopened_at"]
+    if published is None or reopened is None or reopened > published:
+        return None
+    return published, row["reopen_reason"]
+
+
+def final_revision(*, tournament: Tournament) -> tuple[datetime, str] | None:
+    """When the final standings were last published and the reason of the reopen before
+    it, if they were ever reopened; None for final standings published once (or not)."""
+    row = Tournament.objects.filter(pk=tournament.pk).values(**_revision_columns()).first()
+    return _revision(row) if row is not None else None
 
 
 def standings_table(*, tournament: Tournament, club: str | None = None) -> StandingsTable:
     """The newest snapshot, best rank first, optionally one club's players."""
     table = StandingsTable(tournament=tournament)
-    latest = StandingSnapshot.objects.filter(tournament=tournament).aggregate(v=Max("log_version"))[
-        "v"
-    ]
+    # The latest version and the final's revision in one query.
+    head = (
+        Tournament.objects.filter(pk=tournament.pk)
+        .values(
+            latest=Subquery(
+                StandingSnapshot.objects.filter(tournament=OuterRef("pk"))
+                .order_by("-log_version")
+                .values("log_version")[:1]
+            ),
+            **_revision_columns(),
+        )
+        .get()
+    )
+    latest = head["latest"]
     if latest is None:
         return table
     rows = list(
@@ -119,6 +174,9 @@ def standings_table(*, tournament: Tournament, club: str | None = None) -> Stand
     table.final = (
         tournament.status == TournamentStatus.FINISHED and latest == tournament.log_version
     )
+    revision = _revision(head) if table.final else None
+    if revision is not None:
+        table.revised_at, table.revision_reason = revision
     chain = chain_for(format=tournament.format, tiebreaks=tournament.tiebreaks)
     table.tiebreaks = [c for c in chain if c != PRIMARY.get(tournament.format, "total")]
     table.movement = _movement(tournament, table.round_number, rows)

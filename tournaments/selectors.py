@@ -17,6 +17,7 @@ from tournaments.models import (
     Round,
     RoundBoard,
     RoundBye,
+    RoundStatus,
     Seat,
     StandingSnapshot,
     Table,
@@ -49,6 +50,12 @@ def tournament_get_public(*, slug: str) -> Tournament | None:
 def tournament_has_hands(*, tournament: Tournament) -> bool:
     """True once any hand exists: from then on the rule profile is frozen."""
     return Hand.objects.filter(table__round__tournament=tournament).exists()
+
+
+def tournament_has_seated_round(*, tournament: Tournament) -> bool:
+    """True once a round has been seated (seated, playing or closed): from then on the
+    settings the seating and the scores depend on are frozen."""
+    return Round.objects.filter(tournament=tournament).exclude(status=RoundStatus.DRAFT).exists()
 
 
 def entry_next_registration_order(*, tournament: Tournament) -> int:
@@ -207,6 +214,19 @@ def round_board(*, table: Table, hand_number: int) -> Board | None:
     """The board every table of ``table``'s section plays as hand ``hand_number``."""
     row = _round_board(table.round_id, table.section, hand_number)
     return row.board if row is not None else None
+
+
+def boards_played_by(*, entry_ids: list[int], board_ids: list[int]) -> list[tuple[int, int]]:
+    """(registration number, board number) for each of ``entry_ids`` that sat at a table
+    where a hand on one of ``board_ids`` was started (voided ones too: its cards were seen)."""
+    if not entry_ids or not board_ids:
+        return []
+    return list(
+        Seat.objects.filter(entry_id__in=entry_ids, table__hands__board_id__in=board_ids)
+        .values_list("entry__registration_order", "table__hands__board__number")
+        .distinct()
+        .order_by("entry__registration_order", "table__hands__board__number")
+    )
 
 
 def round_unfinished_hands(*, round: Round) -> QuerySet[Hand]:

@@ -190,11 +190,15 @@ def standings_round_number(*, tournament_id: int) -> int:
     return 0
 
 
-def standings_latest(*, tournament: Tournament) -> QuerySet[StandingSnapshot]:
-    """The newest snapshot rows, best rank first (empty before the first computation)."""
-    version = StandingSnapshot.objects.filter(tournament=tournament).aggregate(
-        v=Max("log_version")
-    )["v"]
+def standings_latest(
+    *, tournament: Tournament, round_number: int | None = None
+) -> QuerySet[StandingSnapshot]:
+    """The newest snapshot rows, best rank first (empty before the first computation);
+    with ``round_number``, the newest kept after that round (empty if none was)."""
+    snapshots = StandingSnapshot.objects.filter(tournament=tournament)
+    if round_number is not None:
+        snapshots = snapshots.filter(round_number=round_number)
+    version = snapshots.aggregate(v=Max("log_version"))["v"]
     return (
         StandingSnapshot.objects.filter(tournament=tournament, log_version=version)
         .select_related("entry__player")

@@ -5,6 +5,7 @@ from django.urls import path
 from tournaments.views import (
     director,
     director_entries,
+    director_exports,
     director_results,
     director_rounds,
     director_standings,
@@ -27,6 +28,16 @@ urlpatterns = [
         "t/<slug:slug>/entries/<int:entry_id>/reinstate/",
         director_entries.entry_reinstate_view,
         name="reinstate",
+    ),
+    path(
+        "t/<slug:slug>/export/<str:kind>",
+        director_exports.tournament_export,
+        name="export",
+    ),
+    path(
+        "t/<slug:slug>/rounds/<id:number>/export/<str:kind>",
+        director_exports.round_export,
+        name="round-export",
     ),
     path("t/<slug:slug>/rounds/new/", director_rounds.round_create, name="round-create"),
     path("t/<slug:slug>/rounds/<id:number>/", director_rounds.round_detail, name="round"),
@@ -58,6 +69,11 @@ urlpatterns = [
         "t/<slug:slug>/standings/publish/",
         director_standings.standings_publish,
         name="standings-publish",
+    ),
+    path(
+        "t/<slug:slug>/standings/reopen/",
+        director_standings.standings_reopen,
+        name="standings-reopen",
     ),
     path(
         "t/<slug:slug>/hands/<id:hand_id>/<str:action>/",

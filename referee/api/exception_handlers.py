@@ -61,6 +61,9 @@ APPLICATION_ERROR_STATUS = {
     "hand_live": status.HTTP_409_CONFLICT,
     "hand_not_irregular": status.HTTP_409_CONFLICT,
     "hand_irregular": status.HTTP_409_CONFLICT,
+    "results_final": status.HTTP_409_CONFLICT,
+    "settings_frozen": status.HTTP_409_CONFLICT,
+    "board_already_played": status.HTTP_409_CONFLICT,
     "too_large": status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
     # well-formed (the schema accepts it) but refused by the rules (SPEC R9.1) or the domain
     **dict.fromkeys(

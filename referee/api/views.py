@@ -206,7 +206,7 @@ class HandStartApi(APIView):
 
         def perform() -> tuple[int, dict[str, Any]]:
             board = None
-            if data["deal"] == "board":
+            if data["deal"] == "board" and "board" in data:
                 board = Board.objects.filter(
                     tournament_id=table.round.tournament_id, number=data.get("board", 0)
                 ).first()
@@ -219,6 +219,8 @@ class HandStartApi(APIView):
                 random_deal=data["deal"] == "random",
                 physical_cards=data["deal"] == "physical",
                 first_bidder=data.get("first_bidder"),
+                # deal=board without a number: the board the round's movement assigns.
+                board_from_movement=data["deal"] == "board" and board is None,
             )
             return 201, _hand_write_response(request, hand, key)
 

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 from django.db import transaction
 
@@ -24,6 +25,7 @@ from tournaments.models import (
 )
 from tournaments.services.generate import GenerateOptions, tournament_generate
 from tournaments.services.penalties import penalty_create
+from tournaments.services.tournaments import tournament_finish, tournament_reopen
 from tournaments.standings_selectors import standings_compute, standings_latest
 
 pytestmark = pytest.mark.django_db
@@ -43,8 +45,12 @@ def _generate(**options: Any) -> Tournament:
     tournament = tournament_generate(options=GenerateOptions(**options))
     entry = Entry.objects.filter(tournament=tournament).order_by("registration_order").first()
     assert entry is not None
+    # The generated tournament is finished (its results final): a late penalty needs the
+    # results reopened, with a reason, and the final standings published again.
+    director = get_user_model().objects.create(username=f"gen-{tournament.pk}", is_staff=True)
+    tournament_reopen(tournament=tournament, reason="late penalty", recorded_by=director)
     penalty_create(entry=entry, points=-3, reason="R9.2 late")
-    return tournament
+    return tournament_finish(tournament=tournament, recorded_by=director)
 
 
 @pytest.fixture(scope="module")

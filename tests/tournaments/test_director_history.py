@@ -73,13 +73,18 @@ def test_withdraw_and_reinstate_record_who_when_and_why(
     entry = tournament.entries.first()
     assert entry is not None
     base = f"/director/t/{tournament.slug}/entries/{entry.pk}"
-    director_client.post(f"{base}/withdraw/", {"reason": ""})  # a reason is required
+    director_client.post(f"{base}/withdraw/", {"reason": "", "confirm": "on"})  # a reason
     assert not Entry.objects.get(pk=entry.pk).withdrawn
-    director_client.post(f"{base}/withdraw/", {"reason": "ill"})
+    refused = director_client.post(f"{base}/withdraw/", {"reason": "ill"}, follow=True)
+    assert "confirmation_required" in [m.extra_tags for m in refused.context["messages"]]
+    assert not Entry.objects.get(pk=entry.pk).withdrawn  # the confirmation step
+    director_client.post(f"{base}/withdraw/", {"reason": "ill", "confirm": "on"})
     assert Entry.objects.get(pk=entry.pk).withdrawn
-    director_client.post(f"{base}/reinstate/", {"reason": ""})
+    director_client.post(f"{base}/reinstate/", {"reason": "", "confirm": "on"})
     assert Entry.objects.get(pk=entry.pk).withdrawn
     director_client.post(f"{base}/reinstate/", {"reason": "recovered"})
+    assert Entry.objects.get(pk=entry.pk).withdrawn
+    director_client.post(f"{base}/reinstate/", {"reason": "recovered", "confirm": "on"})
     assert not Entry.objects.get(pk=entry.pk).withdrawn
     rows = list(
         TournamentLog.objects.filter(tournament=tournament)
@@ -148,6 +153,8 @@ def test_a_director_revokes_a_penalty_from_the_hand_page_with_a_reason(
     assert director_client.post(url, {"penalty": 10**30, "reason": "x"}).status_code == 404
     assert director_client.post(url, {"penalty": "x", "reason": "x"}).status_code == 404
     director_client.post(url, {"penalty": penalty.pk, "reason": "appeal upheld"})
+    assert Penalty.objects.get(pk=penalty.pk).revoked_at is None  # not confirmed
+    director_client.post(url, {"penalty": penalty.pk, "reason": "appeal upheld", "confirm": "on"})
     stored = Penalty.objects.get(pk=penalty.pk)
     assert (stored.revoked_by, stored.revoke_reason) == (director, "appeal upheld")
     page = director_client.get(f"/director/t/revoke/hands/{hand.pk}/").content.decode()

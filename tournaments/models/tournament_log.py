@@ -12,11 +12,14 @@ class TournamentLogKind(models.TextChoices):
     ENTRY_WITHDRAWN = "entry_withdrawn", _("Entry withdrawn")
     ENTRY_REINSTATED = "entry_reinstated", _("Entry reinstated")
     PENALTY_REVOKED = "penalty_revoked", _("Penalty revoked")
+    FINAL_PUBLISHED = "final_published", _("Final standings published")
+    RESULTS_REOPENED = "results_reopened", _("Final results reopened")
 
 
 class TournamentLog(models.Model):
     """Who changed what about a tournament, when (the database's clock) and why: settings
-    (old → new), withdrawals and reinstatements, revoked penalties.  Append-only: the
+    (old → new), withdrawals and reinstatements, revoked penalties, the final standings
+    published and reopened.  Append-only: the
     database refuses UPDATE and DELETE (migration 0011)."""
 
     tournament = models.ForeignKey(

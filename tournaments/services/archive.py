@@ -57,7 +57,7 @@ from tournaments.services.hand_log import (
     hand_replay,
     hand_summary_of_row,
 )
-from tournaments.services.hand_results import hand_result_rows, tournament_scores_changed
+from tournaments.services.hand_results import hand_result_rows
 from tournaments.services.hands import deal_result, result_payload
 from tournaments.services.tournaments import tournament_settings_check
 
@@ -530,13 +530,15 @@ def archive_loads(text: str) -> Any:
 
 def tournament_import(*, text: str) -> Tournament:
     """Restore the tournament archived in ``text``; all or nothing."""
+    from tournaments.services.standings import standings_request
+
     data = archive_loads(text)
     try:
         with transaction.atomic():
             tournament = _Restore().run(data)
-            log_version = tournament.log_version
-            tournament_scores_changed(tournament_id=tournament.pk)  # queue the standings
-            Tournament.objects.filter(pk=tournament.pk).update(log_version=log_version)
+            tournament_id = tournament.pk
+            # Queue the standings (a finished tournament's too: the import writes no change).
+            transaction.on_commit(lambda: standings_request(tournament_id=tournament_id))
     except IntegrityError as exc:
         raise ArchiveError("(database)", f"refused: {exc}") from exc
     tournament.refresh_from_db()

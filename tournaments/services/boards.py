@@ -1,8 +1,11 @@
 """Boards: duplicate deals generated from a recorded seed."""
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from referee.rules.cards import deal_from_seed, format_cards
+from tournaments import selectors
+from tournaments.errors import ApplicationError
 from tournaments.limits import BOARD_NUMBER_MAX
 from tournaments.models import Board, Tournament
 from tournaments.services.common import model_validate
@@ -28,3 +31,21 @@ def board_create(*, tournament: Tournament, number: int, seed: int) -> Board:
     model_validate(board)
     board.save()
     return board
+
+
+def boards_not_replayed_check(*, entry_ids: list[int], board_ids: list[int]) -> None:
+    """An entry plays each board at most once, as in bridge (SPEC R10.8.3): refuse a
+    seating or a hand start that would give one of ``entry_ids`` a board of ``board_ids``
+    it has already played (``board_already_played``)."""
+    played = selectors.boards_played_by(entry_ids=entry_ids, board_ids=board_ids)
+    if played:
+        listed = ", ".join(
+            _("#%(entry)s board %(board)s") % {"entry": entry, "board": board}
+            for entry, board in played
+        )
+        raise ApplicationError(
+            "board_already_played",
+            _("An entry plays each board at most once; already played: %(played)s.")
+            % {"played": listed},
+            extra={"played": [{"entry": entry, "board": board} for entry, board in played]},
+        )

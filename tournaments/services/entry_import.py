@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from tournaments.errors import ApplicationError
 from tournaments.models import Player, Tournament
 from tournaments.services.players import player_create
-from tournaments.services.tournaments import entry_create
+from tournaments.services.tournaments import entry_create, entry_duplicate_check
 from tournaments.services.validation import invalid
 
 COLUMNS = ("name", "chinese_name", "club", "external_id")
@@ -83,6 +83,7 @@ def _register(tournament: Tournament, fields: dict[str, str]) -> int:
         else None
     )
     if player is None:
+        entry_duplicate_check(tournament=tournament, name=fields["name"], club=fields["club"])
         player = player_create(**fields)
     return entry_create(tournament=tournament, player=player).registration_order
 

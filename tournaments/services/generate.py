@@ -17,7 +17,12 @@ from tournaments.services.hands import hand_action_record, hand_create
 from tournaments.services.players import player_create
 from tournaments.services.rounds import round_close, round_create, round_start
 from tournaments.services.seating import round_seat
-from tournaments.services.tournaments import entry_create, tournament_create, tournament_update
+from tournaments.services.tournaments import (
+    entry_create,
+    tournament_create,
+    tournament_finish,
+    tournament_update,
+)
 from tournaments.services.validation import at_most_check
 
 _SURNAMES = "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗"
@@ -102,7 +107,7 @@ def tournament_generate(*, options: GenerateOptions) -> Tournament:
     for _ in range(options.rounds):
         with transaction.atomic():
             _round_play(tournament, profile, rng)
-    return tournament_update(tournament=tournament, status="finished")
+    return tournament_finish(tournament=tournament)
 
 
 def _round_play(tournament: Tournament, profile: RuleProfile, rng: random.Random) -> None:

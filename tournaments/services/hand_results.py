@@ -11,17 +11,50 @@ from collections.abc import Iterable
 
 from django.db import transaction
 from django.db.models import F
+from django.utils.translation import gettext as _
 
-from tournaments.models import Hand, HandSeatResult, HandStatus, Seat, Tournament, Winner
+from tournaments.errors import ApplicationError
+from tournaments.models import (
+    Hand,
+    HandSeatResult,
+    HandStatus,
+    Seat,
+    Tournament,
+    TournamentStatus,
+    Winner,
+)
+
+
+def results_final_error() -> ApplicationError:
+    """The refusal of a result change once the final standings are published."""
+    return ApplicationError(
+        "results_final",
+        _(
+            "The final standings are published: the results are locked. A director can "
+            "reopen them, with a reason."
+        ),
+    )
 
 
 def tournament_scores_changed(*, tournament_id: int) -> None:
     """Bump the tournament's log version in the caller's transaction and queue the
-    standings recompute on commit (coalesced per tournament)."""
+    standings recompute on commit (coalesced per tournament).
+
+    Every change of a result passes here, so this is where "final means final" is kept:
+    the bump is one conditional UPDATE that skips a finished tournament (its row lock
+    orders it against ``tournament_finish``), and a change of a finished tournament's
+    results is refused with ``results_final`` (the caller's transaction rolls back).
+    """
     # Imported here: the standings service imports the models this module's callers use.
     from tournaments.services.standings import standings_request
 
-    Tournament.objects.filter(pk=tournament_id).update(log_version=F("log_version") + 1)
+    bumped = (
+        Tournament.objects.filter(pk=tournament_id)
+        .exclude(status=TournamentStatus.FINISHED)
+        .update(log_version=F("log_version") + 1)
+    )
+    if not bumped:
+        raise results_final_error()
     transaction.on_commit(lambda: standings_request(tournament_id=tournament_id))
 
 

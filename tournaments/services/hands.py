@@ -39,10 +39,13 @@ from tournaments.models import (
     HandStatus,
     RoundLog,
     RoundLogKind,
+    Seat,
     Table,
     Tournament,
+    TournamentStatus,
 )
 from tournaments.models.hands import LIVE_HAND_STATUSES
+from tournaments.services.boards import boards_not_replayed_check
 from tournaments.services.common import model_validate
 from tournaments.services.hand_log import (
     AnyHandState,
@@ -57,7 +60,7 @@ from tournaments.services.hand_log import (
     replay_remembered,
     rules_error,
 )
-from tournaments.services.hand_results import hand_results_sync
+from tournaments.services.hand_results import hand_results_sync, results_final_error
 from tournaments.services.transactions import hand_write_atomic
 from tournaments.services.validation import (
     bool_check,
@@ -167,8 +170,13 @@ def hand_create(
     random_deal: bool = False,
     physical_cards: bool = False,
     first_bidder: int | None = None,
+    board_from_movement: bool = False,
 ) -> Hand:
     """Start hand ``number`` (default: the next one) at ``table``.
+
+    Without a board, deal or seed, a duplicate round's hand plays the board its movement
+    assigns (``board_from_movement``: and is refused, ``board_not_assigned``, when there is
+    none).  An entry never plays a board twice (``board_already_played``, SPEC R10.8.3).
 
     The deal is a duplicate ``board``, an ad-hoc ``deal``, dealt by the server from
     ``seed`` (``random_deal``: from a fresh random seed, recorded on the hand), or
@@ -182,7 +190,18 @@ def hand_create(
     int_check("number", number, minimum=1, maximum=2**31 - 1, allow_none=True)
     int_check("seed", seed, minimum=0, maximum=_SEED_LIMIT - 1, allow_none=True)
     int_check("first_bidder", first_bidder, minimum=0, maximum=2, allow_none=True)
-    bool_check(random_deal=random_deal, physical_cards=physical_cards)
+    bool_check(
+        random_deal=random_deal,
+        physical_cards=physical_cards,
+        board_from_movement=board_from_movement,
+    )
+    if board_from_movement and (
+        board is not None or deal is not None or seed is not None or random_deal or physical_cards
+    ):
+        raise ApplicationError(
+            "board_and_deal",
+            _("Give one of a board, an ad-hoc deal, a seed or physical cards, not several."),
+        )
     if deal is not None and not isinstance(deal, dict):
         raise invalid("deal", _("must be an object."))
     sources = sum((board is not None, deal is not None, seed is not None or random_deal))
@@ -192,6 +211,8 @@ def hand_create(
             _("Give one of a board, an ad-hoc deal, a seed or physical cards, not several."),
         )
     tournament = tournament_share_lock(tournament_id=table.round.tournament_id)
+    if tournament.status == TournamentStatus.FINISHED:
+        raise results_final_error()
     # Two devices starting a hand at one table at once: the second waits here, then takes
     # the next number (no unique-constraint error half-way through the request).
     list(Table.objects.select_for_update().filter(pk=table.pk).order_by().values_list("pk"))
@@ -208,8 +229,20 @@ def hand_create(
     if board is None and not sources and not physical_cards:
         # Duplicate: hand k of every table of a section plays the round's board k.
         board = selectors.round_board(table=table, hand_number=number)
+    if board is None and board_from_movement:
+        raise ApplicationError(
+            "board_not_assigned",
+            _("The round assigns no board to hand %(number)s of table %(table)s.")
+            % {"number": number, "table": table.number},
+        )
     if board is not None:
         hand_board_check(table=table, board=board)
+        boards_not_replayed_check(
+            entry_ids=list(
+                Seat.objects.filter(table_id=table.pk).values_list("entry_id", flat=True)
+            ),
+            board_ids=[board.pk],
+        )
     if first_bidder is None:
         first_bidder = selectors.table_first_bidder(table=table, hand_number=number)
     if random_deal:

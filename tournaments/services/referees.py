@@ -9,13 +9,14 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
+from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
 from tournaments.errors import ApplicationError
 from tournaments.models import RefereeAssignment, Round, Table
-from tournaments.roles import REFEREE_GROUP, user_is_privileged
+from tournaments.roles import REFEREE_GROUP, user_is_director, user_is_privileged
 from tournaments.services.validation import text_check
 
 
@@ -80,3 +81,40 @@ def referee_account_assign(
     if user is None:
         user = referee_account_create(username=username)
     return referee_assign(round=round, user=user, table=table), created
+
+
+#: Django's password column holds a hash; the password itself is bounded for the hasher.
+PASSWORD_MAX_LENGTH = 128
+
+
+@transaction.atomic
+def referee_password_set(
+    *, username: str, password: str, password_again: str, recorded_by: Any
+) -> Any:
+    """A director sets the password of a plain referee account (``referee_account_check``:
+    never a staff, superuser or permission-holding account), e.g. for a referee who signs
+    in without a link.  The password passes the site's validators; the referee's other
+    sessions keep running (Django rotates the session hash: they are signed out)."""
+    if not user_is_director(recorded_by):
+        raise ApplicationError(
+            "director_required", _("Only a director can set a referee's password.")
+        )
+    text_check("username", username, max_length=150)
+    text_check("password", password, max_length=PASSWORD_MAX_LENGTH)
+    text_check("password_again", password_again, max_length=PASSWORD_MAX_LENGTH)
+    model = get_user_model()
+    user = (
+        model.objects.select_for_update().filter(**{model.USERNAME_FIELD: username.strip()}).first()
+    )
+    if user is None:
+        raise ApplicationError("not_found", _("No account by that user name."))
+    referee_account_check(user=user)
+    if password != password_again:
+        raise ApplicationError("passwords_differ", _("The two passwords differ."))
+    try:
+        validate_password(password, user)
+    except ValidationError as exc:
+        raise ApplicationError("weak_password", " ".join(exc.messages)) from exc
+    user.set_password(password)
+    user.save(update_fields=["password"])
+    return user

@@ -26,6 +26,7 @@ from tournaments.models import (
 )
 from tournaments.roles import user_is_director
 from tournaments.services.common import model_validate
+from tournaments.services.hand_results import results_final_error
 from tournaments.services.referees import referee_account_check
 from tournaments.services.validation import at_most_check, bool_check, reason_check
 
@@ -163,6 +164,11 @@ def round_reopen(*, round: Round, reason: str, recorded_by: Any = None) -> Round
     once a later round has started."""
     reason = reason_check(reason)
     locked = round_lock(round=round)
+    # The tournament row is read after the round's lock (the order every writer takes).
+    if Tournament.objects.filter(
+        pk=locked.tournament_id, status=TournamentStatus.FINISHED
+    ).exists():
+        raise results_final_error()
     if locked.status != RoundStatus.CLOSED:
         raise ApplicationError(
             "round_not_closed",

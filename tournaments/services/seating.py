@@ -41,7 +41,7 @@ from tournaments.seating import (
     SeatingOptions,
     seat,
 )
-from tournaments.services.boards import board_create
+from tournaments.services.boards import board_create, boards_not_replayed_check
 from tournaments.services.hand_results import hand_results_sync
 from tournaments.services.hands import hand_event_append
 from tournaments.services.rounds import (
@@ -161,6 +161,12 @@ def round_seat(*, round: Round, seed: int | None = None, recorded_by: Any = None
     RoundBye.objects.bulk_create(RoundBye(round=locked, entry_id=e) for e in seating.byes)
     if locked.tournament.format == TournamentFormat.DUPLICATE:
         _round_boards_assign(round=locked, seed=seating.seed)
+        boards_not_replayed_check(
+            entry_ids=[e for planned in seating.tables for e in planned.entries],
+            board_ids=list(
+                RoundBoard.objects.filter(round=locked).values_list("board_id", flat=True)
+            ),
+        )
     locked.seed = seating.seed
     locked.seating_explanation = seating.explanation
     locked.status = RoundStatus.SEATED

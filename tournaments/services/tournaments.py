@@ -20,6 +20,7 @@ from tournaments.models import (
     TournamentLogKind,
     TournamentStatus,
 )
+from tournaments.roles import user_is_director
 from tournaments.services.common import model_validate
 from tournaments.services.hand_results import tournament_scores_changed
 from tournaments.services.tournament_log import tournament_log_append
@@ -97,6 +98,58 @@ def tournament_create(
     return tournament
 
 
+#: What a seated round was seated, scored and shown by: frozen from the first seating on
+#: (issue 17: a format changed after seating re-ranked every player at rank 1).
+FROZEN_ONCE_SEATED = ("rule_profile", "format", "hands_per_round", "requires_confirmation")
+
+
+def _check_status_change(locked: Tournament, status: str | None) -> None:
+    """The finished status is the final standings' lock: it is set by publishing them and
+    lifted by reopening them with a reason, never by a plain settings change."""
+    if status is None or status == locked.status:
+        return
+    if TournamentStatus.FINISHED in (status, locked.status):
+        raise ApplicationError(
+            "final_by_publication",
+            _(
+                "Publish the final standings, or reopen them with a reason, from the "
+                "standings screen."
+            ),
+        )
+
+
+def _check_frozen_once_seated(
+    locked: Tournament, wanted: dict[str, Any], *, tiebreaks: list[str] | None, reason: str
+) -> None:
+    """Refuse a change of a ``FROZEN_ONCE_SEATED`` setting once a round has been seated
+    (``settings_frozen``), and a new tie-break chain then without a reason
+    (``reason_required``)."""
+    changing = [f for f, v in wanted.items() if v is not None and v != getattr(locked, f)]
+    new_chain = tiebreaks is not None and list(tiebreaks) != list(locked.tiebreaks)
+    if not (changing or new_chain) or not selectors.tournament_has_seated_round(tournament=locked):
+        return
+    if changing:
+        if "rule_profile" in changing and selectors.tournament_has_hands(tournament=locked):
+            raise ApplicationError(
+                "rule_profile_frozen",
+                _("The rule profile cannot change once a hand has been recorded."),
+            )
+        raise ApplicationError(
+            "settings_frozen",
+            _(
+                "A round has been seated: the format, the rule profile, the hands per round "
+                "and the confirmation can no longer change (%(fields)s)."
+            )
+            % {"fields": ", ".join(changing)},
+            extra={"fields": changing},
+        )
+    if not reason:
+        raise ApplicationError(
+            "reason_required",
+            _("A round has been seated: give a reason for the new tie-break chain."),
+        )
+
+
 @transaction.atomic
 def tournament_update(
     *,
@@ -115,14 +168,29 @@ def tournament_update(
     recorded_by: Any = None,
 ) -> Tournament:
     """Change the given fields; each change is written to the tournament log (who, when,
-    old → new, and the reason if given).  The rule profile is frozen once the tournament
-    has a hand: the row is locked so a hand cannot be created concurrently
+    old → new, and the reason if given).  Once a round has been seated the format, the rule
+    profile, the hands per round and the confirmation are frozen and the tie-break chain
+    changes only with a reason; the status never enters or leaves "finished" here
+    (``tournament_finish``, ``tournament_reopen``).  The rule profile is frozen once the
+    tournament has a hand: the row is locked so a hand cannot be created concurrently
     (``hand_create`` takes the same lock).  A new format or tie-break chain reorders
     the standings: they are recomputed."""
     at_most_check("hands_per_round", hands_per_round, maximum=HANDS_PER_ROUND_MAX)
     reason = reason_check(reason) if reason != "" else ""
     locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
     before = {field: _logged(getattr(locked, field)) for field in LOGGED_SETTINGS}
+    _check_status_change(locked, status)
+    _check_frozen_once_seated(
+        locked,
+        {
+            "rule_profile": rule_profile,
+            "format": format,
+            "hands_per_round": hands_per_round,
+            "requires_confirmation": requires_confirmation,
+        },
+        tiebreaks=tiebreaks,
+        reason=reason,
+    )
     if rule_profile is not None and rule_profile != locked.rule_profile:
         _check_rule_profile(rule_profile)
         if selectors.tournament_has_hands(tournament=locked):
@@ -165,6 +233,29 @@ def tournament_update(
     return locked
 
 
+def entry_duplicate_check(*, tournament: Tournament, name: str, club: str) -> None:
+    """Refuse a second registration of a player of the same name and club (ignoring case
+    and surrounding spaces): the single-entry form and the CSV import alike."""
+    name_key = (name or "").strip().casefold()
+    club_key = (club or "").strip().casefold()
+    for entry in Entry.objects.filter(tournament=tournament).select_related("player"):
+        player = entry.player
+        if (player.name.strip().casefold(), player.club.strip().casefold()) == (
+            name_key,
+            club_key,
+        ):
+            raise ApplicationError(
+                "entry_duplicate",
+                _("%(name)s (%(club)s) is already registered as #%(number)s.")
+                % {
+                    "name": player.name,
+                    "club": player.club or "—",
+                    "number": entry.registration_order,
+                },
+                extra={"registration_order": entry.registration_order},
+            )
+
+
 @transaction.atomic
 def entry_create(
     *, tournament: Tournament, player: Player, registration_order: int | None = None
@@ -184,12 +275,17 @@ def entry_create(
 
 
 @transaction.atomic
-def tournament_finish(*, tournament: Tournament) -> Tournament:
+def tournament_finish(*, tournament: Tournament, recorded_by: Any = None) -> Tournament:
     """Publish the final standings: every round closed, the standings stored at the
-    current log version, the tournament finished and public."""
+    current log version, the tournament finished and public, and its results locked
+    (``tournament_scores_changed`` refuses every change with ``results_final`` until a
+    director reopens them: ``tournament_reopen``).  Written to the tournament log."""
     from tournaments.services.standings import standings_snapshot_update
 
-    locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    # FOR NO KEY UPDATE: a standings recompute running meanwhile holds the computation's
+    # advisory lock and key-share locks this row (its snapshot rows reference it); a full
+    # FOR UPDATE here, waiting next for that advisory lock, would deadlock with it.
+    locked = Tournament.objects.select_for_update(no_key=True).get(pk=tournament.pk)
     if locked.status == TournamentStatus.FINISHED:
         raise ApplicationError("tournament_finished", _("The tournament has finished."))
     open_rounds = [
@@ -209,4 +305,40 @@ def tournament_finish(*, tournament: Tournament) -> Tournament:
     locked.status = TournamentStatus.FINISHED
     locked.is_public = True
     locked.save(update_fields=["status", "is_public"])
+    tournament_log_append(
+        tournament_id=locked.pk,
+        kind=TournamentLogKind.FINAL_PUBLISHED,
+        changes={"log_version": locked.log_version},
+        recorded_by=recorded_by,
+    )
+    return locked
+
+
+@transaction.atomic
+def tournament_reopen(
+    *, tournament: Tournament, reason: str, recorded_by: Any = None
+) -> Tournament:
+    """Unlock a finished tournament's results for a correction, with a reason, by a
+    director.  The tournament runs again (its rounds stay closed: reopen the one to
+    correct); publishing the final standings again shows them as "Final, revised <time>:
+    <reason>" (``final_revision``)."""
+    reason = reason_check(reason)
+    if not user_is_director(recorded_by):
+        raise ApplicationError(
+            "director_required", _("Only a director can reopen the final results.")
+        )
+    locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    if locked.status != TournamentStatus.FINISHED:
+        raise ApplicationError(
+            "results_not_final", _("The final standings have not been published.")
+        )
+    locked.status = TournamentStatus.RUNNING
+    locked.save(update_fields=["status"])
+    tournament_log_append(
+        tournament_id=locked.pk,
+        kind=TournamentLogKind.RESULTS_REOPENED,
+        reason=reason,
+        changes={"status": [TournamentStatus.FINISHED.value, TournamentStatus.RUNNING.value]},
+        recorded_by=recorded_by,
+    )
     return locked

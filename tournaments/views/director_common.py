@@ -6,6 +6,7 @@ from typing import Any, TypeVar
 
 from django.contrib import messages
 from django.http import Http404, HttpRequest
+from django.utils.translation import gettext as _
 
 from tournaments import director_selectors
 from tournaments.errors import ApplicationError
@@ -40,6 +41,13 @@ def attempt(request: HttpRequest, call: Callable[[], T], done: str) -> T | None:
         return None
     messages.success(request, done)
     return result
+
+
+def confirmed_check(request: HttpRequest) -> None:
+    """The confirmation step of an irreversible-looking director action: the form's
+    "I confirm" box must be ticked (``confirmation_required`` otherwise)."""
+    if not flag(request, "confirm"):
+        raise ApplicationError("confirmation_required", _("Tick the confirmation box to go ahead."))
 
 
 def flag(request: HttpRequest, name: str) -> bool:

@@ -15,9 +15,9 @@ from tournaments.models import Entry
 from tournaments.services.entries import entry_reinstate, entry_withdraw
 from tournaments.services.entry_import import entries_import, entries_import_preview
 from tournaments.services.players import player_create
-from tournaments.services.tournaments import entry_create
+from tournaments.services.tournaments import entry_create, entry_duplicate_check
 from tournaments.services.validation import reason_check
-from tournaments.views.director_common import attempt, tournament_or_404
+from tournaments.views.director_common import attempt, confirmed_check, tournament_or_404
 from tournaments.views.director_forms import ImportForm, PlayerForm
 
 
@@ -29,7 +29,9 @@ def entries(request: HttpRequest, slug: str) -> HttpResponse:
 
         @transaction.atomic
         def add() -> object:
-            player = player_create(**form.cleaned_data)
+            data = form.cleaned_data
+            entry_duplicate_check(tournament=tournament, name=data["name"], club=data["club"])
+            player = player_create(**data)
             return entry_create(tournament=tournament, player=player)
 
         if attempt(request, add, _("Player registered.")):
@@ -49,11 +51,13 @@ def entry_withdraw_view(request: HttpRequest, slug: str, entry_id: int) -> HttpR
     tournament = tournament_or_404(slug)
     entry = get_object_or_404(Entry, pk=entry_id, tournament=tournament)
     reason = request.POST.get("reason", "")
-    attempt(
-        request,
-        lambda: entry_withdraw(entry=entry, reason=reason_check(reason), recorded_by=request.user),
-        _("Withdrawn."),
-    )
+
+    def withdraw() -> object:
+        reason_check(reason)
+        confirmed_check(request)
+        return entry_withdraw(entry=entry, reason=reason, recorded_by=request.user)
+
+    attempt(request, withdraw, _("Withdrawn."))
     return redirect("director:entries", slug=slug)
 
 
@@ -63,11 +67,13 @@ def entry_reinstate_view(request: HttpRequest, slug: str, entry_id: int) -> Http
     tournament = tournament_or_404(slug)
     entry = get_object_or_404(Entry, pk=entry_id, tournament=tournament)
     reason = request.POST.get("reason", "")
-    attempt(
-        request,
-        lambda: entry_reinstate(entry=entry, reason=reason, recorded_by=request.user),
-        _("Reinstated."),
-    )
+
+    def reinstate() -> object:
+        reason_check(reason)
+        confirmed_check(request)
+        return entry_reinstate(entry=entry, reason=reason, recorded_by=request.user)
+
+    attempt(request, reinstate, _("Reinstated."))
     return redirect("director:entries", slug=slug)
 
 

@@ -6,9 +6,9 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.limits import HANDS_PER_ROUND_MAX
+from tournaments.limits import HANDS_PER_ROUND_MAX, REGISTRATION_ORDER_MAX
 from tournaments.models import ConfirmedBy, RuleProfileKey, TournamentFormat
-from tournaments.services.validation import BIGINT_MAX, PENALTY_POINTS_MAX
+from tournaments.services.validation import PENALTY_POINTS_MAX
 
 
 class TournamentForm(forms.Form):
@@ -131,7 +131,9 @@ class CorrectionForm(ResultForm):
 
 
 class PenaltyForm(forms.Form):
-    entry = forms.IntegerField(label=_("Entry"), min_value=1, max_value=BIGINT_MAX)
+    entry = forms.IntegerField(
+        label=_("Entry (registration number)"), min_value=1, max_value=REGISTRATION_ORDER_MAX
+    )
     points = forms.IntegerField(
         label=_("Points (negative for a penalty)"),
         min_value=-PENALTY_POINTS_MAX,

@@ -14,7 +14,13 @@ from django.views.decorators.http import require_POST
 from tournaments import director_selectors, hand_selectors
 from tournaments.models import Entry, Hand, Penalty, Table, Tournament
 from tournaments.services import hand_confirmation, hand_corrections, hands, penalties
-from tournaments.views.director_common import as_int, attempt, round_or_404, tournament_or_404
+from tournaments.views.director_common import (
+    as_int,
+    attempt,
+    confirmed_check,
+    round_or_404,
+    tournament_or_404,
+)
 from tournaments.views.director_forms import CorrectionForm, PenaltyForm, ReasonForm
 
 
@@ -189,7 +195,18 @@ def hand_action(request: HttpRequest, slug: str, hand_id: int, action: str) -> H
     elif action == "penalty":
         form = PenaltyForm(request.POST)
         if form.is_valid():
-            entry = get_object_or_404(Entry, pk=form.cleaned_data["entry"], tournament=tournament)
+            # The entry by its registration number, as every screen shows it.
+            entry = Entry.objects.filter(
+                tournament=tournament, registration_order=form.cleaned_data["entry"]
+            ).first()
+            if entry is None:
+                messages.error(
+                    request,
+                    _("No entry #%(number)s in this tournament.")
+                    % {"number": form.cleaned_data["entry"]},
+                    extra_tags="unknown_entry",
+                )
+                return redirect("director:hand", slug=slug, hand_id=hand.pk)
             attempt(
                 request,
                 lambda: penalties.penalty_create(
@@ -213,13 +230,14 @@ def hand_action(request: HttpRequest, slug: str, hand_id: int, action: str) -> H
         if penalty is None:
             raise Http404("No such penalty.")
         if form.is_valid():
-            attempt(
-                request,
-                lambda: penalties.penalty_revoke(
+
+            def revoke() -> object:
+                confirmed_check(request)
+                return penalties.penalty_revoke(
                     penalty=penalty, reason=form.cleaned_data["reason"], recorded_by=user
-                ),
-                _("Penalty revoked."),
-            )
+                )
+
+            attempt(request, revoke, _("Penalty revoked."))
         else:
             _form_errors(request, form)
     else:

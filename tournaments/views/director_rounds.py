@@ -20,10 +20,11 @@ from tournaments.login_links import link_path
 from tournaments.models import Entry, RefereeAssignment, Seat, Table
 from tournaments.services import rounds as round_services
 from tournaments.services import seating as seating_services
-from tournaments.services.referees import referee_account_assign
+from tournaments.services.referees import referee_account_assign, referee_password_set
 from tournaments.views.director_common import (
     as_int,
     attempt,
+    confirmed_check,
     flag,
     round_or_404,
     tournament_or_404,
@@ -99,7 +100,8 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 @staff_member_required
 @require_POST
 def round_action(request: HttpRequest, slug: str, number: int, action: str) -> HttpResponse:
-    """seat / override / start / close / referee / add_hand: each one service call."""
+    """seat / override / start / close / reopen / referee / referee_password / add_hand:
+    each one service call."""
     tournament = tournament_or_404(slug)
     round_ = round_or_404(tournament, number)
     post = request.POST
@@ -138,8 +140,29 @@ def round_action(request: HttpRequest, slug: str, number: int, action: str) -> H
             ),
             _("Round closed."),
         )
+    elif action == "reopen":
+
+        def reopen() -> object:
+            confirmed_check(request)
+            return round_services.round_reopen(
+                round=round_, reason=post.get("reason", ""), recorded_by=user
+            )
+
+        attempt(request, reopen, _("Round reopened."))
     elif action == "referee":
         _referee_assign(request, round_, post)
+    elif action == "referee_password":
+
+        def password() -> object:
+            confirmed_check(request)
+            return referee_password_set(
+                username=post.get("username", ""),
+                password=post.get("password", ""),
+                password_again=post.get("password_again", ""),
+                recorded_by=user,
+            )
+
+        attempt(request, password, _("Password set."))
     elif action == "add_hand":
         table = get_object_or_404(Table, pk=as_int(post.get("table")) or 0, round=round_)
         attempt(

@@ -7,10 +7,11 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from tournaments.public_standings import final_revision
 from tournaments.services.standings import standings_request
-from tournaments.services.tournaments import tournament_finish
+from tournaments.services.tournaments import tournament_finish, tournament_reopen
 from tournaments.standings_selectors import standings_latest
-from tournaments.views.director_common import attempt, tournament_or_404
+from tournaments.views.director_common import attempt, confirmed_check, tournament_or_404
 
 
 @staff_member_required
@@ -23,6 +24,7 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
         "rows": rows,
         "snapshot_version": version,
         "stale": version is None or version < tournament.log_version,
+        "revision": final_revision(tournament=tournament),
     }
     return render(request, "director/standings.html", context)
 
@@ -44,7 +46,25 @@ def standings_publish(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = tournament_or_404(slug)
     attempt(
         request,
-        lambda: tournament_finish(tournament=tournament),
+        lambda: tournament_finish(tournament=tournament, recorded_by=request.user),
         _("Final standings published."),
     )
+    return redirect("director:standings", slug=slug)
+
+
+@staff_member_required
+@require_POST
+def standings_reopen(request: HttpRequest, slug: str) -> HttpResponse:
+    """Reopen the final results for a correction: a reason and a ticked confirmation."""
+    tournament = tournament_or_404(slug)
+
+    def reopen() -> object:
+        confirmed_check(request)
+        return tournament_reopen(
+            tournament=tournament,
+            reason=request.POST.get("reason", ""),
+            recorded_by=request.user,
+        )
+
+    attempt(request, reopen, _("The final results are reopened: correct, then publish again."))
     return redirect("director:standings", slug=slug)

@@ -16,7 +16,7 @@ from referee.rules.cards import deal_from_seed
 from tests import factories
 from tests.play import random_hand_actions
 from tests.public_data import hand_played, tournament_with_tables
-from tournaments.models import Hand, RefereeAssignment, Seat, Table
+from tournaments.models import Hand, RefereeAssignment, Seat, Table, Tournament
 from tournaments.roles import REFEREE_GROUP
 from tournaments.services.hand_confirmation import hand_confirm, hand_confirm_by_pins, hand_dispute
 from tournaments.services.hand_corrections import hand_void
@@ -26,7 +26,6 @@ from tournaments.services.hands import (
     hand_deal_record,
     hand_record_result,
 )
-from tournaments.services.tournaments import tournament_update
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -131,9 +130,11 @@ def test_the_desk_shows_each_state_refreshes_by_itself_and_confirms(
     hand_void(hand=hand_create(table=t3), reason="misdeal", recorded_by=director)  # voided
     _irregular(t3)  # its written-in deal does not fit its log
     hand_confirm(hand=_result(t4, recorder), recorded_by=director)
-    tournament_update(tournament=tournament, requires_confirmation=False)
-    _result(t4, recorder)  # closed with confirmation off: finished, counts
-    tournament_update(tournament=tournament, requires_confirmation=True)  # changes neither
+    # A hand closed while confirmation was off (the setting is frozen once a round is seated,
+    # so the row is set directly): finished, it counts; turning it back on changes neither.
+    Tournament.objects.filter(pk=tournament.pk).update(requires_confirmation=False)
+    _result(t4, recorder)
+    Tournament.objects.filter(pk=tournament.pk).update(requires_confirmation=True)
 
     page = signed_in(director)
     page.goto(f"/director/t/{tournament.slug}/results/1/")

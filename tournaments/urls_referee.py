@@ -15,4 +15,6 @@ urlpatterns = [
     path("logout/", referee.RefereeLogoutView.as_view(), name="logout"),
     # The sign-in code is in the link's fragment (after "#"): never in a request line.
     path("link/", referee.link_login, name="link-login"),
+    # The console's service worker: under /referee/ so that it may control the console.
+    path("sw.js", referee.service_worker, name="service-worker"),
 ]

@@ -16,7 +16,11 @@ const STATIC = {{ static_prefix|safe }};
 const ASSETS = {{ assets|safe }};
 
 self.addEventListener("install", (event) => {
-  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(ASSETS)).then(() => self.skipWaiting()));
+  // The page that registered the worker is kept at once (unless it answers the sign-in
+  // page: a redirect), so a reload offline right after it still opens the console.
+  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(ASSETS).then(() => fetch(PAGE, { credentials: "same-origin" })
+    .then((page) => (page.ok && !page.redirected ? cache.put(PAGE, page) : undefined), () => undefined)))
+    .then(() => self.skipWaiting()));
 });
 
 self.addEventListener("activate", (event) => {

@@ -1,0 +1,253 @@
+"""The console's API client (api.js) and queue (queue.js), run in Chromium as the ES modules
+the console serves: every answer class, the headers of a write, and what the queue does
+with an item for each class (a fake fetch and fake timers; no server write)."""
+
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+PRELUDE = """
+const api = await import('/static/referee/console/api.js');
+const q = await import('/static/referee/console/queue.js');
+class Memory {
+  constructor() { this.data = {}; }
+  getItem(k) { return k in this.data ? this.data[k] : null; }
+  setItem(k, v) { this.data[k] = String(v); }
+  removeItem(k) { delete this.data[k]; }
+}
+const answer = (status, data, retryAfter) => ({ ok: status >= 200 && status < 300, status, data, retryAfter });
+/* A fake API answering from a script: one answer per post, in order; records the posts. */
+function scripted(answers) {
+  const posts = [];
+  return { posts, post: async (url, body, options) => { posts.push({ url, body, options }); return answers.shift(); } };
+}
+function timers() {
+  const pending = [];
+  return { pending, schedule: (fn, ms) => { pending.push({ fn, ms }); return pending.length; }, cancel: () => {} };
+}
+function setup(answers) {
+  const queue = new q.Queue(new Memory());
+  ['a', 'b', 'c'].forEach((key, i) => queue.push({ key, url: '/api/v1/hands/1/actions/', body: { seat: i, bid: i + 1 }, label: 'bid ' + key, handId: 1, version: 5 + i }));
+  const fake = scripted(answers);
+  const t = timers();
+  const calls = [];
+  const hook = (name) => async (item) => { calls.push(name + ':' + item.key); };
+  const sender = new q.Sender({ queue, api: fake, schedule: t.schedule, cancel: t.cancel, hooks: {
+    done: async (item, a, info) => { calls.push('done:' + item.key + (info.reconnected ? ':reconnected' : '')); },
+    refused: hook('refused'), conflict: hook('conflict'), auth: hook('auth'),
+    retry: async (item, a, delay) => { calls.push('retry:' + item.key + ':' + delay); },
+  } });
+  return { queue, fake, t, calls, sender, keys: () => queue.items().map((i) => i.key) };
+}
+"""
+
+
+def _run(page: Page, body: str) -> Any:
+    return page.evaluate("async () => {" + PRELUDE + body + "}")
+
+
+@pytest.fixture
+def page(page_en: Page, live_server: Any) -> Page:
+    page_en.goto("/referee/login/")
+    return page_en
+
+
+def test_every_answer_class(page: Page) -> None:
+    result = _run(
+        page,
+        """
+        const c = (status, code) => api.classify(answer(status, code ? { code } : null));
+        return {
+          ok: [c(200), c(201)], network: c(0), rules: c(422, 'does_not_beat'),
+          state: [c(409, 'hand_closed'), c(409, 'nothing_to_undo'), c(409, 'idempotency_conflict')],
+          malformed: [c(400, 'validation'), c(404, 'not_found'), c(413, 'too_large')],
+          conflict: c(409, 'version_conflict'),
+          auth: [c(401, 'not_authenticated'), c(403, 'permission_denied')],
+          retry: [c(429, 'throttled'), c(500), c(502), c(503, 'database_unavailable'), c(408)],
+        };
+        """,
+    )
+    assert result == {
+        "ok": ["done", "done"],
+        "network": "retry",
+        "rules": "refused",
+        "state": ["refused"] * 3,
+        "malformed": ["refused"] * 3,
+        "conflict": "conflict",
+        "auth": ["auth", "auth"],
+        "retry": ["retry"] * 5,
+    }
+
+
+def test_retry_delay_backs_off_and_follows_the_server(page: Page) -> None:
+    result = _run(
+        page,
+        """
+        return {
+          backoff: [1, 2, 3, 4, 5, 6, 7].map((n) => api.retryDelay(n, answer(0, null))),
+          header: api.retryDelay(1, answer(503, {}, '5')),
+          details: api.retryDelay(1, answer(429, { code: 'throttled', details: { retry_after: 3 } })),
+        };
+        """,
+    )
+    assert result["backoff"] == [1000, 2000, 4000, 8000, 16000, 30000, 30000]
+    assert result["header"] == 5000
+    assert result["details"] == 3000
+
+
+def test_a_write_carries_its_key_version_device_and_csrf(page: Page) -> None:
+    result = _run(
+        page,
+        """
+        const seen = [];
+        const client = api.createApi({
+          fetch: async (url, init) => { seen.push({ url, init }); return new Response(JSON.stringify({ id: 1 }), { status: 200, headers: { 'Retry-After': '2' } }); },
+          deviceId: () => 'phone-1', csrfToken: () => 'tok',
+        });
+        const posted = await client.post('/api/v1/hands/1/actions/', { seat: 0, bid: 1 }, { key: 'k-1', version: 7 });
+        const read = await client.get('/api/v1/hands/1/');
+        const down = api.createApi({ fetch: async () => { throw new TypeError('Failed to fetch'); }, deviceId: () => 'd', csrfToken: () => '' });
+        const lost = await down.post('/x/', {}, { key: 'k' });
+        const html = api.createApi({ fetch: async () => new Response('<h1>502</h1>', { status: 502 }), deviceId: () => 'd', csrfToken: () => '' });
+        const bad = await html.post('/x/', {}, { key: 'k' });
+        return { post: seen[0].init.headers, body: seen[0].init.body, posted, get: seen[1].init.headers, lost, bad,
+                 csrf: api.csrfFromCookie('a=1; csrftoken=abc%3D; b=2'), text: api.errorText(answer(400, { message: 'Invalid input.', details: { fields: { seat: ['bad'] } } })) };
+        """,
+    )
+    assert result["post"] == {
+        "Accept": "application/json",
+        "X-Device-Id": "phone-1",
+        "Content-Type": "application/json",
+        "X-CSRFToken": "tok",
+        "Idempotency-Key": "k-1",
+        "If-Match": '"7"',
+    }
+    assert result["body"] == '{"seat":0,"bid":1}'
+    assert result["posted"] == {"ok": True, "status": 200, "data": {"id": 1}, "retryAfter": "2"}
+    assert "Idempotency-Key" not in result["get"] and "If-Match" not in result["get"]
+    assert result["lost"]["status"] == 0 and result["lost"]["network"] is True
+    assert result["bad"]["status"] == 502 and result["bad"]["data"] is None
+    assert result["csrf"] == "abc="
+    assert result["text"] == "Invalid input. seat: bad"
+
+
+def test_queue_sends_everything_in_order_with_each_items_key_and_version(page: Page) -> None:
+    result = _run(
+        page,
+        """
+        const s = setup([answer(200, {}), answer(200, {}), answer(200, {})]);
+        await s.sender.flush();
+        return { posts: s.fake.posts.map((p) => [p.options.key, p.options.version]), left: s.keys(), calls: s.calls };
+        """,
+    )
+    assert result["posts"] == [["a", 5], ["b", 6], ["c", 7]]
+    assert result["left"] == []
+    assert result["calls"] == ["done:a", "done:b", "done:c"]
+
+
+def test_queue_drops_a_refused_item_and_holds_the_rest(page: Page) -> None:
+    result = _run(
+        page,
+        """
+        const s = setup([answer(200, {}), answer(422, { code: 'out_of_turn', message: 'no' })]);
+        await s.sender.flush();
+        const held = s.queue.held();
+        await s.sender.flush();  // held: nothing is sent until the referee says so
+        return { left: s.keys(), held, posts: s.fake.posts.length, calls: s.calls };
+        """,
+    )
+    assert result == {"left": ["c"], "held": True, "posts": 2, "calls": ["done:a", "refused:b"]}
+
+
+def test_queue_state_refusal_drops_the_item(page: Page) -> None:
+    result = _run(
+        page,
+        """
+        const s = setup([answer(409, { code: 'hand_closed', message: 'closed' })]);
+        await s.sender.flush();
+        return { left: s.keys(), calls: s.calls };
+        """,
+    )
+    assert result == {"left": ["b", "c"], "calls": ["refused:a"]}
+
+
+def test_queue_version_conflict_is_its_own_class(page: Page) -> None:
+    result = _run(
+        page,
+        """
+        const s = setup([answer(409, { code: 'version_conflict', message: 'first', details: { version: 9 } })]);
+        await s.sender.flush();
+        return { left: s.keys(), held: s.queue.held(), calls: s.calls };
+        """,
+    )
+    assert result == {"left": ["b", "c"], "held": True, "calls": ["conflict:a"]}
+
+
+@pytest.mark.parametrize("status", [401, 403])
+def test_queue_keeps_everything_when_signed_out_and_resumes(page: Page, status: int) -> None:
+    result = _run(
+        page,
+        f"""
+        const s = setup([answer(200, {{}}), answer({status}, {{ code: 'not_authenticated' }}),
+                         answer(200, {{}}), answer(200, {{}})]);
+        await s.sender.flush();
+        const afterAuth = s.keys();
+        await s.sender.flush();  // still signed out: nothing sent
+        const postsWhileOut = s.fake.posts.length;
+        await s.sender.resume();  // signed in again
+        return {{ afterAuth, postsWhileOut, left: s.keys(), calls: s.calls,
+                  keys: s.fake.posts.map((p) => p.options.key) }};
+        """,
+    )
+    assert result["afterAuth"] == ["b", "c"]
+    assert result["postsWhileOut"] == 2
+    assert result["left"] == []
+    assert result["calls"] == ["done:a", "auth:b", "done:b", "done:c"]
+    assert result["keys"] == ["a", "b", "b", "c"]  # the same key again: never twice
+
+
+@pytest.mark.parametrize("status", [0, 429, 500, 503])
+def test_queue_retries_with_backoff_and_the_same_key(page: Page, status: int) -> None:
+    result = _run(
+        page,
+        f"""
+        const s = setup([answer({status}, null), answer({status}, null), answer(200, {{}}), answer(200, {{}}), answer(200, {{}})]);
+        await s.sender.flush();
+        const first = s.t.pending.length;
+        await s.sender.flush();  // a retry is due later: nothing sent before it
+        const early = s.fake.posts.length;
+        s.t.pending.shift().fn(); await s.sender.flushing;
+        s.t.pending.shift().fn(); await s.sender.flushing;
+        return {{ first, early, delays: s.calls.filter((c) => c.startsWith('retry')),
+                  keys: s.fake.posts.map((p) => p.options.key), left: s.keys(), calls: s.calls }};
+        """,
+    )
+    assert result["first"] == 1 and result["early"] == 1
+    assert result["delays"] == ["retry:a:1000", "retry:a:2000"]
+    assert result["keys"] == ["a", "a", "a", "b", "c"]
+    assert result["left"] == []
+    reconnected = ":reconnected" if status == 0 else ""
+    assert result["calls"][2:] == [f"done:a{reconnected}", "done:b", "done:c"]
+
+
+def test_waking_sends_at_once_and_versions_follow_the_queue(page: Page) -> None:
+    result = _run(
+        page,
+        """
+        const s = setup([answer(0, null), answer(200, {}), answer(200, {}), answer(200, {})]);
+        await s.sender.flush();
+        await s.sender.wake();  // the 'online' event
+        const queue = new q.Queue(new Memory());
+        const hand = { id: 4, version: 11 };
+        const v1 = queue.versionFor(hand);
+        queue.push({ key: 'x', handId: 4 });
+        queue.push({ key: 'y', handId: 5 });
+        return { left: s.keys(), calls: s.calls, v1, v2: queue.versionFor(hand) };
+        """,
+    )
+    assert result["left"] == []
+    assert result["calls"] == ["retry:a:1000", "done:a:reconnected", "done:b", "done:c"]
+    assert (result["v1"], result["v2"]) == (11, 12)

@@ -251,3 +251,29 @@ def test_waking_sends_at_once_and_versions_follow_the_queue(page: Page) -> None:
     assert result["left"] == []
     assert result["calls"] == ["retry:a:1000", "done:a:reconnected", "done:b", "done:c"]
     assert (result["v1"], result["v2"]) == (11, 12)
+
+
+def test_the_provisional_continuation_of_queued_plays(page: Page) -> None:
+    """What the screen shows while writes wait: the seat after them, the play they leave to
+    beat (two passes give a free lead) and the ranks each seat would still hold."""
+    result = _run(
+        page,
+        """
+        const p = await import('/static/referee/console/provisional.js');
+        const hand = { turn: 0, top_play: null, hands: ['♠3 ♥3 ♦4 ♣10', '♠5 ♥6', null] };
+        const item = (seat, play) => ({ kind: 'action', body: { seat, play } });
+        const one = p.provisional(hand, [item(0, '33')]);
+        const three = p.provisional(hand, [item(0, '33'), item(1, 'pass'), item(2, 'pass')]);
+        const none = p.provisional(hand, []);
+        return { one, three, none, ranks: p.ranksOf('♠3 ♥10 ♦J 🃏 x D') };
+        """,
+    )
+    assert result["one"] == {
+        "turn": 1,
+        "top": {"cards": "33", "seat": 0},
+        "held": ["4T", "56", None],
+        "count": 1,
+    }
+    assert result["three"]["turn"] == 0 and result["three"]["top"] is None
+    assert result["none"] == {"turn": 0, "top": None, "held": ["334T", "56", None], "count": 0}
+    assert result["ranks"] == "3TJXD"

@@ -2,6 +2,7 @@
 the console serves: every answer class, the headers of a write, and what the queue does
 with an item for each class (a fake fetch and fake timers; no server write)."""
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -9,40 +10,7 @@ from playwright.sync_api import Page
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-PRELUDE = """
-const api = await import('/static/referee/console/api.js');
-const q = await import('/static/referee/console/queue.js');
-class Memory {
-  constructor() { this.data = {}; }
-  getItem(k) { return k in this.data ? this.data[k] : null; }
-  setItem(k, v) { this.data[k] = String(v); }
-  removeItem(k) { delete this.data[k]; }
-}
-const answer = (status, data, retryAfter) => ({ ok: status >= 200 && status < 300, status, data, retryAfter });
-/* A fake API answering from a script: one answer per post, in order; records the posts. */
-function scripted(answers) {
-  const posts = [];
-  return { posts, post: async (url, body, options) => { posts.push({ url, body, options }); return answers.shift(); } };
-}
-function timers() {
-  const pending = [];
-  return { pending, schedule: (fn, ms) => { pending.push({ fn, ms }); return pending.length; }, cancel: () => {} };
-}
-function setup(answers) {
-  const queue = new q.Queue(new Memory());
-  ['a', 'b', 'c'].forEach((key, i) => queue.push({ key, url: '/api/v1/hands/1/actions/', body: { seat: i, bid: i + 1 }, label: 'bid ' + key, handId: 1, version: 5 + i }));
-  const fake = scripted(answers);
-  const t = timers();
-  const calls = [];
-  const hook = (name) => async (item) => { calls.push(name + ':' + item.key); };
-  const sender = new q.Sender({ queue, api: fake, schedule: t.schedule, cancel: t.cancel, hooks: {
-    done: async (item, a, info) => { calls.push('done:' + item.key + (info.reconnected ? ':reconnected' : '')); },
-    refused: hook('refused'), conflict: hook('conflict'), auth: hook('auth'),
-    retry: async (item, a, delay) => { calls.push('retry:' + item.key + ':' + delay); },
-  } });
-  return { queue, fake, t, calls, sender, keys: () => queue.items().map((i) => i.key) };
-}
-"""
+PRELUDE = (Path(__file__).parent / "modules_harness.js").read_text()
 
 
 def _run(page: Page, body: str) -> Any:
@@ -89,7 +57,8 @@ def test_retry_delay_backs_off_and_follows_the_server(page: Page) -> None:
         return {
           backoff: [1, 2, 3, 4, 5, 6, 7].map((n) => api.retryDelay(n, answer(0, null))),
           header: api.retryDelay(1, answer(503, {}, '5')),
-          details: api.retryDelay(1, answer(429, { code: 'throttled', details: { retry_after: 3 } })),
+          details: api.retryDelay(
+            1, answer(429, { code: 'throttled', details: { retry_after: 3 } })),
         };
         """,
     )
@@ -104,17 +73,28 @@ def test_a_write_carries_its_key_version_device_and_csrf(page: Page) -> None:
         """
         const seen = [];
         const client = api.createApi({
-          fetch: async (url, init) => { seen.push({ url, init }); return new Response(JSON.stringify({ id: 1 }), { status: 200, headers: { 'Retry-After': '2' } }); },
+          fetch: async (url, init) => {
+            seen.push({ url, init });
+            const headers = { 'Retry-After': '2' };
+            return new Response(JSON.stringify({ id: 1 }), { status: 200, headers });
+          },
           deviceId: () => 'phone-1', csrfToken: () => 'tok',
         });
-        const posted = await client.post('/api/v1/hands/1/actions/', { seat: 0, bid: 1 }, { key: 'k-1', version: 7 });
+        const posted = await client.post(
+          '/api/v1/hands/1/actions/', { seat: 0, bid: 1 }, { key: 'k-1', version: 7 });
         const read = await client.get('/api/v1/hands/1/');
-        const down = api.createApi({ fetch: async () => { throw new TypeError('Failed to fetch'); }, deviceId: () => 'd', csrfToken: () => '' });
+        const none = { deviceId: () => 'd', csrfToken: () => '' };
+        const failing = async () => { throw new TypeError('Failed to fetch'); };
+        const down = api.createApi({ fetch: failing, ...none });
         const lost = await down.post('/x/', {}, { key: 'k' });
-        const html = api.createApi({ fetch: async () => new Response('<h1>502</h1>', { status: 502 }), deviceId: () => 'd', csrfToken: () => '' });
+        const proxy = async () => new Response('<h1>502</h1>', { status: 502 });
+        const html = api.createApi({ fetch: proxy, ...none });
         const bad = await html.post('/x/', {}, { key: 'k' });
-        return { post: seen[0].init.headers, body: seen[0].init.body, posted, get: seen[1].init.headers, lost, bad,
-                 csrf: api.csrfFromCookie('a=1; csrftoken=abc%3D; b=2'), text: api.errorText(answer(400, { message: 'Invalid input.', details: { fields: { seat: ['bad'] } } })) };
+        const fields = { message: 'Invalid input.', details: { fields: { seat: ['bad'] } } };
+        return { post: seen[0].init.headers, body: seen[0].init.body, posted,
+                 get: seen[1].init.headers, lost, bad,
+                 csrf: api.csrfFromCookie('a=1; csrftoken=abc%3D; b=2'),
+                 text: api.errorText(answer(400, fields)) };
         """,
     )
     assert result["post"] == {
@@ -140,7 +120,8 @@ def test_queue_sends_everything_in_order_with_each_items_key_and_version(page: P
         """
         const s = setup([answer(200, {}), answer(200, {}), answer(200, {})]);
         await s.sender.flush();
-        return { posts: s.fake.posts.map((p) => [p.options.key, p.options.version]), left: s.keys(), calls: s.calls };
+        const posts = s.fake.posts.map((p) => [p.options.key, p.options.version]);
+        return { posts, left: s.keys(), calls: s.calls };
         """,
     )
     assert result["posts"] == [["a", 5], ["b", 6], ["c", 7]]
@@ -178,7 +159,8 @@ def test_queue_version_conflict_is_its_own_class(page: Page) -> None:
     result = _run(
         page,
         """
-        const s = setup([answer(409, { code: 'version_conflict', message: 'first', details: { version: 9 } })]);
+        const body = { code: 'version_conflict', message: 'first', details: { version: 9 } };
+        const s = setup([answer(409, body)]);
         await s.sender.flush();
         return { left: s.keys(), held: s.queue.held(), calls: s.calls };
         """,
@@ -214,7 +196,8 @@ def test_queue_retries_with_backoff_and_the_same_key(page: Page, status: int) ->
     result = _run(
         page,
         f"""
-        const s = setup([answer({status}, null), answer({status}, null), answer(200, {{}}), answer(200, {{}}), answer(200, {{}})]);
+        const ok = answer(200, {{}});
+        const s = setup([answer({status}, null), answer({status}, null), ok, ok, ok]);
         await s.sender.flush();
         const first = s.t.pending.length;
         await s.sender.flush();  // a retry is due later: nothing sent before it

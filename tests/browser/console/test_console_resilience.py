@@ -142,7 +142,7 @@ def test_a_double_tapped_start_whose_first_answer_is_lost_starts_one_hand(
 def test_a_sign_out_in_the_middle_of_the_queue_loses_nothing(
     live_server: Any, console_browser: Browser, http_cookies: None, artefacts: Path, language: str
 ) -> None:
-    table, referee = _setup()
+    _table, referee = _setup()
     context = _phone(console_browser, live_server, language)
     page = context.new_page()
     _sign_in(page, referee.username, language)
@@ -187,7 +187,7 @@ def test_a_sign_out_in_the_middle_of_the_queue_loses_nothing(
 def test_a_reload_while_offline_brings_back_the_console_and_its_queue(
     live_server: Any, console_browser: Browser, http_cookies: None, artefacts: Path, language: str
 ) -> None:
-    table, referee = _setup()
+    _table, referee = _setup()
     context = _phone(console_browser, live_server, language)
     page = context.new_page()
     _sign_in(page, referee.username, language)
@@ -234,7 +234,7 @@ def test_a_reload_while_offline_brings_back_the_console_and_its_queue(
 def test_a_stale_second_phone_is_told_another_phone_recorded_first(
     live_server: Any, console_browser: Browser, http_cookies: None, artefacts: Path, language: str
 ) -> None:
-    table, referee = _setup()
+    _table, referee = _setup()
     first = _phone(console_browser, live_server, language)
     second = _phone(console_browser, live_server, language)
     phone_a, phone_b = first.new_page(), second.new_page()

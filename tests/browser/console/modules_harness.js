@@ -15,21 +15,34 @@ const answer = (status, data, retryAfter) => ({
 /* A fake API answering from a script: one answer per post, in order; records the posts. */
 function scripted(answers) {
   const posts = [];
-  return { posts, post: async (url, body, options) => { posts.push({ url, body, options }); return answers.shift(); } };
+  const post = async (url, body, options) => {
+    posts.push({ url, body, options });
+    return answers.shift();
+  };
+  return { posts, post };
 }
 function timers() {
   const pending = [];
-  return { pending, schedule: (fn, ms) => { pending.push({ fn, ms }); return pending.length; }, cancel: () => {} };
+  const schedule = (fn, ms) => {
+    pending.push({ fn, ms });
+    return pending.length;
+  };
+  return { pending, schedule, cancel: () => {} };
 }
 function setup(answers) {
   const queue = new q.Queue(new Memory());
-  ['a', 'b', 'c'].forEach((key, i) => queue.push({ key, url: '/api/v1/hands/1/actions/', body: { seat: i, bid: i + 1 }, label: 'bid ' + key, handId: 1, version: 5 + i }));
+  ['a', 'b', 'c'].forEach((key, i) => queue.push({
+    key, url: '/api/v1/hands/1/actions/', body: { seat: i, bid: i + 1 },
+    label: 'bid ' + key, handId: 1, version: 5 + i,
+  }));
   const fake = scripted(answers);
   const t = timers();
   const calls = [];
   const hook = (name) => async (item) => { calls.push(name + ':' + item.key); };
   const sender = new q.Sender({ queue, api: fake, schedule: t.schedule, cancel: t.cancel, hooks: {
-    done: async (item, a, info) => { calls.push('done:' + item.key + (info.reconnected ? ':reconnected' : '')); },
+    done: async (item, a, info) => {
+      calls.push('done:' + item.key + (info.reconnected ? ':reconnected' : ''));
+    },
     refused: hook('refused'), conflict: hook('conflict'), auth: hook('auth'),
     retry: async (item, a, delay) => { calls.push('retry:' + item.key + ':' + delay); },
   } });

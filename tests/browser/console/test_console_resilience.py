@@ -259,3 +259,37 @@ def test_a_stale_second_phone_is_told_another_phone_recorded_first(
     assert _queued(phone_b) == []
     first.close()
     second.close()
+
+
+def test_a_busy_server_is_retried_and_the_action_recorded_once(
+    live_server: Any, console_browser: Browser, http_cookies: None
+) -> None:
+    """429 and 503 keep the action and send it again (same key) after a backoff."""
+    _table, referee = _setup()
+    context = _phone(console_browser, live_server, "en")
+    page = context.new_page()
+    _sign_in(page, referee.username, "en")
+    hand = _start_board_hand(page)
+    keys: list[str] = []
+    busy = [
+        (429, {"code": "throttled", "message": "Slow down.", "details": {"retry_after": 1}}),
+        (503, {"code": "database_unavailable", "message": "Try again.", "details": {}}),
+    ]
+
+    def busy_then_through(route: Route) -> None:
+        keys.append(route.request.headers["idempotency-key"])
+        if busy:
+            status, body = busy.pop(0)
+            route.fulfill(status=status, json=body, headers={"Retry-After": "1"})
+        else:
+            route.continue_()
+
+    page.route("**/api/v1/hands/*/actions/", busy_then_through)
+    _bid(page, "en", 2)
+    expect(page.locator("#message")).to_have_class("message waiting")
+    expect(page.locator("#queue")).to_contain_text("Waiting to send (1)")
+    expect(page.locator("section.hand")).to_have_attribute("data-version", str(hand.version + 1))
+    expect(page.locator("#queue")).to_be_hidden()
+    assert len(keys) == 3 and len(set(keys)) == 1
+    assert HandEvent.objects.filter(hand=hand, kind="bid").count() == 1
+    context.close()

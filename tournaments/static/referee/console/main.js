@@ -198,6 +198,17 @@ const sender = new Sender({
     },
     async refused(item, answer) {
       const message = errorText(answer);
+      if (item.kind === "start") {
+        // e.g. hand_in_progress: another phone started it; show that hand.
+        showVerdict(ctx, false, item.label, message);
+        if (await loadTables()) {
+          const table = state.tables.find((t) => t.table_id === item.tableId);
+          if (table && state.table && state.table.table_id === item.tableId) await openTable(table);
+        }
+        showVerdict(ctx, false, item.label, message);
+        show();
+        return;
+      }
       state.rejected = { label: item.label, message };
       if (item.kind === "action" && typeof item.body.play === "string" && item.body.play !== "pass") {
         state.composer = item.body.play;
@@ -229,6 +240,10 @@ const sender = new Sender({
     idle() { renderQueue(ctx); },
   },
 });
+
+// Signing out forgets the table and hand kept for an offline reload (not the queue).
+const logout = document.querySelector(".console-bar form");
+if (logout) logout.addEventListener("submit", () => localStorage.removeItem(SNAPSHOT_KEY));
 
 window.addEventListener("online", () => { renderQueue(ctx); sender.wake(); });
 window.addEventListener("offline", () => renderQueue(ctx));

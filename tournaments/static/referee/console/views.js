@@ -328,7 +328,7 @@ export function renderQueue(ctx) {
   if (queue.held()) box.appendChild(el("p", { text: T.held_back }));
   box.appendChild(el("ol", {}, items.map((q) => el("li", { class: "queued", text: q.label }))));
   box.appendChild(el("button", { type: "button", text: T.send_waiting, onclick: () => ctx.do.sendNow() }));
-  if (queue.held()) {
+  if (queue.held() || ctx.state.signedOut) {
     box.appendChild(el("button", { type: "button", class: "secondary", text: T.discard_waiting, onclick: () => ctx.do.discard() }));
   }
 }

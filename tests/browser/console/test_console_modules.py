@@ -137,10 +137,17 @@ def test_queue_drops_a_refused_item_and_holds_the_rest(page: Page) -> None:
         await s.sender.flush();
         const held = s.queue.held();
         await s.sender.flush();  // held: nothing is sent until the referee says so
-        return { left: s.keys(), held, posts: s.fake.posts.length, calls: s.calls };
+        const versions = s.queue.items().map((i) => i.version);
+        return { left: s.keys(), held, posts: s.fake.posts.length, calls: s.calls, versions };
         """,
     )
-    assert result == {"left": ["c"], "held": True, "posts": 2, "calls": ["done:a", "refused:b"]}
+    assert result == {
+        "left": ["c"],
+        "held": True,
+        "posts": 2,
+        "calls": ["done:a", "refused:b"],
+        "versions": [6],  # typed after b (7), which was not recorded
+    }
 
 
 def test_queue_state_refusal_drops_the_item(page: Page) -> None:

@@ -293,3 +293,41 @@ def test_a_busy_server_is_retried_and_the_action_recorded_once(
     assert len(keys) == 3 and len(set(keys)) == 1
     assert HandEvent.objects.filter(hand=hand, kind="bid").count() == 1
     context.close()
+
+
+def test_a_rules_refusal_in_the_queue_is_kept_on_screen_and_the_rest_waits(
+    live_server: Any, console_browser: Browser, http_cookies: None, artefacts: Path
+) -> None:
+    """Offline: bid 1, then the next seat bids 1 too (the rules want a higher bid), then
+    the referee corrects it (that seat bids 2). Back online the refusal's message stays on
+    screen, the correction waits until *Send now*, and then it is recorded."""
+    _table, referee = _setup()
+    context = _phone(console_browser, live_server, "en")
+    page = context.new_page()
+    _sign_in(page, referee.username, "en")
+    hand = _start_board_hand(page)
+    first = int(page.locator("select[name=seat]").input_value())  # the seat on turn
+
+    context.set_offline(True)
+    _bid(page, "en", 1)
+    _bid(page, "en", 1)
+    page.select_option("select[name=seat]", str((first + 1) % 3))
+    _bid(page, "en", 2)
+    expect(page.locator("#provisional li.provisional-item")).to_have_count(3)
+    context.set_offline(False)
+
+    expect(page.locator("#rejected")).to_contain_text("Bid 1")
+    expect(page.locator("#queue")).to_contain_text("Held back")
+    expect(page.locator("#queue li.queued")).to_have_count(1)
+    page.screenshot(path=artefacts / "console-en-refused-in-queue.png", full_page=True)
+    assert HandEvent.objects.filter(hand=hand, kind="bid").count() == 1
+
+    page.get_by_role("button", name="Send now").click()
+    expect(page.locator("#queue")).to_be_hidden()
+    bids = list(HandEvent.objects.filter(hand=hand, kind="bid").order_by("seq"))
+    assert [(e.actor_seat, e.payload["action"]["bid"]) for e in bids] == [
+        (first, 1),
+        ((first + 1) % 3, 2),
+    ]
+    expect(page.locator("section.hand")).to_have_attribute("data-version", str(hand.version + 2))
+    context.close()

@@ -48,6 +48,12 @@ export class Queue {
   versionFor(hand) {
     return hand.version + this.forHand(hand.id).length;
   }
+  /** A write on ``handId`` was refused (no event, no version): the ones typed after it
+   * counted on it, so each expects one version less. */
+  unshift(handId) {
+    this.save(this.items().map((q) => (q.handId === handId && typeof q.version === "number"
+      ? Object.assign({}, q, { version: q.version - 1 }) : q)));
+  }
   held() {
     return this.storage.getItem(this.heldKey) === "1";
   }
@@ -133,6 +139,7 @@ export class Sender {
         continue;
       }
       // REFUSED or CONFLICT: the ones typed after it wait for the referee.
+      if (kind === REFUSED && item.handId) this.queue.unshift(item.handId);
       if (this.queue.items().length) this.queue.setHeld(true);
       await this.hook(kind === CONFLICT ? "conflict" : "refused", item, answer);
       break;

@@ -95,6 +95,26 @@ def _queued(page: Page) -> list[dict[str, Any]]:
     return json.loads(page.evaluate("localStorage.getItem('referee-console-queue-v1')") or "[]")
 
 
+def _no_network(route: Route) -> None:
+    route.abort("internetdisconnected")
+
+
+def _go_offline(context: BrowserContext, page: Page) -> None:
+    """Offline for the page and for its service worker. Chromium's offline emulation lets
+    a request that a service worker passes on reach the server now and then (only its
+    answer is lost), so the API is cut off at the context's router too."""
+    context.set_offline(True)
+    context.route("**/api/**", _no_network)
+    page.wait_for_function(
+        "fetch('/api/v1/me/', { cache: 'no-store' }).then(() => false, () => true)"
+    )
+
+
+def _go_online(context: BrowserContext) -> None:
+    context.unroute("**/api/**", _no_network)
+    context.set_offline(False)
+
+
 @pytest.fixture(params=["en", "zh"])
 def language(request: pytest.FixtureRequest) -> str:
     return str(request.param)
@@ -148,7 +168,7 @@ def test_a_sign_out_in_the_middle_of_the_queue_loses_nothing(
     _sign_in(page, referee.username, language)
     hand = _start_board_hand(page)
 
-    context.set_offline(True)
+    _go_offline(context, page)
     for n in (1, 2, 3):
         _bid(page, language, n)
     queued = _queued(page)
@@ -165,7 +185,7 @@ def test_a_sign_out_in_the_middle_of_the_queue_loses_nothing(
             route.continue_()
 
     context.route("**/api/v1/hands/*/actions/", session_ends_after_the_first)
-    context.set_offline(False)
+    _go_online(context)
     expect(page.locator("#signed-out")).to_contain_text(TEXT[language]["signed_out"])
     expect(page.locator("#queue")).to_contain_text(f"{TEXT[language]['waiting']} (2)")
     page.screenshot(path=artefacts / f"console-{language}-signed-out-queue.png", full_page=True)
@@ -200,7 +220,7 @@ def test_a_reload_while_offline_brings_back_the_console_and_its_queue(
         " c.match('/referee/'))))).then((hits) => hits.some(Boolean))"
     )
 
-    context.set_offline(True)
+    _go_offline(context, page)
     _bid(page, language, 1)
     _bid(page, language, 2)
     queued = _queued(page)
@@ -222,7 +242,7 @@ def test_a_reload_while_offline_brings_back_the_console_and_its_queue(
     page.screenshot(path=artefacts / f"console-{language}-offline-reload.png", full_page=True)
     assert HandEvent.objects.filter(hand=hand, kind="bid").count() == 0
 
-    context.set_offline(False)
+    _go_online(context)
     expect(page.locator("#queue")).to_be_hidden()
     bids = list(HandEvent.objects.filter(hand=hand, kind="bid").order_by("seq"))
     assert [e.idempotency_key for e in bids] == [item["key"] for item in queued]
@@ -308,13 +328,13 @@ def test_a_rules_refusal_in_the_queue_is_kept_on_screen_and_the_rest_waits(
     hand = _start_board_hand(page)
     first = int(page.locator("select[name=seat]").input_value())  # the seat on turn
 
-    context.set_offline(True)
+    _go_offline(context, page)
     _bid(page, "en", 1)
     _bid(page, "en", 1)
     page.select_option("select[name=seat]", str((first + 1) % 3))
     _bid(page, "en", 2)
     expect(page.locator("#provisional li.provisional-item")).to_have_count(3)
-    context.set_offline(False)
+    _go_online(context)
 
     expect(page.locator("#rejected")).to_contain_text("Bid 1")
     expect(page.locator("#queue")).to_contain_text("Held back")

@@ -16,4 +16,6 @@ urlpatterns = [
     # The sign-in code is in the link's fragment (after "#"): never in a request line.
     path("link/", referee.link_login, name="link-login"),
     path("hands/<id:hand_id>/confirm/", referee_confirm.hand_confirm_pins, name="hand-confirm"),
+    # The console's service worker: under /referee/ so that it may control the console.
+    path("sw.js", referee.service_worker, name="service-worker"),
 ]

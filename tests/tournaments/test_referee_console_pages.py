@@ -76,3 +76,45 @@ def test_a_forged_sign_in_link_is_refused(client: Any) -> None:
         assert response.status_code == 400, code
     assert client.get("/referee/").status_code == 302
     assert client.get("/referee/link/abc/def-123/").status_code == 404  # the old form
+
+
+def test_the_console_page_loads_its_modules_and_names_its_worker(client: Any) -> None:
+    client.force_login(referee_user("ref-modules"))
+    body = client.get("/referee/").content.decode()
+    assert '<script type="module" src="/static/referee/console/main.js">' in body
+    assert 'data-worker="/referee/sw.js"' in body and 'data-scope="/referee/"' in body
+
+
+def test_the_service_worker_keeps_the_console_and_never_the_api(client: Any) -> None:
+    """Served to anyone (it holds no user's data) from /referee/ so that its scope covers
+    the console; the policy's script-src 'self' (worker-src's fallback) allows it."""
+    response = client.get("/referee/sw.js")
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("text/javascript")
+    assert "no-cache" in response["Cache-Control"] or "max-age=0" in response["Cache-Control"]
+    assert "script-src 'self'" in response["Content-Security-Policy"]
+    body = response.content.decode()
+    for asset in ("main.js", "api.js", "queue.js", "views.js", "dom.js", "provisional.js"):
+        assert f'"/static/referee/console/{asset}"' in body
+    assert '"/static/referee/console.css"' in body
+    assert 'const PAGE = "/referee/";' in body
+    assert 'const LOGOUT = "/referee/logout/";' in body
+    assert 'url.pathname.startsWith("/api/")) return;' in body  # never answered from cache
+    assert client.get("/referee/sw.js").content == response.content  # same assets, same name
+
+
+def test_the_service_worker_cache_changes_with_the_assets(client: Any) -> None:
+    from tournaments.views import referee
+
+    first = client.get("/referee/sw.js").content.decode()
+    original = referee.CONSOLE_ASSETS
+    try:
+        referee.CONSOLE_ASSETS = (*original, "referee/link_login.js")
+        second = client.get("/referee/sw.js").content.decode()
+    finally:
+        referee.CONSOLE_ASSETS = original
+
+    def cache_name(body: str) -> str:
+        return body.split('const CACHE = "', 1)[1].split('"', 1)[0]
+
+    assert cache_name(first) != cache_name(second)

@@ -82,4 +82,20 @@ def console_strings() -> dict[str, str]:
         "log": _("Log"),
         "network_error": _("No connection: the action waits on this phone."),
         "sign_out": _("Sign out"),
+        "start_waiting": _("The start of the hand waits to be sent (one tap is enough)."),
+        "other_phone_first": _("Another phone recorded first."),
+        "other_phone_recorded": _("It recorded:"),
+        "yours_not_recorded": _("Not recorded from this phone:"),
+        "provisional": _("Provisional continuation"),
+        "provisional_short": _("provisional"),
+        "rules_will_check": _(
+            "These actions are not recorded yet: the rules will check each one when the "
+            "connection returns."
+        ),
+        "waiting_to_send": _("waiting to send"),
+        "signed_out": _(
+            "You are signed out: sign in again. The waiting actions stay on this phone and "
+            "are sent after you sign in."
+        ),
+        "sign_in_again": _("Sign in again"),
     }

@@ -1,0 +1,264 @@
+/* Referee console entry point: the state, the controller (what each tap does) and the
+ * wiring of the API client (api.js), the queue (queue.js) and the views (views.js).
+ * Every write goes through the queue, a hand's start too: one tap, one Idempotency-Key. */
+
+import { createApi, csrfFromCookie, errorText, newKey } from "./api.js";
+import { Queue, Sender } from "./queue.js";
+import { actionText, eventText, render, renderQueue, showVerdict } from "./views.js";
+
+const DEVICE_KEY = "referee-console-device-v1";
+const SNAPSHOT_KEY = "referee-console-snapshot-v1";
+
+const T = JSON.parse(document.getElementById("console-strings").textContent);
+const app = document.getElementById("app");
+const API = app.getAttribute("data-api");
+const USER = app.getAttribute("data-user") || "";
+
+function deviceId() {
+  let id = localStorage.getItem(DEVICE_KEY);
+  if (!id) {
+    id = "console-" + newKey().slice(0, 12);
+    localStorage.setItem(DEVICE_KEY, id);
+  }
+  return id;
+}
+
+const state = {
+  tables: [],
+  table: null, // the assignment row of the open table
+  hand: null, // the hand as the API answers it
+  seat: null, // the composer's seat (defaults to the seat on turn)
+  composer: "",
+  rejected: null, // the last refused write {label, message}
+  conflict: null, // the last version conflict {label, recorded: [text]}
+  signedOut: false,
+};
+const api = createApi({
+  fetch: (...args) => window.fetch(...args),
+  deviceId,
+  csrfToken: () => csrfFromCookie(document.cookie),
+});
+const queue = new Queue(localStorage);
+const ctx = {
+  T, state, queue, app,
+  queueBox: document.getElementById("queue"),
+  messageBox: document.getElementById("message"),
+  loginUrl: app.getAttribute("data-login") || "/referee/login/",
+};
+
+// The open table and hand, kept for a reload while offline (this user's only).
+function snapshot() {
+  const data = { user: USER, table: state.table, hand: state.hand };
+  try {
+    localStorage.setItem(SNAPSHOT_KEY, JSON.stringify(data));
+  } catch (e) { /* full storage: the queue matters more */ }
+}
+function restore() {
+  try {
+    const data = JSON.parse(localStorage.getItem(SNAPSHOT_KEY) || "null");
+    if (data && data.user === USER) {
+      state.table = data.table;
+      state.hand = data.hand;
+      if (state.hand) state.seat = null;
+    }
+  } catch (e) { /* ignore */ }
+}
+
+function show() {
+  snapshot();
+  render(ctx);
+}
+
+function setHand(hand) {
+  state.hand = hand;
+  state.seat = null;
+}
+
+/** A write's answer: the new state and the one event it appended (not the log). */
+function applyWrite(data) {
+  if (!data) return;
+  if (data.events) {
+    setHand(data);
+    return;
+  }
+  if (!("event" in data)) return;
+  const known = state.hand && state.hand.id === data.id ? state.hand.events || [] : [];
+  const appended = data.event ? [data.event] : [];
+  const fresh = known.filter((e) => !data.event || e.seq !== data.event.seq);
+  setHand(Object.assign({}, data, { events: fresh.concat(appended) }));
+}
+
+async function reloadHand() {
+  if (!state.hand) return false;
+  const answer = await api.get(API + "hands/" + state.hand.id + "/");
+  if (answer.ok) state.hand = answer.data;
+  return answer.ok;
+}
+
+async function loadTables() {
+  const answer = await api.get(API + "assignments/");
+  if (answer.ok) {
+    state.tables = answer.data;
+    if (state.table) {
+      state.table = state.tables.find((t) => t.table_id === state.table.table_id) || state.table;
+    }
+  } else if (answer.status === 401 || answer.status === 403) {
+    state.signedOut = true;
+  }
+  return answer.ok;
+}
+
+async function openTable(table) {
+  state.table = table;
+  state.hand = null;
+  state.rejected = null;
+  state.conflict = null;
+  state.composer = "";
+  if (table.current_hand) {
+    const answer = await api.get(API + "hands/" + table.current_hand.id + "/");
+    if (answer.ok) setHand(answer.data);
+  }
+  show();
+}
+
+function enqueue(item) {
+  queue.push(Object.assign({ key: newKey() }, item));
+  state.composer = "";
+  state.seat = null;
+  show();
+  return sender.flush();
+}
+
+const handUrl = (h, what) => API + "hands/" + h.id + "/" + what + "/";
+const handLabel = (h) => T.table + " " + (state.table ? state.table.table : "") + " · " + T.hand + " " + h.number;
+
+function handWrite(h, what, body, label, kind = "write") {
+  return enqueue({
+    kind, url: handUrl(h, what), body, label: handLabel(h) + " · " + label,
+    handId: h.id, tableId: state.table.table_id, version: queue.versionFor(h),
+  });
+}
+
+ctx.do = {
+  openTable,
+  back: async () => {
+    state.table = null;
+    state.hand = null;
+    state.conflict = null;
+    await loadTables();
+    show();
+  },
+  setSeat: (seat) => { state.seat = seat; show(); },
+  start: (body) => {
+    const t = state.table;
+    // One start per table in the queue: a second tap is the same intended action.
+    if (queue.items().some((q) => q.kind === "start" && q.tableId === t.table_id)) return;
+    state.rejected = null;
+    state.conflict = null;
+    return enqueue({
+      kind: "start", url: API + "tables/" + t.table_id + "/hands/", body,
+      label: T.table + " " + t.table + " · " + T.start_hand, handId: null, tableId: t.table_id,
+    });
+  },
+  act: (body) => {
+    state.conflict = null;
+    return handWrite(state.hand, "actions", body, actionText(ctx, body), "action");
+  },
+  announce: (seat, made) => handWrite(state.hand, "announcements", { seat, made },
+    T.announcements_due + " · " + actionText(ctx, { seat }) + (made ? T.announced : T.missing)),
+  undo: (h, reason) => {
+    if (!reason) return showVerdict(ctx, false, T.undo, T.reason_needed);
+    return handWrite(h, "undo", { reason }, T.undo + " · " + reason);
+  },
+  result: (h, body) => handWrite(h, "result", body, T.result_form),
+  confirm: (h) => handWrite(h, "confirm", {}, T.confirm),
+  dispute: (h, reason) => {
+    if (!reason) return showVerdict(ctx, false, T.dispute, T.reason_needed);
+    return handWrite(h, "dispute", { reason }, T.dispute);
+  },
+  sendNow: () => { queue.setHeld(false); renderQueue(ctx); return sender.wake(); },
+  discard: () => { queue.clear(); show(); },
+};
+
+const sender = new Sender({
+  queue,
+  api,
+  hooks: {
+    async done(item, answer, { reconnected }) {
+      state.rejected = null;
+      state.signedOut = false;
+      if (item.kind === "start") setHand(Object.assign({}, answer.data, {
+        events: answer.data.events || (answer.data.event ? [answer.data.event] : []),
+      }));
+      else if (state.hand && item.handId === state.hand.id) applyWrite(answer.data);
+      // Back from a lost connection: read the hand again before saying it is done.
+      if (reconnected && state.hand) await reloadHand();
+      showVerdict(ctx, true, item.label, T.accepted);
+      show();
+    },
+    async refused(item, answer) {
+      const message = errorText(answer);
+      if (item.kind === "start") {
+        // e.g. hand_in_progress: another phone started it; show that hand.
+        showVerdict(ctx, false, item.label, message);
+        if (await loadTables()) {
+          const table = state.tables.find((t) => t.table_id === item.tableId);
+          if (table && state.table && state.table.table_id === item.tableId) await openTable(table);
+        }
+        showVerdict(ctx, false, item.label, message);
+        show();
+        return;
+      }
+      state.rejected = { label: item.label, message };
+      if (item.kind === "action" && typeof item.body.play === "string" && item.body.play !== "pass") {
+        state.composer = item.body.play;
+      }
+      showVerdict(ctx, false, item.label, message);
+      await reloadHand();
+      if (item.body && typeof item.body.seat === "number") state.seat = item.body.seat;
+      show();
+    },
+    async conflict(item) {
+      const seen = new Set(((state.hand && state.hand.events) || []).map((e) => e.seq));
+      await reloadHand();
+      const recorded = ((state.hand && state.hand.events) || [])
+        .filter((e) => !seen.has(e.seq)).map((e) => eventText(ctx, e));
+      state.conflict = { label: item.label, recorded };
+      state.rejected = null;
+      state.seat = null;
+      showVerdict(ctx, false, item.label, T.other_phone_first);
+      show();
+    },
+    auth() {
+      state.signedOut = true;
+      renderQueue(ctx);
+    },
+    retry(item, answer) {
+      showVerdict(ctx, "waiting", item.label, answer.status ? errorText(answer) : T.network_error);
+      renderQueue(ctx);
+    },
+    idle() { renderQueue(ctx); },
+  },
+});
+
+// Signing out forgets the table and hand kept for an offline reload (not the queue).
+const logout = document.querySelector(".console-bar form");
+if (logout) logout.addEventListener("submit", () => localStorage.removeItem(SNAPSHOT_KEY));
+
+window.addEventListener("online", () => { renderQueue(ctx); sender.wake(); });
+window.addEventListener("offline", () => renderQueue(ctx));
+window.refereeConsole = { queue, sender, state };
+
+if ("serviceWorker" in navigator && app.getAttribute("data-worker")) {
+  navigator.serviceWorker.register(app.getAttribute("data-worker"), { scope: app.getAttribute("data-scope") || "/referee/" })
+    .catch(() => {});
+}
+
+(async function boot() {
+  // Online: my tables, as always. Offline (the page came from the service worker's
+  // cache): the table and hand last shown, with the queue still waiting.
+  const online = await loadTables();
+  if (!online && !state.signedOut) restore();
+  show();
+  sender.flush();
+})();

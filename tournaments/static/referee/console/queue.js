@@ -1,0 +1,151 @@
+/* The offline queue: every write is an item kept in storage (localStorage) with the
+ * Idempotency-Key made once when it was typed and the hand version it was typed against,
+ * and sent oldest first. What happens to an item depends on its answer's class (api.js):
+ * done → removed; refused or conflict → removed, the ones after it held back until the
+ * referee sends or discards them; auth → everything kept, sending paused until the referee
+ * has signed in again; retry → kept, sent again after a backoff. */
+
+import { AUTH, CONFLICT, DONE, REFUSED, RETRY, classify, retryDelay } from "./api.js";
+
+export const QUEUE_KEY = "referee-console-queue-v1";
+export const HELD_KEY = "referee-console-held-v1";
+
+export class Queue {
+  constructor(storage, key = QUEUE_KEY, heldKey = HELD_KEY) {
+    this.storage = storage;
+    this.key = key;
+    this.heldKey = heldKey;
+  }
+  items() {
+    try {
+      return JSON.parse(this.storage.getItem(this.key) || "[]");
+    } catch (e) {
+      return [];
+    }
+  }
+  save(items) {
+    this.storage.setItem(this.key, JSON.stringify(items));
+  }
+  /** Append an item (its key and version are the caller's); answers it. */
+  push(item) {
+    const items = this.items();
+    items.push(item);
+    this.save(items);
+    return item;
+  }
+  remove(key) {
+    this.save(this.items().filter((q) => q.key !== key));
+  }
+  clear() {
+    this.save([]);
+    this.setHeld(false);
+  }
+  forHand(handId) {
+    return this.items().filter((q) => q.handId === handId);
+  }
+  /** The version a new write on ``hand`` is typed against: the hand's version plus the
+   * writes on it still waiting (each one event, each one version). */
+  versionFor(hand) {
+    return hand.version + this.forHand(hand.id).length;
+  }
+  /** A write on ``handId`` was refused (no event, no version): the ones typed after it
+   * counted on it, so each expects one version less. */
+  unshift(handId) {
+    this.save(this.items().map((q) => (q.handId === handId && typeof q.version === "number"
+      ? Object.assign({}, q, { version: q.version - 1 }) : q)));
+  }
+  held() {
+    return this.storage.getItem(this.heldKey) === "1";
+  }
+  setHeld(value) {
+    if (value) this.storage.setItem(this.heldKey, "1");
+    else this.storage.removeItem(this.heldKey);
+  }
+}
+
+/** Sends a queue. ``hooks`` (all may be async): done(item, answer, {reconnected}),
+ * refused(item, answer), conflict(item, answer), auth(item, answer), retry(item, answer,
+ * delayMs), idle(). ``schedule(fn, ms)`` and ``cancel(id)`` are the timers (tests pass
+ * their own). */
+export class Sender {
+  constructor({ queue, api, hooks, schedule, cancel }) {
+    this.queue = queue;
+    this.api = api;
+    this.hooks = hooks || {};
+    this.schedule = schedule || ((fn, ms) => setTimeout(fn, ms));
+    this.cancel = cancel || ((id) => clearTimeout(id));
+    this.flushing = null;
+    this.attempt = 0;
+    this.timer = null;
+    this.signedOut = false;
+    this.interrupted = false; // a send got no answer: reread the hand on the next success
+  }
+  async hook(name, ...args) {
+    if (this.hooks[name]) await this.hooks[name](...args);
+  }
+  /** The connection is back (or the referee pressed Send): send now. */
+  wake() {
+    if (this.timer !== null) {
+      this.cancel(this.timer);
+      this.timer = null;
+    }
+    this.attempt = 0;
+    return this.flush();
+  }
+  /** Signed in again: sending resumes. */
+  resume() {
+    this.signedOut = false;
+    return this.wake();
+  }
+  flush() {
+    if (this.flushing) return this.flushing;
+    this.flushing = this.run().finally(() => {
+      this.flushing = null;
+    });
+    return this.flushing;
+  }
+  async run() {
+    for (;;) {
+      const items = this.queue.items();
+      if (!items.length || this.queue.held() || this.signedOut || this.timer !== null) break;
+      const item = items[0];
+      const answer = await this.api.post(item.url, item.body, {
+        key: item.key,
+        version: item.version,
+      });
+      const kind = classify(answer);
+      if (kind === RETRY) {
+        this.attempt += 1;
+        if (!answer.status) this.interrupted = true;
+        const delay = retryDelay(this.attempt, answer);
+        this.timer = this.schedule(() => {
+          this.timer = null;
+          this.flush();
+        }, delay);
+        await this.hook("retry", item, answer, delay);
+        break;
+      }
+      if (kind === AUTH) {
+        this.signedOut = true;
+        await this.hook("auth", item, answer);
+        break;
+      }
+      this.attempt = 0;
+      this.queue.remove(item.key);
+      if (kind === DONE) {
+        const reconnected = this.interrupted;
+        this.interrupted = false;
+        await this.hook("done", item, answer, { reconnected });
+        continue;
+      }
+      // REFUSED or CONFLICT: the ones typed after it wait for the referee.
+      if (kind === REFUSED && item.handId) this.queue.unshift(item.handId);
+      if (this.queue.items().length) this.queue.setHeld(true);
+      await this.hook(kind === CONFLICT ? "conflict" : "refused", item, answer);
+      break;
+    }
+    await this.hook("idle");
+  }
+}
+
+export { AUTH, CONFLICT, DONE, REFUSED, RETRY };

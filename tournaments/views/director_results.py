@@ -9,6 +9,7 @@ from django.contrib.admin.views.decorators import staff_member_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 from django.views.decorators.http import require_POST
 
 from tournaments import director_selectors, hand_selectors
@@ -35,7 +36,10 @@ def _desk_context(slug: str, number: int) -> dict[str, Any]:
         "awaiting": director_selectors.awaiting_confirmation(round=round_),
         # hands whose written-in deal failed its check: not counted until a director decides
         "irregular": {
-            line.hand.pk for row in desk for line in row.lines if line.state == "irregular"
+            line.hand.pk
+            for row in desk
+            for line in row.lines
+            if line.hand is not None and line.state == "irregular"
         },
     }
 
@@ -111,6 +115,14 @@ def hand_detail(request: HttpRequest, slug: str, hand_id: int) -> HttpResponse:
     return render(request, "director/hand.html", context)
 
 
+#: The hand actions that take only a reason: the service, and what the desk says when done.
+_REASONED: dict[str, tuple[Any, Any]] = {
+    "dispute": (hand_confirmation.hand_dispute, _lazy("Hand disputed.")),
+    "keep": (hand_corrections.hand_irregular_keep, _lazy("Hand kept as played.")),
+    "void": (hand_corrections.hand_void, _lazy("Hand voided.")),
+}
+
+
 @staff_member_required
 @require_POST
 def hand_action(request: HttpRequest, slug: str, hand_id: int, action: str) -> HttpResponse:
@@ -127,23 +139,8 @@ def hand_action(request: HttpRequest, slug: str, hand_id: int, action: str) -> H
             ),
             _("Hand confirmed."),
         )
-    elif action == "dispute":
-        form: Any = ReasonForm(request.POST)
-        if form.is_valid():
-            attempt(
-                request,
-                lambda: hand_confirmation.hand_dispute(
-                    hand=hand,
-                    reason=form.cleaned_data["reason"],
-                    recorded_by=user,
-                    idempotency_key=key,
-                ),
-                _("Hand disputed."),
-            )
-        else:
-            _form_errors(request, form)
     elif action == "correct":
-        form = CorrectionForm(request.POST)
+        form: Any = CorrectionForm(request.POST)
         if form.is_valid():
             data = dict(form.cleaned_data)
             doubled = (data.pop("doubled_0"), data.pop("doubled_1"), data.pop("doubled_2"))
@@ -162,33 +159,15 @@ def hand_action(request: HttpRequest, slug: str, hand_id: int, action: str) -> H
             lambda: hands.hand_record_passed_out(hand=hand, recorded_by=user, idempotency_key=key),
             _("Recorded as passed out (0 for every seat)."),
         )
-    elif action == "keep":
+    elif action in _REASONED:
+        service, done = _REASONED[action]
         form = ReasonForm(request.POST)
         if form.is_valid():
+            reason = form.cleaned_data["reason"]
             attempt(
                 request,
-                lambda: hand_corrections.hand_irregular_keep(
-                    hand=hand,
-                    reason=form.cleaned_data["reason"],
-                    recorded_by=user,
-                    idempotency_key=key,
-                ),
-                _("Hand kept as played."),
-            )
-        else:
-            _form_errors(request, form)
-    elif action == "void":
-        form = ReasonForm(request.POST)
-        if form.is_valid():
-            attempt(
-                request,
-                lambda: hand_corrections.hand_void(
-                    hand=hand,
-                    reason=form.cleaned_data["reason"],
-                    recorded_by=user,
-                    idempotency_key=key,
-                ),
-                _("Hand voided."),
+                lambda: service(hand=hand, reason=reason, recorded_by=user, idempotency_key=key),
+                done,
             )
         else:
             _form_errors(request, form)

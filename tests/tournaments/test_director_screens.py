@@ -113,9 +113,9 @@ def test_a_round_is_seated_started_refereed_and_corrected(director_client: Any) 
     )
     hand = Hand.objects.get(pk=hand_id)
     assert hand.landlord_seat == 1 and hand.score_1 < 0
-    entry_id = round_.seats.get(position=2).entry_id
+    number = round_.seats.get(position=2).entry.registration_order  # as the screens show it
     director_client.post(
-        hand_url + "penalty/", {"entry": entry_id, "points": -10, "reason": "slow play"}
+        hand_url + "penalty/", {"entry": number, "points": -10, "reason": "slow play"}
     )
     assert Penalty.objects.get().points == -10
     director_client.post(hand_url + "void/", {"reason": "misdeal"})

@@ -240,7 +240,10 @@ def test_a_reload_while_offline_brings_back_the_console_and_its_queue(
         TEXT[language]["bid"].format(n=2)
     )
     page.screenshot(path=artefacts / f"console-{language}-offline-reload.png", full_page=True)
-    assert HandEvent.objects.filter(hand=hand, kind="bid").count() == 0
+    # Not asserted here: that no bid reached the server while offline. Chromium's offline
+    # emulation now and then lets a request that passes a service worker through reach the
+    # server with only its answer lost -- exactly a lost answer, which the queue must survive:
+    # after reconnecting, each queued bid is recorded once, under its own key (below).
 
     _go_online(context)
     expect(page.locator("#queue")).to_be_hidden()

@@ -6,6 +6,7 @@ from django.utils.translation import gettext as _
 from rest_framework import serializers
 from rest_framework.authtoken.serializers import AuthTokenSerializer
 
+from tournaments.errors import ApplicationError
 from tournaments.services.validation import PENALTY_POINTS_MAX
 
 REASON_MAX = 2000
@@ -171,7 +172,13 @@ class CorrectionInput(ResultInput):
                 if name not in attrs
             }
             if missing:
-                raise serializers.ValidationError(missing)
+                # A body the schema allows (these fields are optional for a passed-out hand):
+                # a refusal of the result (422), not of the request's form.
+                raise ApplicationError(
+                    "invalid_result",
+                    _("A correction names the landlord, the bid and the winner, or is passed out."),
+                    extra={"fields": missing},
+                )
         return attrs
 
 
@@ -213,7 +220,10 @@ class ConfirmInput(StrictSerializer):
 
     def validate_pins(self, value: dict[str, str]) -> dict[int, str]:
         if not value or any(key not in ("0", "1", "2") for key in value):
-            raise serializers.ValidationError("Seats are 0, 1 and 2; at least one PIN.")
+            # Schema-valid but no confirmation: refused like too few PINs (422).
+            raise ApplicationError(
+                "pins_incomplete", _("Seats are 0, 1 and 2; one PIN of each side.")
+            )
         return {int(key): pin for key, pin in value.items()}
 
 

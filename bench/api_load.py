@@ -372,7 +372,9 @@ def start_gunicorn(
     for _ in range(150):
         try:
             status, _, _ = asyncio.run(request(port, "GET", "/healthz", None, {}))
-            if status == 200:
+            # 503 is an answer too: the server is up, and the worker (started next, with
+            # no beat sending it heartbeats) is what /healthz finds missing.
+            if status in (200, 503):
                 return server
         except OSError:
             pass

@@ -1,0 +1,454 @@
+"""A real event under load: a 1,000-player round of three hands at 334 tables, watched.
+
+As in production: gunicorn (config/gunicorn.py) on PostgreSQL in a fresh database of its
+own, a real Celery worker on Redis computing the standings every finished hand queues, and
+the public pages polled by spectators exactly as their script polls them (the live board
+every 3 s and the standings every 10 s, each a conditional GET of the page's fragment with
+If-None-Match, after one full page load).
+
+The round: every table starts its first hand within the first 10 s (server-dealt), then its
+referee enters one action every 5 s ± 2 s (a hand of about 40 actions takes 3-5 minutes,
+as at a real table) and starts the next hand when one ends, until the round's three hands
+are done. About 2 % of the writes are refused on purpose (they must answer 4xx with a
+code) and about 2 % are sent twice with the same Idempotency-Key (the retry must answer
+the original).
+
+Prints accepted actions/s; p50/p95/p99 per kind of write (start, bid, double, redouble,
+play, pass, refused, retry) and per page; failures; how far the standings fell behind the
+log (sampled every 0.5 s: the time since the oldest finished hand the published standings
+do not include yet); and checks every stored hand against its log. Then, with --step,
+steps the number of tables up (a fixed time per level, same pace, spectators in the same
+proportion) and prints the largest event that keeps p99 under --p99 ms with no failure.
+
+    DATABASE_URL=postgres://doudizhu@127.0.0.1:5432/postgres python bench/event_load.py
+
+Options: --tables 334 --spectators 500 --hands 3 --think 5 --jitter 2 --start-window 10
+--step 334,500,700,1000 --step-budget 90 --p99 250 --workers 3 --threads 4 --port 8712
+--db doudizhu_event --broker redis://127.0.0.1:6379/12. The load average is printed with
+the numbers: on a shared machine they are noisy.
+"""
+
+# bench: needs PostgreSQL
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench import _postgres  # noqa: E402
+from bench._celery import worker_start  # noqa: E402
+from bench.api_load import (  # noqa: E402
+    Connection,
+    check_replays,
+    fresh_database,
+    percentile,
+    server_environment,
+    start_gunicorn,
+)
+
+REFUSED_SHARE = 0.02
+RETRY_SHARE = 0.02
+LIVE_POLL_S = 3.0  # templates/public/live.html data-interval
+STANDINGS_POLL_S = 10.0  # templates/public/standings.html data-interval
+
+
+@dataclass
+class Stats:
+    """Latencies (seconds) by kind of write or page, and what went wrong."""
+
+    writes: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
+    pages: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
+    accepted: int = 0
+    hands_finished: int = 0
+    tables_done: int = 0
+    failed: int = 0
+    failures: list[str] = field(default_factory=list)
+
+    def fail(self, what: str) -> None:
+        self.failed += 1
+        if len(self.failures) < 8:
+            self.failures.append(what[:300])
+
+    def all_writes(self) -> list[float]:
+        return [x for values in self.writes.values() for x in values]
+
+    def all_pages(self) -> list[float]:
+        return [x for values in self.pages.values() for x in values]
+
+
+def action_kind(action: dict[str, Any]) -> str:
+    if "bid" in action:
+        return "bid"
+    if "double" in action:
+        return "double"
+    if "redouble" in action:
+        return "redouble"
+    return "pass" if action.get("play") == "pass" else "play"
+
+
+class Referee:
+    """One table's referee: a phone on one keep-alive connection."""
+
+    def __init__(self, table_id: int, token: str, port: int, rng: random.Random, args: Any):
+        self.table_id = table_id
+        self.auth = {"Authorization": f"Token {token}", "X-Device-Id": f"event-{table_id}"}
+        self.connection = Connection(port)
+        self.rng = rng
+        self.args = args
+
+    async def pause(self) -> None:
+        """A referee reading the cards and tapping: think ± jitter seconds."""
+        a = self.args
+        await asyncio.sleep(max(0.0, a.think + self.rng.uniform(-a.jitter, a.jitter)))
+
+    async def post(
+        self, stats: Stats, kind: str, path: str, body: Any, key: str | None = None
+    ) -> tuple[int, dict[str, str], bytes]:
+        headers = {**self.auth, "Idempotency-Key": key or uuid.uuid4().hex}
+        t0 = time.perf_counter()
+        answer = await self.connection.request("POST", path, body, headers)
+        stats.writes[kind].append(time.perf_counter() - t0)
+        return answer
+
+    async def run(self, stats: Stats, deadline: float) -> None:
+        await asyncio.sleep(self.rng.uniform(0, self.args.start_window))
+        try:
+            for _ in range(self.args.hands):
+                if not await self.hand(stats, deadline):
+                    return
+            stats.tables_done += 1
+        except (OSError, ValueError, KeyError, asyncio.IncompleteReadError) as exc:
+            stats.fail(f"table {self.table_id}: {type(exc).__name__}: {exc}")
+        finally:
+            await self.connection.close()
+
+    async def hand(self, stats: Stats, deadline: float) -> bool:
+        status, _, body = await self.post(
+            stats, "start", f"/api/v1/tables/{self.table_id}/hands/", {"deal": "random"}
+        )
+        if status != 201:
+            stats.fail(f"start at table {self.table_id}: {status} {body[:200]!r}")
+            return False
+        hand = json.loads(body)
+        path = f"/api/v1/hands/{hand['id']}/actions/"
+        while hand["status"] in ("bidding", "doubling", "playing"):
+            await self.pause()
+            if time.monotonic() > deadline:
+                return False
+            if self.rng.random() < REFUSED_SHARE and not await self.refused(stats, path, hand):
+                return False
+            action = self.rng.choice(hand["legal_actions"])
+            key = uuid.uuid4().hex
+            status, _, body = await self.post(stats, action_kind(action), path, action, key)
+            if status != 200:
+                stats.fail(f"{action}: {status} {body[:200]!r}")
+                return False
+            stats.accepted += 1
+            if self.rng.random() < RETRY_SHARE:
+                again, headers, replayed = await self.post(stats, "retry", path, action, key)
+                if again != 200 or replayed != body or "idempotent-replayed" not in headers:
+                    stats.fail(f"retry answered {again}, not the original")
+            hand = json.loads(body)
+        stats.hands_finished += 1
+        return True
+
+    async def refused(self, stats: Stats, path: str, hand: dict[str, Any]) -> bool:
+        """A write the rules refuse: the seat after the one on turn acts."""
+        wrong = ((hand["turn"] or 0) + 1) % 3
+        if hand["status"] == "doubling":
+            action: dict[str, Any] = {"seat": hand["landlord"], "double": True}
+        elif hand["status"] == "bidding":
+            action = {"seat": wrong, "bid": 3}
+        else:
+            action = {"seat": wrong, "play": "3"}
+        status, _, body = await self.post(stats, "refused", path, action)
+        if 400 <= status < 500 and "code" in json.loads(body):
+            return True
+        stats.fail(f"refused {action} answered {status}")
+        return False
+
+
+class Spectator:
+    """A browser on a public page: one full load, then its script's conditional polls."""
+
+    def __init__(self, page: str, url: str, interval: float, port: int, rng: random.Random):
+        self.page, self.url, self.interval, self.rng = page, url, interval, rng
+        self.connection = Connection(port)
+
+    async def get(self, stats: Stats, name: str, url: str, etag: str | None) -> tuple[int, str]:
+        headers = {"Accept-Language": "en"}
+        if etag:
+            headers.update({"If-None-Match": etag, "X-Requested-With": "poll"})
+        t0 = time.perf_counter()
+        status, answer_headers, _ = await self.connection.request("GET", url, None, headers)
+        stats.pages[name].append(time.perf_counter() - t0)
+        if status not in (200, 304):
+            stats.fail(f"{url}: {status}")
+        return status, answer_headers.get("etag", etag or "")
+
+    async def run(self, stats: Stats, stop: asyncio.Event) -> None:
+        await asyncio.sleep(self.rng.uniform(0, self.interval))
+        etag: str | None = None
+        try:
+            await self.get(stats, self.page, self.url, None)
+            while not stop.is_set():
+                try:
+                    await asyncio.wait_for(stop.wait(), self.interval)
+                except TimeoutError:
+                    pass
+                if stop.is_set():
+                    break
+                _, etag = await self.get(stats, self.page + " poll", self.url + "?fragment=1", etag)
+        except (OSError, ValueError, asyncio.IncompleteReadError) as exc:
+            stats.fail(f"{self.page}: {type(exc).__name__}: {exc}")
+        finally:
+            await self.connection.close()
+
+
+async def standings_lag(tournament_id: int, stop: asyncio.Event, lags: list[float]) -> None:
+    """Every 0.5 s: the log's version and the published standings' version; the lag is the
+    time since the oldest log version the standings do not include was first seen."""
+    from asgiref.sync import sync_to_async
+    from django.db.models import Max
+
+    from tournaments.models import StandingSnapshot, Tournament
+
+    def versions() -> tuple[int, int]:
+        log = Tournament.objects.values_list("log_version", flat=True).get(pk=tournament_id)
+        shown = StandingSnapshot.objects.filter(tournament_id=tournament_id).aggregate(
+            v=Max("log_version")
+        )["v"]
+        return log, shown if shown is not None else -1
+
+    first_seen: dict[int, float] = {}
+    while not stop.is_set():
+        log, shown = await sync_to_async(versions, thread_sensitive=False)()
+        now = time.monotonic()
+        first_seen.setdefault(log, now)
+        behind = [t for version, t in first_seen.items() if version > shown]
+        lags.append(now - min(behind) if behind and log > 0 else 0.0)
+        try:
+            await asyncio.wait_for(stop.wait(), 0.5)
+        except TimeoutError:
+            pass
+
+
+async def run_event(
+    *, tables: list[int], token: str, slug: str, tournament_id: int, spectators: int, args: Any
+) -> tuple[Stats, float, list[float]]:
+    stats, lags = Stats(), []
+    rng = random.Random(args.seed + len(tables))
+    deadline = time.monotonic() + args.budget
+    stop = asyncio.Event()
+    referees = [Referee(t, token, args.port, random.Random(rng.random()), args) for t in tables]
+    watchers = [
+        Spectator("live", f"/t/{slug}/live/", LIVE_POLL_S, args.port, random.Random(rng.random()))
+        if i % 2 == 0
+        else Spectator(
+            "standings",
+            f"/t/{slug}/standings/",
+            STANDINGS_POLL_S,
+            args.port,
+            random.Random(rng.random()),
+        )
+        for i in range(spectators)
+    ]
+    t0 = time.perf_counter()
+    watching = [asyncio.create_task(w.run(stats, stop)) for w in watchers]
+    sampler = asyncio.create_task(standings_lag(tournament_id, stop, lags))
+    await asyncio.gather(*(r.run(stats, deadline) for r in referees))
+    wall = time.perf_counter() - t0
+    # The standings catch up with the last hands while the spectators still watch.
+    settle = time.monotonic() + 30
+    while lags and lags[-1] > 0 and time.monotonic() < settle:
+        await asyncio.sleep(0.5)
+    stop.set()
+    await asyncio.gather(*watching, sampler)
+    return stats, wall, lags
+
+
+# --------------------------------------------------------------------------- setup
+def setup_event(n_tables: int, hands: int, label: str) -> tuple[str, int, str, list[int]]:
+    """A tournament of 3 × ``n_tables`` entries with round 1 seated and playing, one
+    referee (token) assigned to the round."""
+    import django
+
+    django.setup()
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.models import Group
+    from django.core.management import call_command
+    from rest_framework.authtoken.models import Token
+
+    from tournaments.models import (
+        Entry,
+        Player,
+        RefereeAssignment,
+        Round,
+        RoundStatus,
+        Seat,
+        Tournament,
+    )
+    from tournaments.models import Table as TableModel
+    from tournaments.roles import REFEREE_GROUP
+
+    call_command("migrate", verbosity=0)
+    user, _ = get_user_model().objects.get_or_create(username="event-referee")
+    user.groups.add(Group.objects.get_or_create(name=REFEREE_GROUP)[0])
+    token = Token.objects.get_or_create(user=user)[0].key
+    slug = f"event-{label}"
+    tournament = Tournament.objects.create(
+        name=f"Event {label}", slug=slug, hands_per_round=hands, is_public=True, status="running"
+    )
+    round_ = Round.objects.create(tournament=tournament, number=1, status=RoundStatus.PLAYING)
+    RefereeAssignment.objects.create(round=round_, user=user)
+    players = Player.objects.bulk_create(
+        Player(name=f"Player {label}-{i}", club=f"Club {i % 40}") for i in range(3 * n_tables)
+    )
+    entries = Entry.objects.bulk_create(
+        Entry(tournament=tournament, player=p, registration_order=i + 1)
+        for i, p in enumerate(players)
+    )
+    tables = TableModel.objects.bulk_create(
+        TableModel(round=round_, number=i + 1) for i in range(n_tables)
+    )
+    Seat.objects.bulk_create(
+        Seat(table=t, round=round_, position=pos, entry=entries[3 * i + pos])
+        for i, t in enumerate(tables)
+        for pos in range(3)
+    )
+    return token, tournament.pk, slug, [t.pk for t in tables]
+
+
+def p(values: list[float], q: float) -> float:
+    return percentile([x * 1000 for x in values], q)
+
+
+def report(stats: Stats, wall: float, lags: list[float], n_tables: int) -> None:
+    print(
+        f"\n{n_tables} tables, {3 * n_tables} players: {stats.hands_finished} hands finished, "
+        f"{stats.tables_done}/{n_tables} tables done their round in {wall:.0f} s; "
+        f"{stats.accepted} actions accepted = {stats.accepted / wall:.1f}/s; "
+        f"failures {stats.failed}; load {os.getloadavg()[0]:.1f}"
+    )
+    print(f"{'':>16} {'count':>7} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} {'max ms':>8}")
+    rows = [("write: " + k, v) for k, v in sorted(stats.writes.items())]
+    rows += [("writes, all", stats.all_writes())]
+    rows += [("page: " + k, v) for k, v in sorted(stats.pages.items())]
+    rows += [("pages, all", stats.all_pages())]
+    for name, values in rows:
+        if values:
+            print(
+                f"{name:>16} {len(values):>7} {p(values, 50):>8.1f} {p(values, 95):>8.1f} "
+                f"{p(values, 99):>8.1f} {max(values) * 1000:>8.1f}"
+            )
+    behind = [x for x in lags if x > 0]
+    print(
+        f"standings behind the log: max {max(lags, default=0):.1f} s, "
+        f"p99 {percentile(lags, 99) if len(lags) > 1 else 0:.1f} s "
+        f"({len(behind)} of {len(lags)} samples behind)"
+    )
+    for failure in stats.failures:
+        print("  failure:", failure)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tables", type=int, default=334)
+    parser.add_argument("--spectators", type=int, default=500)
+    parser.add_argument("--hands", type=int, default=3)
+    parser.add_argument("--think", type=float, default=5.0)
+    parser.add_argument("--jitter", type=float, default=2.0)
+    parser.add_argument("--start-window", type=float, default=10.0)
+    parser.add_argument("--budget", type=float, default=1800.0, help="seconds at most")
+    parser.add_argument("--step", default="", help="tables per level, e.g. 334,500,700,1000")
+    parser.add_argument("--step-budget", type=float, default=90.0)
+    parser.add_argument("--p99", type=float, default=250.0, help="the p99 aim, ms")
+    parser.add_argument("--workers", type=int, default=3)
+    parser.add_argument("--threads", type=int, default=4)
+    parser.add_argument("--port", type=int, default=8712)
+    parser.add_argument("--db", default="doudizhu_event")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--broker", default=os.environ.get("BENCH_BROKER_URL", "redis://127.0.0.1:6379/12")
+    )
+    args = parser.parse_args()
+    _postgres.postgres_required("event_load.py")
+    env = server_environment(args.db, "config.settings", args.broker)
+    # As the production image does: the pages' static files collected, with their manifest.
+    env["STATIC_ROOT"] = tempfile.mkdtemp(prefix="event_load-static-")
+    subprocess.run(
+        [sys.executable, "manage.py", "collectstatic", "--noinput", "--verbosity", "0"],
+        cwd=ROOT, env=env, check=True,
+    )  # fmt: skip
+    fresh_database(args.db)
+    steps = [int(n) for n in args.step.split(",") if n]
+    event = setup_event(args.tables, args.hands, "main")
+    levels = [setup_event(n, args.hands, f"step-{i}") for i, n in enumerate(steps, 1)]
+    print(
+        f"gunicorn {args.workers} gthread workers x {args.threads} threads, a Celery worker "
+        f"on {args.broker}, PostgreSQL database {args.db}, {os.cpu_count()} CPUs (shared); "
+        f"{args.hands} hands a table, an action every {args.think:g} ± {args.jitter:g} s, "
+        f"tables start within {args.start_window:g} s; {args.spectators} spectators "
+        f"(half on the live board every {LIVE_POLL_S:g} s, half on the standings every "
+        f"{STANDINGS_POLL_S:g} s)"
+    )
+    server = start_gunicorn(args.port, args.workers, args.threads, env)
+    worker, _ = worker_start(env)
+    try:
+        token, tournament_id, slug, tables = event
+        stats, wall, lags = asyncio.run(
+            run_event(
+                tables=tables, token=token, slug=slug, tournament_id=tournament_id,
+                spectators=args.spectators, args=args,
+            )
+        )  # fmt: skip
+        report(stats, wall, lags, args.tables)
+        largest = None
+        budget, args.budget = args.budget, args.step_budget
+        for n, level in zip(steps, levels, strict=True):
+            token, tournament_id, slug, tables = level
+            watchers = round(args.spectators * n / args.tables)
+            stats, wall, lags = asyncio.run(
+                run_event(
+                    tables=tables, token=token, slug=slug, tournament_id=tournament_id,
+                    spectators=watchers, args=args,
+                )
+            )  # fmt: skip
+            report(stats, wall, lags, n)
+            worst = max(p(stats.all_writes(), 99), p(stats.all_pages(), 99))
+            if stats.failed or worst >= args.p99:
+                break
+            largest = n
+        args.budget = budget
+        if steps:
+            print(
+                f"\nlargest event at p99 < {args.p99:g} ms with no failure "
+                f"({args.step_budget:g} s a level): "
+                + (f"{largest} tables ({3 * largest} players)" if largest else "none of those")
+            )
+    finally:
+        server.send_signal(signal.SIGTERM)
+        worker.terminate()
+        server.wait(timeout=30)
+    hands, bad = check_replays()
+    print(f"replay check: {hands} stored hands, {bad} whose summary is not the replay of its log")
+
+
+if __name__ == "__main__":
+    main()

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -184,6 +185,12 @@ class Referee:
         return False
 
 
+async def sleep_unless(stop: asyncio.Event, seconds: float) -> None:
+    """Sleep ``seconds``, or less when ``stop`` is set meanwhile."""
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(stop.wait(), seconds)
+
+
 class Spectator:
     """A browser on a public page: one full load, then its script's conditional polls."""
 
@@ -208,10 +215,7 @@ class Spectator:
         try:
             await self.get(stats, self.page, self.url, None)
             while not stop.is_set():
-                try:
-                    await asyncio.wait_for(stop.wait(), self.interval)
-                except TimeoutError:
-                    pass
+                await sleep_unless(stop, self.interval)
                 if stop.is_set():
                     break
                 _, etag = await self.get(stats, self.page + " poll", self.url + "?fragment=1", etag)
@@ -243,10 +247,7 @@ async def standings_lag(tournament_id: int, stop: asyncio.Event, lags: list[floa
         first_seen.setdefault(log, now)
         behind = [t for version, t in first_seen.items() if version > shown]
         lags.append(now - min(behind) if behind and log > 0 else 0.0)
-        try:
-            await asyncio.wait_for(stop.wait(), 0.5)
-        except TimeoutError:
-            pass
+        await sleep_unless(stop, 0.5)
 
 
 async def run_event(

@@ -253,7 +253,7 @@ async def standings_lag(tournament_id: int, stop: asyncio.Event, lags: list[floa
 async def run_event(
     *, tables: list[int], token: str, slug: str, tournament_id: int, spectators: int, args: Any
 ) -> tuple[Stats, float, list[float]]:
-    stats, lags = Stats(), []
+    stats, lags = Stats(), list[float]()
     rng = random.Random(args.seed + len(tables))
     deadline = time.monotonic() + args.budget
     stop = asyncio.Event()

@@ -319,16 +319,15 @@ def assignment_tables(*, user: Any) -> list[dict[str, Any]]:
         rounds = RefereeAssignment.objects.filter(user=user, table__isnull=True).values("round")
         tables = tables.filter(Q(round__in=rounds) | Q(referee_assignments__user=user)).distinct()
     seats = Seat.objects.select_related("entry__player").order_by("position")
-    tables = (
+    rows = list(
         tables.select_related("round__tournament")
         .prefetch_related(Prefetch("seats", queryset=seats))
         .annotate(hands_played=Count("hands", filter=~Q(hands__status=HandStatus.VOIDED)))
         .order_by("round__tournament__slug", "round__number", "number")
     )
-    tables = list(tables)
-    added = selectors.table_hands_added(tables=tables)
+    added = selectors.table_hands_added(tables=rows)
     out = []
-    for table in tables:
+    for table in rows:
         tournament = table.round.tournament
         current = table.hands.order_by("-number").first()
         out.append(

@@ -1,5 +1,6 @@
 """Read operations.  Views, templates and the API read through these."""
 
+from collections.abc import Sequence
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -250,7 +251,7 @@ def round_tables_incomplete(*, round: Round) -> QuerySet[Table]:
     )
 
 
-def table_hands_added(*, tables: list[Table]) -> dict[int, int]:
+def table_hands_added(*, tables: Sequence[Table]) -> dict[int, int]:
     """Per table (pk): the hands a director added to its round's (``table_hand_add``, one
     ``hand_added`` entry of the round log each); one query for all of ``tables``."""
     added: dict[int, int] = {}

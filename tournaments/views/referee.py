@@ -53,7 +53,10 @@ CONSOLE_ASSETS = (
     "referee/console/views.js",
     "referee/console/dom.js",
     "referee/console/provisional.js",
+    "referee/console/entry.js",
+    "referee/console/round.js",
     "referee/console.css",
+    "referee/entry.css",
     "tournaments/site.css",
     "tournaments/site.js",
 )

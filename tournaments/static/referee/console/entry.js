@@ -37,10 +37,13 @@ export function rankLabel(rank, T) {
   return rank === "T" ? "10" : rank;
 }
 
-/** A play's cards for its button, grouped by rank: "♠7 ♥7 ♣7 ♦3" → "777 3", "TT" → "10 10". */
+/** A play's cards for its button, grouped by rank, the body first: "♠3 ♥7 ♣7 ♦7" →
+ * "777 3", "TT" → "10 10". */
 export function playLabel(play, T) {
   const counts = rankCounts(play);
-  return RANKS.split("").filter((r) => counts[r]).map((r) => {
+  const ranks = RANKS.split("").filter((r) => counts[r]);
+  ranks.sort((a, b) => counts[b] - counts[a] || RANKS.indexOf(a) - RANKS.indexOf(b));
+  return ranks.map((r) => {
     const one = rankLabel(r, T);
     return Array(counts[r]).fill(one).join(one.length > 1 ? " " : "");
   }).join(" ");

@@ -159,7 +159,7 @@ export function renderPlayEntry(ctx, h, seat, p, box, seatName) {
     groupCards(held).forEach(({ rank, count }) => {
       const joker = rank === "X" || rank === "D";
       const button = el("button", {
-        type: "button", class: "rank group" + (joker ? " joker " + (rank === "X" ? "small" : "big") : ""),
+        type: "button", class: "rank group" + (joker ? " joker joker-" + (rank === "X" ? "small" : "big") : ""),
         "data-rank": rank, "data-count": String(count),
         "aria-label": rankLabel(rank, T) + " ×" + count,
         onclick: () => add(rank),

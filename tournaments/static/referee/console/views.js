@@ -17,7 +17,7 @@ export function seatName(ctx, seat) {
   return (ctx.T["seat_" + seat] || ctx.T.seat) + " " + seat + (row ? " · " + row.player : "");
 }
 
-/** What a write does, in words: "Seat 1 · Ann · Bid 2". */
+/** What a write does, in words: "South (南) 1 · Ann · Bid 2". */
 export function actionText(ctx, body) {
   const T = ctx.T;
   let what = "";
@@ -60,7 +60,7 @@ function renderTables(ctx) {
         onclick: () => ctx.do.openTable(t),
         text: T.open + " " + T.table + " " + t.table + " · " + (t.tournament_name || t.tournament) + " · " + T.round + " " + t.round + hand,
       }),
-      el("div", { class: "muted", text: t.seats.map((s) => s.position + ": " + s.player).join(" · ") }),
+      el("div", { class: "muted", text: t.seats.map((s) => (T["seat_" + s.position] || T.seat) + " " + s.position + ": " + s.player).join(" · ") }),
     ]);
   })));
 }

@@ -4,7 +4,7 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
-from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet
+from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet
 
 from referee.rules.cards import format_cards
 from referee.rules.errors import RulesError
@@ -12,6 +12,7 @@ from referee.rules.hand import HandState
 from referee.rules.physical import IMPOSSIBLE_CHECKS, PhysicalHandState
 from referee.rules.profiles import get_profile
 from referee.rules.scoring import DealResult, score_result
+from tournaments import selectors
 from tournaments.access import assigned_referee_rows
 from tournaments.card_secrecy import ALL, NONE, CardsShown
 from tournaments.compiled import CompiledGet
@@ -26,6 +27,7 @@ from tournaments.models import (
     Seat,
     Table,
 )
+from tournaments.player_names import display_name
 from tournaments.roles import user_is_director
 from tournaments.services.hand_log import (
     HandReplay,
@@ -306,33 +308,44 @@ def hand_audit(*, hand: Hand, shown: CardsShown = ALL) -> list[dict[str, Any]]:
 
 
 def assignment_tables(*, user: Any) -> list[dict[str, Any]]:
-    """The tables ``user`` may write to now (playing rounds), with seats, players, the
-    current hand, who confirms (``official`` / ``players``) and the hands still awaiting
-    confirmation (a table plays on while they wait)."""
+    """The tables ``user`` may write to now (playing rounds), with the tournament's name,
+    seats, players (named in the request's language: ``player_names.display_name``), the
+    current hand, the hands the table may play this round and has played (a voided hand
+    does not count: ``services.hands.hand_start_check`` refuses the start after the last),
+    who confirms (``official`` / ``players``) and the hands still awaiting confirmation (a
+    table plays on while they wait)."""
     tables = Table.objects.filter(round__status=RoundStatus.PLAYING)
     if not user_is_director(user):
         rounds = RefereeAssignment.objects.filter(user=user, table__isnull=True).values("round")
         tables = tables.filter(Q(round__in=rounds) | Q(referee_assignments__user=user)).distinct()
     seats = Seat.objects.select_related("entry__player").order_by("position")
-    tables = (
+    rows = list(
         tables.select_related("round__tournament")
         .prefetch_related(Prefetch("seats", queryset=seats))
+        .annotate(hands_played=Count("hands", filter=~Q(hands__status=HandStatus.VOIDED)))
         .order_by("round__tournament__slug", "round__number", "number")
     )
+    added = selectors.table_hands_added(tables=rows)
     out = []
-    for table in tables:
+    for table in rows:
+        tournament = table.round.tournament
         current = table.hands.order_by("-number").first()
         out.append(
             {
                 "table_id": table.pk,
-                "tournament": table.round.tournament.slug,
+                "tournament": tournament.slug,
+                "tournament_name": tournament.name,
                 "round": table.round.number,
                 "table": table.number,
                 "seats": [
                     {
                         "position": seat.position,
                         "entry": seat.entry_id,
-                        "player": seat.entry.player.name,
+                        "player": display_name(
+                            seat.entry.player.name, seat.entry.player.chinese_name
+                        ),
+                        "name": seat.entry.player.name,
+                        "chinese_name": seat.entry.player.chinese_name,
                     }
                     for seat in table.seats.all()
                 ],
@@ -341,7 +354,10 @@ def assignment_tables(*, user: Any) -> list[dict[str, Any]]:
                     if current is not None
                     else None
                 ),
-                "confirmed_by": table.round.tournament.confirmed_by,
+                "hands_per_round": tournament.hands_per_round,
+                "hands_allowed": tournament.hands_per_round + added.get(table.pk, 0),
+                "hands_played": table.hands_played,
+                "confirmed_by": tournament.confirmed_by,
                 "awaiting_confirmation": [
                     {"id": pk, "number": number}
                     for pk, number in table.hands.filter(confirmation=Confirmation.PENDING)

@@ -1,5 +1,6 @@
 """Read operations.  Views, templates and the API read through these."""
 
+from collections.abc import Sequence
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -17,6 +18,8 @@ from tournaments.models import (
     Round,
     RoundBoard,
     RoundBye,
+    RoundLog,
+    RoundLogKind,
     RoundStatus,
     Seat,
     StandingSnapshot,
@@ -246,3 +249,17 @@ def round_tables_incomplete(*, round: Round) -> QuerySet[Table]:
         .filter(seat_count__lt=3)
         .order_by("number")
     )
+
+
+def table_hands_added(*, tables: Sequence[Table]) -> dict[int, int]:
+    """Per table (pk): the hands a director added to its round's (``table_hand_add``, one
+    ``hand_added`` entry of the round log each); one query for all of ``tables``."""
+    added: dict[int, int] = {}
+    logs = RoundLog.objects.filter(
+        round_id__in={table.round_id for table in tables}, kind=RoundLogKind.HAND_ADDED
+    ).values_list("payload", flat=True)
+    for payload in logs:
+        table_pk = payload.get("table") if isinstance(payload, dict) else None
+        if isinstance(table_pk, int):
+            added[table_pk] = added.get(table_pk, 0) + 1
+    return added

@@ -18,4 +18,6 @@ urlpatterns = [
     path("hands/<id:hand_id>/confirm/", referee_confirm.hand_confirm_pins, name="hand-confirm"),
     # The console's service worker: under /referee/ so that it may control the console.
     path("sw.js", referee.service_worker, name="service-worker"),
+    # The web app manifest: the console installs to a phone's home screen.
+    path("manifest.webmanifest", referee.web_manifest, name="manifest"),
 ]

@@ -326,7 +326,12 @@ class HandWriteOutput(HandStateOutput):
 class SeatOutput(serializers.Serializer):
     position = serializers.IntegerField()
     entry = serializers.IntegerField()
-    player = serializers.CharField()
+    player = serializers.CharField(
+        help_text="The name as the request's language shows it: in Chinese the Chinese name "
+        "first, else the Latin name first."
+    )
+    name = serializers.CharField()
+    chinese_name = serializers.CharField(allow_blank=True)
 
 
 class CurrentHandOutput(serializers.Serializer):
@@ -344,11 +349,21 @@ class AwaitingHandOutput(serializers.Serializer):
 
 class AssignmentOutput(serializers.Serializer):
     table_id = serializers.IntegerField()
-    tournament = serializers.CharField()
+    tournament = serializers.CharField(help_text="The tournament's slug.")
+    tournament_name = serializers.CharField()
     round = serializers.IntegerField()
     table = serializers.IntegerField()
     seats = SeatOutput(many=True)
     current_hand = CurrentHandOutput(allow_null=True)
+    hands_per_round = serializers.IntegerField()
+    hands_allowed = serializers.IntegerField(
+        help_text="The hands this table may play this round: the round's and those a "
+        "director added at the table."
+    )
+    hands_played = serializers.IntegerField(
+        help_text="The table's hands this round, the live one too, a voided one not: no "
+        "hand starts once it reaches hands_allowed (round_hands_done)."
+    )
     confirmed_by = serializers.ChoiceField(choices=["official", "players"])
     awaiting_confirmation = AwaitingHandOutput(many=True)
 

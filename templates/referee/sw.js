@@ -4,7 +4,8 @@
  *
  * - static assets: cache first (their list comes from the server, with the URLs the page
  *   uses);
- * - the console page: network first, its last good copy when there is no network;
+ * - the console page and its web app manifest: network first, the last good copy when there
+ *   is no network;
  * - /api/: never touched, never cached (its answers hold a referee's cards);
  * - signing out forgets the cached page. */
 "use strict";
@@ -14,11 +15,12 @@ const PAGE = {{ page|safe }};
 const LOGOUT = {{ logout|safe }};
 const STATIC = {{ static_prefix|safe }};
 const ASSETS = {{ assets|safe }};
+const MANIFEST = {{ manifest|safe }};
 
 self.addEventListener("install", (event) => {
   // The page that registered the worker is kept at once (unless it answers the sign-in
   // page: a redirect), so a reload offline right after it still opens the console.
-  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(ASSETS).then(() => fetch(PAGE, { credentials: "same-origin" })
+  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(ASSETS.concat([MANIFEST])).then(() => fetch(PAGE, { credentials: "same-origin" })
     .then((page) => (page.ok && !page.redirected ? cache.put(PAGE, page) : undefined), () => undefined)))
     .then(() => self.skipWaiting()));
 });
@@ -42,17 +44,18 @@ self.addEventListener("fetch", (event) => {
     return;
   }
   if (request.method !== "GET") return;
-  if (url.pathname === PAGE) {
+  if (url.pathname === PAGE || url.pathname === MANIFEST) {
+    const path = url.pathname;
     event.respondWith(
       fetch(request)
         .then((response) => {
           if (response.ok && !response.redirected && response.type === "basic") {
             const copy = response.clone();
-            caches.open(CACHE).then((cache) => cache.put(PAGE, copy));
+            caches.open(CACHE).then((cache) => cache.put(path, copy));
           }
           return response;
         })
-        .catch(() => caches.open(CACHE).then((cache) => cache.match(PAGE)).then(
+        .catch(() => caches.open(CACHE).then((cache) => cache.match(path)).then(
           (hit) => hit || Response.error(),
         )),
     );

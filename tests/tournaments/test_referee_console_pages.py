@@ -1,8 +1,14 @@
-"""The referee console's pages: sign-in, the console shell, one-time sign-in links."""
+"""The referee console's pages: sign-in, the console shell, one-time sign-in links, the
+service worker, the web app manifest and the favicon."""
 
+import json
+import re
+import struct
+from pathlib import Path
 from typing import Any
 
 import pytest
+from django.contrib.staticfiles import finders
 
 from tests.api.helpers import referee_user
 from tournaments.login_links import link_path
@@ -118,3 +124,64 @@ def test_the_service_worker_cache_changes_with_the_assets(client: Any) -> None:
         return body.split('const CACHE = "', 1)[1].split('"', 1)[0]
 
     assert cache_name(first) != cache_name(second)
+
+
+def test_the_service_worker_keeps_every_module_the_console_imports(client: Any) -> None:
+    """A module left out of its list would be missing from a reload offline."""
+    console = Path(__file__).resolve().parents[2] / "tournaments/static/referee/console"
+    imported = {"main.js"}
+    for module in console.glob("*.js"):
+        imported |= set(re.findall(r'from "\./([a-z]+\.js)"', module.read_text()))
+    body = client.get("/referee/sw.js").content.decode()
+    assert sorted(m for m in imported if f'"/static/referee/console/{m}"' not in body) == []
+    assert sorted(imported) == sorted(p.name for p in console.glob("*.js"))
+    for asset in ("referee/entry.css", "tournaments/icons/icon-192.png"):
+        assert f'"/static/{asset}"' in body
+    assert 'const MANIFEST = "/referee/manifest.webmanifest";' in body
+
+
+@pytest.mark.parametrize(
+    ("language", "name", "short_name"),
+    [("en", "Dou Dizhu referee console", "Referee"), ("zh-hans", "斗地主裁判控制台", "裁判")],
+)
+def test_the_web_app_manifest_installs_the_console(
+    client: Any, language: str, name: str, short_name: str
+) -> None:
+    response = client.get("/referee/manifest.webmanifest", HTTP_ACCEPT_LANGUAGE=language)
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/manifest+json"
+    assert "Accept-Language" in response["Vary"]
+    manifest = json.loads(response.content)
+    assert manifest["name"] == name and manifest["short_name"] == short_name
+    assert manifest["lang"] == language
+    assert (manifest["start_url"], manifest["scope"], manifest["display"]) == (
+        "/referee/",
+        "/referee/",
+        "standalone",
+    )
+    assert manifest["theme_color"] == "#1f6f43"
+    assert [(i["sizes"], i["type"], i["purpose"]) for i in manifest["icons"]] == [
+        ("192x192", "image/png", "any"),
+        ("512x512", "image/png", "any"),
+        ("512x512", "image/png", "maskable"),
+        ("any", "image/svg+xml", "any"),
+    ]
+    for icon in manifest["icons"]:
+        path = finders.find(icon["src"].removeprefix("/static/"))
+        assert isinstance(path, str), icon["src"]
+        if icon["type"] == "image/png":
+            with open(path, "rb") as handle:
+                head = handle.read(24)
+            assert head[:8] == b"\x89PNG\r\n\x1a\n"
+            width, height = struct.unpack(">II", head[16:24])
+            assert f"{width}x{height}" == icon["sizes"]
+
+
+def test_every_page_has_a_favicon_and_the_console_its_manifest(client: Any) -> None:
+    public = client.get("/").content.decode()
+    assert '<link rel="icon" href="/static/tournaments/icons/favicon.svg"' in public
+    assert 'rel="manifest"' not in public
+    sign_in = client.get("/referee/login/").content.decode()
+    assert '<link rel="icon" href="/static/tournaments/icons/favicon.svg"' in sign_in
+    assert '<link rel="manifest" href="/referee/manifest.webmanifest">' in sign_in
+    assert '<meta name="theme-color" content="#1f6f43">' in sign_in

@@ -37,8 +37,6 @@ from tournaments.models import (
     HandEvent,
     HandEventKind,
     HandStatus,
-    RoundLog,
-    RoundLogKind,
     Seat,
     Table,
     Tournament,
@@ -121,10 +119,7 @@ def tournament_share_lock(*, tournament_id: int) -> Tournament:
 def table_hands_allowed(*, table: Table, hands_per_round: int) -> int:
     """The round's hands plus those a director added at ``table`` (``table_hand_add``,
     one ``hand_added`` entry of the round log each)."""
-    added = RoundLog.objects.filter(
-        round_id=table.round_id, kind=RoundLogKind.HAND_ADDED, payload__table=table.pk
-    ).count()
-    return hands_per_round + added
+    return hands_per_round + selectors.table_hands_added(tables=[table]).get(table.pk, 0)
 
 
 def hand_start_check(*, table: Table, hands_per_round: int) -> None:

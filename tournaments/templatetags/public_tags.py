@@ -12,6 +12,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
 from referee.rules.cards import RANK_CHARS, SMALL_JOKER, Card
+from tournaments.player_names import display_name
 
 register = template.Library()
 
@@ -50,13 +51,6 @@ def cards(cs: Iterable[Card] | None) -> SafeString:
     return format_html(
         '<span class="cards">{}</span>', format_html_join("", "{}", ((card(c),) for c in cs))
     )
-
-
-def display_name(name: str, chinese_name: str) -> str:
-    """The name as entered: the Chinese name, then the Latin one."""
-    if chinese_name and chinese_name != name:
-        return f"{chinese_name} {name}"
-    return name
 
 
 @register.filter

@@ -11,10 +11,13 @@ from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import LoginView, LogoutView
 from django.contrib.staticfiles import finders
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.templatetags.static import static
 from django.urls import reverse, reverse_lazy
+from django.utils.cache import patch_vary_headers
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_protect, ensure_csrf_cookie
 from django.views.decorators.debug import sensitive_post_parameters
@@ -53,7 +56,15 @@ CONSOLE_ASSETS = (
     "referee/console/views.js",
     "referee/console/dom.js",
     "referee/console/provisional.js",
+    "referee/console/entry.js",
+    "referee/console/round.js",
     "referee/console.css",
+    "referee/entry.css",
+    "tournaments/icons/favicon.svg",
+    "tournaments/icons/icon-192.png",
+    "tournaments/icons/icon-512.png",
+    "tournaments/icons/icon-maskable-512.png",
+    "tournaments/icons/apple-touch-icon.png",
     "tournaments/site.css",
     "tournaments/site.js",
 )
@@ -83,9 +94,55 @@ def service_worker(request: HttpRequest) -> HttpResponse:
         "logout": json.dumps(reverse("referee:logout")),
         "static_prefix": json.dumps(static_prefix),
         "assets": json.dumps(urls),
+        "manifest": json.dumps(reverse("referee:manifest")),
         "scope": reverse("referee:console"),
     }
     return render(request, "referee/sw.js", context, content_type="text/javascript")
+
+
+#: The console's colour (its buttons', the icons' green): the phone's bar when installed.
+THEME_COLOUR = "#1f6f43"
+
+
+def web_manifest(request: HttpRequest) -> HttpResponse:
+    """The console's web app manifest, in the reader's language: installed on a phone's home
+    screen, it opens the console standalone (no browser bar)."""
+    console = reverse("referee:console")
+
+    def icon(name: str, size: str, kind: str, purpose: str = "any") -> dict[str, str]:
+        return {
+            "src": static(f"tournaments/icons/{name}"),
+            "sizes": size,
+            "type": kind,
+            "purpose": purpose,
+        }
+
+    manifest = {
+        "name": _("Dou Dizhu referee console"),
+        "short_name": _("Referee"),
+        "description": _("Enter the hands of a Dou Dizhu table, online or offline."),
+        "lang": get_language(),
+        "id": console,
+        "start_url": console,
+        "scope": console,
+        "display": "standalone",
+        "orientation": "portrait",
+        "background_color": "#ffffff",
+        "theme_color": THEME_COLOUR,
+        "icons": [
+            icon("icon-192.png", "192x192", "image/png"),
+            icon("icon-512.png", "512x512", "image/png"),
+            icon("icon-maskable-512.png", "512x512", "image/png", "maskable"),
+            icon("favicon.svg", "any", "image/svg+xml"),
+        ],
+    }
+    response = JsonResponse(
+        manifest,
+        content_type="application/manifest+json",
+        json_dumps_params={"ensure_ascii": False},
+    )
+    patch_vary_headers(response, ("Accept-Language", "Cookie"))
+    return response
 
 
 @never_cache

@@ -4,11 +4,13 @@ JavaScript catalogue to build)."""
 from django.utils.translation import gettext as _
 
 from tournaments.models import Confirmation, HandStatus
+from tournaments.templatetags.public_tags import seat_label
 
 
 def console_strings() -> dict[str, str]:
     labels = {f"status_{value}": str(label) for value, label in HandStatus.choices}
     labels |= {f"confirmation_{value}": str(label) for value, label in Confirmation.choices}
+    labels |= {f"seat_{position}": seat_label(position) for position in range(3)}
     return labels | {
         "my_tables": _("My tables now"),
         "no_tables": _("No table to referee now."),
@@ -79,6 +81,18 @@ def console_strings() -> dict[str, str]:
         "discard_waiting": _("Discard waiting actions"),
         "sent_all": _("Everything is sent."),
         "next_hand": _("Next hand"),
+        "hands_left_n": _("%(n)s left this round"),
+        "round_complete": _("Round complete"),
+        "round_complete_detail": _(
+            "This table has played the round's %(n)s hands. A director can add a hand."
+        ),
+        "legal_plays": _("Legal plays: one tap records it"),
+        "no_legal_play": _("Nothing beats it: pass"),
+        "more_plays": _("%(n)s more plays"),
+        "fewer_plays": _("Fewer plays"),
+        "cards_of": _("Cards of %(seat)s: tap a rank to add a card"),
+        "small_joker": _("Small joker"),
+        "big_joker": _("Big joker"),
         "log": _("Log"),
         "network_error": _("No connection: the action waits on this phone."),
         "sign_out": _("Sign out"),

@@ -1,12 +1,20 @@
 """The console's API client (api.js) and queue (queue.js), run in Chromium as the ES modules
 the console serves: every answer class, the headers of a write, and what the queue does
-with an item for each class (a fake fetch and fake timers; no server write)."""
+with an item for each class (a fake fetch and fake timers; no server write). Then the pure
+helpers of the play composer (entry.js: cards grouped by rank, legal plays in order) and of
+the round (round.js: hands left)."""
 
+import json
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from playwright.sync_api import Page
+
+from referee.rules.cards import deal_from_seed
+from referee.rules.moves import legal_plays
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -267,3 +275,149 @@ def test_the_provisional_continuation_of_queued_plays(page: Page) -> None:
     assert result["three"]["turn"] == 0 and result["three"]["top"] is None
     assert result["none"] == {"turn": 0, "top": None, "held": ["334T", "56", None], "count": 0}
     assert result["ranks"] == "3TJXD"
+
+
+def test_cards_are_grouped_by_rank_and_labelled_as_the_table_says_them(page: Page) -> None:
+    result = _run(
+        page,
+        """
+        const e = await import('/static/referee/console/entry.js');
+        const T = { small_joker: 'Small joker', big_joker: 'Big joker' };
+        return {
+          groups: e.groupCards('♠3 ♥3 ♣7 ♦7 ♠7 ♥10 ♠J X D'),
+          ranks: e.groupCards('TT2X'),
+          none: e.groupCards(''),
+          labels: ['♠3 ♥7 ♣7 ♦7', 'TT', 'XD', '34567', '♠10 ♥10 ♣10 ♦10', '33344456']
+            .map((p) => e.playLabel(p, T)),
+          jokers: ['X', 'D', 'T', 'A'].map((r) => e.rankLabel(r, T)),
+          add: [e.canAdd('♠7 ♥7 X', '7', '7'), e.canAdd('♠7 ♥7 X', '77', '7'),
+                e.canAdd('♠7 ♥7 X', '7', 'X'), e.canAdd('♠7 ♥7 X', 'X', 'X'),
+                e.canAdd('♠7 ♥7 X', '', 'D')],
+        };
+        """,
+    )
+    assert result["groups"] == [
+        {"rank": "3", "count": 2},
+        {"rank": "7", "count": 3},
+        {"rank": "T", "count": 1},
+        {"rank": "J", "count": 1},
+        {"rank": "X", "count": 1},
+        {"rank": "D", "count": 1},
+    ]
+    assert result["ranks"] == [
+        {"rank": "T", "count": 2},
+        {"rank": "2", "count": 1},
+        {"rank": "X", "count": 1},
+    ]
+    assert result["none"] == []
+    assert result["labels"] == [
+        "777 3",
+        "10 10",
+        "Small joker Big joker",
+        "3 4 5 6 7",
+        "10 10 10 10",
+        "333 444 5 6",
+    ]
+    assert result["jokers"] == ["Small joker", "Big joker", "10", "A"]
+    assert result["add"] == [True, False, True, False, False]
+
+
+def test_legal_plays_smallest_that_beats_first_bombs_and_the_rocket_last(page: Page) -> None:
+    result = _run(
+        page,
+        """
+        const e = await import('/static/referee/console/entry.js');
+        const a = (play) => ({ seat: 1, play });
+        const pairs = [a('pass'), a('XD'), a('♠2 ♥2'), a('9999'), a('♠5 ♥5'), a('3333'),
+                       a('♣A ♦A'), a('TT'), a('♠9 ♥9')];
+        const trios = ['6663', '5554', '555T', '5553', '6664', 'KKKK'].map(a);
+        return {
+          pairs: e.orderPlays(pairs).map((x) => x.play),
+          trios: e.orderPlays(trios).map((x) => x.play),
+          orders: ['XD', '3333', '333444 56', '33345', '2'].map(e.playOrder),
+          none: e.orderPlays([a('pass')]),
+          shown: e.SHOWN_PLAYS,
+        };
+        """,
+    )
+    assert result["pairs"] == [
+        "♠5 ♥5",
+        "♠9 ♥9",
+        "TT",
+        "♣A ♦A",
+        "♠2 ♥2",
+        "3333",
+        "9999",
+        "XD",
+    ]
+    assert result["trios"] == ["5553", "5554", "555T", "6663", "6664", "KKKK"]
+    assert result["orders"] == [[2], [1, 0], [0, 1, 2, 3], [0, 0, 1, 2], [0, 12]]
+    assert result["none"] == []
+    assert result["shown"] == 12
+
+
+_SIMPLE = {"single", "pair", "trio", "straight", "pair_straight", "bomb"}
+
+
+@settings(
+    max_examples=40,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
+@given(seed=st.integers(0, 2**32 - 1), lead=st.integers(0, 10_000), shuffle=st.randoms())
+def test_the_order_of_legal_plays_is_an_invariant_of_the_rules(
+    page: Page, seed: int, lead: int, shuffle: Any
+) -> None:
+    """Whatever the deal, the play to beat and the order the API lists them in: every legal
+    play is shown once, the same order every time, plays of the kind to beat first (the
+    lower body first where the body is the whole play), then bombs low to high, the
+    rocket last."""
+    deal = deal_from_seed(seed)
+    counts = [[sum(1 for c in hand if c.rank == r) for r in range(15)] for hand in deal.hands]
+    leads = legal_plays(counts[0])
+    previous = leads[lead % len(leads)]
+    answers = legal_plays(counts[1], previous)
+    listed = [{"seat": 1, "play": p.text()} for p in answers]
+    shuffle.shuffle(listed)
+    result = _run(
+        page,
+        """
+        const e = await import('/static/referee/console/entry.js');
+        const listed = LISTED;
+        return [e.orderPlays(listed).map((a) => a.play),
+                e.orderPlays(listed.slice().reverse()).map((a) => a.play)];
+        """.replace("LISTED", json.dumps(listed)),
+    )
+    ordered, again = result
+    assert ordered == again
+    assert sorted(ordered) == sorted(p.text() for p in answers)
+    by_text = {p.text(): p for p in answers}
+    classes = [
+        2 if by_text[t].kind.value == "rocket" else 1 if by_text[t].kind.value == "bomb" else 0
+        for t in ordered
+    ]
+    assert classes == sorted(classes)
+    simple = [by_text[t].rank for t in ordered if by_text[t].kind.value in _SIMPLE]
+    bombs = [by_text[t].rank for t in ordered if by_text[t].kind.value == "bomb"]
+    assert bombs == sorted(bombs)
+    plain = [by_text[t].rank for t in ordered if by_text[t].kind.value in _SIMPLE - {"bomb"}]
+    assert plain == sorted(plain)
+    assert len(simple) == len(plain) + len(bombs)
+
+
+def test_the_hands_left_of_a_table_in_its_round(page: Page) -> None:
+    result = _run(
+        page,
+        """
+        const r = await import('/static/referee/console/round.js');
+        return [
+          r.handsLeft({ hands_allowed: 6, hands_played: 4 }),
+          r.handsLeft({ hands_allowed: 6, hands_played: 6 }),
+          r.handsLeft({ hands_allowed: 7, hands_played: 6 }),
+          r.handsLeft({ hands_allowed: 2, hands_played: 3 }),
+          r.handsLeft({ table: 1 }),
+          r.handsLeft(null),
+        ];
+        """,
+    )
+    assert result == [2, 0, 1, 0, None, None]

@@ -7,6 +7,7 @@ import { Queue, Sender } from "./queue.js";
 import { actionText, eventText, render, renderQueue, showVerdict } from "./views.js";
 
 const DEVICE_KEY = "referee-console-device-v1";
+const CLOSED = ["finished", "passed_out", "voided"];
 const SNAPSHOT_KEY = "referee-console-snapshot-v1";
 
 const T = JSON.parse(document.getElementById("console-strings").textContent);
@@ -193,6 +194,9 @@ const sender = new Sender({
       else if (state.hand && item.handId === state.hand.id) applyWrite(answer.data);
       // Back from a lost connection: read the hand again before saying it is done.
       if (reconnected && state.hand) await reloadHand();
+      // A hand started or closed: the table's hands played change ("Next hand" or
+      // "Round complete").
+      if (item.kind === "start" || (state.hand && CLOSED.includes(state.hand.status))) await loadTables();
       showVerdict(ctx, true, item.label, T.accepted);
       show();
     },
@@ -223,6 +227,7 @@ const sender = new Sender({
       await reloadHand();
       const recorded = ((state.hand && state.hand.events) || [])
         .filter((e) => !seen.has(e.seq)).map((e) => eventText(ctx, e));
+      if (state.hand && CLOSED.includes(state.hand.status)) await loadTables();
       state.conflict = { label: item.label, recorded };
       state.rejected = null;
       state.seat = null;

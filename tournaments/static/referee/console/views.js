@@ -2,17 +2,22 @@
  * controller's ``do`` callbacks (main.js). No request is made here. */
 
 import { el, fmt } from "./dom.js";
-import { RANKS, provisional, ranksOf } from "./provisional.js";
+import { renderPlayEntry } from "./entry.js";
+import { provisional } from "./provisional.js";
+import { handsLeft } from "./round.js";
 
 const LIVE = ["bidding", "doubling", "playing"];
 
+/** "East (东) 0 · Zhang Wei 张伟": the seat as the public pages name it (their words, from
+ * the server), its number (the API's), and the player as the API names them in the
+ * referee's language. */
 export function seatName(ctx, seat) {
   const t = ctx.state.table;
   const row = t && t.seats.find((s) => s.position === seat);
-  return ctx.T.seat + " " + seat + (row ? " · " + row.player : "");
+  return (ctx.T["seat_" + seat] || ctx.T.seat) + " " + seat + (row ? " · " + row.player : "");
 }
 
-/** What a write does, in words: "Seat 1 · Ann · Bid 2". */
+/** What a write does, in words: "South (南) 1 · Ann · Bid 2". */
 export function actionText(ctx, body) {
   const T = ctx.T;
   let what = "";
@@ -53,9 +58,9 @@ function renderTables(ctx) {
       el("button", {
         type: "button", class: "big table-open", "data-table": t.table,
         onclick: () => ctx.do.openTable(t),
-        text: T.open + " " + T.table + " " + t.table + " · " + t.tournament + " · " + T.round + " " + t.round + hand,
+        text: T.open + " " + T.table + " " + t.table + " · " + (t.tournament_name || t.tournament) + " · " + T.round + " " + t.round + hand,
       }),
-      el("div", { class: "muted", text: t.seats.map((s) => s.position + ": " + s.player).join(" · ") }),
+      el("div", { class: "muted", text: t.seats.map((s) => (T["seat_" + s.position] || T.seat) + " " + s.position + ": " + s.player).join(" · ") }),
     ]);
   })));
 }
@@ -66,7 +71,10 @@ function renderTable(ctx) {
   app.appendChild(el("p", {}, [el("button", {
     type: "button", class: "link", text: "← " + T.back, onclick: () => ctx.do.back(),
   })]));
-  app.appendChild(el("h1", { text: t.tournament + " · " + T.round + " " + t.round + " · " + T.table + " " + t.table }));
+  app.appendChild(el("h1", { class: "table-title" }, [
+    el("span", { class: "tournament-name", text: t.tournament_name || t.tournament }),
+    el("span", { class: "table-where", text: T.round + " " + t.round + " · " + T.table + " " + t.table }),
+  ]));
   const h = state.hand;
   if (state.conflict) {
     app.appendChild(el("div", { class: "conflict error", id: "conflict", role: "alert" }, [
@@ -84,6 +92,16 @@ function renderTable(ctx) {
 
 function renderStart(ctx) {
   const { T, state, app } = ctx;
+  const left = handsLeft(state.table);
+  if (left === 0) {
+    // The table has played the round's hands: no start (the API would refuse it,
+    // round_hands_done) until a director adds one.
+    app.appendChild(el("section", { class: "start round-complete", id: "round-complete" }, [
+      el("h2", { text: T.round_complete }),
+      el("p", { text: fmt(T.round_complete_detail, { n: state.table.hands_allowed }) }),
+    ]));
+    return;
+  }
   const board = el("input", { type: "number", min: "1", name: "board", "aria-label": T.board_number, placeholder: T.board_number });
   const first = el("select", { name: "first_bidder", "aria-label": T.first_bidder },
     [0, 1, 2].map((s) => el("option", { value: String(s), text: seatName(ctx, s) })));
@@ -94,7 +112,7 @@ function renderStart(ctx) {
     ctx.do.start(body);
   }
   app.appendChild(el("section", { class: "start" }, [
-    el("h2", { text: state.hand ? T.next_hand : T.start_hand }),
+    el("h2", { text: (state.hand ? T.next_hand : T.start_hand) + (left === null ? "" : " · " + fmt(T.hands_left_n, { n: left })) }),
     el("div", { class: "buttons" }, [
       el("button", { type: "button", class: "big", "data-deal": "random", text: T.deal_random, onclick: () => start("random") }),
       el("button", { type: "button", class: "big", "data-deal": "none", text: T.deal_none, onclick: () => start("none") }),
@@ -199,42 +217,7 @@ function renderControls(ctx, h, p) {
     app.appendChild(box);
     return;
   }
-  // Rank buttons: the ranks of the legal plays; with writes waiting, the ranks the seat
-  // would still hold; every rank when the cards are unknown (physical cards).
-  const plays = legal.filter((a) => typeof a.play === "string" && a.play !== "pass");
-  let allowed = null;
-  if (plays.length) allowed = ranksOf(plays.map((a) => a.play).join(""));
-  else if (p && p.held && p.held[seat] !== null) allowed = p.held[seat];
-  const input = el("input", {
-    name: "notation", class: "notation", autocomplete: "off", autocapitalize: "characters",
-    "aria-label": T.notation, placeholder: T.notation, value: state.composer,
-    oninput: (e) => { state.composer = e.target.value; },
-  });
-  const rankRow = el("div", { class: "ranks" });
-  RANKS.split("").forEach((r) => {
-    if (allowed !== null && !allowed.includes(r)) return;
-    rankRow.appendChild(el("button", {
-      type: "button", class: "rank", "data-rank": r, text: r,
-      onclick: () => { state.composer += r; input.value = state.composer; },
-    }));
-  });
-  box.appendChild(rankRow);
-  box.appendChild(el("form", {
-    class: "row composer",
-    onsubmit: (e) => {
-      e.preventDefault();
-      let text = (input.value || "").trim();
-      if (!text) return;
-      if (/^(pass|p|过|不要)$/i.test(text)) text = "pass";
-      ctx.do.act({ seat, play: text });
-    },
-  }, [input, el("button", { type: "submit", class: "play", text: T.play })]));
-  const top = p ? p.top : h.top_play;
-  const canPass = plays.length || legal.length ? legal.some((a) => a.play === "pass") : top !== null;
-  box.appendChild(el("div", { class: "buttons" }, [
-    el("button", { type: "button", class: "secondary", text: T.clear, onclick: () => { state.composer = ""; input.value = ""; } }),
-    canPass ? el("button", { type: "button", class: "big pass", text: T.pass, onclick: () => ctx.do.act({ seat, play: "pass" }) }) : null,
-  ]));
+  renderPlayEntry(ctx, h, seat, p, box, seatName);
   app.appendChild(box);
 }
 

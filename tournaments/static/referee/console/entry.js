@@ -1,0 +1,203 @@
+/* The play composer (the playing phase of renderControls): how the referee enters a play.
+ *
+ * - Server-dealt hand (the API gives the seat's cards): the seat's cards grouped by rank,
+ *   one large button per rank ("7 ×3"; the jokers apart); each tap adds one card of that
+ *   rank to the composer, never more than the seat holds. When following, the legal plays
+ *   of the seat on turn (the API's legal_actions) as one-tap buttons, Pass first, the
+ *   smallest that beats next, bombs and the rocket last; past SHOWN_PLAYS, a "more" toggle.
+ * - Writes waiting (offline): no legal play is offered (they would be stale); the rank
+ *   buttons come from the cards the seat would still hold (provisional.js).
+ * - Physical cards (the cards are unknown): the fifteen rank buttons.
+ * Typed notation is accepted in every case. A tap on a legal play is one write through
+ * the queue, like any other (ctx.do.act: one Idempotency-Key). */
+
+import { el, fmt } from "./dom.js";
+import { RANKS, ranksOf } from "./provisional.js";
+
+/** How many legal plays show before the "more" toggle. */
+export const SHOWN_PLAYS = 12;
+
+/** How many cards of each rank ``cards`` holds (suits or ranks: "♠3 ♥3 X" → {3: 2, X: 1}). */
+export function rankCounts(cards) {
+  const counts = {};
+  ranksOf(cards).split("").forEach((r) => { counts[r] = (counts[r] || 0) + 1; });
+  return counts;
+}
+
+/** ``cards`` grouped by rank, low to high: [{rank: "3", count: 2}, {rank: "X", count: 1}]. */
+export function groupCards(cards) {
+  const counts = rankCounts(cards);
+  return RANKS.split("").filter((r) => counts[r]).map((rank) => ({ rank, count: counts[rank] }));
+}
+
+/** A rank as the table says it: 10 for T, the jokers by name (``T``: the console's words). */
+export function rankLabel(rank, T) {
+  if (rank === "X") return T.small_joker;
+  if (rank === "D") return T.big_joker;
+  return rank === "T" ? "10" : rank;
+}
+
+/** A play's cards for its button, grouped by rank, the body first: "♠3 ♥7 ♣7 ♦7" →
+ * "777 3", "TT" → "10 10". */
+export function playLabel(play, T) {
+  const counts = rankCounts(play);
+  const ranks = RANKS.split("").filter((r) => counts[r]);
+  ranks.sort((a, b) => counts[b] - counts[a] || RANKS.indexOf(a) - RANKS.indexOf(b));
+  return ranks.map((r) => {
+    const one = rankLabel(r, T);
+    return Array(counts[r]).fill(one).join(one.length > 1 ? " " : "");
+  }).join(" ");
+}
+
+/** The order of a play among the legal ones: [0, body's top rank, kickers low to high] for
+ * a play of the kind to beat, [1, rank] for a bomb, [2] for the rocket. The body is the
+ * ranks held most often (the trio of 三带一, the four of 四带二, a chain's ranks). */
+export function playOrder(play) {
+  const counts = rankCounts(play);
+  const ranks = Object.keys(counts);
+  const index = (r) => RANKS.indexOf(r);
+  if (ranks.length === 2 && counts.X === 1 && counts.D === 1) return [2];
+  if (ranks.length === 1 && counts[ranks[0]] === 4) return [1, index(ranks[0])];
+  const most = Math.max(...ranks.map((r) => counts[r]));
+  const body = ranks.filter((r) => counts[r] === most).map(index);
+  const kickers = ranks.filter((r) => counts[r] !== most).flatMap((r) => Array(counts[r]).fill(index(r)));
+  return [0, Math.max(...body), ...kickers.sort((a, b) => a - b)];
+}
+
+function compareOrders(a, b) {
+  for (let i = 0; i < Math.max(a.length, b.length); i += 1) {
+    const x = i < a.length ? a[i] : -1;
+    const y = i < b.length ? b[i] : -1;
+    if (x !== y) return x - y;
+  }
+  return 0;
+}
+
+/** The legal plays (actions with cards, not the pass) in the order the buttons show them:
+ * the smallest that beats first, bombs then the rocket last. */
+export function orderPlays(actions) {
+  return (actions || [])
+    .filter((a) => typeof a.play === "string" && a.play !== "pass")
+    .map((a) => ({ action: a, order: playOrder(a.play) }))
+    .sort((a, b) => compareOrders(a.order, b.order))
+    .map((x) => x.action);
+}
+
+/** Can one more card of ``rank`` go into the composer's ``text``, the seat holding ``held``? */
+export function canAdd(held, text, rank) {
+  return (rankCounts(text)[rank] || 0) < (rankCounts(held)[rank] || 0);
+}
+
+/** The playing phase's entry for ``seat``: appended to ``box`` (the controls section).
+ * ``p``: the provisional continuation when writes wait, else null. ``seatName``: the
+ * views' seat name. */
+export function renderPlayEntry(ctx, h, seat, p, box, seatName) {
+  const { T, state } = ctx;
+  const legal = p ? [] : (h.legal_actions || []).filter((a) => a.seat === seat);
+  const plays = orderPlays(legal);
+  const canPassLegal = legal.some((a) => a.play === "pass");
+  const top = p ? p.top : h.top_play;
+  const held = !p && h.hands && typeof h.hands[seat] === "string" ? h.hands[seat] : null;
+  const input = el("input", {
+    name: "notation", class: "notation", autocomplete: "off", autocapitalize: "characters",
+    "aria-label": T.notation, placeholder: T.notation, value: state.composer,
+  });
+  const rankButtons = [];
+  function update() {
+    input.value = state.composer;
+    rankButtons.forEach(({ button, rank, count }) => {
+      const chosen = rankCounts(state.composer)[rank] || 0;
+      button.disabled = chosen >= count;
+      button.classList.toggle("chosen", chosen > 0);
+      button.setAttribute("data-chosen", String(chosen));
+      const badge = button.querySelector(".rank-count");
+      badge.textContent = chosen ? chosen + "/" + count : count > 1 ? "×" + count : "";
+    });
+  }
+  input.oninput = (e) => { state.composer = e.target.value; update(); };
+  const add = (rank) => { state.composer += rank; update(); };
+
+  // Following with the legal plays known: one tap records the play.
+  const following = Boolean(h.top_play) && !p && seat === h.turn && canPassLegal;
+  if (following) {
+    const list = el("div", { class: "legal-plays buttons", id: "legal-plays" });
+    list.appendChild(el("button", {
+      type: "button", class: "big pass legal-play", "data-play": "pass", text: T.pass,
+      onclick: () => ctx.do.act({ seat, play: "pass" }),
+    }));
+    const extra = [];
+    plays.forEach((a, i) => {
+      const button = el("button", {
+        type: "button", class: "legal-play", "data-play": a.play, title: a.play,
+        hidden: i >= SHOWN_PLAYS, text: playLabel(a.play, T),
+        onclick: () => ctx.do.act({ seat, play: a.play }),
+      });
+      if (i >= SHOWN_PLAYS) extra.push(button);
+      list.appendChild(button);
+    });
+    if (extra.length) {
+      const more = el("button", {
+        type: "button", class: "secondary more-plays", "aria-expanded": "false",
+        text: fmt(T.more_plays, { n: extra.length }),
+      });
+      more.onclick = () => {
+        const open = more.getAttribute("aria-expanded") !== "true";
+        extra.forEach((b) => { b.hidden = !open; });
+        more.setAttribute("aria-expanded", String(open));
+        more.textContent = open ? T.fewer_plays : fmt(T.more_plays, { n: extra.length });
+      };
+      list.appendChild(more);
+    }
+    box.appendChild(el("section", { class: "legal" }, [
+      el("h3", { text: plays.length ? T.legal_plays : T.no_legal_play }), list,
+    ]));
+  }
+
+  if (held !== null) {
+    // The seat's own cards, grouped by rank: the way to enter a lead (or any play).
+    const groups = el("div", { class: "ranks grouped", id: "held-cards" });
+    groupCards(held).forEach(({ rank, count }) => {
+      const joker = rank === "X" || rank === "D";
+      const button = el("button", {
+        type: "button", class: "rank group" + (joker ? " joker joker-" + (rank === "X" ? "small" : "big") : ""),
+        "data-rank": rank, "data-count": String(count),
+        "aria-label": rankLabel(rank, T) + " ×" + count,
+        onclick: () => add(rank),
+      }, [el("span", { class: "rank-face", text: rankLabel(rank, T) }), el("span", { class: "rank-count" })]);
+      rankButtons.push({ button, rank, count });
+      groups.appendChild(button);
+    });
+    box.appendChild(el("h3", { class: "held-title", text: fmt(T.cards_of, { seat: seatName(ctx, seat) }) }));
+    box.appendChild(groups);
+  } else {
+    // Rank buttons: with writes waiting, the ranks the seat would still hold; every rank
+    // when the cards are unknown (physical cards).
+    let allowed = null;
+    if (p && p.held && p.held[seat] !== null) allowed = p.held[seat];
+    const rankRow = el("div", { class: "ranks" });
+    RANKS.split("").forEach((r) => {
+      if (allowed !== null && !allowed.includes(r)) return;
+      rankRow.appendChild(el("button", {
+        type: "button", class: "rank", "data-rank": r, text: r, onclick: () => add(r),
+      }));
+    });
+    box.appendChild(rankRow);
+  }
+
+  box.appendChild(el("form", {
+    class: "row composer",
+    onsubmit: (e) => {
+      e.preventDefault();
+      let text = (input.value || "").trim();
+      if (!text) return;
+      if (/^(pass|p|过|不要)$/i.test(text)) text = "pass";
+      ctx.do.act({ seat, play: text });
+    },
+  }, [input, el("button", { type: "submit", class: "play", text: T.play })]));
+  const canPass = legal.length ? canPassLegal : top !== null;
+  box.appendChild(el("div", { class: "buttons" }, [
+    el("button", { type: "button", class: "secondary clear", text: T.clear, onclick: () => { state.composer = ""; update(); } }),
+    canPass && !following ? el("button", { type: "button", class: "big pass", text: T.pass, onclick: () => ctx.do.act({ seat, play: "pass" }) }) : null,
+  ]));
+  update();
+}

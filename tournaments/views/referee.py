@@ -53,6 +53,8 @@ CONSOLE_ASSETS = (
     "referee/console/views.js",
     "referee/console/dom.js",
     "referee/console/provisional.js",
+    "referee/console/history.js",
+    "referee/console/result.js",
     "referee/console.css",
     "tournaments/site.css",
     "tournaments/site.js",

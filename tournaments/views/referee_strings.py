@@ -4,11 +4,13 @@ JavaScript catalogue to build)."""
 from django.utils.translation import gettext as _
 
 from tournaments.models import Confirmation, HandStatus
+from tournaments.views.referee_hand_strings import hand_strings
 
 
 def console_strings() -> dict[str, str]:
     labels = {f"status_{value}": str(label) for value, label in HandStatus.choices}
     labels |= {f"confirmation_{value}": str(label) for value, label in Confirmation.choices}
+    labels |= hand_strings()
     return labels | {
         "my_tables": _("My tables now"),
         "no_tables": _("No table to referee now."),

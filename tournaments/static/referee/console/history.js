@@ -48,6 +48,24 @@ export function actionWords(W, action, name) {
   return fmt(W.ev_play, { seat, cards: action.play });
 }
 
+/** A result field (as an override names it) and its value, in words. */
+export function fieldWords(W, field, value, name) {
+  const labels = {
+    landlord: W.landlord, bid: W.bid, winner: W.winner, doubled: W.doubles, redoubled: W.redoubled,
+    bombs: W.bombs, rockets: W.rocket, spring: W.spring, anti_spring: W.anti_spring, passed_out: W.passed_out,
+  };
+  let text;
+  if (value === null || value === undefined) text = "—";
+  else if (field === "landlord") text = name(value);
+  else if (field === "winner") text = value === "landlord" ? W.winner_landlord : W.winner_defenders;
+  else if (field === "doubled") {
+    const seats = value.map((d, s) => (d ? s : null)).filter((s) => s !== null);
+    text = seats.length ? seats.map(name).join(W.comma) : W.none;
+  } else if (typeof value === "boolean") text = value ? W.yes : W.no;
+  else text = String(value);
+  return { label: labels[field] || field, text };
+}
+
 /** A rules code (SPEC R9.1) in words, else the library's explanation. */
 function codeWords(W, check) {
   return W["code_" + check.code] || check.rule || check.code;
@@ -148,21 +166,32 @@ function confirmedBy(ctx) {
   return t.confirmed_by || "official";
 }
 
-/** The table's hands this round, and what still awaits confirmation. */
+/** The open table's hands (GET tables/{id}/), once read. */
+function tableHandsOf(ctx) {
+  const { tableHands, table } = ctx.state;
+  return tableHands && table && tableHands.table_id === table.table_id ? tableHands : null;
+}
+
+/** What still awaits confirmation at the table, each hand a button that opens it. */
+export function renderAwaiting(ctx) {
+  const T = ctx.T;
+  const t = tableHandsOf(ctx);
+  const awaiting = (t && t.awaiting_confirmation) || [];
+  if (!awaiting.length) return;
+  ctx.app.appendChild(el("p", { class: "awaiting", id: "awaiting-confirmation" }, [T.awaiting_list + " "].concat(
+    awaiting.map((a) => el("button", {
+      type: "button", class: "secondary awaiting-hand", "data-hand-id": String(a.id),
+      text: T.hand + " " + a.number, onclick: () => ctx.do.openEarlier(a.id),
+    })),
+  )));
+}
+
+/** The table's hands this round, each with its state and scores. */
 export function renderHandList(ctx) {
-  const { T, state } = ctx;
-  const t = state.tableHands;
-  if (!t || !state.table || t.table_id !== state.table.table_id) return;
+  const T = ctx.T;
+  const t = tableHandsOf(ctx);
+  if (!t) return;
   const box = el("section", { class: "table-hands", id: "table-hands" }, [el("h2", { text: T.hands_this_round })]);
-  const awaiting = t.awaiting_confirmation || [];
-  if (awaiting.length) {
-    box.appendChild(el("p", { class: "awaiting", id: "awaiting-confirmation" }, [T.awaiting_list + " "].concat(
-      awaiting.map((a) => el("button", {
-        type: "button", class: "secondary awaiting-hand", "data-hand-id": String(a.id),
-        text: T.hand + " " + a.number, onclick: () => ctx.do.openEarlier(a.id),
-      })),
-    )));
-  }
   if (!t.hands.length) box.appendChild(el("p", { class: "muted", text: T.no_hands_yet }));
   box.appendChild(el("ol", { class: "hand-list" }, t.hands.map((row) => el("li", {}, [el("button", {
     type: "button", class: "hand-row", "data-hand-id": String(row.id), "data-state": row.state,
@@ -228,9 +257,11 @@ export function renderHandNotes(ctx, h, box) {
   if (h.override) {
     box.appendChild(el("div", { class: "override", id: "override" }, [
       el("strong", { text: fmt(T.override_note, { reason: h.override.reason }) }),
-      el("ul", {}, (h.override.changes || []).map((c) => el("li", {
-        text: fmt(T.override_change, { field: c.field, log: String(c.log), override: String(c.override) }),
-      }))),
+      el("ul", {}, (h.override.changes || []).map((c) => {
+        const log = fieldWords(T, c.field, c.log, nameOf(ctx));
+        const override = fieldWords(T, c.field, c.override, nameOf(ctx));
+        return el("li", { "data-field": c.field, text: fmt(T.override_change, { field: log.label, log: log.text, override: override.text }) });
+      })),
     ]));
   }
 }
@@ -268,7 +299,7 @@ export function renderConfirmation(ctx, h) {
 function pinInput(name, label) {
   return el("input", {
     type: "password", name, inputmode: "numeric", pattern: "[0-9]{4}", maxlength: "4",
-    autocomplete: "off", "aria-label": label, placeholder: label,
+    autocomplete: "off", "aria-label": label, placeholder: "••••",
   });
 }
 

@@ -2,7 +2,9 @@
  * controller's ``do`` callbacks (main.js). No request is made here. */
 
 import { el, fmt } from "./dom.js";
-import { renderConfirmation, renderEarlier, renderHandList, renderHandNotes, renderLogWords } from "./history.js";
+import {
+  renderAwaiting, renderConfirmation, renderEarlier, renderHandList, renderHandNotes, renderLogWords,
+} from "./history.js";
 import { RANKS, provisional, ranksOf } from "./provisional.js";
 import { renderResultEntry } from "./result.js";
 
@@ -81,6 +83,7 @@ function renderTable(ctx) {
       el("br"), T.yours_not_recorded + " " + state.conflict.label,
     ]));
   }
+  renderAwaiting(ctx);
   const closed = !h || ["finished", "passed_out", "voided"].includes(h.status);
   if (h) renderHand(ctx, h);
   const startQueued = ctx.queue.items().some((q) => q.kind === "start" && q.tableId === t.table_id);

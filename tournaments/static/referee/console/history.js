@@ -172,25 +172,34 @@ function tableHandsOf(ctx) {
   return tableHands && table && tableHands.table_id === table.table_id ? tableHands : null;
 }
 
-/** What still awaits confirmation at the table, each hand a button that opens it. */
+/** What still awaits confirmation at the table, each hand a button that opens it (in a
+ * slot that ``refreshHandList`` fills again once the list is read). */
 export function renderAwaiting(ctx) {
+  ctx.app.appendChild(el("div", { id: "awaiting-slot" }, [awaitingNode(ctx)]));
+}
+
+function awaitingNode(ctx) {
   const T = ctx.T;
   const t = tableHandsOf(ctx);
   const awaiting = (t && t.awaiting_confirmation) || [];
-  if (!awaiting.length) return;
-  ctx.app.appendChild(el("p", { class: "awaiting", id: "awaiting-confirmation" }, [T.awaiting_list + " "].concat(
+  if (!awaiting.length) return null;
+  return el("p", { class: "awaiting", id: "awaiting-confirmation" }, [T.awaiting_list + " "].concat(
     awaiting.map((a) => el("button", {
       type: "button", class: "secondary awaiting-hand", "data-hand-id": String(a.id),
       text: T.hand + " " + a.number, onclick: () => ctx.do.openEarlier(a.id),
     })),
-  )));
+  ));
 }
 
-/** The table's hands this round, each with its state and scores. */
+/** The table's hands this round, each with its state and scores (in a slot, as above). */
 export function renderHandList(ctx) {
+  ctx.app.appendChild(el("div", { id: "hands-slot" }, [handListNode(ctx)]));
+}
+
+function handListNode(ctx) {
   const T = ctx.T;
   const t = tableHandsOf(ctx);
-  if (!t) return;
+  if (!t) return null;
   const box = el("section", { class: "table-hands", id: "table-hands" }, [el("h2", { text: T.hands_this_round })]);
   if (!t.hands.length) box.appendChild(el("p", { class: "muted", text: T.no_hands_yet }));
   box.appendChild(el("ol", { class: "hand-list" }, t.hands.map((row) => el("li", {}, [el("button", {
@@ -204,7 +213,18 @@ export function renderHandList(ctx) {
     el("br"),
     el("span", { class: "scores", text: row.scores ? scoresWords(row.scores) : "—" }),
   ])]))));
-  ctx.app.appendChild(box);
+  return box;
+}
+
+/** Fill the two slots again (the rest of the screen, a form being typed in, stays). */
+export function refreshHandList(ctx) {
+  [["awaiting-slot", awaitingNode], ["hands-slot", handListNode]].forEach(([id, node]) => {
+    const slot = document.getElementById(id);
+    if (!slot) return;
+    slot.innerHTML = "";
+    const made = node(ctx);
+    if (made) slot.appendChild(made);
+  });
 }
 
 /** An earlier hand, read only: its state, result, scores per seat, irregularity or
@@ -355,7 +375,7 @@ export function renderLogWords(ctx, h, open = false) {
 
 // --------------------------------------------------------------------------- actions
 /** The controller's actions for the table's hands; ``show`` redraws. */
-export function historyActions(ctx, { show }) {
+export function historyActions(ctx, { show, snapshot }) {
   const { T, state } = ctx;
   const url = (path) => ctx.API + path;
 
@@ -363,7 +383,11 @@ export function historyActions(ctx, { show }) {
     if (!state.table) return false;
     const tableId = state.table.table_id;
     const answer = await ctx.api.get(url("tables/" + tableId + "/"));
-    if (answer.ok && state.table && state.table.table_id === tableId) state.tableHands = answer.data;
+    if (answer.ok && state.table && state.table.table_id === tableId) {
+      state.tableHands = answer.data;
+      refreshHandList(ctx);
+      snapshot();
+    }
     return answer.ok;
   }
 
@@ -396,7 +420,10 @@ export function historyActions(ctx, { show }) {
     async afterWrite(item, answer) {
       const live = answer && answer.data && LIVE.includes(answer.data.status);
       if (item.kind !== "action" || !live) await loadTableHands();
-      if (state.earlier && item.handId === state.earlier.id) await rereadEarlier();
+      if (state.earlier && item.handId === state.earlier.id) {
+        await rereadEarlier();
+        show();
+      }
     },
     /** The players' PINs, sent now with a key of their own (a wrong PIN is counted on the
      * server; nothing is queued, so no PIN stays on the phone). */

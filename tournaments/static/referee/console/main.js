@@ -128,8 +128,8 @@ async function openTable(table) {
     const answer = await api.get(API + "hands/" + table.current_hand.id + "/");
     if (answer.ok) setHand(answer.data);
   }
-  await ctx.do.loadTableHands();
   show();
+  await ctx.do.loadTableHands(); // fills its own slots: the screen is not drawn again
 }
 
 function enqueue(item) {
@@ -192,7 +192,7 @@ ctx.do = {
   sendNow: () => { queue.setHeld(false); renderQueue(ctx); return sender.wake(); },
   discard: () => { queue.clear(); show(); },
 };
-Object.assign(ctx.do, historyActions(ctx, { show }), resultActions(ctx, { show, handWrite }));
+Object.assign(ctx.do, historyActions(ctx, { show, snapshot }), resultActions(ctx, { show, handWrite }));
 
 const sender = new Sender({
   queue,
@@ -207,9 +207,9 @@ const sender = new Sender({
       else if (state.hand && item.handId === state.hand.id) applyWrite(answer.data);
       // Back from a lost connection: read the hand again before saying it is done.
       if (reconnected && state.hand) await reloadHand();
-      await ctx.do.afterWrite(item, answer);
       showVerdict(ctx, true, item.label, T.accepted);
       show();
+      await ctx.do.afterWrite(item, answer);
     },
     async refused(item, answer) {
       const message = errorText(answer, undefined, T);
@@ -230,9 +230,9 @@ const sender = new Sender({
       }
       showVerdict(ctx, false, item.label, message);
       await reloadHand();
-      await ctx.do.afterWrite(item, answer);
       if (item.body && typeof item.body.seat === "number") state.seat = item.body.seat;
       show();
+      await ctx.do.afterWrite(item, answer);
     },
     async conflict(item) {
       const seen = new Set(((state.hand && state.hand.events) || []).map((e) => e.seq));

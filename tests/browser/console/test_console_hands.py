@@ -461,3 +461,53 @@ def test_the_tables_earlier_hands_with_their_states_and_a_hands_log_in_words(
         TEXT[language]["result_entered"].format(l=names[0]) + TEXT[language]["awaits"]
     )
     context.close()
+
+
+def test_an_earlier_hand_is_disputed_and_confirmed_by_a_second_official(
+    live_server: Any, console_browser: Browser, http_cookies: None, artefacts: Path
+) -> None:
+    """Its recorder may not confirm it (the refusal is shown, the referee stays signed in);
+    a dispute needs a reason; a second referee of the round confirms it."""
+    table = playing_table(requires_confirmation=True)
+    referee = _referee(table)
+    second = referee_user("round-ref")
+    second.set_password(PASSWORD)
+    second.save()
+    assign(second, table, whole_round=True)
+    hand = hand_record_result(
+        hand=hand_create(table=table), landlord=2, bid=1, winner="landlord", recorded_by=referee
+    )
+    context = _phone(console_browser, live_server, "en")
+    page = context.new_page()
+    _open_table(page, referee.username, "en")
+    page.locator(f"#awaiting-confirmation button[data-hand-id='{hand.pk}']").click()
+    page.click("#confirm-hand button.confirm-official")
+    expect(page.locator("#rejected")).to_contain_text(
+        "A second person confirms a result, not the one who recorded it."
+    )
+    expect(page.locator("#signed-out")).to_have_count(0)
+    page.click("#confirm-hand button[type=submit]")  # a dispute without a reason
+    expect(page.locator("#message")).to_contain_text("Give a reason.")
+    page.fill("#confirm-hand input[name=dispute_reason]", "the bid was 2")
+    page.click("#confirm-hand button[type=submit]")
+    expect(page.locator("#earlier-hand")).to_have_attribute("data-state", "disputed")
+    expect(page.locator("#log li").last).to_have_text("Disputed — the bid was 2")
+    page.screenshot(path=artefacts / "console-en-earlier-hand-disputed.png", full_page=True)
+    context.close()
+
+    context = _phone(console_browser, live_server, "en")
+    page = context.new_page()
+    _open_table(page, second.username, "en")
+    page.locator(f"#table-hands .hand-row[data-hand-id='{hand.pk}']").click()
+    page.click("#confirm-hand button.confirm-official")
+    expect(page.locator("#confirmed-by")).to_have_text("✓ Confirmed by an official.")
+    expect(page.locator("#earlier-hand")).to_have_attribute("data-state", "confirmed")
+    page.click("#back-to-table")
+    row = page.locator(f"#table-hands .hand-row[data-hand-id='{hand.pk}']")
+    expect(row).to_contain_text("Confirmed by an official (round-ref)")
+    page.screenshot(
+        path=artefacts / "console-en-earlier-hand-confirmed-official.png", full_page=True
+    )
+    stored = Hand.objects.get(pk=hand.pk)
+    assert (stored.confirmation, stored.counts) == ("confirmed", True)
+    context.close()

@@ -193,7 +193,12 @@ def test_a_result_only_entry_is_checked_on_a_summary_with_the_servers_scores_the
     page.screenshot(path=artefacts / f"console-{language}-result-summary.png", full_page=True)
     assert HandEvent.objects.filter(hand=hand).count() == 0  # the summary wrote nothing
 
-    page.click("#save-result")
+    # Two taps on Save before the screen changes: saved once, sent once.
+    sent: list[str] = []
+    page.on("request", lambda r: sent.append(r.url) if r.url.endswith("/result/") else None)
+    page.evaluate(
+        "() => { const b = document.querySelector('#save-result'); b.click(); b.click(); }"
+    )
     expect(page.locator("section.hand")).to_have_attribute("data-status", "finished")
     expect(page.locator("#hand-state")).to_contain_text("0: 96 · 1: -120 · 2: 24")
     expect(page.locator("#table-hands .hand-row")).to_have_count(1)
@@ -202,6 +207,8 @@ def test_a_result_only_entry_is_checked_on_a_summary_with_the_servers_scores_the
         "0: +96 · 1: -120 · 2: +24"
     )
     page.screenshot(path=artefacts / f"console-{language}-result-saved.png", full_page=True)
+    assert len(sent) == 1
+    expect(page.locator("#rejected")).to_have_count(0)
     hand.refresh_from_db()
     assert (hand.status, list(hand.scores)) == ("finished", [96, -120, 24])
     assert [e.kind for e in HandEvent.objects.filter(hand=hand)] == ["result"]

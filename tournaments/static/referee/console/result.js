@@ -144,7 +144,9 @@ export function resultActions(ctx, { show, handWrite }) {
       step(h, { step: "form", refusal: null, preview: null });
     },
     saveResult(h) {
-      const body = entryOf(ctx, h).body;
+      const entry = entryOf(ctx, h);
+      if (!entry || entry.step !== "summary") return undefined; // a second tap: saved once
+      const body = entry.body;
       // Kept as the form's values, should the queue's send of it be refused.
       state.resultEntry = { handId: h.id, step: "form", body, refusal: null, preview: null };
       return handWrite(h, "result", body, T.result_form + " · " + resultWords(T, body, name));
@@ -153,7 +155,9 @@ export function resultActions(ctx, { show, handWrite }) {
       step(h, { step: "passed_out", body, refusal: null });
     },
     passedOut(h) {
-      state.resultEntry = Object.assign({}, entryOf(ctx, h), { step: "form" });
+      const entry = entryOf(ctx, h);
+      if (!entry || entry.step !== "passed_out") return undefined; // a second tap
+      state.resultEntry = Object.assign({}, entry, { step: "form" });
       return handWrite(h, "passed-out", {}, T.passed_out);
     },
   };

@@ -17,7 +17,7 @@ from tests.browser.conftest import LANGUAGES
 from tests.browser.console.conftest import PHONE
 from tests.play import random_hand_actions
 from tournaments.models import Hand, HandEvent, Seat, Table
-from tournaments.services.hand_confirmation import hand_confirm_by_pins, hand_dispute
+from tournaments.services.hand_confirmation import PIN_TRIES, hand_confirm_by_pins, hand_dispute
 from tournaments.services.hand_corrections import hand_result_correct, hand_void
 from tournaments.services.hands import (
     hand_action_record,
@@ -46,6 +46,7 @@ TEXT = {
         "awaiting": "Still awaiting confirmation:",
         "pin_wrong": "A PIN is wrong (4 tries left for this hand).",
         "confirmed_players": "Confirmed by the players.",
+        "pins_locked": "Too many wrong PINs for this hand: a director confirms it.",
         "states": [
             "Confirmed by the players",
             "Awaiting confirmation",
@@ -82,6 +83,7 @@ TEXT = {
         "awaiting": "仍待确认：",
         "pin_wrong": "PIN 有误（本副牌还可尝试 4 次）。",
         "confirmed_players": "已由选手确认。",
+        "pins_locked": "本副牌输错 PIN 次数过多：请由裁判长确认。",
         "states": [
             "已由选手确认",
             "待确认",
@@ -362,6 +364,22 @@ def test_an_earlier_hand_is_confirmed_by_the_players_pins_on_the_console(
     expect(page.locator(f"#table-hands .hand-row[data-hand-id='{earlier.pk}']")).to_have_attribute(
         "data-state", "confirmed"
     )
+
+    # Too many wrong PINs: even the right ones are refused, a director confirms.
+    locked = hand_record_passed_out(hand=hand_create(table=table))
+    Hand.objects.filter(pk=locked.pk).update(pin_failures=PIN_TRIES)
+    page.reload()
+    page.click("button.table-open")
+    page.locator(f"#awaiting-confirmation button[data-hand-id='{locked.pk}']").click()
+    form = page.locator("#pin-form")  # a passed-out hand: two players, no sides
+    form.locator("select[name=first_seat]").select_option("0")
+    form.locator("input[name=pin_first]").fill(pins[0])
+    form.locator("select[name=second_seat]").select_option("2")
+    form.locator("input[name=pin_second]").fill(pins[2])
+    form.locator("button[type=submit]").click()
+    expect(page.locator("#pin-error")).to_have_text(TEXT[language]["pins_locked"])
+    page.screenshot(path=artefacts / f"console-{language}-pins-locked.png", full_page=True)
+    assert Hand.objects.get(pk=locked.pk).confirmation == "pending"
     context.close()
 
 

@@ -415,15 +415,16 @@ export function historyActions(ctx, { show, snapshot }) {
       state.pinError = null;
       show();
     },
-    /** After the queue has sent a write (``answer``: its answer): the list, and the earlier
-     * hand it was about, read again. */
+    /** After the queue has sent a write (``answer``: its answer, the screen already drawn):
+     * the earlier hand it recorded on read again, and the list. A refusal changed nothing:
+     * the screen is not drawn again (a reason being typed stays). */
     async afterWrite(item, answer) {
-      const live = answer && answer.data && LIVE.includes(answer.data.status);
-      if (item.kind !== "action" || !live) await loadTableHands();
-      if (state.earlier && item.handId === state.earlier.id) {
+      if (state.earlier && item.handId === state.earlier.id && classify(answer) === DONE) {
         await rereadEarlier();
         show();
       }
+      const live = answer && answer.data && LIVE.includes(answer.data.status);
+      if (item.kind !== "action" || !live) await loadTableHands();
     },
     /** The players' PINs, sent now with a key of their own (a wrong PIN is counted on the
      * server; nothing is queued, so no PIN stays on the phone). */

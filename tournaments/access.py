@@ -90,6 +90,16 @@ def table_write_check(
     _playing_check(table.round)
 
 
+def table_referee_check(*, user: Any, table: Table) -> None:
+    """Read a table as its referee does (its hands and their states): a director, or a
+    referee assigned to the table or its round and still in the referee group."""
+    authenticated_check(user=user)
+    if user_is_director(user) or referee_assigned(user=user, table=table):
+        return
+    _referee_check(user)
+    raise ApplicationError("not_assigned", _("You are not assigned to this table."))
+
+
 def round_second_person_check(*, user: Any, table: Table) -> None:
     """Confirm or dispute: a director, or a referee assigned anywhere in the round."""
     authenticated_check(user=user)

@@ -368,6 +368,78 @@ class AssignmentOutput(serializers.Serializer):
     awaiting_confirmation = AwaitingHandOutput(many=True)
 
 
+class TableHandOutput(serializers.Serializer):
+    """One hand of a table: its state as the results desk shows it, who confirmed it and
+    the scores (no card: read the hand for them)."""
+
+    id = serializers.IntegerField()
+    number = serializers.IntegerField()
+    board = serializers.IntegerField(allow_null=True)
+    mode = serializers.ChoiceField(choices=["dealt", "physical", "result_only"])
+    status = serializers.CharField()
+    confirmation = serializers.CharField()
+    state = serializers.ChoiceField(
+        choices=["playing", "awaiting", "confirmed", "finished", "disputed", "irregular", "voided"],
+        help_text="awaiting: awaiting confirmation; irregular: its written-in deal does not "
+        "fit its log; finished: closed, no confirmation needed.",
+    )
+    counts = serializers.BooleanField(help_text="The result enters the standings.")
+    landlord = serializers.IntegerField(allow_null=True)
+    winner = serializers.CharField(allow_null=True)
+    scores = serializers.ListField(child=serializers.IntegerField(), allow_null=True)
+    confirmed_by = serializers.ChoiceField(
+        choices=["official", "players"],
+        allow_null=True,
+        help_text="Who confirmed a confirmed hand (null otherwise).",
+    )
+    confirmer = serializers.CharField(
+        allow_blank=True, help_text="The official's user name, or the players' names."
+    )
+    irregular = serializers.CharField(allow_null=True)
+    overridden = serializers.BooleanField(
+        help_text="A director's correction overrides its play-by-play log."
+    )
+
+
+class TableOutput(serializers.Serializer):
+    """A table as its referee sees it: seats, who confirms, and its hands this round."""
+
+    table_id = serializers.IntegerField()
+    tournament = serializers.CharField()
+    round = serializers.IntegerField()
+    table = serializers.IntegerField()
+    confirmed_by = serializers.ChoiceField(choices=["official", "players"])
+    seats = SeatOutput(many=True)
+    hands = TableHandOutput(many=True)
+    awaiting_confirmation = AwaitingHandOutput(many=True)
+
+
+class ResultOutput(serializers.Serializer):
+    landlord = serializers.IntegerField()
+    bid = serializers.IntegerField()
+    doubled = serializers.ListField(child=serializers.BooleanField())
+    redoubled = serializers.BooleanField()
+    bombs = serializers.IntegerField()
+    rockets = serializers.IntegerField()
+    spring = serializers.BooleanField()
+    anti_spring = serializers.BooleanField()
+    winner = serializers.ChoiceField(choices=["landlord", "defenders"])
+
+
+class ResultPreviewOutput(serializers.Serializer):
+    """What saving this result would record: computed by the result entry's own checks
+    and scoring; nothing is written."""
+
+    result = ResultOutput()
+    scores = serializers.ListField(
+        child=serializers.IntegerField(), help_text="Seats 0, 1, 2 (zero-sum)."
+    )
+    rule_profile = serializers.CharField()
+    needs_confirmation = serializers.BooleanField(
+        help_text="Saved now, the hand would await confirmation."
+    )
+
+
 class PenaltyOutput(serializers.Serializer):
     id = serializers.IntegerField()
     tournament = serializers.CharField(source="tournament.slug")

@@ -9,6 +9,7 @@ app_name = "api-v1"
 urlpatterns = [
     path("me/", views.MeApi.as_view(), name="me"),
     path("assignments/", views.AssignmentListApi.as_view(), name="assignments"),
+    path("tables/<id:table_id>/", views.TableApi.as_view(), name="table"),
     path("tables/<id:table_id>/hands/", views.HandStartApi.as_view(), name="hand-start"),
     path("hands/<id:hand_id>/", views.HandDetailApi.as_view(), name="hand"),
     path("hands/<id:hand_id>/audit/", views.HandAuditApi.as_view(), name="hand-audit"),
@@ -20,6 +21,11 @@ urlpatterns = [
     ),
     path("hands/<id:hand_id>/undo/", views.HandUndoApi.as_view(), name="hand-undo"),
     path("hands/<id:hand_id>/result/", views.HandResultApi.as_view(), name="hand-result"),
+    path(
+        "hands/<id:hand_id>/result/preview/",
+        views.HandResultPreviewApi.as_view(),
+        name="hand-result-preview",
+    ),
     path(
         "hands/<id:hand_id>/passed-out/",
         views.HandPassedOutApi.as_view(),

@@ -27,7 +27,7 @@ from referee.api.idempotency import (
 )
 from referee.api.parsers import BoundedJSONParser
 from referee.api.permissions import IsRefereeOrDirector
-from tournaments import access, card_secrecy, hand_selectors, selectors
+from tournaments import access, card_secrecy, hand_selectors, selectors, table_selectors
 from tournaments.errors import ApplicationError
 from tournaments.models import Board, Entry, Hand, Penalty, Tournament
 from tournaments.roles import user_is_director, user_is_referee
@@ -185,6 +185,24 @@ class HandAuditApi(APIView):
         return Response(io.EventOutput(events, many=True).data)
 
 
+class TableApi(APIView):
+    """A table as its referee sees it: seats, who confirms, and its hands this round, each
+    with its state (playing, awaiting confirmation, confirmed and by whom, disputed,
+    irregular, voided, finished) and scores. No card (read a hand for them). Directors and
+    the table's referees (of the table or its round) only."""
+
+    permission_classes = (AllowAny,)
+
+    @extend_schema(responses={200: io.TableOutput, **READ_ERRORS})
+    def get(self, request: Request, table_id: int) -> Response:
+        access.authenticated_check(user=request.user)
+        table = hand_selectors.table_get(table_id=table_id)
+        if table is None:
+            raise ApplicationError("not_found", _("No such table."))
+        access.table_referee_check(user=request.user, table=table)
+        return Response(io.TableOutput(table_selectors.table_hands(table=table)).data)
+
+
 class HandStartApi(APIView):
     """Start the next hand at a table."""
 
@@ -340,6 +358,34 @@ def _result_fields(data: Any) -> dict[str, Any]:
     fields = {k: v for k, v in data.items() if k != "reason"}
     fields["doubled"] = tuple(data.get("doubled") or (False, False, False))
     return fields
+
+
+class HandResultPreviewApi(APIView):
+    """What saving this result-only entry would record (the per-seat scores), checked and
+    scored as ``result/`` does, or its refusal (``details.rule``). Writes nothing, so it
+    needs no Idempotency-Key; allowed to whoever may write the result."""
+
+    permission_classes = (AllowAny,)
+
+    @extend_schema(
+        request=io.ResultInput,
+        responses={
+            200: io.ResultPreviewOutput,
+            **{code: ERRORS[code] for code in (400, 401, 403, 404, 409, 413, 415, 422)},
+        },
+    )
+    def post(self, request: Request, hand_id: int) -> Response:
+        hand = hand_selectors.hand_get_for_write(hand_id=hand_id, user=request.user)
+        if hand is None:
+            raise ApplicationError("not_found", _("No such hand."))
+        access.table_write_check(
+            user=request.user,
+            table=hand.table,
+            assigned=hand.writer_assigned,  # type: ignore[attr-defined]
+        )
+        data = _validated(io.ResultInput, request)
+        preview = hands.hand_result_preview(hand=hand, **_result_fields(data))
+        return Response(io.ResultPreviewOutput(preview).data)
 
 
 class HandPassedOutApi(HandWriteApi):

@@ -15,6 +15,9 @@ from referee.api import serializers
 
 pytestmark = pytest.mark.django_db
 
+#: POSTs that write nothing: the sign-in, and the preview of a result (a read with a body).
+NOT_WRITES = ("/api/v1/auth/token/", "/api/v1/hands/{hand_id}/result/preview/")
+
 
 @pytest.fixture
 def schema(tmp_path: Path) -> dict[str, Any]:
@@ -39,7 +42,7 @@ def test_every_write_declares_its_headers_and_errors(schema: dict[str, Any]) -> 
     writes = [
         (path, op["post"])
         for path, op in schema["paths"].items()
-        if "post" in op and path != "/api/v1/auth/token/"  # sign-in, not a write
+        if "post" in op and path not in NOT_WRITES
     ]
     assert len(writes) >= 12
     for path, operation in writes:
@@ -51,6 +54,29 @@ def test_every_write_declares_its_headers_and_errors(schema: dict[str, Any]) -> 
     action = schema["paths"]["/api/v1/hands/{hand_id}/actions/"]["post"]
     assert "If-Match" in {p["name"] for p in action["parameters"]}
     assert "422" in action["responses"]
+
+
+def test_the_table_read_and_the_result_preview_are_described(schema: dict[str, Any]) -> None:
+    table = schema["paths"]["/api/v1/tables/{table_id}/"]["get"]
+    assert table["responses"]["200"]["content"]["application/json"]["schema"] == {
+        "$ref": "#/components/schemas/TableOutput"
+    }
+    assert {"401", "403", "404"} <= set(table["responses"])
+    state = schema["components"]["schemas"]["TableHandOutput"]["properties"]["state"]
+    assert state["allOf"] == [{"$ref": "#/components/schemas/StateEnum"}]
+    assert schema["components"]["schemas"]["StateEnum"]["enum"] == [
+        "playing", "awaiting", "confirmed", "finished", "disputed", "irregular", "voided",
+    ]  # fmt: skip
+    preview = schema["paths"]["/api/v1/hands/{hand_id}/result/preview/"]["post"]
+    assert preview["requestBody"]["content"]["application/json"]["schema"] == {
+        "$ref": "#/components/schemas/ResultInput"
+    }
+    assert preview["responses"]["200"]["content"]["application/json"]["schema"] == {
+        "$ref": "#/components/schemas/ResultPreviewOutput"
+    }
+    assert {"400", "401", "403", "404", "409", "422"} <= set(preview["responses"])
+    # it writes nothing: no Idempotency-Key
+    assert "Idempotency-Key" not in {p["name"] for p in preview.get("parameters", [])}
 
 
 def test_browsable_docs_are_served(client: Any) -> None:

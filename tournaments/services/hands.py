@@ -758,6 +758,60 @@ def deal_result(
     )
 
 
+def result_entry(
+    *,
+    landlord: int,
+    bid: int,
+    winner: str,
+    doubled: tuple[bool, bool, bool] | list[bool] = (False, False, False),
+    redoubled: bool = False,
+    bombs: int = 0,
+    rockets: int = 0,
+    spring: bool = False,
+    anti_spring: bool = False,
+) -> DealResult:
+    """A result-only entry's fields as a ``DealResult``, their types checked (the rules
+    check it in ``result_entry_check``)."""
+    bool_triple_check("doubled", doubled)
+    bool_check(redoubled=redoubled, spring=spring, anti_spring=anti_spring)
+    return deal_result(
+        landlord=landlord,
+        bid=bid,
+        winner=winner,
+        doubled=doubled,
+        redoubled=redoubled,
+        bombs=bombs,
+        rockets=rockets,
+        spring=spring,
+        anti_spring=anti_spring,
+    )
+
+
+def result_entry_check(*, hand: Hand, result: DealResult) -> dict[str, Any]:
+    """What entering ``result`` on ``hand`` must pass, in this order: the hand is open
+    (``hand_closed``), its actions are not being logged (``hand_logged_live``), and the
+    result is consistent and possible (``score_result``: ``invalid_result`` or
+    ``impossible_result`` naming the rule in ``details.rule``). Answers the result event's
+    payload, with the scores. ``hand_record_result`` calls it on the locked row,
+    ``hand_result_preview`` on the row as read."""
+    hand_open_check(hand=hand)
+    if hand_replay(hand=hand).actions:
+        raise ApplicationError(
+            "hand_logged_live",
+            _("This hand's actions are being logged; its result comes from the log."),
+        )
+    return result_payload(result, hand.rule_profile)
+
+
+def hand_result_preview(*, hand: Hand, **fields: Any) -> dict[str, Any]:
+    """What ``hand_record_result`` with these fields would record, by its own checks: the
+    result, each seat's score and whether the hand would then await confirmation (the
+    phone's summary before the referee saves). Writes nothing; refused as the entry is."""
+    payload = result_entry_check(hand=hand, result=result_entry(**fields))
+    payload["needs_confirmation"] = hand_needs_confirmation(hand=hand)
+    return payload
+
+
 @hand_write_atomic
 def hand_record_result(
     *,
@@ -779,11 +833,10 @@ def hand_record_result(
     """Record a hand's result summary (result-only entry) and finish the hand.
 
     For tables that do not log plays: refused once actions are logged. Checked for
-    consistency and scored by ``score_result`` under the hand's rule profile.
+    consistency and scored by ``score_result`` under the hand's rule profile
+    (``result_entry_check``, which the preview runs too).
     """
-    bool_triple_check("doubled", doubled)
-    bool_check(redoubled=redoubled, spring=spring, anti_spring=anti_spring)
-    result = deal_result(
+    result = result_entry(
         landlord=landlord,
         bid=bid,
         winner=winner,
@@ -805,14 +858,7 @@ def hand_record_result(
     )
     if retry:
         return locked
-    hand_open_check(hand=locked)
-    replay = hand_replay(hand=locked)
-    if replay.actions:
-        raise ApplicationError(
-            "hand_logged_live",
-            _("This hand's actions are being logged; its result comes from the log."),
-        )
-    payload = result_payload(result, locked.rule_profile)
+    payload = result_entry_check(hand=locked, result=result)
     payload["needs_confirmation"] = hand_needs_confirmation(hand=locked)
     hand_event_append(
         hand=locked,
@@ -875,4 +921,7 @@ __all__ = [
     "hand_open_check",
     "hand_record_passed_out",
     "hand_record_result",
+    "hand_result_preview",
+    "result_entry",
+    "result_entry_check",
 ]

@@ -58,6 +58,8 @@ CONSOLE_ASSETS = (
     "referee/console/provisional.js",
     "referee/console/entry.js",
     "referee/console/round.js",
+    "referee/console/history.js",
+    "referee/console/result.js",
     "referee/console.css",
     "referee/entry.css",
     "tournaments/icons/favicon.svg",

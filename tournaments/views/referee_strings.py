@@ -5,12 +5,14 @@ from django.utils.translation import gettext as _
 
 from tournaments.models import Confirmation, HandStatus
 from tournaments.templatetags.public_tags import seat_label
+from tournaments.views.referee_hand_strings import hand_strings
 
 
 def console_strings() -> dict[str, str]:
     labels = {f"status_{value}": str(label) for value, label in HandStatus.choices}
     labels |= {f"confirmation_{value}": str(label) for value, label in Confirmation.choices}
     labels |= {f"seat_{position}": seat_label(position) for position in range(3)}
+    labels |= hand_strings()
     return labels | {
         "my_tables": _("My tables now"),
         "no_tables": _("No table to referee now."),

@@ -421,3 +421,324 @@ def test_the_hands_left_of_a_table_in_its_round(page: Page) -> None:
         """,
     )
     assert result == [2, 0, 1, 0, None, None]
+def _run_with(page: Page, body: str, arg: Any) -> Any:
+    return page.evaluate("async (arg) => {" + PRELUDE + body + "}", arg)
+
+
+def _strings(language: str) -> dict[str, str]:
+    from django.utils import translation
+
+    from tournaments.views.referee_strings import console_strings
+
+    with translation.override(language):
+        return console_strings()
+
+
+def test_a_403_that_refuses_the_write_itself_is_not_a_sign_out(page: Page) -> None:
+    result = _run(
+        page,
+        """
+        const c = (code) => api.classify(answer(403, { code }));
+        return ['second_person_required', 'confirmed_by_players', 'pin_wrong',
+                'board_not_assigned', 'permission_denied', 'not_assigned'].map(c);
+        """,
+    )
+    assert result == ["refused", "refused", "refused", "refused", "auth", "auth"]
+
+
+@pytest.mark.parametrize("language", ["en", "zh-hans"])
+def test_a_refusal_says_the_rule_it_names_in_the_referees_words(page: Page, language: str) -> None:
+    result = _run_with(
+        page,
+        """
+        const W = arg;
+        const refusal = (details) => answer(422, { code: 'invalid_result', message: 'M', details });
+        const api_rule = 'R7.2: a spring needs the landlord to win';
+        return {
+          named: api.errorText(refusal({ rule: api_rule, rule_number: 'R7.2' }), undefined, W),
+          unknown: api.errorText(
+            refusal({ rule: 'R9.9: something', rule_number: 'R9.9' }), undefined, W),
+          plain: api.errorText(refusal({ rule: 'seat 2 plays now, not seat 0' }), undefined, W),
+          none: api.errorText(refusal({}), undefined, W),
+          parts: api.refusalParts(refusal({ rule: api_rule, rule_number: 'R4.3' }), undefined, W),
+          bare: api.errorText(refusal({ rule: api_rule, rule_number: 'R7.2' })),
+        };
+        """,
+        _strings(language),
+    )
+    if language == "en":
+        assert result["named"] == (
+            "M — Rule R7.2: a spring (春天) needs the landlord to win without either farmer "
+            "playing a card, so every bomb and the rocket come from the landlord's 20 cards "
+            "(at most 5 bombs, or 4 and the rocket)."
+        )
+        assert result["unknown"] == "M — Rule: R9.9: something"
+        assert result["plain"] == "M — Rule: seat 2 plays now, not seat 0"
+        assert result["parts"] == {
+            "message": "M",
+            "rule": "Rule R4.3: the landlord may redouble (再加倍) only if at least one "
+            "farmer doubled.",
+        }
+    else:
+        assert result["named"] == (
+            "M — 规则 R7.2：春天须地主获胜且两名农民都未出过牌，因此所有炸弹和火箭都出自地主的 "
+            "20 张牌（最多 5 个炸弹，或 4 个炸弹加火箭）。"
+        )
+        assert result["unknown"] == "M — 规则：R9.9: something"
+        assert result["parts"]["rule"] == "规则 R4.3：至少有一名农民加倍后，地主才可以再加倍。"
+    assert result["none"] == "M"
+    # without the console's words, the API's own rule
+    assert result["bare"] == "M — Rule: R7.2: a spring needs the landlord to win"
+
+
+LOG = [
+    {"seq": 1, "kind": "bid", "payload": {"action": {"seat": 1, "bid": 0}}},
+    {"seq": 2, "kind": "bid", "payload": {"action": {"seat": 2, "bid": 3}}},
+    {"seq": 3, "kind": "double", "payload": {"action": {"seat": 0, "double": True}}},
+    {"seq": 4, "kind": "double", "payload": {"action": {"seat": 1, "double": False}}},
+    {"seq": 5, "kind": "redouble", "payload": {"action": {"seat": 2, "redouble": True}}},
+    {"seq": 6, "kind": "play", "payload": {"action": {"seat": 2, "play": "♠3 ♥3"}}},
+    {"seq": 7, "kind": "play", "payload": {"action": {"seat": 0, "play": "pass"}}},
+    {"seq": 8, "kind": "play", "payload": {"action": {"seat": 1, "play": None}}},
+    {"seq": 9, "kind": "announce", "payload": {"seat": 1, "cards_left": 2, "action_index": 7}},
+    {"seq": 10, "kind": "announce_missing", "payload": {"seat": 2, "cards_left": 1}},
+    {
+        "seq": 11,
+        "kind": "undo",
+        "payload": {"undone_seq": 8, "action": {"seat": 1, "play": "pass"}, "reason": "typo"},
+    },
+    {
+        "seq": 12,
+        "kind": "result",
+        "payload": {
+            "result": {
+                "landlord": 2,
+                "bid": 3,
+                "doubled": [True, False, False],
+                "redoubled": True,
+                "bombs": 1,
+                "rockets": 1,
+                "spring": False,
+                "anti_spring": True,
+                "winner": "defenders",
+            },
+            "scores": [96, 24, -120],
+            "needs_confirmation": True,
+        },
+    },
+    {"seq": 13, "kind": "pass_out", "payload": {"closes": True, "needs_confirmation": False}},
+    {
+        "seq": 14,
+        "kind": "correction",
+        "payload": {
+            "result": {
+                "landlord": 0,
+                "bid": 1,
+                "doubled": [False, False, False],
+                "redoubled": False,
+                "bombs": 0,
+                "rockets": 0,
+                "spring": True,
+                "anti_spring": False,
+                "winner": "landlord",
+            },
+            "scores": [4, -2, -2],
+            "reason": "wrong winner",
+        },
+    },
+    {"seq": 15, "kind": "correction", "payload": {"passed_out": True, "reason": "nobody bid"}},
+    {
+        "seq": 16,
+        "kind": "correction",
+        "payload": {
+            "override": True,
+            "result": {
+                "landlord": 1,
+                "bid": 2,
+                "doubled": [False, False, False],
+                "redoubled": False,
+                "bombs": 0,
+                "rockets": 0,
+                "spring": False,
+                "anti_spring": False,
+                "winner": "landlord",
+            },
+            "scores": [-2, 4, -2],
+            "reason": "table agreed",
+        },
+    },
+    {"seq": 17, "kind": "void", "payload": {"reason": "misdeal"}},
+    {"seq": 18, "kind": "deal", "payload": {"deal": {}, "check": {"ok": True}}},
+    {
+        "seq": 19,
+        "kind": "deal",
+        "payload": {"check": {"ok": False, "index": 4, "code": "not_held", "rule": "x"}},
+    },
+    {"seq": 20, "kind": "deal", "payload": {"check": None}},
+    {"seq": 21, "kind": "confirm", "payload": {"by": "official"}},
+    {"seq": 22, "kind": "confirm", "payload": {"by": "players", "seats": [0, 2]}},
+    {"seq": 23, "kind": "confirm", "payload": {"keep": True, "reason": "as played"}},
+    {"seq": 24, "kind": "dispute", "payload": {"reason": "bid was 2"}},
+    {"seq": 25, "kind": "dispute", "payload": {"irregular": "deal_check_failed", "reason": "x"}},
+    {"seq": 26, "kind": "seat_correction", "payload": {"position": 1, "reason": "wrong seat"}},
+    {"seq": 27, "kind": "note", "payload": {"text": "phone dropped"}},
+    {
+        "seq": 28,
+        "kind": "play",
+        "payload": {
+            "action": {"seat": 0, "play": "♠4"},
+            "closes": True,
+            "needs_confirmation": True,
+        },
+    },
+]
+LOG_EN = [
+    "S1 does not bid",
+    "S2 bids 3",
+    "S0 doubles",
+    "S1 does not double",
+    "S2 redoubles",
+    "S2 plays ♠3 ♥3",
+    "S0 passes",
+    "S1 plays (cards not shown)",
+    "S1 announces 2 cards left (报牌)",
+    "S2 did not announce 1 cards left (报牌 missing)",
+    "Undone: S1 passes — typo",
+    "Result entered: landlord S2, bid 3, doubled by S0, redoubled, bombs: 1, rocket, "
+    "anti-spring, the defenders win, scores 0: +96 · 1: +24 · 2: -120 · awaits confirmation",
+    "Passed out (all passed): 0 for every seat",
+    "Corrected: landlord S0, bid 1, spring, the landlord wins, scores 0: +4 · 1: -2 · 2: -2 "
+    "— wrong winner",
+    "Corrected to passed out (0 for every seat) — nobody bid",
+    "Director's override of the log: landlord S1, bid 2, the landlord wins, scores "
+    "0: -2 · 1: +4 · 2: -2 — table agreed",
+    "Hand voided — misdeal",
+    "Deal written in: the log fits it",
+    "Deal written in: action 5 does not fit it (The seat does not hold these cards.)",
+    "Deal written in",
+    "Confirmed by an official",
+    "Confirmed by the players (S0, S2)",
+    "Kept as played by a director — as played",
+    "Disputed — bid was 2",
+    "Irregular: the written-in deal does not fit the log",
+    "Seat correction: seat 1 — wrong seat",
+    "Note: phone dropped",
+    "S0 plays ♠4 · awaits confirmation",
+]
+
+
+def test_every_event_of_a_log_in_words_in_english(page: Page) -> None:
+    result = _run_with(
+        page,
+        """
+        const h = await import('/static/referee/console/history.js');
+        return arg.log.map((e) => h.eventWords(arg.W, e, (s) => 'S' + s));
+        """,
+        {"W": _strings("en"), "log": LOG},
+    )
+    assert result == LOG_EN
+
+
+def test_every_event_of_a_log_in_words_in_chinese(page: Page) -> None:
+    result = _run_with(
+        page,
+        """
+        const h = await import('/static/referee/console/history.js');
+        return arg.log.map((e) => h.eventWords(arg.W, e, (s) => 'S' + s));
+        """,
+        {"W": _strings("zh-hans"), "log": LOG},
+    )
+    assert result[:8] == [
+        "S1 不叫",
+        "S2 叫 3 分",
+        "S0 加倍",
+        "S1 不加倍",
+        "S2 再加倍",
+        "S2 出 ♠3 ♥3",
+        "S0 不要",
+        "S1 出牌（牌面不显示）",
+    ]
+    assert result[11] == (
+        "录入结果：地主 S2、叫 3 分、S0 加倍、再加倍、炸弹 1 个、火箭、反春、农民胜、"
+        "得分 0: +96 · 1: +24 · 2: -120 · 待确认"
+    )
+    assert result[18] == "补录发牌：第 5 个操作与之不符（这个座位没有这些牌。）"
+    assert result[21] == "已由选手确认（S0、S2）"
+    # every event in words: none left as its kind or as JSON
+    assert all(text and "{" not in text and text not in {e["kind"] for e in LOG} for text in result)
+    assert len(set(result)) == len(result)
+
+
+def test_a_hands_state_and_its_result_summary_in_words(page: Page) -> None:
+    result = _run_with(
+        page,
+        """
+        const h = await import('/static/referee/console/history.js');
+        const r = await import('/static/referee/console/result.js');
+        const W = arg;
+        const name = (s) => 'S' + s;
+        const confirm = (by, seats) => ({ kind: 'confirm', payload: { by, seats } });
+        const hand = (fields) => Object.assign({ status: 'finished', confirmation: 'not_required',
+                                                 irregular: null, events: [] }, fields);
+        return {
+          rows: [
+            hand({ status: 'playing' }), hand({ confirmation: 'pending' }),
+            hand({ confirmation: 'disputed' }), hand({ status: 'voided', confirmation: 'pending' }),
+            hand({ confirmation: 'disputed', irregular: 'deal_check_failed' }),
+            hand({ confirmation: 'confirmed', events: [confirm('players', [0, 1])] }),
+            hand({ confirmation: 'confirmed', events: [confirm('official')] }), hand({}),
+          ].map(h.handRow),
+          words: [
+            h.stateWords(W, { state: 'confirmed', confirmed_by: 'players', confirmer: 'Ann, Bo' }),
+            h.stateWords(W, { state: 'confirmed', confirmed_by: 'official', confirmer: 'ref' }),
+            h.stateWords(W, { state: 'irregular' }), h.stateWords(W, { state: 'awaiting' }),
+          ],
+          summary: r.resultSummary(W, { landlord: 1, bid: 2, winner: 'defenders',
+            doubled: [true, false, true], redoubled: true, bombs: 2, rockets: 1,
+            spring: false, anti_spring: true }, name),
+          plain: r.resultSummary(W, { landlord: 0, bid: 1, winner: 'landlord',
+            doubled: [false, false, false], redoubled: false, bombs: 0, rockets: 0,
+            spring: false, anti_spring: false }, name).map((row) => row[1]),
+          fields: [['winner', 'defenders'], ['doubled', [false, true, false]],
+                   ['redoubled', true], ['landlord', 2], ['bombs', 3]]
+            .map(([f, v]) => h.fieldWords(W, f, v, name)),
+          scores: h.scoresWords([96, -120, 24]),
+        };
+        """,
+        _strings("en"),
+    )
+    assert [(r["state"], r["confirmed_by"], r["seats"]) for r in result["rows"]] == [
+        ("playing", None, []),
+        ("awaiting", None, []),
+        ("disputed", None, []),
+        ("voided", None, []),
+        ("irregular", None, []),
+        ("confirmed", "players", [0, 1]),
+        ("confirmed", "official", []),
+        ("finished", None, []),
+    ]
+    assert result["words"] == [
+        "Confirmed by the players (Ann, Bo)",
+        "Confirmed by an official (ref)",
+        "Irregular: the deal does not fit the log",
+        "Awaiting confirmation",
+    ]
+    assert result["summary"] == [
+        ["Landlord (地主)", "S1"],
+        ["Bid", "2"],
+        ["Doubles (加倍)", "S0, S2"],
+        ["Redoubled", "yes"],
+        ["Bombs", "2"],
+        ["Rocket (火箭)", "yes"],
+        ["Spring / anti-spring", "Anti-spring (反春)"],
+        ["Winner", "Defenders"],
+    ]
+    assert result["plain"] == ["S0", "1", "none", "no", "0", "no", "none", "Landlord"]
+    assert result["fields"] == [
+        {"label": "Winner", "text": "Defenders"},
+        {"label": "Doubles (加倍)", "text": "S1"},
+        {"label": "Redoubled", "text": "yes"},
+        {"label": "Landlord (地主)", "text": "S2"},
+        {"label": "Bombs", "text": "3"},
+    ]
+    assert result["scores"] == "0: +96 · 1: -120 · 2: +24"

@@ -70,6 +70,9 @@ def _referee_enters_result(
     if shot is not None:
         page.screenshot(path=shot, full_page=True)
     page.click("form.result-form button[type=submit]")
+    # the summary with the server's scores, then Save
+    expect(page.locator("#summary-scores li")).to_have_count(3)
+    page.click("#save-result")
     expect(page.locator("section.hand")).to_have_attribute("data-status", "finished")
     state = page.locator("#hand-state").inner_text()
     context.close()

@@ -8,7 +8,8 @@
  *             413, 415). The action is dropped and its message kept on screen.
  *   conflict  409 version_conflict: another phone recorded first.
  *   auth      401/403: the session is gone (or the CSRF token with it): sign in again,
- *             the queue is kept.
+ *             the queue is kept. A 403 that says no to this write itself (a second
+ *             person must confirm, the players confirm, a wrong PIN…) is refused.
  *   retry     429, 5xx, 408 and network errors: sent again later, with backoff.
  */
 
@@ -18,11 +19,15 @@ export const CONFLICT = "conflict";
 export const AUTH = "auth";
 export const RETRY = "retry";
 
+/** 403 codes that refuse the write itself, not the session: signing in again changes nothing. */
+export const REFUSED_403 = ["second_person_required", "confirmed_by_players", "pin_wrong", "board_not_assigned"];
+
 /** The class of an answer ``{status, data}`` (status 0: no answer reached us). */
 export function classify(answer) {
   const status = answer.status;
   if (!status) return RETRY;
   if (status >= 200 && status < 300) return DONE;
+  if (status === 403 && answer.data && REFUSED_403.includes(answer.data.code)) return REFUSED;
   if (status === 401 || status === 403) return AUTH;
   if (status === 408 || status === 429 || status >= 500) return RETRY;
   if (status === 409 && answer.data && answer.data.code === "version_conflict") return CONFLICT;
@@ -39,16 +44,35 @@ export function retryDelay(attempt, answer, base = 1000, cap = 30000) {
   return Math.min(cap, base * 2 ** Math.max(0, attempt - 1));
 }
 
-/** The refusal's text: the API's message (in the referee's language) and field errors. */
-export function errorText(answer, fallback) {
+/** The rule a refusal names, in words: ``details.rule_number`` in the referee's words
+ * when ``words`` (the console strings) has them (``rule_R7.2``), else the API's own
+ * ``details.rule``; "" when it names none. */
+export function ruleText(details, words = {}) {
+  if (!details || (!details.rule && !details.rule_number)) return "";
+  const number = details.rule_number;
+  const named = number && words["rule_" + number];
+  const template = named ? words.rule_named || "Rule %(number)s: %(text)s" : words.rule_plain || "Rule: %(text)s";
+  const values = { number, text: named || details.rule || number };
+  return template.replace(/%\((\w+)\)s/g, (_, k) => String(values[k]));
+}
+
+/** A refusal in parts: the API's message (in the referee's language) with its field
+ * errors, and the rule it names (``ruleText``, "" when none). */
+export function refusalParts(answer, fallback, words) {
   const d = answer.data || {};
-  let text = d.message || fallback || "HTTP " + answer.status;
+  let message = d.message || fallback || "HTTP " + answer.status;
   if (d.details && d.details.fields) {
-    text += " " + Object.keys(d.details.fields)
+    message += " " + Object.keys(d.details.fields)
       .map((f) => f + ": " + [].concat(d.details.fields[f]).join(" "))
       .join("; ");
   }
-  return text;
+  return { message, rule: ruleText(d.details, words) };
+}
+
+/** The refusal's text: its message and the rule it names. */
+export function errorText(answer, fallback, words) {
+  const { message, rule } = refusalParts(answer, fallback, words);
+  return rule ? message + " — " + rule : message;
 }
 
 export function newKey(crypto = globalThis.crypto) {
@@ -70,7 +94,7 @@ export function createApi({ fetch, deviceId, csrfToken }) {
     if (method !== "GET") {
       headers["Content-Type"] = "application/json";
       headers["X-CSRFToken"] = csrfToken();
-      headers["Idempotency-Key"] = options.key;
+      if (options.key) headers["Idempotency-Key"] = options.key; // a preview writes nothing: none
       if (typeof options.version === "number") headers["If-Match"] = '"' + options.version + '"';
     }
     let resp;

@@ -3,7 +3,9 @@
  * Every write goes through the queue, a hand's start too: one tap, one Idempotency-Key. */
 
 import { createApi, csrfFromCookie, errorText, newKey } from "./api.js";
+import { historyActions } from "./history.js";
 import { Queue, Sender } from "./queue.js";
+import { resultActions } from "./result.js";
 import { actionText, eventText, render, renderQueue, showVerdict } from "./views.js";
 
 const DEVICE_KEY = "referee-console-device-v1";
@@ -30,9 +32,13 @@ const state = {
   hand: null, // the hand as the API answers it
   seat: null, // the composer's seat (defaults to the seat on turn)
   composer: "",
-  rejected: null, // the last refused write {label, message}
+  rejected: null, // the last refused write {label, message, handId}
   conflict: null, // the last version conflict {label, recorded: [text]}
   signedOut: false,
+  tableHands: null, // the open table's hands this round (GET tables/{id}/)
+  earlier: null, // an earlier hand opened read only (history.js)
+  pinError: null, // the last refusal of the players' PINs {handId, text}
+  resultEntry: null, // a result-only entry under way {handId, step, body, preview…} (result.js)
 };
 const api = createApi({
   fetch: (...args) => window.fetch(...args),
@@ -41,7 +47,7 @@ const api = createApi({
 });
 const queue = new Queue(localStorage);
 const ctx = {
-  T, state, queue, app,
+  T, state, queue, app, api, API,
   queueBox: document.getElementById("queue"),
   messageBox: document.getElementById("message"),
   loginUrl: app.getAttribute("data-login") || "/referee/login/",
@@ -49,7 +55,7 @@ const ctx = {
 
 // The open table and hand, kept for a reload while offline (this user's only).
 function snapshot() {
-  const data = { user: USER, table: state.table, hand: state.hand };
+  const data = { user: USER, table: state.table, hand: state.hand, tableHands: state.tableHands };
   try {
     localStorage.setItem(SNAPSHOT_KEY, JSON.stringify(data));
   } catch (e) { /* full storage: the queue matters more */ }
@@ -60,6 +66,7 @@ function restore() {
     if (data && data.user === USER) {
       state.table = data.table;
       state.hand = data.hand;
+      state.tableHands = data.tableHands || null;
       if (state.hand) state.seat = null;
     }
   } catch (e) { /* ignore */ }
@@ -115,11 +122,15 @@ async function openTable(table) {
   state.rejected = null;
   state.conflict = null;
   state.composer = "";
+  state.tableHands = null;
+  state.earlier = null;
+  state.resultEntry = null;
   if (table.current_hand) {
     const answer = await api.get(API + "hands/" + table.current_hand.id + "/");
     if (answer.ok) setHand(answer.data);
   }
   show();
+  await ctx.do.loadTableHands(); // fills its own slots: the screen is not drawn again
 }
 
 function enqueue(item) {
@@ -146,6 +157,8 @@ ctx.do = {
     state.table = null;
     state.hand = null;
     state.conflict = null;
+    state.earlier = null;
+    state.tableHands = null;
     await loadTables();
     show();
   },
@@ -180,6 +193,7 @@ ctx.do = {
   sendNow: () => { queue.setHeld(false); renderQueue(ctx); return sender.wake(); },
   discard: () => { queue.clear(); show(); },
 };
+Object.assign(ctx.do, historyActions(ctx, { show, snapshot }), resultActions(ctx, { show, handWrite }));
 
 const sender = new Sender({
   queue,
@@ -199,9 +213,10 @@ const sender = new Sender({
       if (item.kind === "start" || (state.hand && CLOSED.includes(state.hand.status))) await loadTables();
       showVerdict(ctx, true, item.label, T.accepted);
       show();
+      await ctx.do.afterWrite(item, answer);
     },
     async refused(item, answer) {
-      const message = errorText(answer);
+      const message = errorText(answer, undefined, T);
       if (item.kind === "start") {
         // e.g. hand_in_progress: another phone started it; show that hand.
         showVerdict(ctx, false, item.label, message);
@@ -213,7 +228,7 @@ const sender = new Sender({
         show();
         return;
       }
-      state.rejected = { label: item.label, message };
+      state.rejected = { label: item.label, message, handId: item.handId };
       if (item.kind === "action" && typeof item.body.play === "string" && item.body.play !== "pass") {
         state.composer = item.body.play;
       }
@@ -221,6 +236,7 @@ const sender = new Sender({
       await reloadHand();
       if (item.body && typeof item.body.seat === "number") state.seat = item.body.seat;
       show();
+      await ctx.do.afterWrite(item, answer);
     },
     async conflict(item) {
       const seen = new Set(((state.hand && state.hand.events) || []).map((e) => e.seq));
@@ -239,7 +255,7 @@ const sender = new Sender({
       renderQueue(ctx);
     },
     retry(item, answer) {
-      showVerdict(ctx, "waiting", item.label, answer.status ? errorText(answer) : T.network_error);
+      showVerdict(ctx, "waiting", item.label, answer.status ? errorText(answer, undefined, T) : T.network_error);
       renderQueue(ctx);
     },
     idle() { renderQueue(ctx); },

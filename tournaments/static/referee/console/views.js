@@ -3,7 +3,11 @@
 
 import { el, fmt } from "./dom.js";
 import { renderPlayEntry } from "./entry.js";
+import {
+  renderAwaiting, renderConfirmation, renderEarlier, renderHandList, renderHandNotes, renderLogWords,
+} from "./history.js";
 import { provisional } from "./provisional.js";
+import { renderResultEntry } from "./result.js";
 import { handsLeft } from "./round.js";
 
 const LIVE = ["bidding", "doubling", "playing"];
@@ -68,6 +72,10 @@ function renderTables(ctx) {
 function renderTable(ctx) {
   const { T, state, app } = ctx;
   const t = state.table;
+  if (state.earlier) {
+    renderEarlier(ctx);
+    return;
+  }
   app.appendChild(el("p", {}, [el("button", {
     type: "button", class: "link", text: "← " + T.back, onclick: () => ctx.do.back(),
   })]));
@@ -83,11 +91,14 @@ function renderTable(ctx) {
       el("br"), T.yours_not_recorded + " " + state.conflict.label,
     ]));
   }
+  renderAwaiting(ctx);
   const closed = !h || ["finished", "passed_out", "voided"].includes(h.status);
   if (h) renderHand(ctx, h);
   const startQueued = ctx.queue.items().some((q) => q.kind === "start" && q.tableId === t.table_id);
   if (startQueued) app.appendChild(el("p", { class: "message waiting", id: "start-waiting", text: "⏳ " + T.start_waiting }));
-  else if (closed && !(h && h.confirmation === "pending")) renderStart(ctx);
+  // A hand awaiting confirmation does not hold the table up (issue 17): the next one starts.
+  else if (closed) renderStart(ctx);
+  renderHandList(ctx);
 }
 
 function renderStart(ctx) {
@@ -172,12 +183,13 @@ function renderHand(ctx, h) {
       el("strong", { text: T.rejected + ": " }), state.rejected.label, el("br"), state.rejected.message,
     ]));
   }
+  renderHandNotes(ctx, h, box);
   app.appendChild(box);
-  if (live && h.mode === "result_only") renderResultForm(ctx, h);
+  if (live && h.mode === "result_only") renderResultEntry(ctx, h);
   else if (live) renderControls(ctx, h, waiting.length ? p : null);
   if (h.events.length && live) renderUndo(ctx, h);
-  if (h.confirmation === "pending" || h.confirmation === "disputed") renderConfirm(ctx, h);
-  renderLog(ctx, h);
+  renderConfirmation(ctx, h);
+  renderLogWords(ctx, h);
 }
 
 function seatSelect(ctx, seat) {
@@ -228,64 +240,6 @@ function renderUndo(ctx, h) {
     class: "row undo",
     onsubmit: (e) => { e.preventDefault(); ctx.do.undo(h, reason.value.trim()); },
   }, [reason, el("button", { type: "submit", class: "secondary", text: T.undo })]));
-}
-
-function renderResultForm(ctx, h) {
-  const T = ctx.T;
-  const seatOptions = (name) => el("select", { name }, [0, 1, 2].map((s) => el("option", { value: String(s), text: seatName(ctx, s) })));
-  const number = (name, min, max, value) => el("input", { type: "number", name, min: String(min), max: String(max), value: String(value) });
-  const check = (name) => el("input", { type: "checkbox", name });
-  const field = (text, input) => el("label", {}, [text + " ", input]);
-  const landlord = seatOptions("landlord");
-  const bid = number("bid", 1, 3, 1);
-  const winner = el("select", { name: "winner" }, [
-    el("option", { value: "landlord", text: T.winner_landlord }),
-    el("option", { value: "defenders", text: T.winner_defenders }),
-  ]);
-  const doubled = [0, 1, 2].map((s) => check("doubled_" + s));
-  const redoubled = check("redoubled");
-  const bombs = number("bombs", 0, 13, 0);
-  const rockets = number("rockets", 0, 1, 0);
-  const spring = check("spring");
-  const anti = check("anti_spring");
-  ctx.app.appendChild(el("form", {
-    class: "stack result-form",
-    onsubmit: (e) => {
-      e.preventDefault();
-      ctx.do.result(h, {
-        landlord: parseInt(landlord.value, 10), bid: parseInt(bid.value, 10), winner: winner.value,
-        doubled: doubled.map((c) => c.checked), redoubled: redoubled.checked,
-        bombs: parseInt(bombs.value, 10) || 0, rockets: parseInt(rockets.value, 10) || 0,
-        spring: spring.checked, anti_spring: anti.checked,
-      });
-    },
-  }, [
-    el("h2", { text: T.result_form }),
-    field(T.landlord, landlord), field(T.bid, bid), field(T.winner, winner),
-    el("div", { class: "row" }, [T.doubled + ": "].concat(doubled.map((c, s) => el("label", {}, [c, " " + s])))),
-    field(T.redoubled, redoubled), field(T.bombs, bombs), field(T.rockets, rockets),
-    field(T.spring, spring), field(T.anti_spring, anti),
-    el("button", { type: "submit", class: "big", text: T.save_result }),
-  ]));
-}
-
-function renderConfirm(ctx, h) {
-  const T = ctx.T;
-  const reason = el("input", { name: "dispute_reason", "aria-label": T.reason, placeholder: T.reason });
-  ctx.app.appendChild(el("section", { class: "confirm" }, [
-    el("button", { type: "button", class: "big", text: T.confirm, onclick: () => ctx.do.confirm(h) }),
-    el("form", { class: "row", onsubmit: (e) => { e.preventDefault(); ctx.do.dispute(h, reason.value.trim()); } },
-      [reason, el("button", { type: "submit", class: "secondary", text: T.dispute })]),
-  ]));
-}
-
-function renderLog(ctx, h) {
-  ctx.app.appendChild(el("details", { class: "log" }, [
-    el("summary", { text: ctx.T.log + " (" + h.events.length + ")" }),
-    el("ol", {}, h.events.map((e) => el("li", {
-      text: e.kind + (e.actor_seat === null ? "" : " · " + e.actor_seat) + " · " + JSON.stringify(e.payload),
-    }))),
-  ]));
 }
 
 /** The waiting list (every write still on this phone, each named) and its buttons. */

@@ -1,0 +1,57 @@
+"""The console's words (``console_strings``, handed to its JS as JSON): every word its
+modules use is there, in both languages, and every rule a result refusal can name has its
+words."""
+
+import re
+from pathlib import Path
+
+import pytest
+from django.utils import translation
+
+from tournaments.views.referee_hand_strings import RULE_NUMBERS
+from tournaments.views.referee_strings import console_strings
+
+ROOT = Path(__file__).resolve().parents[2]
+CONSOLE = ROOT / "tournaments" / "static" / "referee" / "console"
+CJK = re.compile(r"[\u4e00-\u9fff]")
+
+
+def _used_keys() -> set[str]:
+    """The words the modules read as ``T.name`` or ``W.name`` (the console strings)."""
+    used: set[str] = set()
+    for module in CONSOLE.glob("*.js"):
+        used |= set(re.findall(r"\b[TW]\.([a-z_0-9]+)", module.read_text()))
+    return used
+
+
+@pytest.mark.parametrize("language", ["en", "zh-hans"])
+def test_every_word_the_console_uses_is_given(language: str) -> None:
+    with translation.override(language):
+        words = console_strings()
+    used = _used_keys()
+    assert {"ev_bid", "res_landlord", "pins_title", "summary_offline"} <= used
+    assert used - set(words) == set()
+    assert all(isinstance(text, str) and text for text in words.values())
+
+
+def test_the_chinese_words_are_chinese() -> None:
+    with translation.override("zh-hans"):
+        zh = console_strings()
+    with translation.override("en"):
+        en = console_strings()
+    new = [k for k in zh if k.startswith(("ev_", "res_", "rule_R", "pins_", "summary_", "state_"))]
+    assert len(new) > 60
+    untranslated = [k for k in new if not CJK.search(zh[k]) or zh[k] == en[k]]
+    assert untranslated == []
+
+
+def test_every_rule_a_result_refusal_can_name_has_its_words() -> None:
+    """The rule numbers the rules library's result checks name (``InvalidResult`` and
+    ``ImpossibleResult``, referee/rules/scoring.py) each have words in the console."""
+    scoring = (ROOT / "referee" / "rules" / "scoring.py").read_text()
+    named = set(re.findall(r'"(R\d+(?:\.\d+)+)"', scoring))
+    assert {"R2.2", "R4.3", "R7.2", "R7.3"} <= named
+    assert named <= set(RULE_NUMBERS)
+    with translation.override("zh-hans"):
+        words = console_strings()
+    assert all(CJK.search(words[f"rule_{number}"]) for number in RULE_NUMBERS)

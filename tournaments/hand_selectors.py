@@ -307,6 +307,19 @@ def hand_audit(*, hand: Hand, shown: CardsShown = ALL) -> list[dict[str, Any]]:
     return [_event_row(e, audit=True, **hide) for e in events]
 
 
+def seat_row(seat: Seat) -> dict[str, Any]:
+    """A seat as the referee's phone lists it: position, entry and the player's names (in
+    the request's language first: ``player_names.display_name``)."""
+    player = seat.entry.player
+    return {
+        "position": seat.position,
+        "entry": seat.entry_id,
+        "player": display_name(player.name, player.chinese_name),
+        "name": player.name,
+        "chinese_name": player.chinese_name,
+    }
+
+
 def assignment_tables(*, user: Any) -> list[dict[str, Any]]:
     """The tables ``user`` may write to now (playing rounds), with the tournament's name,
     seats, players (named in the request's language: ``player_names.display_name``), the
@@ -337,18 +350,7 @@ def assignment_tables(*, user: Any) -> list[dict[str, Any]]:
                 "tournament_name": tournament.name,
                 "round": table.round.number,
                 "table": table.number,
-                "seats": [
-                    {
-                        "position": seat.position,
-                        "entry": seat.entry_id,
-                        "player": display_name(
-                            seat.entry.player.name, seat.entry.player.chinese_name
-                        ),
-                        "name": seat.entry.player.name,
-                        "chinese_name": seat.entry.player.chinese_name,
-                    }
-                    for seat in table.seats.all()
-                ],
+                "seats": [seat_row(seat) for seat in table.seats.all()],
                 "current_hand": (
                     {"id": current.pk, "number": current.number, "status": current.status}
                     if current is not None

@@ -8,7 +8,7 @@ from collections import defaultdict
 from typing import Any
 
 from tournaments.director_selectors import hand_desk_state
-from tournaments.hand_selectors import hand_irregular, hand_mode
+from tournaments.hand_selectors import hand_irregular, hand_mode, seat_row
 from tournaments.models import ConfirmedBy, Hand, HandEvent, HandEventKind, Seat, Table
 from tournaments.services.hand_log import HandReplay, hand_replay
 
@@ -35,13 +35,11 @@ def table_hands(*, table: Table) -> dict[str, Any]:
     return {
         "table_id": table.pk,
         "tournament": table.round.tournament.slug,
+        "tournament_name": table.round.tournament.name,
         "round": table.round.number,
         "table": table.number,
         "confirmed_by": table.round.tournament.confirmed_by,
-        "seats": [
-            {"position": seat.position, "entry": seat.entry_id, "player": seat.entry.player.name}
-            for seat in seats
-        ],
+        "seats": [seat_row(seat) for seat in seats],
         "hands": rows,
         "awaiting_confirmation": [
             {"id": row["id"], "number": row["number"]} for row in rows if row["state"] == "awaiting"

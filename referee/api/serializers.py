@@ -406,6 +406,7 @@ class TableOutput(serializers.Serializer):
 
     table_id = serializers.IntegerField()
     tournament = serializers.CharField()
+    tournament_name = serializers.CharField()
     round = serializers.IntegerField()
     table = serializers.IntegerField()
     confirmed_by = serializers.ChoiceField(choices=["official", "players"])

@@ -159,6 +159,30 @@ def hand_start_check(*, table: Table, hands_per_round: int) -> None:
             )
 
 
+def hand_reopen_check(*, hand: Hand) -> None:
+    """Refuse to reopen ``hand`` (an undo of the play or pass that closed it) while its table
+    plays another hand (``hand_in_progress``: a table has one live hand, and the database
+    refuses a second, ``hand_one_live_per_table``). Takes the table row's lock, as a hand's
+    start does, so that an undo and a start at once are decided one after the other."""
+    list(Table.objects.select_for_update().filter(pk=hand.table_id).order_by().values_list("pk"))
+    live = (
+        Hand.objects.filter(table_id=hand.table_id, status__in=LIVE_HAND_STATUSES)
+        .exclude(pk=hand.pk)
+        .only("pk", "number")
+        .first()
+    )
+    if live is not None:
+        raise ApplicationError(
+            "hand_in_progress",
+            _(
+                "Table %(table)s is playing hand %(number)s: finish or void it before "
+                "hand %(closed)s reopens."
+            )
+            % {"table": hand.table.number, "number": live.number, "closed": hand.number},
+            extra={"hand": live.pk},
+        )
+
+
 @hand_write_atomic
 def hand_create(
     *,
@@ -558,8 +582,9 @@ def hand_action_undo(
     device_id: str = "",
 ) -> Hand:
     """Take back the last action in force (an entry mistake), with a reason: an ``undo``
-    event, nothing deleted. A hand finished by its last play reopens; a confirmed,
-    voided or result-entered hand cannot be undone."""
+    event, nothing deleted. A hand finished by its last play reopens, unless its table
+    has started another hand since (``hand_reopen_check``); a confirmed, voided or
+    result-entered hand cannot be undone."""
     locked, retry = hand_lock(
         hand=hand,
         idempotency_key=idempotency_key,
@@ -576,6 +601,8 @@ def hand_action_undo(
         raise ApplicationError("hand_closed", _("A confirmed hand cannot be undone."))
     if not replay.actions:
         raise ApplicationError("nothing_to_undo", _("The hand has no action to undo."))
+    if locked.status in CLOSED_STATUSES:  # closed by the action undone: the hand reopens
+        hand_reopen_check(hand=locked)
     undone = replay.actions[-1]
     hand_event_append(
         hand=locked,

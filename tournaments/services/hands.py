@@ -162,9 +162,17 @@ def hand_start_check(*, table: Table, hands_per_round: int) -> None:
 def hand_reopen_check(*, hand: Hand) -> None:
     """Refuse to reopen ``hand`` (an undo of the play or pass that closed it) while its table
     plays another hand (``hand_in_progress``: a table has one live hand, and the database
-    refuses a second, ``hand_one_live_per_table``). Takes the table row's lock, as a hand's
-    start does, so that an undo and a start at once are decided one after the other."""
-    list(Table.objects.select_for_update().filter(pk=hand.table_id).order_by().values_list("pk"))
+    refuses a second, ``hand_one_live_per_table``).
+
+    An undo and a start at once are decided one after the other on the tournament row: a
+    start share-locks it before it locks the table (``tournament_share_lock``), and the
+    reopening writes the row anyway (the log version, ``tournament_scores_changed``), so
+    its lock is taken here, before the check. (Locking the table here instead deadlocked
+    with a start: table then tournament against tournament then table.) Should be called
+    while holding the hand row's lock."""
+    tournament_id = hand.table.round.tournament_id
+    locked = Tournament.objects.select_for_update(no_key=True).filter(pk=tournament_id)
+    list(locked.order_by().values_list("pk"))
     live = (
         Hand.objects.filter(table_id=hand.table_id, status__in=LIVE_HAND_STATUSES)
         .exclude(pk=hand.pk)

@@ -1,7 +1,8 @@
 """OpenAPI post-processing: the schema says exactly what the API refuses with 400.
 
-Input bodies accept no unknown field (``additionalProperties: false``) and an action is
-one of four shapes (a seat and exactly one of bid, double, redouble, play).
+Input bodies accept no unknown field (``additionalProperties: false``), an action is one
+of four shapes (a seat and exactly one of bid, double, redouble, play) and a correction
+names the landlord, the bid and the winner unless it corrects the hand to passed out.
 """
 
 from typing import Any
@@ -38,6 +39,22 @@ def _action_schema() -> dict[str, Any]:
     }
 
 
+#: A correction names these, unless it is passed out (``CorrectionInput.validate``).
+RESULT_FIELDS = ("landlord", "bid", "winner")
+
+
+def _correction_shapes() -> list[dict[str, Any]]:
+    """The result's three fields, or ``passed_out: true`` (beside the body's properties)."""
+    return [
+        {"title": "result", "required": list(RESULT_FIELDS)},
+        {
+            "title": "passed out",
+            "properties": {"passed_out": {"enum": [True]}},
+            "required": ["passed_out"],
+        },
+    ]
+
+
 def strict_inputs(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
     """drf-spectacular postprocessing hook (SPECTACULAR_SETTINGS)."""
     schemas = result.get("components", {}).get("schemas", {})
@@ -46,4 +63,6 @@ def strict_inputs(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
             schema["additionalProperties"] = False
     if "ActionInput" in schemas:
         schemas["ActionInput"] = _action_schema()
+    if "CorrectionInput" in schemas:
+        schemas["CorrectionInput"]["anyOf"] = _correction_shapes()
     return result

@@ -6,6 +6,7 @@ from django.utils.translation import gettext as _
 from rest_framework import serializers
 from rest_framework.authtoken.serializers import AuthTokenSerializer
 
+from referee.api.schema import RESULT_FIELDS
 from tournaments.errors import ApplicationError
 from tournaments.services.validation import PENALTY_POINTS_MAX
 
@@ -153,9 +154,9 @@ class ResultInput(StrictSerializer):
 
 
 class CorrectionInput(ResultInput):
-    """The corrected result and why. ``passed_out``: the hand is corrected to 流局 (no
-    landlord, 0 for everyone). ``override`` (directors only): the correction stands against
-    the hand's play-by-play log, which is kept beside it."""
+    """The corrected result and why: the landlord, the bid and the winner, or ``passed_out``:
+    the hand is corrected to 流局 (no landlord, 0 for everyone). ``override`` (directors
+    only): the correction stands against the hand's play-by-play log, kept beside it."""
 
     landlord = seat_field(required=False)
     bid = serializers.IntegerField(min_value=1, max_value=3, required=False)
@@ -165,20 +166,13 @@ class CorrectionInput(ResultInput):
     reason = reason_field()
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        # The schema says so too (``anyOf``, ``referee.api.schema``): a refusal of the form.
         if not attrs.get("passed_out"):
             missing = {
-                name: [_("This field is required.")]
-                for name in ("landlord", "bid", "winner")
-                if name not in attrs
+                name: [_("This field is required.")] for name in RESULT_FIELDS if name not in attrs
             }
             if missing:
-                # A body the schema allows (these fields are optional for a passed-out hand):
-                # a refusal of the result (422), not of the request's form.
-                raise ApplicationError(
-                    "invalid_result",
-                    _("A correction names the landlord, the bid and the winner, or is passed out."),
-                    extra={"fields": missing},
-                )
+                raise serializers.ValidationError(missing)
         return attrs
 
 

@@ -37,7 +37,7 @@ from tournaments.services.idempotency import idempotency_retry_check
 ERRORS = {
     code: OpenApiResponse(io.ErrorSerializer, description=text)
     for code, text in (
-        (400, "validation, too_deep, idempotency_key_required, bad_notation…"),
+        (400, "validation, too_deep, invalid_unicode, idempotency_key_required, bad_notation…"),
         (401, "not_authenticated"),
         (403, "not_assigned, permission_denied"),
         (404, "not_found"),

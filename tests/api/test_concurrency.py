@@ -133,3 +133,31 @@ def test_six_devices_with_their_own_keys_start_one_hand(setup: dict[str, Any]) -
     assert statuses == Counter({201: 1, 409: 5})
     assert {r.json()["code"] for r in responses if r.status_code == 409} == {"hand_in_progress"}
     assert Hand.objects.filter(table=setup["table"]).count() == 1
+
+
+def test_an_undo_reopening_a_hand_and_starts_at_once_leave_one_live_hand(
+    setup: dict[str, Any],
+) -> None:
+    """The undo of the pass that passed a hand out reopens it; five devices start the next
+    hand at that moment. One of the six wins; the others are 409 hand_in_progress (the
+    database's one-live-hand index was a 500 for the undo that lost)."""
+    table = setup["table"]
+    hand = _post(setup, f"/tables/{table.pk}/hands/", {"deal": "random"}, "s").json()
+    bidder = hand["turn"]
+    for i in range(3):
+        _post(setup, f"/hands/{hand['id']}/actions/", {"seat": (bidder + i) % 3, "bid": 0}, f"p{i}")
+    assert Hand.objects.get(pk=hand["id"]).status == "passed_out"
+    undo = f"/hands/{hand['id']}/undo/"
+    calls = [lambda: _post(setup, undo, {"reason": "the last pass was a bid"}, "undo")]
+    calls += [
+        lambda i=i: _post(setup, f"/tables/{table.pk}/hands/", {"deal": "random"}, f"device-{i}")
+        for i in range(5)
+    ]
+
+    responses = _together(calls)
+
+    statuses = Counter(r.status_code for r in responses)
+    assert statuses[409] == 5 and statuses[200] + statuses[201] == 1, statuses
+    assert {r.json()["code"] for r in responses if r.status_code == 409} == {"hand_in_progress"}
+    live = Hand.objects.filter(table=table, status__in=("bidding", "doubling", "playing"))
+    assert live.count() == 1

@@ -168,7 +168,7 @@ BAD_BODIES = [
     pytest.param({"seat": 0, "bid": 1, "extra": 1}, "validation", id="unknown-field"),
     pytest.param([1, 2, 3], "validation", id="not-an-object"),
     pytest.param({"seat": 5, "bid": 1}, "validation", id="seat-out-of-range"),
-    pytest.param('{"seat": 0, "play": "\\ud800"}', "validation", id="lone-surrogate"),
+    pytest.param('{"seat": 0, "play": "\\ud800"}', "invalid_unicode", id="lone-surrogate"),
     pytest.param('{"seat": 0, "bid": 1', "parse_error", id="broken-json"),
     pytest.param({"seat": 0, "play": "3" * 100_000}, "validation", id="huge-play"),
     pytest.param({"seat": 0, "play": "Z?"}, "bad_notation", id="bad-notation"),
@@ -266,6 +266,43 @@ def test_undo_and_announcement_through_http(ref: Any, table: Any) -> None:
     assert undone.json()["turn"] == deal.first_bidder
     nothing = post(ref, url + "announcements/", {"seat": 0})
     assert nothing.status_code == 409 and nothing.json()["code"] == "no_announcement_due"
+
+
+def test_undo_does_not_reopen_a_hand_while_its_table_plays_the_next(ref: Any, table: Any) -> None:
+    """The undo of the pass that passed a hand out (流局) would reopen it, but the table
+    has started its next hand: a table plays one hand at a time (409 hand_in_progress, the
+    hand and its log unchanged; a 500 from the database's one-live-hand index before)."""
+    first = start_hand(ref, table).json()
+    bidder = Deal.from_json(first["deal"]).first_bidder
+    passes = [{"seat": (bidder + i) % 3, "bid": 0} for i in range(3)]
+    closed = play_through_http(ref, first["id"], passes).json()
+    assert closed["status"] == "passed_out"
+    second = start_hand(ref, table).json()
+    assert second["number"] == 2 and second["status"] == "bidding"
+
+    undo = post(ref, f"/api/v1/hands/{first['id']}/undo/", {"reason": "the last pass was a bid"})
+
+    assert undo.status_code == 409
+    assert undo.json()["code"] == "hand_in_progress"
+    assert undo.json()["details"] == {"hand": second["id"]}
+    assert "hand 2" in undo.json()["message"] and "hand 1 reopens" in undo.json()["message"]
+    hand = Hand.objects.get(pk=first["id"])
+    assert (hand.status, hand.version) == ("passed_out", 3)
+    assert HandEvent.objects.filter(hand_id=first["id"]).count() == 3
+
+
+def test_undo_reopens_a_hand_closed_by_its_last_action(ref: Any, table: Any) -> None:
+    first = start_hand(ref, table).json()
+    bidder = Deal.from_json(first["deal"]).first_bidder
+    passes = [{"seat": (bidder + i) % 3, "bid": 0} for i in range(3)]
+    play_through_http(ref, first["id"], passes)
+
+    undo = post(ref, f"/api/v1/hands/{first['id']}/undo/", {"reason": "the last pass was a bid"})
+
+    assert undo.status_code == 200
+    assert (undo.json()["status"], undo.json()["turn"]) == ("bidding", (bidder + 2) % 3)
+    again = start_hand(ref, table)
+    assert again.status_code == 409 and again.json()["code"] == "hand_in_progress"
 
 
 def test_penalties_by_the_director_and_revoked(director: Any, table: Any) -> None:

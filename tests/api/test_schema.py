@@ -1,5 +1,6 @@
 """The OpenAPI schema describes every endpoint, header, body and error, without warnings."""
 
+import functools
 from pathlib import Path
 from typing import Any
 
@@ -8,7 +9,7 @@ import pytest
 import yaml
 from django.core.management import call_command
 from django.urls import get_resolver
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from referee.api import serializers
@@ -105,3 +106,137 @@ def test_the_schema_and_the_api_agree_on_every_reason(text: str) -> None:
     )
     api_accepts = serializers.ReasonInput(data={"reason": text}).is_valid()
     assert schema_accepts == api_accepts, repr(text)
+
+
+# --- the correction body: what the served schema allows is what the server accepts -------------
+#
+# schemathesis reported ``{"details": {}, …}`` in a correction as schema-valid yet refused
+# ("Unknown field."). The served schema never allowed it (additionalProperties: false): a
+# schema-valid correction without its result was answered 422 with DRF-style field errors
+# under ``details.fields``, which schemathesis's error feedback reads as required *body*
+# fields and adds to its copy of the schema (``details`` → ``fields`` → ``landlord``). The
+# schema now says that a correction names its result unless it is passed out (``anyOf``),
+# and the server refuses a correction without one as a form error (400), as it says.
+
+_CORRECTION = "/api/v1/hands/{hand_id}/correction/"
+
+
+@pytest.fixture
+def served(client: Any) -> dict[str, Any]:
+    response = client.get("/api/schema/", {"format": "json"})
+    assert response.status_code == 200
+    loaded: dict[str, Any] = response.json()
+    return loaded
+
+
+def correction_validator(served: dict[str, Any]) -> Any:
+    body = served["paths"][_CORRECTION]["post"]["requestBody"]["content"]["application/json"]
+    assert body["schema"] == {"$ref": "#/components/schemas/CorrectionInput"}
+    return jsonschema_rs.validator_for({**body["schema"], "components": served["components"]})
+
+
+def test_the_served_correction_schema_refuses_what_the_server_refuses(served: Any) -> None:
+    schema = served["components"]["schemas"]["CorrectionInput"]
+    assert schema["additionalProperties"] is False and schema["required"] == ["reason"]
+    assert schema["anyOf"] == [
+        {"title": "result", "required": ["landlord", "bid", "winner"]},
+        {
+            "title": "passed out",
+            "properties": {"passed_out": {"enum": [True]}},
+            "required": ["passed_out"],
+        },
+    ]
+    validator = correction_validator(served)
+    result = {"landlord": 0, "bid": 1, "winner": "landlord", "reason": "0"}
+    assert validator.is_valid(result)
+    assert validator.is_valid({"passed_out": True, "reason": "nobody bid"})
+    assert not validator.is_valid({**result, "details": {}})
+    assert not validator.is_valid({"reason": "no result"})
+    assert not validator.is_valid({"landlord": 0, "bid": 1, "passed_out": False, "reason": "x"})
+
+
+@functools.cache
+def served_correction_validator() -> Any:
+    from django.test import Client
+
+    return correction_validator(Client().get("/api/schema/", {"format": "json"}).json())
+
+
+_CORRECTION_VALUES: dict[str, Any] = {
+    "landlord": st.sampled_from([0, 2, 3, -1, None, "0"]),
+    "bid": st.sampled_from([1, 3, 0, 4, True]),
+    "winner": st.sampled_from(["landlord", "defenders", "farmers", ""]),
+    "doubled": st.sampled_from([[False, True, False], [False, False], []]),
+    "redoubled": st.booleans(),
+    "bombs": st.sampled_from([0, 13, 14]),
+    "rockets": st.sampled_from([0, 1, 2]),
+    "spring": st.booleans(),
+    "anti_spring": st.booleans(),
+    "passed_out": st.booleans(),
+    "override": st.booleans(),
+    "reason": st.sampled_from(["bid was 3", " ", "", "x" * 2001]),
+    "details": st.sampled_from([{}, {"fields": {}}]),
+    "extra": st.just(1),
+}
+
+
+@settings(deadline=None)  # the first example generates the schema
+@given(
+    st.dictionaries(
+        st.sampled_from(sorted(_CORRECTION_VALUES)), st.none(), max_size=len(_CORRECTION_VALUES)
+    ).flatmap(lambda keys: st.fixed_dictionaries({k: _CORRECTION_VALUES[k] for k in keys}))
+)
+def test_a_correction_the_schema_allows_is_one_the_server_accepts_and_back(body: Any) -> None:
+    """ST202 (and its negative twin) for the correction body, without a server: the served
+    schema's verdict and the serializer's agree on every body (the rules' own refusals of a
+    result come after, as 422)."""
+    schema_accepts = served_correction_validator().is_valid(body)
+    assert schema_accepts == serializers.CorrectionInput(data=body).is_valid(), body
+
+
+def test_an_unknown_field_and_a_missing_result_are_refused_400_with_their_fields(
+    director: Any,
+) -> None:
+    """The two bodies of the finding over HTTP: schema-invalid, so 400 ``validation``."""
+    from tests.api.helpers import client_for, playing_table, post, start_hand
+
+    staff = client_for(director)
+    hand = start_hand(staff, playing_table(), deal="none").json()
+    url = _CORRECTION.format(hand_id=hand["id"])
+    post(
+        staff, url.replace("correction", "result"), {"landlord": 0, "bid": 2, "winner": "landlord"}
+    )
+    schemathesis_body = {
+        "anti_spring": False,
+        "bid": 1,
+        "bombs": 0,
+        "details": {},
+        "doubled": [False, False, False],
+        "landlord": 0,
+        "override": False,
+        "passed_out": False,
+        "reason": "0",
+        "redoubled": False,
+        "rockets": 0,
+        "spring": False,
+        "winner": "landlord",
+    }
+
+    unknown = post(staff, url, schemathesis_body)
+    missing = post(staff, url, {"reason": "bid was 3", "bid": 3})
+    passed_out = post(staff, url, {"reason": "nobody bid", "passed_out": True})
+
+    assert unknown.status_code == 400
+    assert unknown.json()["code"] == "validation"
+    assert unknown.json()["details"] == {"fields": {"details": ["Unknown field."]}}
+    assert missing.status_code == 400
+    assert missing.json()["code"] == "validation"
+    assert missing.json()["details"] == {
+        "fields": {
+            "landlord": ["This field is required."],
+            "winner": ["This field is required."],
+        }
+    }
+    assert passed_out.status_code == 200
+    assert passed_out.json()["status"] == "passed_out"
+    assert passed_out.json()["version"] == 2

@@ -19,6 +19,7 @@ from tournaments.errors import ApplicationError
 from tournaments.models import Hand, HandEvent, Table
 from tournaments.services.boards import board_create
 from tournaments.services.hands import hand_create, hand_record_result
+from tournaments.services.penalties import penalty_create
 from tournaments.services.players import player_create
 from tournaments.services.rounds import round_create, seat_create, table_create
 from tournaments.services.tournaments import entry_create, tournament_create, tournament_update
@@ -109,6 +110,40 @@ def test_text_with_a_nul_character_is_refused_on_every_database() -> None:
     with pytest.raises(ApplicationError):
         player_create(name="Zhang\x00Wei")
     assert row_counts() == before
+
+
+SURROGATE_REFUSED = ["must not contain lone surrogates (U+D800 to U+DFFF)."]
+
+
+def test_text_with_a_lone_surrogate_is_refused_on_every_database() -> None:
+    """A lone surrogate is no character: the driver cannot encode it (UnicodeEncodeError on
+    PostgreSQL and SQLite alike), so the service refuses it, in a column or a reason."""
+    entry = factories.seated_table().seats.get(position=0).entry
+    before = row_counts()
+    with pytest.raises(ApplicationError) as refused:
+        tournament_create(name="Open\ud800", slug="open")
+    assert refused.value.code == "invalid"
+    assert refused.value.extra["fields"] == {"name": SURROGATE_REFUSED}
+    with pytest.raises(ApplicationError) as refused:
+        player_create(name="Zhang Wei", chinese_name="张\udc00伟")
+    assert refused.value.extra["fields"] == {"chinese_name": SURROGATE_REFUSED}
+    with pytest.raises(ApplicationError) as refused:
+        penalty_create(entry=entry, points=-1, reason="slow play \udfff")
+    assert refused.value.extra["fields"] == {"reason": SURROGATE_REFUSED}
+    assert row_counts() == before
+
+
+def test_text_beyond_the_basic_multilingual_plane_is_stored_exactly() -> None:
+    """Emoji, CJK extension B and private-use characters (four UTF-8 bytes, a surrogate
+    pair in UTF-16) are ordinary text on every database."""
+    name = "𠮷野家 \U000fe6e2 🀄"
+    player = player_create(name=name)
+    player.refresh_from_db()
+    assert player.name == name and len(player.name) == 7
+    entry = factories.seated_table().seats.get(position=0).entry
+    penalty = penalty_create(entry=entry, points=-1, reason=name)
+    penalty.refresh_from_db()
+    assert penalty.reason == name
 
 
 # --- fuzz -------------------------------------------------------------------------------------

@@ -6,17 +6,20 @@ from django.core.exceptions import ValidationError
 from django.db import models
 
 from tournaments.errors import ApplicationError
-from tournaments.services.validation import invalid
+from tournaments.services.validation import invalid, text_flaw
 
 
-def _has_nul(value: Any) -> bool:
+def _text_flaw(value: Any) -> str | None:
+    """Why text in ``value`` (a string, or JSON holding strings) cannot be stored, or None."""
     if isinstance(value, str):
-        return "\x00" in value
+        return text_flaw(value)
     if isinstance(value, dict):
-        return any(_has_nul(k) or _has_nul(v) for k, v in value.items())
-    if isinstance(value, list | tuple):
-        return any(_has_nul(item) for item in value)
-    return False
+        items: Any = (*value.keys(), *value.values())
+    elif isinstance(value, list | tuple):
+        items = value
+    else:
+        return None
+    return next((flaw for item in items if (flaw := _text_flaw(item)) is not None), None)
 
 
 def _is_int_or_none(value: Any) -> bool:
@@ -39,15 +42,17 @@ def model_validate(
 ) -> None:
     """Run ``full_clean`` and turn a ValidationError into an ApplicationError.
 
-    Text with a NUL character is refused first: PostgreSQL cannot store it, and Django's
-    model validation does not look for it. ``constraints=False`` skips the checks of
+    Text that cannot be stored (``text_flaw``: a NUL character, a lone surrogate) is
+    refused first: the database driver would raise, and Django's model validation does
+    not look for it. ``constraints=False`` skips the checks of
     ``Meta.constraints`` (one query each; the database enforces them anyway) for a caller
     that builds the row so that they hold and checks its unique ones itself.
     """
     for field in instance._meta.concrete_fields:
         value = getattr(instance, field.attname, None)
-        if _has_nul(value):
-            raise invalid(field.name, "must not contain NUL characters.")
+        flaw = _text_flaw(value)
+        if flaw is not None:
+            raise invalid(field.name, flaw)
         if value is None and _is_filled_by_caller(field):
             # full_clean lets None through for blank=True fields; the NOT NULL column would not.
             raise invalid(field.name, "is required.")

@@ -154,6 +154,38 @@ def hand_start_check(*, table: Table, hands_per_round: int) -> None:
             )
 
 
+def hand_reopen_check(*, hand: Hand) -> None:
+    """Refuse to reopen ``hand`` (an undo of the play or pass that closed it) while its table
+    plays another hand (``hand_in_progress``: a table has one live hand, and the database
+    refuses a second, ``hand_one_live_per_table``).
+
+    An undo and a start at once are decided one after the other on the tournament row: a
+    start share-locks it before it locks the table (``tournament_share_lock``), and the
+    reopening writes the row anyway (the log version, ``tournament_scores_changed``), so
+    its lock is taken here, before the check. (Locking the table here instead deadlocked
+    with a start: table then tournament against tournament then table.) Should be called
+    while holding the hand row's lock."""
+    tournament_id = hand.table.round.tournament_id
+    locked = Tournament.objects.select_for_update(no_key=True).filter(pk=tournament_id)
+    list(locked.order_by().values_list("pk"))
+    live = (
+        Hand.objects.filter(table_id=hand.table_id, status__in=LIVE_HAND_STATUSES)
+        .exclude(pk=hand.pk)
+        .only("pk", "number")
+        .first()
+    )
+    if live is not None:
+        raise ApplicationError(
+            "hand_in_progress",
+            _(
+                "Table %(table)s is playing hand %(number)s: finish or void it before "
+                "hand %(closed)s reopens."
+            )
+            % {"table": hand.table.number, "number": live.number, "closed": hand.number},
+            extra={"hand": live.pk},
+        )
+
+
 @hand_write_atomic
 def hand_create(
     *,
@@ -553,8 +585,9 @@ def hand_action_undo(
     device_id: str = "",
 ) -> Hand:
     """Take back the last action in force (an entry mistake), with a reason: an ``undo``
-    event, nothing deleted. A hand finished by its last play reopens; a confirmed,
-    voided or result-entered hand cannot be undone."""
+    event, nothing deleted. A hand finished by its last play reopens, unless its table
+    has started another hand since (``hand_reopen_check``); a confirmed, voided or
+    result-entered hand cannot be undone."""
     locked, retry = hand_lock(
         hand=hand,
         idempotency_key=idempotency_key,
@@ -571,6 +604,8 @@ def hand_action_undo(
         raise ApplicationError("hand_closed", _("A confirmed hand cannot be undone."))
     if not replay.actions:
         raise ApplicationError("nothing_to_undo", _("The hand has no action to undo."))
+    if locked.status in CLOSED_STATUSES:  # closed by the action undone: the hand reopens
+        hand_reopen_check(hand=locked)
     undone = replay.actions[-1]
     hand_event_append(
         hand=locked,

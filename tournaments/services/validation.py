@@ -1,10 +1,12 @@
 """Checks of a service's plain arguments, run before anything is read or written.
 
 A bad argument (wrong type, out of range, too long, a NUL character that PostgreSQL cannot
-store) becomes ``ApplicationError("invalid")`` with ``fields`` naming it, like
-``model_validate``; never a raw TypeError or DataError from the database driver.
+store, a lone surrogate that no UTF-8 database can) becomes ``ApplicationError("invalid")``
+with ``fields`` naming it, like ``model_validate``; never a raw TypeError, DataError or
+UnicodeEncodeError from the database driver.
 """
 
+import re
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -27,14 +29,32 @@ def invalid(field: str, message: str) -> ApplicationError:
     return ApplicationError("invalid", f"{field}: {message}", extra={"fields": {field: [message]}})
 
 
+#: A lone surrogate (no Unicode character: UTF-8, so PostgreSQL and SQLite, cannot hold it).
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def text_flaw(value: str) -> str | None:
+    """Why ``value`` cannot be stored as text, or None: a NUL character (PostgreSQL refuses
+    it) or a lone surrogate (no character at all: UTF-8, so PostgreSQL and SQLite, cannot
+    encode it). Characters beyond the Basic Multilingual Plane (emoji, CJK extension B,
+    private use) are ordinary text."""
+    if "\x00" in value:
+        return _("must not contain NUL characters.")
+    if not value.isascii() and _SURROGATE.search(value):
+        return _("must not contain lone surrogates (U+D800 to U+DFFF).")
+    return None
+
+
 def text_check(field: str, value: Any, *, max_length: int, allow_none: bool = False) -> None:
-    """A string of at most ``max_length`` characters without NUL (or None if allowed)."""
+    """A string of at most ``max_length`` characters (code points, as the database counts
+    them) that can be stored (``text_flaw``), or None if allowed."""
     if value is None and allow_none:
         return
     if not isinstance(value, str):
         raise invalid(field, _("must be text."))
-    if "\x00" in value:
-        raise invalid(field, _("must not contain NUL characters."))
+    flaw = text_flaw(value)
+    if flaw is not None:
+        raise invalid(field, flaw)
     if len(value) > max_length:
         raise invalid(field, _("must be at most %(count)s characters.") % {"count": max_length})
 

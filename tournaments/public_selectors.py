@@ -24,6 +24,7 @@ from tournaments.models import (
     HandEventKind,
     HandSeatResult,
     HandStatus,
+    Penalty,
     Round,
     RoundBoard,
     RoundStatus,
@@ -32,6 +33,7 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.services.hand_log import HandReplay, hand_deal, hand_replay
+from tournaments.standings_selectors import penalties_in_force
 
 LIVE_STATUSES = frozenset({HandStatus.BIDDING, HandStatus.DOUBLING, HandStatus.PLAYING})
 
@@ -355,6 +357,17 @@ def entry_hand_results(*, entry: Entry) -> list[HandSeatResult]:
         .exclude(hand__table__round__status=RoundStatus.DRAFT)
         .select_related("hand__table__round", "hand__board")
         .order_by("hand__table__round__number", "hand__number")
+    )
+
+
+def entry_penalties(*, entry: Entry) -> list[Penalty]:
+    """The entry's penalties and adjustments in force (SPEC §9), in the order given, with
+    the hand they were given at."""
+    return list(
+        penalties_in_force()
+        .filter(entry=entry)
+        .select_related("hand__table__round")
+        .order_by("recorded_at", "pk")
     )
 
 

@@ -4,8 +4,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db.models import Prefetch, QuerySet
+from django.utils.translation import gettext
 
-from tournaments import hand_selectors
+from tournaments import hand_selectors, phrases
 from tournaments.models import (
     Confirmation,
     ConfirmedBy,
@@ -22,6 +23,7 @@ from tournaments.models import (
     TournamentLog,
     TournamentLogKind,
 )
+from tournaments.seat_names import seat_name
 from tournaments.services.tournaments import LOGGED_SETTINGS
 
 LIVE = (HandStatus.BIDDING, HandStatus.DOUBLING, HandStatus.PLAYING)
@@ -38,6 +40,16 @@ def round_get(*, tournament: Tournament, number: int) -> Round | None:
 
 def entries_for_director(*, tournament: Tournament) -> QuerySet[Entry]:
     return Entry.objects.filter(tournament=tournament).select_related("player")
+
+
+def seating_explanation_text(*, round: Round) -> str:
+    """How ``round`` was seated, in the reader's language: the engine's phrases as the
+    round keeps them (``tournaments.phrases``); a text kept as words (an older round, an
+    imported archive) as it is."""
+    kept = phrases.from_json(round.seating_explanation)
+    if kept is None:
+        return round.seating_explanation
+    return phrases.render(kept, translate=gettext, seat_name=seat_name)
 
 
 def round_tables(*, round: Round) -> QuerySet[Table]:

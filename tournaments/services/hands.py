@@ -45,6 +45,7 @@ from tournaments.models import (
     TournamentStatus,
 )
 from tournaments.models.hands import LIVE_HAND_STATUSES
+from tournaments.seat_names import seat_name
 from tournaments.services.boards import boards_not_replayed_check
 from tournaments.services.common import model_validate
 from tournaments.services.hand_log import (
@@ -615,7 +616,8 @@ def hand_announcement_record(
     due = [a for a in replay.announcements_due if a.seat == seat]
     if not due:
         raise ApplicationError(
-            "no_announcement_due", _("Seat %(seat)s has no announcement due.") % {"seat": seat}
+            "no_announcement_due",
+            _("%(seat)s has no announcement due.") % {"seat": seat_name(seat)},
         )
     announcement = due[0]
     hand_event_append(
@@ -679,8 +681,8 @@ def hand_deal_record(
     if canonical.get("first_bidder") != locked.first_bidder:
         raise ApplicationError(
             "first_bidder_mismatch",
-            _("The deal's first bidder must be the hand's (seat %(seat)s).")
-            % {"seat": locked.first_bidder},
+            _("The deal's first bidder must be the hand's (%(seat)s).")
+            % {"seat": seat_name(locked.first_bidder)},
         )
     replay = hand_replay(hand=locked)
     error = check_deal(

@@ -12,6 +12,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
 from referee.rules.cards import RANK_CHARS, SMALL_JOKER, Card
+from tournaments.seat_names import seat_name
 
 register = template.Library()
 
@@ -119,10 +120,9 @@ def at(values: Sequence[object] | None, index: int) -> object:
 
 
 @register.simple_tag
-def seat_label(position: int) -> str:
-    """Seats named as players know them: East, South, West with the seat number."""
-    names = (_("East (东)"), _("South (南)"), _("West (西)"))
-    return f"{names[position]}" if 0 <= position < 3 else str(position)
+def seat_label(position: int | None) -> str:
+    """A seat as every page names it: its wind and its number (``seat_names``)."""
+    return seat_name(position)
 
 
 @register.simple_tag

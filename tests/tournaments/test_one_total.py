@@ -46,8 +46,7 @@ def _penalised_tournament() -> tuple[Any, Entry, int]:
 
 def test_r10_8_2_the_total_is_deal_points_plus_penalties_in_force() -> None:
     assert (
-        EntryTotals(entry_id=1, registration_order=1, deal_points=60, penalty_points=-5).total
-        == 55
+        EntryTotals(entry_id=1, registration_order=1, deal_points=60, penalty_points=-5).total == 55
     )
     _, entry, deal_points = _penalised_tournament()
     totals = entry_totals(entry=entry)
@@ -90,7 +89,9 @@ def test_an_entry_with_a_penalty_shows_one_total_on_every_page_and_export(
         director_client.get(reverse("director:export", args=[slug, "standings.csv"]))
     )
     head = export[0]
-    mine = next(r for r in export[1:] if r[head.index("registration")] == str(entry.registration_order))
+    mine = next(
+        r for r in export[1:] if r[head.index("registration")] == str(entry.registration_order)
+    )
     assert int(mine[head.index("total")]) == total
     assert int(mine[head.index("penalty_points")]) == -3
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tournaments.phrases import Phrase, SeatRef, from_json, render, to_json
+from tournaments.phrases import Lines, Phrase, SeatRef, from_json, render, to_json
 
 names = st.sampled_from(["a", "b", "seat", "entry"])
 leaves = st.one_of(
@@ -28,7 +28,7 @@ texts = st.lists(st.lists(values, max_size=3).map(tuple), max_size=4).map(tuple)
 
 
 @given(texts)
-def test_what_is_stored_reads_back_the_same(lines: tuple) -> None:  # type: ignore[type-arg]
+def test_what_is_stored_reads_back_the_same(lines: Lines) -> None:
     assert from_json(to_json(lines)) == lines
 
 

@@ -31,7 +31,7 @@ def test_the_result_forms_name_the_seats() -> None:
     with translation.override("en"):
         form = CorrectionForm()
         assert str(form.fields["doubled_1"].label) == "South (南) · seat 1 doubled (加倍)"
-        landlord = [str(label) for _, label in form.fields["landlord"].choices]
+        landlord = [str(label) for _, label in form["landlord"].field.choices]  # type: ignore[attr-defined]
         assert landlord == ["East (东) · seat 0", "South (南) · seat 1", "West (西) · seat 2"]
     with translation.override("zh-hans"):
         assert str(CorrectionForm().fields["doubled_2"].label) == "西 · 2 号座加倍"

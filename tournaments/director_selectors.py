@@ -7,6 +7,7 @@ from django.db.models import Prefetch, QuerySet
 from django.utils.translation import gettext
 
 from tournaments import hand_selectors, phrases
+from tournaments.hand_words import LogLine, log_lines
 from tournaments.models import (
     Confirmation,
     ConfirmedBy,
@@ -217,6 +218,22 @@ def hand_for_director(*, tournament: Tournament, hand_id: int) -> Hand | None:
 
 #: How many lines of a tournament's history its settings page shows (newest first).
 HISTORY_LINES = 50
+
+
+def hand_log(*, events: list[dict[str, Any]]) -> list[LogLine]:
+    """A hand's log (``hand_selectors.hand_detail``'s rows) in words, as the public replay
+    words it (``hand_words``); a seat correction names its entries. One query at most."""
+    ids = {
+        event["payload"].get(key)
+        for event in events
+        if event["kind"] == HandEventKind.SEAT_CORRECTION
+        for key in ("old_entry", "new_entry")
+    } - {None}
+    names = {
+        entry.pk: f"{entry.player} (#{entry.registration_order})"
+        for entry in Entry.objects.filter(pk__in=ids).select_related("player")
+    }
+    return log_lines(events, entry_names=names)
 
 
 def tournament_history(*, tournament: Tournament) -> list[dict[str, Any]]:

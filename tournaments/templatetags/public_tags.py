@@ -11,17 +11,21 @@ from django.utils.html import escape, format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
-from referee.rules.cards import RANK_CHARS, SMALL_JOKER, Card
+from referee.rules.cards import SMALL_JOKER, Card
+from referee.rules.scoring import DefenderStake
+from tournaments.hand_words import (
+    action_words,
+    change_words,
+    deal_check_words,
+    rank_label,
+    rule_profile_label,
+    stake_words,
+)
 from tournaments.seat_names import seat_name
 
 register = template.Library()
 
 _RED_SUITS = frozenset("♥♦")
-
-
-def _rank_label(rank: int) -> str:
-    text = RANK_CHARS[rank]
-    return "10" if text == "T" else text
 
 
 @register.simple_tag
@@ -39,7 +43,7 @@ def card(c: Card) -> SafeString:
     return format_html(
         '<span class="card {}"><b>{}</b>{}</span>',
         colour if c.suit else "nosuit",
-        _rank_label(c.rank),
+        rank_label(c.rank),
         c.suit or "",
     )
 
@@ -176,6 +180,36 @@ def phase_label(status: str) -> str:
         return str(HandStatus(status).label)
     except ValueError:
         return status
+
+
+@register.simple_tag
+def action_text(kind: str, value: object = None) -> str:
+    """A replay step's action in words (``hand_words``: the director's log says the same)."""
+    return action_words(kind, value)
+
+
+@register.simple_tag
+def stake_calc(stake: DefenderStake) -> str:
+    """A farmer's stake factor by factor: "2 (bid) × 4 (2 bombs) × 2 (spring) = 16"."""
+    return stake_words(stake)
+
+
+@register.filter
+def override_change(change: dict[str, object]) -> dict[str, str]:
+    """An override's change in words: ``label``, ``log``, ``override``."""
+    return change_words(change)
+
+
+@register.filter
+def deal_check(check: dict[str, object]) -> str:
+    """A written-in deal's check in words."""
+    return deal_check_words(check)
+
+
+@register.filter
+def profile_label(key: str) -> str:
+    """A rule profile's name in the page's language (comp2016 → 竞技规则 2016 …)."""
+    return rule_profile_label(key)
 
 
 @register.filter

@@ -100,6 +100,7 @@ def hand_detail(request: HttpRequest, slug: str, hand_id: int) -> HttpResponse:
         "desk_state": director_selectors.hand_desk_state(hand),
         "confirmed_by": director_selectors.confirmers(hand_ids=[hand.pk]).get(hand.pk, ""),
         "detail": detail,
+        "log": director_selectors.hand_log(events=detail["events"]),
         "seats": list(hand.table.seats.select_related("entry__player").order_by("position")),
         "correct_form": CorrectionForm(initial=initial),
         # the result as it stands, for the page's "old → new" preview (data- attributes)

@@ -37,6 +37,28 @@ CRITERION_LABELS = {
 }
 
 
+#: Criteria whose values are exact fractions (percentages): shown with two decimals.
+PERCENTAGE_CRITERIA = frozenset({"mp_percentage", "opponents_outscored"})
+
+
+def percentage_text(value: float) -> str:
+    """A percentage as every page and export shows it: two decimals ("16.67")."""
+    return f"{value:.2f}"
+
+
+def tiebreak_text(name: str, value: object) -> str:
+    """A tie-break value as the standings page and its CSV show it: percentages with two
+    decimals (the snapshot keeps six, the ranking exact fractions), counts and flags as
+    whole numbers; "" for none."""
+    if value is None or value == "":
+        return ""
+    if name in PERCENTAGE_CRITERIA and isinstance(value, int | float):
+        return percentage_text(value)
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
 _RENAMED = {
     "name": "entry__player__name",
     "chinese_name": "entry__player__chinese_name",
@@ -87,9 +109,10 @@ class StandingsTable:
     def csv_row(self, row: dict[str, Any]) -> list[Any]:
         out: list[Any] = [row["rank"], row["name"], row["chinese_name"], row["club"], row["total"]]
         if self.duplicate:
-            out.append(f"{row['mp_percentage']:.2f}")
+            out.append(percentage_text(row["mp_percentage"]))
         out += [row["hands_played"], row["landlord_hands"], row["landlord_wins"]]
-        return out + [(row["tiebreaks"] or {}).get(name, "") for name in self.tiebreaks]
+        values = row["tiebreaks"] or {}
+        return out + [tiebreak_text(name, values.get(name)) for name in self.tiebreaks]
 
 
 def standings_key(*, slug: str) -> str | None:

@@ -21,6 +21,7 @@ from tournaments.hand_words import (
     rule_profile_label,
     stake_words,
 )
+from tournaments.public_standings import percentage_text, tiebreak_text
 from tournaments.seat_names import seat_name
 
 register = template.Library()
@@ -99,15 +100,15 @@ def standings_rows(table: Any, slug: str) -> SafeString:
             f'<td class="num total">{row["total"]}</td>'
         )
         if duplicate:
-            cells.append(f'<td class="num">{row["mp_percentage"]:.2f}</td>')
+            cells.append(f'<td class="num">{percentage_text(row["mp_percentage"])}</td>')
         cells.append(
             f'<td class="num">{row["hands_played"]}</td>'
             f'<td class="num">{row["landlord_wins"]}/{row["landlord_hands"]}</td>'
         )
         values = row["tiebreaks"] or {}
         for name in tiebreaks:
-            value = values.get(name)
-            cells.append(f'<td class="num">{"" if value is None else escape(value)}</td>')
+            text = escape(tiebreak_text(name, values.get(name)))
+            cells.append(f'<td class="num tiebreak">{text}</td>')
         cells.append("</tr>")
         out.append("".join(cells))
     return mark_safe("\n".join(out))  # every value above is escaped or a number

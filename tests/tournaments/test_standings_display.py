@@ -58,3 +58,19 @@ def test_the_page_and_its_csv_show_the_same_two_decimals(client: Any) -> None:
     assert rows[0][-2:] == ["Opponents outscored", "Tops"]
     assert [r[-2:] for r in rows[1:]] == [["16.67", "2"], ["8.33", "0"]]
     assert [r[5] for r in rows[1:]] == ["33.33", "66.67"]
+
+
+def test_player_counts_leave_the_withdrawn_apart(client: Any, director_client: Any) -> None:
+    tournament = factories.TournamentFactory(name="Counted")
+    for order in range(1, 13):
+        factories.EntryFactory(tournament=tournament, registration_order=order)
+    factories.EntryFactory(tournament=tournament, registration_order=13, withdrawn=True)
+    detail = reverse("public:tournament-detail", args=[tournament.slug])
+    english = client.get(detail, headers={"accept-language": "en"}).content.decode()
+    assert '<dd class="players">12 players (1 withdrawn)</dd>' in english
+    chinese = client.get(detail, headers={"accept-language": "zh-hans"}).content.decode()
+    assert '<dd class="players">12 名选手（1 名退赛）</dd>' in chinese
+    home = client.get(reverse("public:home"), headers={"accept-language": "en"}).content.decode()
+    assert '<td class="num">12 (1 withdrawn)</td>' in home
+    dashboard = director_client.get(reverse("director:dashboard")).content.decode()
+    assert '<td class="num">12 (1 withdrawn)</td>' in dashboard

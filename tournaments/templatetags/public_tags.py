@@ -10,6 +10,7 @@ from django.urls import reverse
 from django.utils.html import escape, format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from referee.rules.cards import SMALL_JOKER, Card
 from referee.rules.scoring import DefenderStake
@@ -181,6 +182,18 @@ def phase_label(status: str) -> str:
         return str(HandStatus(status).label)
     except ValueError:
         return status
+
+
+@register.simple_tag
+def players_count(active: int, withdrawn: int = 0, *, noun: bool = True) -> str:
+    """Players who play, and the withdrawn apart: "12 players (1 withdrawn)" ("12 (1
+    withdrawn)" without ``noun``, under a "Players" heading)."""
+    text = (
+        ngettext("%(n)s player", "%(n)s players", active) % {"n": active} if noun else str(active)
+    )
+    if withdrawn:
+        text = _("%(players)s (%(n)s withdrawn)") % {"players": text, "n": withdrawn}
+    return text
 
 
 @register.simple_tag

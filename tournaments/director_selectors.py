@@ -4,7 +4,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db.models import Prefetch, QuerySet
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
 from tournaments import hand_selectors, phrases
 from tournaments.hand_words import LogLine, log_lines
@@ -50,7 +50,7 @@ def seating_explanation_text(*, round: Round) -> str:
     kept = phrases.from_json(round.seating_explanation)
     if kept is None:
         return round.seating_explanation
-    return phrases.render(kept, translate=gettext, seat_name=seat_name)
+    return phrases.render(kept, translate=gettext, translate_plural=ngettext, seat_name=seat_name)
 
 
 def round_tables(*, round: Round) -> QuerySet[Table]:

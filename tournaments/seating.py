@@ -33,7 +33,15 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
-from tournaments.phrases import Lines, Phrase, SeatRef, Value, gettext_noop, render
+from tournaments.phrases import (
+    Lines,
+    Phrase,
+    SeatRef,
+    Value,
+    gettext_noop,
+    ngettext_lazy,
+    render,
+)
 
 Method = Literal["random", "swiss"]
 TABLE_SIZE = 3
@@ -92,6 +100,10 @@ class SeatingOptions:
     exact_limit: int = 12
     #: Translates the explanation's sentences (the services pass Django's gettext).
     translate: Callable[[str], str] = field(default=str, compare=False)
+    #: Chooses a plural form (the services pass Django's ngettext).
+    translate_plural: Callable[[str, str, int], str] = field(
+        default=lambda singular, plural, n: singular if n == 1 else plural, compare=False
+    )
     #: Names a seat position in the explanation (the services pass ``seat_name``).
     seat_name: Callable[[int], str] = field(
         default=lambda position: f"seat {position}", compare=False
@@ -220,7 +232,12 @@ def seat(
     phrases = explain(
         seating, entries=by_id, context=context, options=options, ranks=ranks, moved=moved
     )
-    explanation = render(phrases, translate=options.translate, seat_name=options.seat_name)
+    explanation = render(
+        phrases,
+        translate=options.translate,
+        translate_plural=options.translate_plural,
+        seat_name=options.seat_name,
+    )
     return replace(seating, explanation=explanation, explanation_phrases=phrases)
 
 
@@ -436,17 +453,16 @@ def explain(
         if swiss
         else P(gettext_noop("random draw"))
     )
+    entry_count = len(seating.tables) * TABLE_SIZE + len(seating.byes)
     lines: list[tuple[Value, ...]] = [
         (
             P(
-                gettext_noop(
-                    "%(how)s; seed %(seed)s; %(entries)s entries, %(tables)s tables, %(byes)s byes."
-                ),
+                gettext_noop("%(how)s; seed %(seed)s; %(entries)s, %(tables)s, %(byes)s."),
                 how=how,
                 seed=seating.seed,
-                entries=len(seating.tables) * TABLE_SIZE + len(seating.byes),
-                tables=len(seating.tables),
-                byes=len(seating.byes),
+                entries=ngettext_lazy("%(n)s entry", "%(n)s entries", entry_count),
+                tables=ngettext_lazy("%(n)s table", "%(n)s tables", len(seating.tables)),
+                byes=ngettext_lazy("%(n)s bye", "%(n)s byes", len(seating.byes)),
             ),
         ),
         (

@@ -13,6 +13,7 @@ from typing import Any
 from django.db import connection
 from django.db.models import Count, Max, OuterRef, Q, Subquery
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from referee.rules.actions import (
     Action,
@@ -151,9 +152,12 @@ def hand_start_check(*, table: Table, hands_per_round: int) -> None:
         if counts["played"] >= allowed:
             raise ApplicationError(
                 "round_hands_done",
-                _(
+                ngettext(
+                    "Table %(table)s has played the round's %(count)s hand; a director can "
+                    "add a hand, with a reason.",
                     "Table %(table)s has played the round's %(count)s hands; a director can "
-                    "add a hand, with a reason."
+                    "add a hand, with a reason.",
+                    allowed,
                 )
                 % {"table": table.number, "count": allowed},
                 extra={"hands": allowed},

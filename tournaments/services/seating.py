@@ -15,6 +15,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from tournaments import phrases, selectors
 from tournaments.errors import ApplicationError
@@ -64,6 +65,7 @@ def _seating_options(tournament: Tournament, round: Round) -> SeatingOptions:
         separate_clubs=tournament.separate_clubs,
         hands_per_round=0 if duplicate else tournament.hands_per_round,
         translate=_,
+        translate_plural=ngettext,
         seat_name=seat_name,
     )
 

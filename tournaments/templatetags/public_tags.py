@@ -227,5 +227,11 @@ def profile_label(key: str) -> str:
 
 
 @register.filter
+def absolute(value: int) -> int:
+    """|value|: what a signed number's noun agrees with ("−1 point", "−5 points")."""
+    return abs(value)
+
+
+@register.filter
 def at_key(mapping: dict[object, object] | None, key: object) -> object:
     return None if mapping is None else mapping.get(key)

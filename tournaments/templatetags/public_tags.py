@@ -95,9 +95,9 @@ def standings_rows(table: Any, slug: str) -> SafeString:
             else:
                 cells.append('<td class="num"><span class="muted">=</span></td>')
         cells.append(
-            f'<td><a href="{player_url}{row["entry_id"]}/">'
+            f'<td class="player"><a href="{player_url}{row["entry_id"]}/">'
             f"{escape(display_name(row['name'], row['chinese_name']))}</a></td>"
-            f"<td>{escape(row['club'])}</td>"
+            f'<td class="club">{escape(row["club"])}</td>'
             f'<td class="num total">{row["total"]}</td>'
         )
         if duplicate:

@@ -57,7 +57,7 @@ def test_the_standings_total_stays_on_a_phones_screen(
         for cell in ("td.rank", "td.player", "td.total"):
             box = row.locator(cell).bounding_box()
             assert box is not None, (n, cell)
-            assert 0 <= box["x"] and box["x"] + box["width"] <= PHONE["width"], (n, cell, box)
+            assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], (n, cell, box)
     assert re.fullmatch(r"-?\d+", rows.first.locator("td.total").inner_text())
     screenshot(phone, f"standings-phone-{language}")
 

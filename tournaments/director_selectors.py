@@ -3,7 +3,7 @@
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Field, Prefetch, QuerySet
 from django.utils.translation import gettext, ngettext
 
 from tournaments import hand_selectors, phrases
@@ -24,6 +24,7 @@ from tournaments.models import (
     TournamentLog,
     TournamentLogKind,
 )
+from tournaments.public_standings import CRITERION_LABELS
 from tournaments.seat_names import seat_name
 from tournaments.services.tournaments import LOGGED_SETTINGS
 
@@ -238,8 +239,8 @@ def hand_log(*, events: list[dict[str, Any]]) -> list[LogLine]:
 
 def tournament_history(*, tournament: Tournament) -> list[dict[str, Any]]:
     """The newest lines of the tournament log, for the director's tournament page: when,
-    who, what (settings ``field: old → new``, the entry withdrawn or reinstated, the
-    penalty revoked) and why."""
+    who, what (settings ``field: old → new`` in words, the entry withdrawn or reinstated,
+    the penalty revoked) and why."""
     rows = (
         TournamentLog.objects.filter(tournament=tournament)
         .select_related("recorded_by", "entry__player")
@@ -252,7 +253,12 @@ def tournament_history(*, tournament: Tournament) -> list[dict[str, Any]]:
             "kind": row.get_kind_display(),
             "entry": str(row.entry.player) if row.entry else "",
             "changes": [
-                (field, _history_value(change[0]), _history_value(change[1]))
+                (
+                    field,
+                    setting_label(field),
+                    _history_value(field, change[0]),
+                    _history_value(field, change[1]),
+                )
                 for field, change in sorted(row.changes.items())
                 if row.kind == TournamentLogKind.SETTINGS_CHANGED and field in LOGGED_SETTINGS
             ],
@@ -263,7 +269,25 @@ def tournament_history(*, tournament: Tournament) -> list[dict[str, Any]]:
     ]
 
 
-def _history_value(value: Any) -> str:
+def _setting_field(name: str) -> "Field[Any, Any]":
+    field = Tournament._meta.get_field(name)
+    assert isinstance(field, Field)  # every logged setting is a column of the tournament
+    return field
+
+
+def setting_label(field: str) -> str:
+    """A tournament setting's name in the reader's language."""
+    return str(_setting_field(field).verbose_name)
+
+
+def _history_value(field: str, value: Any) -> str:
+    """A setting's value in words: a choice by its label (the rule profile's name …),
+    yes / no, the tie-break criteria by their titles."""
+    if field == "tiebreaks" and isinstance(value, list):
+        return gettext(", ").join(str(CRITERION_LABELS.get(v, v)) for v in value) or "—"
     if isinstance(value, list):
         return ", ".join(str(v) for v in value) or "—"
-    return str(value)
+    if isinstance(value, bool):
+        return gettext("yes") if value else gettext("no")
+    choices = dict(_setting_field(field).flatchoices)
+    return str(choices.get(value, value))

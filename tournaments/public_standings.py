@@ -23,7 +23,7 @@ from tournaments.models import (
     TournamentLogKind,
     TournamentStatus,
 )
-from tournaments.standings import PRIMARY, chain_for
+from tournaments.standings import CRITERIA, PRIMARY, chain_for
 
 #: Column titles of the tie-break criteria (tournaments.standings.CRITERIA).
 CRITERION_LABELS = {
@@ -57,6 +57,26 @@ def tiebreak_text(name: str, value: object) -> str:
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
     return str(value)
+
+
+#: What each criterion means (tournaments.standings.CRITERIA, in the reader's language).
+CRITERION_HELP = {
+    "total": _("total score: deal scores plus penalties (R10.8.2)"),
+    "mp_percentage": _("matchpoint percentage: 100 × mean matchpoint ratio (R10.8.3)"),
+    "last_deal": _("1 if the entry's side won its own last counted finished hand (R10.6.2)"),
+    "registration": _("earlier registration first (R10.6.2)"),
+    "opponents_outscored": _("mean final matchpoint % of the table-mates outscored (R10.6.1)"),
+    "tops": _("number of tops: results that beat every other in their group (R10.8.3)"),
+    "head_to_head": _("placement points between the entries still tied (R10.3.2)"),
+}
+
+
+def criteria_explained() -> list[tuple[str, str, str]]:
+    """(key, title, meaning) of every tie-break criterion, for the tournament forms."""
+    return [
+        (key, str(CRITERION_LABELS.get(key, key)), str(CRITERION_HELP.get(key, text)))
+        for key, text in CRITERIA.items()
+    ]
 
 
 _RENAMED = {

@@ -551,5 +551,5 @@ def explain(
         )
         if repeats:
             line.append(P(gettext_noop("; repeat meetings left: %(repeats)s"), repeats=repeats))
-        lines.append((*line, "."))
+        lines.append((*line, P(gettext_noop("."))))  # a full stop: "。" in Chinese
     return tuple(lines)

@@ -18,7 +18,7 @@ from tests import factories
 from tests.hand_stories import Story, story
 from tests.public_data import hand_played, tournament_with_tables
 from tournaments import hand_selectors
-from tournaments.hand_words import event_words
+from tournaments.hand_words import event_words, rule_profile_label
 from tournaments.models import HandEventKind
 from tournaments.services.hands import hand_create, hand_record_result
 
@@ -196,3 +196,14 @@ def test_the_live_board_and_the_api_show_the_stakes_of_the_hands_profile(
         ("0", "3 (bid) × 2 (doubled) = 6, capped at 2"),
         ("2", "3 (bid) × 2 (doubled) = 6, capped at 2"),
     ]
+
+
+def test_the_hand_pages_name_the_rules_in_the_readers_language(
+    client: Any, director_client: Any, told: Story
+) -> None:
+    public, director = _pages(client, director_client, told, "zh-hans")
+    assert '<dd class="rules">竞技二打一扑克竞赛规则（2016）</dd>' in director
+    assert "竞技二打一扑克竞赛规则（2016）" in public
+    with translation.override("en"):
+        assert rule_profile_label("classic") == "Classic rules (斗地主)"
+        assert rule_profile_label("house-rules") == "house-rules"

@@ -222,7 +222,9 @@ def stake_words(stake: DefenderStake) -> str:
         _("%(value)s (%(what)s)") % {"value": f.value, "what": factor_words(f)}
         for f in stake.factors
     ]
-    text = " × ".join(terms) + f" = {stake.product}"
+    text = " × ".join(terms)
+    if stake.factors:
+        text += f" = {stake.product}"
     if stake.capped:
         text += _(", capped at %(cap)s") % {"cap": stake.value}
     return text

@@ -14,11 +14,12 @@ from django.urls import reverse
 from django.utils import translation
 
 from referee.rules.profiles import COMP2016, PROFILES
+from referee.rules.scoring import DefenderStake, StakeFactor
 from tests import factories
 from tests.hand_stories import Story, story
 from tests.public_data import hand_played, tournament_with_tables
 from tournaments import hand_selectors
-from tournaments.hand_words import event_words, rule_profile_label
+from tournaments.hand_words import event_words, rule_profile_label, stake_words
 from tournaments.models import HandEventKind
 from tournaments.services.hands import hand_create, hand_record_result
 
@@ -207,3 +208,13 @@ def test_the_hand_pages_name_the_rules_in_the_readers_language(
     with translation.override("en"):
         assert rule_profile_label("classic") == "Classic rules (斗地主)"
         assert rule_profile_label("house-rules") == "house-rules"
+
+
+def test_a_stake_in_words() -> None:
+    with translation.override("en"):
+        assert stake_words(DefenderStake(1, 2, ())) == "2 (bid)"
+        assert stake_words(DefenderStake(1, 3, (), cap=2)) == "3 (bid), capped at 2"
+        bombs = StakeFactor("bombs", 1, 2)
+        assert stake_words(DefenderStake(1, 3, (bombs,))) == "3 (bid) × 2 (1 bomb) = 6"
+    with translation.override("zh-hans"):
+        assert stake_words(DefenderStake(1, 3, (bombs,))) == "3（叫分） × 2（1 个炸弹） = 6"

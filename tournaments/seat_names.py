@@ -21,7 +21,9 @@ _WINDS = (_("East (东)"), _("South (南)"), _("West (西)"))
 
 def seat_wind(position: int) -> str:
     """The wind alone ("East (东)"), for a column already headed by seat numbers."""
-    return str(_WINDS[position]) if position in SEAT_POSITIONS else str(position)
+    if type(position) is not int or position not in SEAT_POSITIONS:
+        return str(position)
+    return str(_WINDS[position])
 
 
 def seat_name(position: int | None) -> str:
@@ -29,7 +31,7 @@ def seat_name(position: int | None) -> str:
     value that is no seat comes back as it is ("—" for None)."""
     if position is None:
         return "—"
-    if position not in SEAT_POSITIONS or isinstance(position, bool):
+    if type(position) is not int or position not in SEAT_POSITIONS:  # 1.0, True: no seat
         return str(position)
     return gettext("%(wind)s · seat %(position)s") % {
         "wind": _WINDS[position],

@@ -25,6 +25,7 @@ def test_a_seat_is_named_by_its_wind_and_its_number() -> None:
         assert seat_names() == ["东 · 0 号座", "南 · 1 号座", "西 · 2 号座"]
     assert seat_name(None) == "—"
     assert seat_name(7) == "7"
+    assert (seat_name(1.0), seat_name(True)) == ("1.0", "True")  # type: ignore[arg-type]
 
 
 def test_the_result_forms_name_the_seats() -> None:

@@ -22,6 +22,7 @@ from django.utils.translation import gettext_lazy as _
 
 from tournaments import selectors
 from tournaments.admin_safety import DatabaseRefusalMixin, SafeAutocompleteMixin
+from tournaments.director_selectors import seating_explanation_text
 from tournaments.errors import ApplicationError
 from tournaments.models import (
     Board,
@@ -41,6 +42,7 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.roles import user_is_director
+from tournaments.seat_names import seat_name
 from tournaments.services.boards import board_create
 from tournaments.services.entries import entry_withdraw
 from tournaments.services.hands import hand_board_check, hand_create
@@ -368,7 +370,11 @@ class RoundAdmin(DirectorModelAdmin):
         RoundLogInline,
     )
     actions = ("seat_action", "start_action", "close_action", "reopen_action")
-    shown_fields = ("status", "seed", "seating_explanation")
+    shown_fields = ("status", "seed", "how_seated")
+
+    @admin.display(description=_("how the round was seated"))
+    def how_seated(self, obj: Round) -> str:
+        return seating_explanation_text(round=obj)
 
     def get_fields(self, request: HttpRequest, obj: Any = None) -> Any:
         return (
@@ -529,7 +535,7 @@ class SeatInlineFormSet(BaseInlineFormSet):
                 continue
             if position in seats:
                 raise forms.ValidationError(
-                    _("Two rows give seat %(position)s.") % {"position": position}
+                    _("Two rows give %(seat)s.") % {"seat": seat_name(position)}
                 )
             seats[position] = entry
         return seats, "; ".join(dict.fromkeys(r for r in reasons if r))

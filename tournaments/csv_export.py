@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from typing import IO, Any
 
 from tournaments.models import Hand, Seat, Tournament
+from tournaments.public_standings import percentage_text
 from tournaments.standings_selectors import standings_latest
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
@@ -107,7 +108,7 @@ def standings_csv_write(
                 s.landlord_wins,
                 s.matchpoints,
                 s.matchpoint_top,
-                f"{s.mp_percentage:.2f}",
+                percentage_text(s.mp_percentage),
                 s.boards_scored,
                 s.tops,
                 s.log_version,

@@ -3,9 +3,11 @@
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Field, Prefetch, QuerySet
+from django.utils.translation import gettext, ngettext
 
-from tournaments import hand_selectors
+from tournaments import hand_selectors, phrases
+from tournaments.hand_words import LogLine, log_lines
 from tournaments.models import (
     Confirmation,
     ConfirmedBy,
@@ -22,6 +24,8 @@ from tournaments.models import (
     TournamentLog,
     TournamentLogKind,
 )
+from tournaments.public_standings import CRITERION_LABELS
+from tournaments.seat_names import seat_name
 from tournaments.services.tournaments import LOGGED_SETTINGS
 
 LIVE = (HandStatus.BIDDING, HandStatus.DOUBLING, HandStatus.PLAYING)
@@ -38,6 +42,16 @@ def round_get(*, tournament: Tournament, number: int) -> Round | None:
 
 def entries_for_director(*, tournament: Tournament) -> QuerySet[Entry]:
     return Entry.objects.filter(tournament=tournament).select_related("player")
+
+
+def seating_explanation_text(*, round: Round) -> str:
+    """How ``round`` was seated, in the reader's language: the engine's phrases as the
+    round keeps them (``tournaments.phrases``); a text kept as words (an older round, an
+    imported archive) as it is."""
+    kept = phrases.from_json(round.seating_explanation)
+    if kept is None:
+        return round.seating_explanation
+    return phrases.render(kept, translate=gettext, translate_plural=ngettext, seat_name=seat_name)
 
 
 def round_tables(*, round: Round) -> QuerySet[Table]:
@@ -207,10 +221,26 @@ def hand_for_director(*, tournament: Tournament, hand_id: int) -> Hand | None:
 HISTORY_LINES = 50
 
 
+def hand_log(*, events: list[dict[str, Any]]) -> list[LogLine]:
+    """A hand's log (``hand_selectors.hand_detail``'s rows) in words, as the public replay
+    words it (``hand_words``); a seat correction names its entries. One query at most."""
+    ids = {
+        event["payload"].get(key)
+        for event in events
+        if event["kind"] == HandEventKind.SEAT_CORRECTION
+        for key in ("old_entry", "new_entry")
+    } - {None}
+    names = {
+        entry.pk: f"{entry.player} (#{entry.registration_order})"
+        for entry in Entry.objects.filter(pk__in=ids).select_related("player")
+    }
+    return log_lines(events, entry_names=names)
+
+
 def tournament_history(*, tournament: Tournament) -> list[dict[str, Any]]:
     """The newest lines of the tournament log, for the director's tournament page: when,
-    who, what (settings ``field: old → new``, the entry withdrawn or reinstated, the
-    penalty revoked) and why."""
+    who, what (settings ``field: old → new`` in words, the entry withdrawn or reinstated,
+    the penalty revoked) and why."""
     rows = (
         TournamentLog.objects.filter(tournament=tournament)
         .select_related("recorded_by", "entry__player")
@@ -223,7 +253,12 @@ def tournament_history(*, tournament: Tournament) -> list[dict[str, Any]]:
             "kind": row.get_kind_display(),
             "entry": str(row.entry.player) if row.entry else "",
             "changes": [
-                (field, _history_value(change[0]), _history_value(change[1]))
+                (
+                    field,
+                    setting_label(field),
+                    _history_value(field, change[0]),
+                    _history_value(field, change[1]),
+                )
                 for field, change in sorted(row.changes.items())
                 if row.kind == TournamentLogKind.SETTINGS_CHANGED and field in LOGGED_SETTINGS
             ],
@@ -234,7 +269,25 @@ def tournament_history(*, tournament: Tournament) -> list[dict[str, Any]]:
     ]
 
 
-def _history_value(value: Any) -> str:
+def _setting_field(name: str) -> "Field[Any, Any]":
+    field = Tournament._meta.get_field(name)
+    assert isinstance(field, Field)  # every logged setting is a column of the tournament
+    return field
+
+
+def setting_label(field: str) -> str:
+    """A tournament setting's name in the reader's language."""
+    return str(_setting_field(field).verbose_name)
+
+
+def _history_value(field: str, value: Any) -> str:
+    """A setting's value in words: a choice by its label (the rule profile's name …),
+    yes / no, the tie-break criteria by their titles."""
+    if field == "tiebreaks" and isinstance(value, list):
+        return gettext(", ").join(str(CRITERION_LABELS.get(v, v)) for v in value) or "—"
     if isinstance(value, list):
         return ", ".join(str(v) for v in value) or "—"
-    return str(value)
+    if isinstance(value, bool):
+        return gettext("yes") if value else gettext("no")
+    choices = dict(_setting_field(field).flatchoices)
+    return str(choices.get(value, value))

@@ -11,7 +11,7 @@ from referee.rules.errors import RulesError
 from referee.rules.hand import HandState
 from referee.rules.physical import IMPOSSIBLE_CHECKS, PhysicalHandState
 from referee.rules.profiles import get_profile
-from referee.rules.scoring import DealResult, score_result
+from referee.rules.scoring import DealResult, DefenderStake, stake_breakdown
 from tournaments import selectors
 from tournaments.access import assigned_referee_rows
 from tournaments.card_secrecy import ALL, NONE, CardsShown
@@ -93,12 +93,12 @@ def hand_mode(hand: Hand) -> str:
     return "dealt" if hand.board_id is not None or hand.deal is not None else "result_only"
 
 
-def _stakes(summary: dict[str, Any], profile_key: str) -> list[int | None] | None:
-    """What each defender stands to win or lose now (bid × multiplier so far, R8.1), from
-    ``score_result`` as if the defenders won without a spring; None before a landlord."""
+def hand_stakes(summary: dict[str, Any], profile_key: str) -> tuple[DefenderStake, ...]:
+    """Each defender's stake as the hand stands (R8.1): the bid times every factor so far,
+    as the hand's rule profile counts them (``stake_breakdown``); none before a landlord."""
     landlord, bid = summary["landlord_seat"], summary["bid"]
     if landlord is None or bid is None:
-        return None
+        return ()
     result = DealResult(
         landlord=landlord,
         bid=bid,
@@ -106,15 +106,23 @@ def _stakes(summary: dict[str, Any], profile_key: str) -> list[int | None] | Non
         redoubled=summary["redoubled"],
         bombs=summary["bombs"],
         rockets=summary["rockets"],
-        spring=False,
-        anti_spring=False,
-        winner="defenders",
+        spring=summary["spring"],
+        anti_spring=summary["anti_spring"],
+        winner=summary["winner"] or "defenders",
     )
     try:
-        scores = score_result(result, get_profile(profile_key))
-    except RulesError:
+        return stake_breakdown(result, get_profile(profile_key))
+    except RulesError:  # a profile this server does not know (an imported archive)
+        return ()
+
+
+def _stakes(summary: dict[str, Any], profile_key: str) -> list[int | None] | None:
+    """What each defender stands to win or lose now, None for the landlord; None before
+    a landlord."""
+    stakes = {stake.seat: stake.value for stake in hand_stakes(summary, profile_key)}
+    if not stakes:
         return None
-    return [None if seat == landlord else scores[seat] for seat in range(3)]
+    return [stakes.get(seat) for seat in range(3)]
 
 
 def _iso(value: datetime) -> str:

@@ -15,7 +15,9 @@ from django.db.models import Count, Max, Prefetch, QuerySet, Sum
 
 from referee.rules.cards import Card, parse_cards
 from referee.rules.errors import RulesError
+from referee.rules.scoring import DefenderStake
 from tournaments.card_secrecy import PUBLIC, hand_cards_shown, hands_cards_shown
+from tournaments.hand_selectors import hand_stakes
 from tournaments.models import (
     Board,
     Entry,
@@ -24,6 +26,7 @@ from tournaments.models import (
     HandEventKind,
     HandSeatResult,
     HandStatus,
+    Penalty,
     Round,
     RoundBoard,
     RoundStatus,
@@ -32,6 +35,7 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.services.hand_log import HandReplay, hand_deal, hand_replay
+from tournaments.standings_selectors import penalties_in_force
 
 LIVE_STATUSES = frozenset({HandStatus.BIDDING, HandStatus.DOUBLING, HandStatus.PLAYING})
 
@@ -123,7 +127,8 @@ class LiveTable:
     replay: HandReplay | None = None
     cards_left: list[int] | None = None
     last_play: tuple[int, list[Card] | None] | None = None
-    multiplier: int | None = None
+    #: each defender's stake so far, as the hand's rule profile counts it
+    stakes: tuple[DefenderStake, ...] = ()
     passes: int = 0
 
 
@@ -149,6 +154,7 @@ def live_tables(*, tournament: Tournament) -> list[LiveTable]:
             row.hand = hand
             row.replay = hand_replay(hand=hand, events=events.get(hand.pk, []))
             _live_state(row, row.replay)
+            row.stakes = hand_stakes(row.replay.summary, hand.rule_profile)
             if row.last_play is not None and not shown[hand.pk].played:
                 row.last_play = (row.last_play[0], None)  # a secret board's cards: "?"
         out.append(row)
@@ -156,7 +162,6 @@ def live_tables(*, tournament: Tournament) -> list[LiveTable]:
 
 
 def _live_state(row: LiveTable, replay: HandReplay) -> None:
-    summary = replay.summary
     state = replay.state
     if state is not None:
         row.cards_left = list(state.card_counts)
@@ -168,21 +173,6 @@ def _live_state(row: LiveTable, replay: HandReplay) -> None:
                 continue
             row.last_play = (action["seat"], cards_of(action["play"]))
         break
-    if summary["bid"]:
-        row.multiplier = multiplier(summary)
-
-
-def multiplier(summary: dict[str, Any]) -> int:
-    """2^(bombs + rockets + spring/anti-spring + doublings) so far (SPEC R8.1), counting
-    every double and the redouble (the largest stake of the hand)."""
-    exponent = (
-        summary["bombs"]
-        + summary["rockets"]
-        + int(bool(summary["spring"] or summary["anti_spring"]))
-        + int(summary["doubled_0"]) + int(summary["doubled_1"]) + int(summary["doubled_2"])
-        + int(summary["redoubled"])
-    )  # fmt: skip
-    return 2 ** int(exponent)
 
 
 def cards_of(text: str) -> list[Card] | None:
@@ -257,7 +247,7 @@ def hand_page(*, hand: Hand) -> HandPage:
     page.steps = _steps(replay, deal_counts=[17, 17, 17] if replay.state is not None else None)
     if not shown.played:  # the replay of a secret board: the auction only
         page.steps = [s for s in page.steps if s.kind in ("bid", "double", "redouble")]
-    page.breakdown = breakdown(replay.summary)
+    page.breakdown = breakdown(replay.summary, hand.rule_profile)
     return page
 
 
@@ -307,35 +297,35 @@ def _steps(replay: HandReplay, *, deal_counts: list[int] | None) -> list[Step]:
     return steps
 
 
-def breakdown(summary: dict[str, Any]) -> list[dict[str, Any]]:
-    """Per seat: bid × 2^(bombs + rockets + spring + doublings) = score (R8.1). The factors
-    are read back from the score itself (computed once, by the rules library), so the
-    breakdown can never disagree with it."""
-    bid, landlord = summary["bid"], summary["landlord_seat"]
+def breakdown(summary: dict[str, Any], profile_key: str) -> list[dict[str, Any]]:
+    """Per seat: a farmer's stake factor by factor, as the hand's rule profile counts them
+    (``referee.rules.scoring.stake_breakdown``, the code that scored the hand), won or
+    lost; the landlord scores the sum, opposite (R8.1)."""
     scores = [summary["score_0"], summary["score_1"], summary["score_2"]]
-    if bid is None or landlord is None or None in scores:
+    if not summary["winner"] or None in scores:
         return []
-    spring = int(bool(summary["spring"] or summary["anti_spring"]))
-    rows = []
+    stakes = {stake.seat: stake for stake in hand_stakes(summary, profile_key)}
+    if not stakes:
+        return []
+    doubled = [summary["doubled_0"], summary["doubled_1"], summary["doubled_2"]]
+    rows: list[dict[str, Any]] = []
     for seat in range(3):
-        score = scores[seat]
-        if seat == landlord:
-            rows.append({"seat": seat, "landlord": True, "score": score})
+        stake = stakes.get(seat)
+        if stake is None:
+            rows.append({"seat": seat, "landlord": True, "score": scores[seat]})
             continue
-        exponent = max(0, (abs(score) // bid).bit_length() - 1) if score else 0
-        doublings = exponent - summary["bombs"] - summary["rockets"] - spring
         rows.append(
             {
                 "seat": seat,
                 "landlord": False,
-                "bid": bid,
+                "stake": stake,
+                "bid": stake.bid,
                 "bombs": summary["bombs"],
                 "rockets": summary["rockets"],
-                "spring": spring,
-                "doublings": max(0, doublings),
-                "exponent": exponent,
-                "sign": "−" if score < 0 else "+",
-                "score": score,
+                "spring": int(bool(summary["spring"] or summary["anti_spring"])),
+                "doublings": int(doubled[seat]) * (1 + int(summary["redoubled"])),
+                "sign": "+" if summary["winner"] == "defenders" else "−",
+                "score": scores[seat],
             }
         )
     return rows
@@ -355,6 +345,17 @@ def entry_hand_results(*, entry: Entry) -> list[HandSeatResult]:
         .exclude(hand__table__round__status=RoundStatus.DRAFT)
         .select_related("hand__table__round", "hand__board")
         .order_by("hand__table__round__number", "hand__number")
+    )
+
+
+def entry_penalties(*, entry: Entry) -> list[Penalty]:
+    """The entry's penalties and adjustments in force (SPEC §9), in the order given, with
+    the hand they were given at."""
+    return list(
+        penalties_in_force()
+        .filter(entry=entry)
+        .select_related("hand__table__round")
+        .order_by("recorded_at", "pk")
     )
 
 

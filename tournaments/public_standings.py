@@ -23,7 +23,7 @@ from tournaments.models import (
     TournamentLogKind,
     TournamentStatus,
 )
-from tournaments.standings import PRIMARY, chain_for
+from tournaments.standings import CRITERIA, PRIMARY, chain_for
 
 #: Column titles of the tie-break criteria (tournaments.standings.CRITERIA).
 CRITERION_LABELS = {
@@ -35,6 +35,48 @@ CRITERION_LABELS = {
     "tops": _("Tops"),
     "head_to_head": _("Head to head"),
 }
+
+
+#: Criteria whose values are exact fractions (percentages): shown with two decimals.
+PERCENTAGE_CRITERIA = frozenset({"mp_percentage", "opponents_outscored"})
+
+
+def percentage_text(value: float) -> str:
+    """A percentage as every page and export shows it: two decimals ("16.67")."""
+    return f"{value:.2f}"
+
+
+def tiebreak_text(name: str, value: object) -> str:
+    """A tie-break value as the standings page and its CSV show it: percentages with two
+    decimals (the snapshot keeps six, the ranking exact fractions), counts and flags as
+    whole numbers; "" for none."""
+    if value is None or value == "":
+        return ""
+    if name in PERCENTAGE_CRITERIA and isinstance(value, int | float):
+        return percentage_text(value)
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+#: What each criterion means (tournaments.standings.CRITERIA, in the reader's language).
+CRITERION_HELP = {
+    "total": _("total score: deal scores plus penalties (R10.8.2)"),
+    "mp_percentage": _("matchpoint percentage: 100 × mean matchpoint ratio (R10.8.3)"),
+    "last_deal": _("1 if the entry's side won its own last counted finished hand (R10.6.2)"),
+    "registration": _("earlier registration first (R10.6.2)"),
+    "opponents_outscored": _("mean final matchpoint % of the table-mates outscored (R10.6.1)"),
+    "tops": _("number of tops: results that beat every other in their group (R10.8.3)"),
+    "head_to_head": _("placement points between the entries still tied (R10.3.2)"),
+}
+
+
+def criteria_explained() -> list[tuple[str, str, str]]:
+    """(key, title, meaning) of every tie-break criterion, for the tournament forms."""
+    return [
+        (key, str(CRITERION_LABELS.get(key, key)), str(CRITERION_HELP.get(key, text)))
+        for key, text in CRITERIA.items()
+    ]
 
 
 _RENAMED = {
@@ -87,9 +129,10 @@ class StandingsTable:
     def csv_row(self, row: dict[str, Any]) -> list[Any]:
         out: list[Any] = [row["rank"], row["name"], row["chinese_name"], row["club"], row["total"]]
         if self.duplicate:
-            out.append(f"{row['mp_percentage']:.2f}")
+            out.append(percentage_text(row["mp_percentage"]))
         out += [row["hands_played"], row["landlord_hands"], row["landlord_wins"]]
-        return out + [(row["tiebreaks"] or {}).get(name, "") for name in self.tiebreaks]
+        values = row["tiebreaks"] or {}
+        return out + [tiebreak_text(name, values.get(name)) for name in self.tiebreaks]
 
 
 def standings_key(*, slug: str) -> str | None:

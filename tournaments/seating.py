@@ -33,6 +33,16 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
+from tournaments.phrases import (
+    Lines,
+    Phrase,
+    SeatRef,
+    Value,
+    gettext_noop,
+    ngettext_lazy,
+    render,
+)
+
 Method = Literal["random", "swiss"]
 TABLE_SIZE = 3
 #: One repeat meeting costs more than every same-club pair a seating can have.
@@ -90,6 +100,14 @@ class SeatingOptions:
     exact_limit: int = 12
     #: Translates the explanation's sentences (the services pass Django's gettext).
     translate: Callable[[str], str] = field(default=str, compare=False)
+    #: Chooses a plural form (the services pass Django's ngettext).
+    translate_plural: Callable[[str, str, int], str] = field(
+        default=lambda singular, plural, n: singular if n == 1 else plural, compare=False
+    )
+    #: Names a seat position in the explanation (the services pass ``seat_name``).
+    seat_name: Callable[[int], str] = field(
+        default=lambda position: f"seat {position}", compare=False
+    )
 
 
 @dataclass(frozen=True)
@@ -111,7 +129,10 @@ class Seating:
     repeat_meetings: int
     #: Seated pairs from the same club (counted whether or not separation was asked).
     club_meetings: int
+    #: The explanation in the language of ``SeatingOptions.translate``.
     explanation: str = field(compare=False, default="")
+    #: The explanation as phrases not yet translated, to keep (``tournaments.phrases``).
+    explanation_phrases: Lines = field(compare=False, default=())
 
 
 @dataclass
@@ -208,10 +229,16 @@ def seat(
             for index, entry_id in enumerate(seated)
             if table_of[entry_id] != index // TABLE_SIZE + 1
         ]
-    explanation = explain(
+    phrases = explain(
         seating, entries=by_id, context=context, options=options, ranks=ranks, moved=moved
     )
-    return replace(seating, explanation=explanation)
+    explanation = render(
+        phrases,
+        translate=options.translate,
+        translate_plural=options.translate_plural,
+        seat_name=options.seat_name,
+    )
+    return replace(seating, explanation=explanation, explanation_phrases=phrases)
 
 
 def _pair(a: int, b: int) -> tuple[int, int]:
@@ -407,100 +434,122 @@ def explain(
     options: SeatingOptions,
     ranks: Mapping[int, int] | None = None,
     moved: Sequence[tuple[int, int]] = (),
-) -> str:
+) -> Lines:
     """The seating in words: method, seed, byes and why, repeat and club meetings per table;
     with ``ranks`` (Swiss) each entry's standing, so a move to avoid a repeat shows.
-    Sentences go through ``options.translate``."""
-    _ = options.translate
+    Phrases, not yet translated (``tournaments.phrases``): a round keeps them and each
+    reader reads them in their own language."""
     swiss = options.method == "swiss"
+    P = Phrase.of
 
-    def label(entry_id: int) -> str:
+    def label(entry_id: int) -> Value:
         order = entries[entry_id].registration_order
         if ranks:
-            return _("#%(order)s (rank %(rank)s)") % {"order": order, "rank": ranks[entry_id]}
+            return P(gettext_noop("#%(order)s (rank %(rank)s)"), order=order, rank=ranks[entry_id])
         return f"#{order}"
 
-    def listed(items: Iterable[str]) -> str:
-        return _(", ").join(items)
-
     how = (
-        _("Swiss: ranks 1-3 at table 1, 4-6 at table 2, ... (R10.5.1)")
+        P(gettext_noop("Swiss: ranks 1-3 at table 1, 4-6 at table 2, ... (R10.5.1)"))
         if swiss
-        else _("random draw")
+        else P(gettext_noop("random draw"))
     )
-    lines = [
-        _("%(how)s; seed %(seed)s; %(entries)s entries, %(tables)s tables, %(byes)s byes.")
-        % {
-            "how": how,
-            "seed": seating.seed,
-            "entries": len(seating.tables) * TABLE_SIZE + len(seating.byes),
-            "tables": len(seating.tables),
-            "byes": len(seating.byes),
-        },
+    entry_count = len(seating.tables) * TABLE_SIZE + len(seating.byes)
+    lines: list[tuple[Value, ...]] = [
         (
-            _(
-                "Repeat meetings: %(repeats)s; same-club pairs: %(clubs)s "
-                "(clubs kept apart where possible)."
-            )
-            if options.separate_clubs
-            else _("Repeat meetings: %(repeats)s; same-club pairs: %(clubs)s.")
-        )
-        % {"repeats": seating.repeat_meetings, "clubs": seating.club_meetings},
+            P(
+                gettext_noop("%(how)s; seed %(seed)s; %(entries)s, %(tables)s, %(byes)s."),
+                how=how,
+                seed=seating.seed,
+                entries=ngettext_lazy("%(n)s entry", "%(n)s entries", entry_count),
+                tables=ngettext_lazy("%(n)s table", "%(n)s tables", len(seating.tables)),
+                byes=ngettext_lazy("%(n)s bye", "%(n)s byes", len(seating.byes)),
+            ),
+        ),
+        (
+            P(
+                gettext_noop(
+                    "Repeat meetings: %(repeats)s; same-club pairs: %(clubs)s "
+                    "(clubs kept apart where possible)."
+                )
+                if options.separate_clubs
+                else gettext_noop("Repeat meetings: %(repeats)s; same-club pairs: %(clubs)s."),
+                repeats=seating.repeat_meetings,
+                clubs=seating.club_meetings,
+            ),
+        ),
     ]
     if seating.byes:
-        byes = listed(
-            _("%(entry)s (byes before: %(count)s)")
-            % {"entry": label(e), "count": context.byes.get(e, 0)}
+        byes = tuple(
+            P(
+                gettext_noop("%(entry)s (byes before: %(count)s)"),
+                entry=label(e),
+                count=context.byes.get(e, 0),
+            )
             for e in seating.byes
         )
         lines.append(
             (
-                _(
-                    "Byes: %(byes)s — fewest byes so far, then lowest standing; "
-                    "a bye scores nothing (R10.8.6)."
-                )
-                if swiss
-                else _(
-                    "Byes: %(byes)s — fewest byes so far, then last in the draw; "
-                    "a bye scores nothing (R10.8.6)."
-                )
+                P(
+                    gettext_noop(
+                        "Byes: %(byes)s — fewest byes so far, then lowest standing; "
+                        "a bye scores nothing (R10.8.6)."
+                    )
+                    if swiss
+                    else gettext_noop(
+                        "Byes: %(byes)s — fewest byes so far, then last in the draw; "
+                        "a bye scores nothing (R10.8.6)."
+                    ),
+                    byes=byes,
+                ),
             )
-            % {"byes": byes}
         )
     if moved:
+        moves = tuple(
+            P(gettext_noop("%(entry)s to table %(table)s"), entry=label(e), table=t)
+            for e, t in moved
+        )
         lines.append(
             (
-                _(
-                    "Moved from their rank's table to avoid repeat meetings or club pairs: "
-                    "%(moves)s."
-                )
-                if options.separate_clubs
-                else _("Moved from their rank's table to avoid repeat meetings: %(moves)s.")
+                P(
+                    gettext_noop(
+                        "Moved from their rank's table to avoid repeat meetings or club pairs: "
+                        "%(moves)s."
+                    )
+                    if options.separate_clubs
+                    else gettext_noop(
+                        "Moved from their rank's table to avoid repeat meetings: %(moves)s."
+                    ),
+                    moves=moves,
+                ),
             )
-            % {
-                "moves": listed(
-                    _("%(entry)s to table %(table)s") % {"entry": label(e), "table": t}
-                    for e, t in moved
-                )
-            }
         )
     if options.hands_per_round:
-        lines.append(_("First bidder rotates one seat each hand from the position shown."))
+        lines.append(
+            (P(gettext_noop("First bidder rotates one seat each hand from the position shown.")),)
+        )
     for table in seating.tables:
-        seats = listed(
-            _("seat %(position)s: %(entry)s") % {"position": position, "entry": label(e)}
+        seats = tuple(
+            P(gettext_noop("%(seat)s: %(entry)s"), seat=SeatRef(position), entry=label(e))
             for position, e in enumerate(table.entries)
         )
-        line = _("Table %(number)s: %(seats)s") % {"number": table.number, "seats": seats}
+        line: list[Value] = [
+            P(gettext_noop("Table %(number)s: %(seats)s"), number=table.number, seats=seats)
+        ]
         if table.first_bidder is not None:
-            line += _("; first bidder seat %(seat)s") % {"seat": table.first_bidder}
-        repeats = [
-            _("%(a)s-%(b)s met %(count)sx")
-            % {"a": label(a), "b": label(b), "count": context.meetings[_pair(a, b)]}
+            line.append(
+                P(gettext_noop("; first bidder %(seat)s"), seat=SeatRef(table.first_bidder))
+            )
+        repeats = tuple(
+            P(
+                gettext_noop("%(a)s-%(b)s met %(count)sx"),
+                a=label(a),
+                b=label(b),
+                count=context.meetings[_pair(a, b)],
+            )
             for a, b in itertools.combinations(table.entries, 2)
             if context.meetings.get(_pair(a, b))
-        ]
+        )
         if repeats:
-            line += _("; repeat meetings left: %(repeats)s") % {"repeats": listed(repeats)}
-        lines.append(line + ".")
-    return "\n".join(lines)
+            line.append(P(gettext_noop("; repeat meetings left: %(repeats)s"), repeats=repeats))
+        lines.append((*line, P(gettext_noop("."))))  # a full stop: "。" in Chinese
+    return tuple(lines)

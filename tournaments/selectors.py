@@ -33,17 +33,32 @@ from tournaments.standings_selectors import standings_compute
 UNFINISHED_STATUSES = (HandStatus.BIDDING, HandStatus.DOUBLING, HandStatus.PLAYING)
 
 
+def _entry_counts() -> dict[str, Count]:
+    """A tournament's players: ``entry_count`` the active entries, ``withdrawn_count`` the
+    withdrawn ones apart (退赛: still listed, no longer playing)."""
+    return {
+        "entry_count": Count("entries", filter=Q(entries__withdrawn=False), distinct=True),
+        "withdrawn_count": Count("entries", filter=Q(entries__withdrawn=True), distinct=True),
+    }
+
+
 def tournament_list_public() -> QuerySet[Tournament]:
-    return Tournament.objects.filter(is_public=True).annotate(
-        entry_count=Count("entries", distinct=True)
-    )
+    return Tournament.objects.filter(is_public=True).annotate(**_entry_counts())
 
 
 def tournament_list_for_director() -> QuerySet[Tournament]:
     return Tournament.objects.annotate(
-        entry_count=Count("entries", distinct=True),
-        round_count=Count("rounds", distinct=True),
+        **_entry_counts(), round_count=Count("rounds", distinct=True)
     )
+
+
+def tournament_entry_counts(*, tournament: Tournament) -> tuple[int, int]:
+    """(active entries, withdrawn entries) of ``tournament``. One query."""
+    counts = tournament.entries.aggregate(
+        active=Count("pk", filter=Q(withdrawn=False)),
+        withdrawn=Count("pk", filter=Q(withdrawn=True)),
+    )
+    return counts["active"], counts["withdrawn"]
 
 
 def tournament_get_public(*, slug: str) -> Tournament | None:

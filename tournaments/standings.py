@@ -75,6 +75,12 @@ class EntryTotals:
     landlord_wins: int = 0
     last_deal_won: bool = False
 
+    @property
+    def total(self) -> int:
+        """The entry's total (R10.8.2): its deal points plus its penalties and adjustments.
+        Every page, export and the ranking read this one sum."""
+        return self.deal_points + self.penalty_points
+
 
 @dataclass(frozen=True, slots=True)
 class MatchpointGroup:
@@ -253,7 +259,7 @@ def standings_rank(
             entry_id=e.entry_id,
             registration_order=e.registration_order,
             withdrawn=e.withdrawn,
-            total=e.deal_points + e.penalty_points,
+            total=e.total,
             deal_points=e.deal_points,
             penalty_points=e.penalty_points,
             hands_played=e.hands_played,

@@ -4,8 +4,11 @@ Everything is summed by the database (``GROUP BY`` and window functions that run
 SQLite ≥ 3.25 and PostgreSQL); Python only ranks the per-entry rows.
 """
 
+from typing import Any
+
 from django.db import connection
 from django.db.models import (
+    Count,
     F,
     Max,
     OuterRef,
@@ -136,12 +139,7 @@ def _entry_sums(
             row[4] = last
         if n is not None and n > 1:
             groups.append(MatchpointGroup(entry_id, int(n), int(count), int(mp), int(tops)))
-    penalties = dict(
-        Penalty.objects.filter(tournament_id=tournament_id, revoked_at__isnull=True)
-        .values("entry_id")
-        .annotate(points=Sum("points"))
-        .values_list("entry_id", "points")
-    )
+    penalties = penalty_points(tournament_id=tournament_id)
     entries = []
     for entry_id, order, withdrawn in Entry.objects.filter(tournament_id=tournament_id).values_list(
         "id", "registration_order", "withdrawn"
@@ -153,7 +151,7 @@ def _entry_sums(
                 registration_order=order,
                 withdrawn=withdrawn,
                 deal_points=int(points),
-                penalty_points=penalties.get(entry_id) or 0,
+                penalty_points=penalties.get(entry_id, 0),
                 hands_played=int(hands),
                 landlord_hands=int(landlord),
                 landlord_wins=int(landlord_won),
@@ -161,6 +159,56 @@ def _entry_sums(
             )
         )
     return entries, groups, meetings
+
+
+def penalties_in_force() -> QuerySet[Penalty]:
+    """Penalties and adjustments that count: a revoked one stays on record but no longer
+    counts (SPEC §9)."""
+    return Penalty.objects.filter(revoked_at__isnull=True)
+
+
+def penalty_points(*, tournament_id: int) -> dict[int, int]:
+    """Entry id → the sum of its penalties and adjustments in force; entries without any
+    are left out. One query."""
+    penalties = penalties_in_force().filter(tournament_id=tournament_id)
+    return {
+        entry: points or 0
+        for entry, points in penalties.values("entry_id")
+        .annotate(points=Sum("points"))
+        .values_list("entry_id", "points")
+    }
+
+
+def entry_totals(*, entry: Entry) -> EntryTotals:
+    """One entry's sums as the standings rank it (``EntryTotals.total``: deal points plus
+    penalties, R10.8.2), read now: what its player page shows. One query."""
+    rows = HandSeatResult.objects.filter(entry=OuterRef("pk")).values("entry")
+    penalties = penalties_in_force().filter(entry=OuterRef("pk"))
+
+    def counted(**where: Any) -> Subquery:
+        return Subquery(rows.filter(**where).annotate(n=Count("pk")).values("n"))
+
+    sums = (
+        Entry.objects.filter(pk=entry.pk)
+        .values(
+            points=Subquery(rows.annotate(s=Sum("score")).values("s")),
+            hands=counted(),
+            landlord=counted(is_landlord=True),
+            landlord_won=counted(is_landlord=True, won=True),
+            penalty=Subquery(penalties.values("entry").annotate(s=Sum("points")).values("s")),
+        )
+        .get()
+    )
+    return EntryTotals(
+        entry_id=entry.pk,
+        registration_order=entry.registration_order,
+        withdrawn=entry.withdrawn,
+        deal_points=sums["points"] or 0,
+        penalty_points=sums["penalty"] or 0,
+        hands_played=sums["hands"] or 0,
+        landlord_hands=sums["landlord"] or 0,
+        landlord_wins=sums["landlord_won"] or 0,
+    )
 
 
 def standings_compute(*, tournament: Tournament) -> list[Standing]:

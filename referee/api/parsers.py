@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from rest_framework.exceptions import ParseError
 from rest_framework.parsers import JSONParser
 
@@ -67,7 +68,12 @@ def json_has_lone_surrogate(value: Any) -> bool:
 
 def too_deep() -> ParseError:
     return ParseError(
-        _("The JSON body is nested more than %(limit)s levels deep.") % {"limit": MAX_DEPTH},
+        ngettext(
+            "The JSON body is nested more than %(limit)s level deep.",
+            "The JSON body is nested more than %(limit)s levels deep.",
+            MAX_DEPTH,
+        )
+        % {"limit": MAX_DEPTH},
         code="too_deep",
     )
 

@@ -36,7 +36,13 @@ from referee.rules.moves import legal_plays
 from referee.rules.physical import IMPOSSIBLE_CHECKS, PhysicalHandState, check_deal
 from referee.rules.profiles import CLASSIC, COMP2016, PROFILES, RuleProfile, get_profile
 from referee.rules.protocol import handle_line, handle_request
-from referee.rules.scoring import DealResult, score_result
+from referee.rules.scoring import (
+    DealResult,
+    DefenderStake,
+    StakeFactor,
+    score_result,
+    stake_breakdown,
+)
 
 __all__ = [
     "CLASSIC",
@@ -49,6 +55,7 @@ __all__ = [
     "Card",
     "Deal",
     "DealResult",
+    "DefenderStake",
     "Double",
     "HandState",
     "IllegalAction",
@@ -64,6 +71,7 @@ __all__ = [
     "Redouble",
     "RuleProfile",
     "RulesError",
+    "StakeFactor",
     "UnknownProfile",
     "action_from_json",
     "beats",
@@ -81,4 +89,5 @@ __all__ = [
     "parse_ranks",
     "readings",
     "score_result",
+    "stake_breakdown",
 ]

@@ -1,6 +1,7 @@
 """Deal scores (SPEC §8): the one place where a hand's score is computed.
 
-Defender *i* scores ``B × W × 2^(R + K + S + d_i + r·d_i)`` (R8.1): the double and the redouble
+Defender *i* scores ``B × W × 2^(R + K + S + d_i + r·d_i)`` (R8.1, ``stake_breakdown`` names
+each factor): the double and the redouble
 are bets between the landlord (地主) and that defender only (R4.2); the landlord scores minus the
 sum of both, so every deal is zero-sum. Profiles switch the spring factor (R7.4), the multiplier
 mode (R8.5) and a cap (R8.3).
@@ -190,28 +191,94 @@ def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+FactorKind = Literal["bombs", "rockets", "spring", "anti_spring", "events", "doubled", "redoubled"]
+
+
+@dataclass(frozen=True, slots=True)
+class StakeFactor:
+    """One multiplier of a defender's stake (R8.1, R8.5): what raised it (``kind``), how
+    many of them there were (``count``) and what they multiply the stake by together
+    (``value``). ``events`` is the additive mode's one factor, 1 + bombs + rockets + spring
+    (``count`` = bombs + rockets + spring)."""
+
+    kind: FactorKind
+    count: int
+    value: int
+
+
+@dataclass(frozen=True, slots=True)
+class DefenderStake:
+    """What one defender (农民) and the landlord bet (R8.1): the bid times every factor of
+    the profile, at most the profile's cap (R8.3). The defender wins or loses ``value``."""
+
+    seat: int
+    bid: int
+    factors: tuple[StakeFactor, ...]
+    cap: int | None = None
+
+    @property
+    def product(self) -> int:
+        """The bid times every factor, before the cap."""
+        out = self.bid
+        for factor in self.factors:
+            out *= factor.value
+        return out
+
+    @property
+    def value(self) -> int:
+        """The stake: the product, at most the cap."""
+        return self.product if self.cap is None else min(self.product, self.cap)
+
+    @property
+    def capped(self) -> bool:
+        return self.value != self.product
+
+
+def stake_breakdown(result: DealResult, profile: RuleProfile) -> tuple[DefenderStake, ...]:
+    """Each defender's stake, in seat order, factor by factor as ``profile`` counts them
+    (R8.1, R8.5, R7.4, R8.3); factors that multiply by 1 are left out. ``result`` is taken
+    as it is (``score_result`` checks it first); ``winner`` plays no part, so a live hand's
+    stakes so far come from its result as it stands."""
+    common = _common_factors(result, profile)
+    stakes = []
+    for seat in range(3):
+        if seat == result.landlord:
+            continue
+        factors = list(common)
+        if result.doubled[seat]:  # R4.2: a bet between the landlord and this defender only
+            factors.append(StakeFactor("doubled", 1, 2))
+            if result.redoubled:  # R4.3: the landlord's redouble answers every double
+                factors.append(StakeFactor("redoubled", 1, 2))
+        stakes.append(DefenderStake(seat, result.bid, tuple(factors), profile.cap))
+    return tuple(stakes)
+
+
+def _common_factors(r: DealResult, profile: RuleProfile) -> list[StakeFactor]:
+    """The factors both defenders share: bombs, rockets and the spring, by the profile's
+    multiplier mode (R8.5)."""
+    spring_kind: FactorKind = "anti_spring" if r.anti_spring else "spring"
+    spring = r.spring or r.anti_spring
+    if profile.multiplier_mode == "ccgc_additive":  # R8.5: each defender pays half the total
+        count = r.bombs + r.rockets + int(spring)
+        return [StakeFactor("events", count, 1 + count)] if count else []
+    if profile.multiplier_mode == "jj_linear_bombs":  # R8.5, Q15
+        bombs = StakeFactor("bombs", r.bombs, 1 + r.bombs)
+    else:
+        bombs = StakeFactor("bombs", r.bombs, 2**r.bombs)
+    factors = [
+        bombs,
+        StakeFactor("rockets", r.rockets, 2**r.rockets),
+        StakeFactor(spring_kind, int(spring), profile.spring_factor if spring else 1),
+    ]
+    return [f for f in factors if f.value != 1]
+
+
 def score_result(result: DealResult, profile: RuleProfile) -> tuple[int, int, int]:
     """Scores of seats 0, 1, 2 (zero-sum); raises InvalidResult for an impossible result."""
     check_result(result, profile)
     won = 1 if result.winner == "defenders" else -1
     scores = [0, 0, 0]
-    for seat in range(3):
-        if seat == result.landlord:
-            continue
-        doubles = int(result.doubled[seat]) * (1 + int(result.redoubled))
-        value = result.bid * _multiplier(result, profile) * 2**doubles
-        if profile.cap is not None:
-            value = min(value, profile.cap)
-        scores[seat] = won * value
+    for stake in stake_breakdown(result, profile):
+        scores[stake.seat] = won * stake.value
     scores[result.landlord] = -sum(scores)
     return scores[0], scores[1], scores[2]
-
-
-def _multiplier(r: DealResult, profile: RuleProfile) -> int:
-    """The stake multiplier before the per-defender doubling terms."""
-    spring = r.spring or r.anti_spring
-    if profile.multiplier_mode == "jj_linear_bombs":  # R8.5, Q15
-        return (1 + r.bombs) * 2**r.rockets * (profile.spring_factor if spring else 1)
-    if profile.multiplier_mode == "ccgc_additive":  # R8.5: each defender pays half the total
-        return 1 + r.rockets + r.bombs + int(spring)
-    return 2 ** (r.rockets + r.bombs) * (profile.spring_factor if spring else 1)

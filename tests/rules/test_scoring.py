@@ -260,3 +260,80 @@ def test_invalid_result_when_the_doubles_are_not_three_booleans(doubled: Any) ->
     bad = dataclasses.replace(result(), doubled=doubled)
     with pytest.raises(InvalidResult):
         score_result(bad, COMP2016)
+
+
+# --------------------------------------------------------------------------- stake breakdown
+def _factors(stake: Any) -> list[tuple[str, int, int]]:
+    return [(f.kind, f.count, f.value) for f in stake.factors]
+
+
+def test_r8_1_breakdown_names_every_factor_of_each_defender() -> None:
+    from referee.rules import stake_breakdown
+
+    r = result(landlord=1, bid=2, d1=True, redoubled=True, bombs=2, rockets=1, spring=True)
+    first, second = stake_breakdown(r, COMP2016)
+    assert (first.seat, second.seat) == (0, 2)  # the defenders, in seat order
+    by_seat = {first.seat: first, second.seat: second}
+    assert _factors(by_seat[2]) == [
+        ("bombs", 2, 4),
+        ("rockets", 1, 2),
+        ("spring", 1, 2),
+        ("doubled", 1, 2),
+        ("redoubled", 1, 2),
+    ]
+    assert _factors(by_seat[0]) == [("bombs", 2, 4), ("rockets", 1, 2), ("spring", 1, 2)]
+    assert (by_seat[2].product, by_seat[0].product) == (128, 32)
+    assert score_result(r, COMP2016) == (-32, 160, -128)
+
+
+def test_r8_5_breakdown_follows_the_profiles_multipliers() -> None:
+    from referee.rules import stake_breakdown
+
+    linear = dataclasses.replace(
+        COMP2016, key="test-linear", multiplier_mode="jj_linear_bombs", spring_factor=3
+    )
+    additive = dataclasses.replace(COMP2016, key="test-additive", multiplier_mode="ccgc_additive")
+    capped = dataclasses.replace(COMP2016, key="test-capped", cap=10)
+    r = result(bid=3, bombs=2, anti_spring=True, winner="defenders")
+    (stake, _) = stake_breakdown(r, linear)
+    assert _factors(stake) == [("bombs", 2, 3), ("anti_spring", 1, 3)]
+    assert stake.product == stake.value == 27
+    (stake, _) = stake_breakdown(r, additive)
+    assert _factors(stake) == [("events", 3, 4)]
+    assert stake.value == 12
+    (stake, _) = stake_breakdown(r, capped)
+    assert (stake.product, stake.value, stake.capped) == (24, 10, True)
+    assert _factors(stake_breakdown(result(bid=1), COMP2016)[0]) == []
+
+
+def test_breakdown_and_scores_agree_on_every_result() -> None:
+    """``score_result`` is the breakdown's stakes, signed: checked over a grid of results
+    under every mode."""
+    from referee.rules import stake_breakdown
+
+    profiles = [
+        COMP2016,
+        dataclasses.replace(COMP2016, key="l", multiplier_mode="jj_linear_bombs", spring_factor=3),
+        dataclasses.replace(COMP2016, key="a", multiplier_mode="ccgc_additive", cap=20),
+    ]
+    for profile in profiles:
+        for bombs in range(4):
+            for rockets in (0, 1):
+                for d1, d2, redoubled in (
+                    (False, False, False),
+                    (True, False, True),
+                    (True, True, False),
+                ):
+                    for winner, spring, anti in (
+                        ("landlord", False, False),
+                        ("landlord", True, False),
+                        ("defenders", False, True),
+                    ):
+                        r = result(
+                            landlord=2, bid=2, d1=d1, d2=d2, redoubled=redoubled, bombs=bombs,
+                            rockets=rockets, spring=spring, anti_spring=anti, winner=winner,
+                        )  # fmt: skip
+                        sign = 1 if winner == "defenders" else -1
+                        scores = score_result(r, profile)
+                        for stake in stake_breakdown(r, profile):
+                            assert scores[stake.seat] == sign * stake.value

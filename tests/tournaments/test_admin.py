@@ -10,6 +10,7 @@ from django.urls import NoReverseMatch, reverse
 
 from referee.rules.cards import deal_from_seed, format_cards
 from tests import factories
+from tournaments.director_selectors import seating_explanation_text
 from tournaments.models import (
     Board,
     Entry,
@@ -426,7 +427,7 @@ def test_seating_a_round_shows_a_preview_then_writes_it(director_client: Any) ->
     round_.refresh_from_db()
     assert (round_.status, round_.seed) == ("seated", seed)
     assert Seat.objects.filter(round=round_).count() == 3
-    assert round_.seating_explanation == preview.context["preview"].explanation
+    assert seating_explanation_text(round=round_) == preview.context["preview"].explanation
 
 
 def test_round_actions_show_the_services_refusals(director_client: Any) -> None:

@@ -59,7 +59,8 @@ def test_a_settings_change_is_logged_old_to_new_and_shown(
     assert log.recorded_at is not None
     page = director_client.get(url).content.decode()
     assert "director-test" in page and "short day" in page
-    assert "<code>hands_per_round</code>: 6 → 4" in page
+    assert '<span data-field="hands_per_round">hands per round: 6 → 4</span>' in page
+    assert "tie-break chain: — → Registration" in page  # the criteria by their titles
     # Saving unchanged settings logs nothing.
     director_client.post(
         url, _settings(Tournament.objects.get(pk=tournament.pk), tiebreaks="registration")

@@ -124,7 +124,7 @@ def test_round_close_is_refused_while_a_hand_is_unfinished(director: object) -> 
     with pytest.raises(ApplicationError) as excinfo:
         round_close(round=round_)
     assert excinfo.value.code == "round_has_unfinished_hands"
-    assert "table 1 hand 1" in excinfo.value.message
+    assert "table 1, hand 1" in excinfo.value.message
     with pytest.raises(ApplicationError) as excinfo:
         round_close(round=round_, force=True, reason="", recorded_by=director)
     assert excinfo.value.code == "reason_required"
@@ -135,7 +135,7 @@ def test_round_close_is_refused_while_a_hand_is_unfinished(director: object) -> 
     round_close(round=round_, force=True, reason="out of time", recorded_by=director)
     assert Round.objects.get(pk=round_.pk).status == "closed"
     log = RoundLog.objects.get(round=round_, kind="forced_close")
-    assert log.reason == "out of time" and log.payload["unfinished_hands"] == ["table 1 hand 1"]
+    assert log.reason == "out of time" and log.payload["unfinished_hands"] == ["table 1, hand 1"]
 
 
 def test_round_close_when_every_hand_is_finished() -> None:

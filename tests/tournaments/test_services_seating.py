@@ -11,6 +11,7 @@ from django.utils import timezone
 from tests import factories
 from tests.at_once import at_once
 from tournaments import selectors
+from tournaments.director_selectors import seating_explanation_text
 from tournaments.errors import ApplicationError
 from tournaments.models import (
     Entry,
@@ -79,7 +80,7 @@ def test_round_seat_writes_the_preview_and_records_the_seed() -> None:
     assert seating == preview
     round_.refresh_from_db()
     assert (round_.status, round_.seed) == ("seated", 77)
-    assert round_.seating_explanation == preview.explanation
+    assert seating_explanation_text(round=round_) == preview.explanation
     assert [(t.number, p, e) for t in preview.tables for p, e in enumerate(t.entries)] == _seats(
         round_
     )

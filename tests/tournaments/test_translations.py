@@ -11,10 +11,11 @@ import pytest
 from django.utils import translation
 
 from tests import factories
+from tournaments.director_selectors import seating_explanation_text
 from tournaments.errors import ApplicationError
 from tournaments.models import RoundStatus
 from tournaments.services.rounds import round_close, round_start
-from tournaments.services.seating import round_seat_preview
+from tournaments.services.seating import round_seat, round_seat_preview
 
 LOCALE = Path(__file__).resolve().parents[2] / "tournaments" / "locale" / "zh_Hans" / "LC_MESSAGES"
 CJK = re.compile(r"[\u4e00-\u9fff]")
@@ -93,3 +94,33 @@ def test_the_seating_explanation_is_in_the_directors_language() -> None:
     assert "随机抽签" in chinese and "第 1 桌" in chinese and "轮空" in chinese
     assert "random draw" in english and "Table 1" in english
     assert len(chinese.splitlines()) == len(english.splitlines())
+
+
+@pytest.mark.django_db
+def test_a_round_seated_in_english_explains_itself_in_the_readers_language() -> None:
+    """The round keeps its explanation as phrases (tournaments.phrases): a director who
+    reads Chinese reads it in Chinese, whoever seated the round."""
+    tournament = factories.TournamentFactory()
+    for _ in range(7):
+        factories.EntryFactory(tournament=tournament)
+    round_ = factories.RoundFactory(tournament=tournament, status=RoundStatus.DRAFT)
+    with translation.override("en"):
+        preview = round_seat_preview(round=round_, seed=5).explanation
+        round_seat(round=round_, seed=5)
+    round_.refresh_from_db()
+    with translation.override("zh-hans"):
+        chinese = seating_explanation_text(round=round_)
+    with translation.override("en"):
+        english = seating_explanation_text(round=round_)
+    assert english == preview
+    assert "East (东) · seat 0: #" in english
+    assert "随机抽签" in chinese and "东 · 0 号座：#" in chinese and "轮空" in chinese
+    assert not re.search(r"random|Table|seat|bye", chinese)
+
+
+@pytest.mark.django_db
+def test_an_explanation_kept_as_words_is_shown_as_it_is() -> None:
+    """A round seated before the phrases (or imported from such an archive) keeps its
+    text."""
+    round_ = factories.RoundFactory(seating_explanation="random draw; seed 5.")
+    assert seating_explanation_text(round=round_) == "random draw; seed 5."

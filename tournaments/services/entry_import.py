@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from django.db import transaction
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from tournaments.errors import ApplicationError
 from tournaments.models import Player, Tournament
@@ -121,7 +122,12 @@ def entries_import(*, tournament: Tournament, text: str) -> list[ImportRow]:
         transaction.set_rollback(True)
         raise ApplicationError(
             "csv_rows_refused",
-            _("%(count)s rows are refused; nothing was imported.") % {"count": len(bad)},
+            ngettext(
+                "%(count)s row is refused; nothing was imported.",
+                "%(count)s rows are refused; nothing was imported.",
+                len(bad),
+            )
+            % {"count": len(bad)},
             extra={"rows": [{"line": r.line, "error": r.error} for r in bad]},
         )
     return rows

@@ -15,6 +15,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import F
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from tournaments.errors import ApplicationError
 from tournaments.models import Confirmation, ConfirmedBy, Hand, HandEventKind, HandStatus, Seat
@@ -196,7 +197,12 @@ def _hand_confirm_by_pins(
         left = PIN_TRIES - locked.pin_failures - 1
         return ApplicationError(
             "pin_wrong",
-            _("A PIN is wrong (%(left)d tries left for this hand).") % {"left": left},
+            ngettext(
+                "A PIN is wrong (%(left)d try left for this hand).",
+                "A PIN is wrong (%(left)d tries left for this hand).",
+                left,
+            )
+            % {"left": left},
             extra={"tries_left": left},
         )
     hand_event_append(

@@ -13,6 +13,7 @@ from typing import Any
 from django.db import connection
 from django.db.models import Count, Max, OuterRef, Q, Subquery
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from referee.rules.actions import (
     Action,
@@ -43,6 +44,7 @@ from tournaments.models import (
     TournamentStatus,
 )
 from tournaments.models.hands import LIVE_HAND_STATUSES
+from tournaments.seat_names import seat_name
 from tournaments.services.boards import boards_not_replayed_check
 from tournaments.services.common import model_validate
 from tournaments.services.hand_log import (
@@ -145,9 +147,12 @@ def hand_start_check(*, table: Table, hands_per_round: int) -> None:
         if counts["played"] >= allowed:
             raise ApplicationError(
                 "round_hands_done",
-                _(
+                ngettext(
+                    "Table %(table)s has played the round's %(count)s hand; a director can "
+                    "add a hand, with a reason.",
                     "Table %(table)s has played the round's %(count)s hands; a director can "
-                    "add a hand, with a reason."
+                    "add a hand, with a reason.",
+                    allowed,
                 )
                 % {"table": table.number, "count": allowed},
                 extra={"hands": allowed},
@@ -645,7 +650,8 @@ def hand_announcement_record(
     due = [a for a in replay.announcements_due if a.seat == seat]
     if not due:
         raise ApplicationError(
-            "no_announcement_due", _("Seat %(seat)s has no announcement due.") % {"seat": seat}
+            "no_announcement_due",
+            _("%(seat)s has no announcement due.") % {"seat": seat_name(seat)},
         )
     announcement = due[0]
     hand_event_append(
@@ -709,8 +715,8 @@ def hand_deal_record(
     if canonical.get("first_bidder") != locked.first_bidder:
         raise ApplicationError(
             "first_bidder_mismatch",
-            _("The deal's first bidder must be the hand's (seat %(seat)s).")
-            % {"seat": locked.first_bidder},
+            _("The deal's first bidder must be the hand's (%(seat)s).")
+            % {"seat": seat_name(locked.first_bidder)},
         )
     replay = hand_replay(hand=locked)
     error = check_deal(

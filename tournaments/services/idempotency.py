@@ -11,7 +11,7 @@ from datetime import datetime, timedelta
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from tournaments.errors import ApplicationError
 from tournaments.models import IdempotencyRecord
@@ -30,10 +30,14 @@ def idempotency_retry_check(*, recorded_at: datetime) -> None:
     if recorded_at < idempotency_cutoff():
         raise ApplicationError(
             "idempotency_key_expired",
-            _(
+            ngettext(
+                "This Idempotency-Key was used for a write more than %(days)s day ago, which "
+                "was recorded once; its answer is no longer kept. Read the current state "
+                "instead, or use a new key for a new write.",
                 "This Idempotency-Key was used for a write more than %(days)s days ago, which "
                 "was recorded once; its answer is no longer kept. Read the current state "
-                "instead, or use a new key for a new write."
+                "instead, or use a new key for a new write.",
+                settings.IDEMPOTENCY_RECORD_DAYS,
             )
             % {"days": settings.IDEMPOTENCY_RECORD_DAYS},
         )

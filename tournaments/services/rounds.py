@@ -124,7 +124,7 @@ def round_close(
             % {"status": locked.get_status_display()},
         )
     unfinished = [
-        _("table %(table)s hand %(hand)s") % {"table": hand.table.number, "hand": hand.number}
+        _("table %(table)s, hand %(hand)s") % {"table": hand.table.number, "hand": hand.number}
         for hand in selectors.round_unfinished_hands(round=locked)
     ]
     kind = RoundLogKind.CLOSED

@@ -15,8 +15,9 @@ from typing import Any
 
 from django.db import transaction
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
-from tournaments import selectors
+from tournaments import phrases, selectors
 from tournaments.errors import ApplicationError
 from tournaments.models import (
     Board,
@@ -33,6 +34,7 @@ from tournaments.models import (
     Tournament,
     TournamentFormat,
 )
+from tournaments.seat_names import seat_name
 from tournaments.seating import (
     ENTRY_TWICE,
     TOO_FEW_ENTRIES,
@@ -63,6 +65,8 @@ def _seating_options(tournament: Tournament, round: Round) -> SeatingOptions:
         separate_clubs=tournament.separate_clubs,
         hands_per_round=0 if duplicate else tournament.hands_per_round,
         translate=_,
+        translate_plural=ngettext,
+        seat_name=seat_name,
     )
 
 
@@ -168,7 +172,8 @@ def round_seat(*, round: Round, seed: int | None = None, recorded_by: Any = None
             ),
         )
     locked.seed = seating.seed
-    locked.seating_explanation = seating.explanation
+    # kept as phrases: each reader reads it in their own language (seating_explanation_text)
+    locked.seating_explanation = phrases.to_json(seating.explanation_phrases)
     locked.status = RoundStatus.SEATED
     locked.save(update_fields=["seed", "seating_explanation", "status"])
     round_log_append(

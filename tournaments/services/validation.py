@@ -10,6 +10,7 @@ import re
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from tournaments.errors import ApplicationError
 
@@ -56,7 +57,15 @@ def text_check(field: str, value: Any, *, max_length: int, allow_none: bool = Fa
     if flaw is not None:
         raise invalid(field, flaw)
     if len(value) > max_length:
-        raise invalid(field, _("must be at most %(count)s characters.") % {"count": max_length})
+        raise invalid(
+            field,
+            ngettext(
+                "must be at most %(count)s character.",
+                "must be at most %(count)s characters.",
+                max_length,
+            )
+            % {"count": max_length},
+        )
 
 
 #: A reason is free text (the API accepts up to this many characters).

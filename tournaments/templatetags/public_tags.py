@@ -10,18 +10,25 @@ from django.urls import reverse
 from django.utils.html import escape, format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
-from referee.rules.cards import RANK_CHARS, SMALL_JOKER, Card
+from referee.rules.cards import SMALL_JOKER, Card
+from referee.rules.scoring import DefenderStake
+from tournaments.hand_words import (
+    action_words,
+    change_words,
+    deal_check_words,
+    rank_label,
+    rule_profile_label,
+    stake_words,
+)
 from tournaments.player_names import display_name
+from tournaments.public_standings import percentage_text, tiebreak_text
+from tournaments.seat_names import seat_name
 
 register = template.Library()
 
 _RED_SUITS = frozenset("♥♦")
-
-
-def _rank_label(rank: int) -> str:
-    text = RANK_CHARS[rank]
-    return "10" if text == "T" else text
 
 
 @register.simple_tag
@@ -39,7 +46,7 @@ def card(c: Card) -> SafeString:
     return format_html(
         '<span class="card {}"><b>{}</b>{}</span>',
         colour if c.suit else "nosuit",
-        _rank_label(c.rank),
+        rank_label(c.rank),
         c.suit or "",
     )
 
@@ -82,21 +89,21 @@ def standings_rows(table: Any, slug: str) -> SafeString:
             else:
                 cells.append('<td class="num"><span class="muted">=</span></td>')
         cells.append(
-            f'<td><a href="{player_url}{row["entry_id"]}/">'
+            f'<td class="player"><a href="{player_url}{row["entry_id"]}/">'
             f"{escape(display_name(row['name'], row['chinese_name']))}</a></td>"
-            f"<td>{escape(row['club'])}</td>"
+            f'<td class="club">{escape(row["club"])}</td>'
             f'<td class="num total">{row["total"]}</td>'
         )
         if duplicate:
-            cells.append(f'<td class="num">{row["mp_percentage"]:.2f}</td>')
+            cells.append(f'<td class="num">{percentage_text(row["mp_percentage"])}</td>')
         cells.append(
             f'<td class="num">{row["hands_played"]}</td>'
             f'<td class="num">{row["landlord_wins"]}/{row["landlord_hands"]}</td>'
         )
         values = row["tiebreaks"] or {}
         for name in tiebreaks:
-            value = values.get(name)
-            cells.append(f'<td class="num">{"" if value is None else escape(value)}</td>')
+            text = escape(tiebreak_text(name, values.get(name)))
+            cells.append(f'<td class="num tiebreak">{text}</td>')
         cells.append("</tr>")
         out.append("".join(cells))
     return mark_safe("\n".join(out))  # every value above is escaped or a number
@@ -113,10 +120,9 @@ def at(values: Sequence[object] | None, index: int) -> object:
 
 
 @register.simple_tag
-def seat_label(position: int) -> str:
-    """Seats named as players know them: East, South, West with the seat number."""
-    names = (_("East (东)"), _("South (南)"), _("West (西)"))
-    return f"{names[position]}" if 0 <= position < 3 else str(position)
+def seat_label(position: int | None) -> str:
+    """A seat as every page names it: its wind and its number (``seat_names``)."""
+    return seat_name(position)
 
 
 @register.simple_tag
@@ -170,6 +176,54 @@ def phase_label(status: str) -> str:
         return str(HandStatus(status).label)
     except ValueError:
         return status
+
+
+@register.simple_tag
+def players_count(active: int, withdrawn: int = 0, *, noun: bool = True) -> str:
+    """Players who play, and the withdrawn apart: "12 players (1 withdrawn)" ("12 (1
+    withdrawn)" without ``noun``, under a "Players" heading)."""
+    text = (
+        ngettext("%(n)s player", "%(n)s players", active) % {"n": active} if noun else str(active)
+    )
+    if withdrawn:
+        text = _("%(players)s (%(n)s withdrawn)") % {"players": text, "n": withdrawn}
+    return text
+
+
+@register.simple_tag
+def action_text(kind: str, value: object = None) -> str:
+    """A replay step's action in words (``hand_words``: the director's log says the same)."""
+    return action_words(kind, value)
+
+
+@register.simple_tag
+def stake_calc(stake: DefenderStake) -> str:
+    """A farmer's stake factor by factor: "2 (bid) × 4 (2 bombs) × 2 (spring) = 16"."""
+    return stake_words(stake)
+
+
+@register.filter
+def override_change(change: dict[str, object]) -> dict[str, str]:
+    """An override's change in words: ``label``, ``log``, ``override``."""
+    return change_words(change)
+
+
+@register.filter
+def deal_check(check: dict[str, object]) -> str:
+    """A written-in deal's check in words."""
+    return deal_check_words(check)
+
+
+@register.filter
+def profile_label(key: str) -> str:
+    """A rule profile's name in the page's language (comp2016 → 竞技规则 2016 …)."""
+    return rule_profile_label(key)
+
+
+@register.filter
+def absolute(value: int) -> int:
+    """|value|: what a signed number's noun agrees with ("−1 point", "−5 points")."""
+    return abs(value)
 
 
 @register.filter

@@ -6,8 +6,8 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
 from tournaments import director_selectors, selectors
+from tournaments.public_standings import criteria_explained
 from tournaments.services import tournaments as tournament_services
-from tournaments.standings import CRITERIA
 from tournaments.views.director_common import attempt, tournament_or_404
 from tournaments.views.director_forms import TournamentForm, TournamentSettingsForm
 
@@ -30,7 +30,7 @@ def tournament_create(request: HttpRequest) -> HttpResponse:
         )
         if created is not None:
             return redirect("director:tournament", slug=created.slug)
-    context = {"form": form, "criteria": CRITERIA}
+    context = {"form": form, "criteria": criteria_explained()}
     # A POST that gets here was refused (form or service): 400, the form shows why.
     status = 400 if request.method == "POST" else 200
     return render(request, "director/tournament_form.html", context, status=status)
@@ -72,7 +72,7 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "tournament": tournament,
         "form": form,
         "rounds": tournament.rounds.all(),
-        "criteria": CRITERIA,
+        "criteria": criteria_explained(),
         "history": director_selectors.tournament_history(tournament=tournament),
     }
     status = 400 if request.method == "POST" else 200  # refused: the form shows why

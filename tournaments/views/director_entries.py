@@ -7,6 +7,7 @@ from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from tournaments import director_selectors
@@ -100,7 +101,11 @@ def entries_import_view(request: HttpRequest, slug: str) -> HttpResponse:
         text = _csv_text(request, form)
         if "confirm" in request.POST:
             rows = entries_import(tournament=tournament, text=text)
-            messages.success(request, _("%(count)s players imported.") % {"count": len(rows)})
+            messages.success(
+                request,
+                ngettext("%(count)s player imported.", "%(count)s players imported.", len(rows))
+                % {"count": len(rows)},
+            )
             return redirect("director:entries", slug=slug)
         rows = entries_import_preview(tournament=tournament, text=text)
     except ApplicationError as exc:

@@ -4,10 +4,13 @@ services' (their ApplicationError is shown as the form's error)."""
 from typing import Any
 
 from django import forms
+from django.utils.functional import lazy
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.limits import HANDS_PER_ROUND_MAX, REGISTRATION_ORDER_MAX
 from tournaments.models import ConfirmedBy, RuleProfileKey, TournamentFormat
+from tournaments.seat_names import SEAT_POSITIONS, seat_name, seat_name_lazy
 from tournaments.services.validation import PENALTY_POINTS_MAX
 
 
@@ -68,17 +71,26 @@ class ReasonForm(forms.Form):
     reason = forms.CharField(label=_("Reason"), max_length=2000)
 
 
+def _doubled_text(position: int) -> str:
+    return gettext("%(seat)s doubled (加倍)") % {"seat": seat_name(position)}
+
+
+_doubled_label = lazy(_doubled_text, str)
+
+
 class ResultForm(forms.Form):
     landlord = forms.TypedChoiceField(
-        label=_("Landlord seat"), coerce=int, choices=[(0, "0"), (1, "1"), (2, "2")]
+        label=_("Landlord seat"),
+        coerce=int,
+        choices=[(position, seat_name_lazy(position)) for position in SEAT_POSITIONS],
     )
     bid = forms.TypedChoiceField(label=_("Bid"), coerce=int, choices=[(1, "1"), (2, "2"), (3, "3")])
     winner = forms.ChoiceField(
         label=_("Winner"), choices=[("landlord", _("Landlord")), ("defenders", _("Defenders"))]
     )
-    doubled_0 = forms.BooleanField(label=_("Seat 0 doubled"), required=False)
-    doubled_1 = forms.BooleanField(label=_("Seat 1 doubled"), required=False)
-    doubled_2 = forms.BooleanField(label=_("Seat 2 doubled"), required=False)
+    doubled_0 = forms.BooleanField(label=_doubled_label(0), required=False)
+    doubled_1 = forms.BooleanField(label=_doubled_label(1), required=False)
+    doubled_2 = forms.BooleanField(label=_doubled_label(2), required=False)
     redoubled = forms.BooleanField(label=_("Redoubled"), required=False)
     bombs = forms.IntegerField(label=_("Bombs"), min_value=0, max_value=13, initial=0)
     rockets = forms.IntegerField(label=_("Rockets"), min_value=0, max_value=1, initial=0)

@@ -10,6 +10,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from tournaments import director_selectors, hand_selectors
@@ -71,7 +72,11 @@ def table_confirm(request: HttpRequest, slug: str, number: int, table_id: int) -
     if done.confirmed:
         messages.success(
             request,
-            _("Table %(table)s: %(count)d hands confirmed.")
+            ngettext(
+                "Table %(table)s: %(count)d hand confirmed.",
+                "Table %(table)s: %(count)d hands confirmed.",
+                len(done.confirmed),
+            )
             % {"table": table.number, "count": len(done.confirmed)},
         )
     for hand, exc in done.refused:
@@ -100,6 +105,7 @@ def hand_detail(request: HttpRequest, slug: str, hand_id: int) -> HttpResponse:
         "desk_state": director_selectors.hand_desk_state(hand),
         "confirmed_by": director_selectors.confirmers(hand_ids=[hand.pk]).get(hand.pk, ""),
         "detail": detail,
+        "log": director_selectors.hand_log(events=detail["events"]),
         "seats": list(hand.table.seats.select_related("entry__player").order_by("position")),
         "correct_form": CorrectionForm(initial=initial),
         # the result as it stands, for the page's "old → new" preview (data- attributes)

@@ -82,6 +82,7 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         "tournament": tournament,
         "round": round_,
         "preview": preview,
+        "seating_explanation": director_selectors.seating_explanation_text(round=round_),
         "entry_names": {
             e.pk: str(e.player)
             for e in director_selectors.entries_for_director(tournament=tournament)

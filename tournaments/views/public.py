@@ -45,7 +45,7 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "tournament": tournament,
         "rounds": rounds,
         "current": ps.round_current(rounds=rounds),
-        "entry_count": tournament.entries.count(),
+        "entry_counts": selectors.tournament_entry_counts(tournament=tournament),
         "duplicate": tournament.format == TournamentFormat.DUPLICATE,
         "boards": tournament.boards.order_by("number").values_list("number", flat=True),
     }

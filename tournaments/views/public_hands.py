@@ -10,6 +10,7 @@ from django.shortcuts import render
 from tournaments import public_selectors as ps
 from tournaments.card_secrecy import PUBLIC, board_cards_visible
 from tournaments.public_standings import entry_rank_history
+from tournaments.standings_selectors import entry_totals
 from tournaments.views.public import tournament_or_404
 
 
@@ -29,15 +30,14 @@ def player_detail(request: HttpRequest, slug: str, entry_id: int) -> HttpRespons
     if entry is None:
         raise Http404("No such player.")
     results = ps.entry_hand_results(entry=entry)
-    landlord = [r for r in results if r.is_landlord]
     context = {
         "tournament": tournament,
         "entry": entry,
         "results": results,
         "running": list(accumulate(r.score for r in results)),
-        "total": sum(r.score for r in results),
-        "landlord_hands": len(landlord),
-        "landlord_wins": sum(1 for r in landlord if r.won),
+        # the standings' own sums: deal points plus penalties (one total everywhere)
+        "totals": entry_totals(entry=entry),
+        "penalties": ps.entry_penalties(entry=entry),
         "ranks": entry_rank_history(tournament=tournament, entry_id=entry.pk),
     }
     return render(request, "public/player.html", context)

@@ -421,6 +421,8 @@ def test_the_hands_left_of_a_table_in_its_round(page: Page) -> None:
         """,
     )
     assert result == [2, 0, 1, 0, None, None]
+
+
 def _run_with(page: Page, body: str, arg: Any) -> Any:
     return page.evaluate("async (arg) => {" + PRELUDE + body + "}", arg)
 

@@ -121,7 +121,7 @@ def test_a_table_lists_its_hands_with_their_states_and_who_confirmed(
         "table": table.number,
         "confirmed_by": "players",
     }
-    assert [s["player"] for s in body["seats"]] == names
+    assert [s["name"] for s in body["seats"]] == names
     rows = body["hands"]
     assert [r["number"] for r in rows] == [1, 2, 3, 4, 5, 6, 7]
     assert [r["state"] for r in rows] == [

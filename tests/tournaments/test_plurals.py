@@ -26,9 +26,9 @@ NOUNS = (
 )
 # "{{ n }} cards" in a template text, "%(n)s cards" / "%(n)d hands" in a Python text
 TEMPLATE_COUNT = re.compile(rf"\{{\{{ ?[\w.|:]+ ?\}}\}} (?:repeat )?(?:{NOUNS})\b")
-PYTHON_COUNT = re.compile(rf"%\(\w+\)[sd] (?:repeat )?(?:{NOUNS})\b")
-#: The referee console's strings: its own change gives the console its plural forms.
-NOT_MINE = {"tournaments/views/referee_strings.py"}
+#: (a seat's name is no count: "%(seat)s passes")
+PYTHON_COUNT = re.compile(rf"%\((?!seat\b)\w+\)[sd] (?:repeat )?(?:{NOUNS})\b")
+NOT_MINE: set[str] = set()
 
 
 def _sources(pattern: str) -> list[Path]:

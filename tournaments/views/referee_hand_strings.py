@@ -82,8 +82,6 @@ def hand_strings() -> dict[str, str]:
             "ev_play": _("%(seat)s plays %(cards)s"),
             "ev_play_hidden": _("%(seat)s plays (cards not shown)"),
             "ev_pass": _("%(seat)s passes"),
-            "ev_announce": _("%(seat)s announces %(n)s cards left (报牌)"),
-            "ev_announce_missing": _("%(seat)s did not announce %(n)s cards left (报牌 missing)"),
             "ev_undo": _("Undone: %(action)s — %(reason)s"),
             "ev_result": _("Result entered: %(result)s"),
             "ev_pass_out": _("Passed out (all passed): 0 for every seat"),

@@ -2,17 +2,41 @@
 JavaScript catalogue to build)."""
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from tournaments.models import Confirmation, HandStatus
-from tournaments.templatetags.public_tags import seat_label
+from tournaments.seat_names import seat_names
 from tournaments.views.referee_hand_strings import hand_strings
+
+
+def counted(key: str, singular: str, plural: str) -> dict[str, str]:
+    """A text with a count, in the reader's plural forms: ``key`` for most counts and
+    ``key_one`` for one (the console's ``fmtn`` picks); ngettext finds the forms."""
+    return {key: ngettext(singular, plural, 2), f"{key}_one": ngettext(singular, plural, 1)}
 
 
 def console_strings() -> dict[str, str]:
     labels = {f"status_{value}": str(label) for value, label in HandStatus.choices}
     labels |= {f"confirmation_{value}": str(label) for value, label in Confirmation.choices}
-    labels |= {f"seat_{position}": seat_label(position) for position in range(3)}
+    labels |= {f"seat_{position}": name for position, name in enumerate(seat_names())}
     labels |= hand_strings()
+    labels |= counted("cards_left_n", "%(n)s card left", "%(n)s cards left")
+    labels |= counted(
+        "round_complete_detail",
+        "This table has played the round's %(n)s hand. A director can add a hand.",
+        "This table has played the round's %(n)s hands. A director can add a hand.",
+    )
+    labels |= counted("more_plays", "%(n)s more play", "%(n)s more plays")
+    labels |= counted(
+        "ev_announce",
+        "%(seat)s announces %(n)s card left (报牌)",
+        "%(seat)s announces %(n)s cards left (报牌)",
+    )
+    labels |= counted(
+        "ev_announce_missing",
+        "%(seat)s did not announce %(n)s card left (报牌 missing)",
+        "%(seat)s did not announce %(n)s cards left (报牌 missing)",
+    )
     return labels | {
         "my_tables": _("My tables now"),
         "no_tables": _("No table to referee now."),
@@ -42,7 +66,6 @@ def console_strings() -> dict[str, str]:
         "announcements_due": _("Announcements due (报牌)"),
         "announced": _("Announced"),
         "missing": _("Missing"),
-        "cards_left_n": _("%(n)s cards left"),
         "pass": _("Pass"),
         "bid_n": _("Bid %(n)s"),
         "no_bid": _("No bid"),
@@ -85,12 +108,8 @@ def console_strings() -> dict[str, str]:
         "next_hand": _("Next hand"),
         "hands_left_n": _("%(n)s left this round"),
         "round_complete": _("Round complete"),
-        "round_complete_detail": _(
-            "This table has played the round's %(n)s hands. A director can add a hand."
-        ),
         "legal_plays": _("Legal plays: one tap records it"),
         "no_legal_play": _("Nothing beats it: pass"),
-        "more_plays": _("%(n)s more plays"),
         "fewer_plays": _("Fewer plays"),
         "cards_of": _("Cards of %(seat)s: tap a rank to add a card"),
         "small_joker": _("Small joker"),

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.utils import translation
 from playwright.sync_api import Browser, BrowserContext, Page, Route, expect
 
 from referee.rules.cards import deal_from_seed
@@ -17,6 +18,8 @@ from tests.browser.conftest import LANGUAGES
 from tests.browser.console.conftest import PHONE
 from tests.play import random_hand_actions
 from tournaments.models import Hand, HandEvent, Seat, Table
+from tournaments.player_names import display_name
+from tournaments.seat_names import seat_name
 from tournaments.services.hand_confirmation import PIN_TRIES, hand_confirm_by_pins, hand_dispute
 from tournaments.services.hand_corrections import hand_result_correct, hand_void
 from tournaments.services.hands import (
@@ -142,7 +145,13 @@ def _open_table(page: Page, username: str, language: str) -> None:
 
 def _seat_names(table: Table, language: str) -> list[str]:
     seats = Seat.objects.filter(table=table).select_related("entry__player").order_by("position")
-    return [f"{TEXT[language]['seat']} {s.position} · {s.entry.player.name}" for s in seats]
+    code = "zh-hans" if language == "zh" else "en"
+    with translation.override(code):
+        return [
+            f"{seat_name(s.position)} · "
+            f"{display_name(s.entry.player.name, s.entry.player.chinese_name, code)}"
+            for s in seats
+        ]
 
 
 def _fill_result(page: Page, **result: Any) -> None:

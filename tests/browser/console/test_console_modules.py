@@ -604,7 +604,7 @@ LOG_EN = [
     "S0 passes",
     "S1 plays (cards not shown)",
     "S1 announces 2 cards left (报牌)",
-    "S2 did not announce 1 cards left (报牌 missing)",
+    "S2 did not announce 1 card left (报牌 missing)",
     "Undone: S1 passes — typo",
     "Result entered: landlord S2, bid 3, doubled by S0, redoubled, bombs: 1, rocket, "
     "anti-spring, the defenders win, scores 0: +96 · 1: +24 · 2: -120 · awaits confirmation",

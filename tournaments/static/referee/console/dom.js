@@ -4,6 +4,13 @@ export function fmt(text, values) {
   return text.replace(/%\((\w+)\)s/g, (_, k) => String(values[k]));
 }
 
+/** ``fmt`` of a text with a count ``values.n``: the one-form (``key_one``) for 1 where
+ * the language has it, else the other (both made by ngettext on the server). */
+export function fmtn(T, key, values) {
+  const text = values.n === 1 && T[key + "_one"] ? T[key + "_one"] : T[key];
+  return fmt(text, values);
+}
+
 const HANDLERS = ["onclick", "onchange", "oninput", "onsubmit"];
 
 export function el(tag, attrs, children) {

@@ -11,7 +11,7 @@
  * Typed notation is accepted in every case. A tap on a legal play is one write through
  * the queue, like any other (ctx.do.act: one Idempotency-Key). */
 
-import { el, fmt } from "./dom.js";
+import { el, fmt, fmtn } from "./dom.js";
 import { RANKS, ranksOf } from "./provisional.js";
 
 /** How many legal plays show before the "more" toggle. */
@@ -138,13 +138,13 @@ export function renderPlayEntry(ctx, h, seat, p, box, seatName) {
     if (extra.length) {
       const more = el("button", {
         type: "button", class: "secondary more-plays", "aria-expanded": "false",
-        text: fmt(T.more_plays, { n: extra.length }),
+        text: fmtn(T, "more_plays", { n: extra.length }),
       });
       more.onclick = () => {
         const open = more.getAttribute("aria-expanded") !== "true";
         extra.forEach((b) => { b.hidden = !open; });
         more.setAttribute("aria-expanded", String(open));
-        more.textContent = open ? T.fewer_plays : fmt(T.more_plays, { n: extra.length });
+        more.textContent = open ? T.fewer_plays : fmtn(T, "more_plays", { n: extra.length });
       };
       list.appendChild(more);
     }

@@ -6,7 +6,7 @@
  * a seat. */
 
 import { DONE, classify, errorText, newKey } from "./api.js";
-import { el, fmt } from "./dom.js";
+import { el, fmt, fmtn } from "./dom.js";
 import { seatName, showVerdict } from "./views.js";
 
 const LIVE = ["bidding", "doubling", "playing"];
@@ -84,10 +84,10 @@ export function eventWords(W, event, name) {
       text = actionWords(W, p.action, name);
       break;
     case "announce":
-      text = fmt(W.ev_announce, { seat: name(p.seat), n: p.cards_left });
+      text = fmtn(W, "ev_announce", { seat: name(p.seat), n: p.cards_left });
       break;
     case "announce_missing":
-      text = fmt(W.ev_announce_missing, { seat: name(p.seat), n: p.cards_left });
+      text = fmtn(W, "ev_announce_missing", { seat: name(p.seat), n: p.cards_left });
       break;
     case "undo":
       text = fmt(W.ev_undo, { action: p.action ? actionWords(W, p.action, name) : "—", reason });

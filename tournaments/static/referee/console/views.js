@@ -1,7 +1,7 @@
 /* The console's views: pure functions of the state that build DOM and call the
  * controller's ``do`` callbacks (main.js). No request is made here. */
 
-import { el, fmt } from "./dom.js";
+import { el, fmt, fmtn } from "./dom.js";
 import { renderPlayEntry } from "./entry.js";
 import {
   renderAwaiting, renderConfirmation, renderEarlier, renderHandList, renderHandNotes, renderLogWords,
@@ -12,13 +12,14 @@ import { handsLeft } from "./round.js";
 
 const LIVE = ["bidding", "doubling", "playing"];
 
-/** "East (东) 0 · Zhang Wei 张伟": the seat as the public pages name it (their words, from
- * the server), its number (the API's), and the player as the API names them in the
+/** "East (东) · seat 0 · Zhang Wei 张伟": the seat as every page names it (the words of
+ * seat_names, from the server) and the player as the API names them in the
  * referee's language. */
 export function seatName(ctx, seat) {
   const t = ctx.state.table;
   const row = t && t.seats.find((s) => s.position === seat);
-  return (ctx.T["seat_" + seat] || ctx.T.seat) + " " + seat + (row ? " · " + row.player : "");
+  const name = ctx.T["seat_" + seat] || ctx.T.seat + " " + seat;
+  return name + (row ? " · " + row.player : "");
 }
 
 /** What a write does, in words: "South (南) 1 · Ann · Bid 2". */
@@ -64,7 +65,7 @@ function renderTables(ctx) {
         onclick: () => ctx.do.openTable(t),
         text: T.open + " " + T.table + " " + t.table + " · " + (t.tournament_name || t.tournament) + " · " + T.round + " " + t.round + hand,
       }),
-      el("div", { class: "muted", text: t.seats.map((s) => (T["seat_" + s.position] || T.seat) + " " + s.position + ": " + s.player).join(" · ") }),
+      el("div", { class: "muted", text: t.seats.map((s) => (T["seat_" + s.position] || T.seat + " " + s.position) + ": " + s.player).join(" · ") }),
     ]);
   })));
 }
@@ -109,7 +110,7 @@ function renderStart(ctx) {
     // round_hands_done) until a director adds one.
     app.appendChild(el("section", { class: "start round-complete", id: "round-complete" }, [
       el("h2", { text: T.round_complete }),
-      el("p", { text: fmt(T.round_complete_detail, { n: state.table.hands_allowed }) }),
+      el("p", { text: fmtn(T, "round_complete_detail", { n: state.table.hands_allowed }) }),
     ]));
     return;
   }
@@ -173,7 +174,7 @@ function renderHand(ctx, h) {
   }
   (live ? h.announcements_due || [] : []).forEach((a) => {
     box.appendChild(el("div", { class: "announce row" }, [
-      el("span", { text: T.announcements_due + ": " + seatName(ctx, a.seat) + " — " + fmt(T.cards_left_n, { n: a.cards_left }) }),
+      el("span", { text: T.announcements_due + ": " + seatName(ctx, a.seat) + " — " + fmtn(T, "cards_left_n", { n: a.cards_left }) }),
       el("button", { type: "button", text: T.announced, onclick: () => ctx.do.announce(a.seat, true) }),
       el("button", { type: "button", class: "secondary", text: T.missing, onclick: () => ctx.do.announce(a.seat, false) }),
     ]));

@@ -6,8 +6,8 @@ from django.utils.translation import gettext as _
 from rest_framework import serializers
 from rest_framework.authtoken.serializers import AuthTokenSerializer
 
-from tournaments.errors import ApplicationError
-from tournaments.services.validation import PENALTY_POINTS_MAX
+from tournaments.common.errors import ApplicationError
+from tournaments.common.validation import PENALTY_POINTS_MAX
 
 REASON_MAX = 2000
 

@@ -5,7 +5,7 @@ from typing import Any
 import pytest
 
 from tests.api.helpers import referee_user
-from tournaments.login_links import link_path
+from tournaments.rounds.login_links import link_path
 
 pytestmark = pytest.mark.django_db
 
@@ -104,7 +104,7 @@ def test_the_service_worker_keeps_the_console_and_never_the_api(client: Any) -> 
 
 
 def test_the_service_worker_cache_changes_with_the_assets(client: Any) -> None:
-    from tournaments.views import referee
+    from referee.console import views as referee
 
     first = client.get("/referee/sw.js").content.decode()
     original = referee.CONSOLE_ASSETS

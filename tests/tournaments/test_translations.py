@@ -11,10 +11,10 @@ import pytest
 from django.utils import translation
 
 from tests import factories
-from tournaments.errors import ApplicationError
+from tournaments.common.errors import ApplicationError
 from tournaments.models import RoundStatus
-from tournaments.services.rounds import round_close, round_start
-from tournaments.services.seating import round_seat_preview
+from tournaments.rounds.services import round_close, round_start
+from tournaments.seating.services import round_seat_preview
 
 LOCALE = Path(__file__).resolve().parents[2] / "tournaments" / "locale" / "zh_Hans" / "LC_MESSAGES"
 CJK = re.compile(r"[\u4e00-\u9fff]")

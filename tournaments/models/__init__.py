@@ -1,5 +1,5 @@
 """Tournament data model.  Invariants are database constraints; writes go
-through ``tournaments.services``, reads through ``tournaments.selectors``."""
+through ``tournaments.services``, reads through ``tournaments.tournament.selectors``."""
 
 from tournaments.models.boards import Board, RoundBoard
 from tournaments.models.hands import (

@@ -1,0 +1,1 @@
+"""referee.console (placeholder docstring: what it owns, what it may import)."""

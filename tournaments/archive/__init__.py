@@ -1,0 +1,1 @@
+"""tournaments.archive (placeholder docstring: what it owns, what it may import)."""

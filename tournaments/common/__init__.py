@@ -1,0 +1,1 @@
+"""tournaments.common (placeholder docstring: what it owns, what it may import)."""

@@ -1,0 +1,1 @@
+"""tournaments.director (placeholder docstring: what it owns, what it may import)."""

@@ -1,0 +1,1 @@
+"""tournaments.hands (placeholder docstring: what it owns, what it may import)."""

@@ -1,0 +1,1 @@
+"""tournaments.public (placeholder docstring: what it owns, what it may import)."""

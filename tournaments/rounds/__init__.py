@@ -1,0 +1,1 @@
+"""tournaments.rounds (placeholder docstring: what it owns, what it may import)."""

@@ -1,0 +1,1 @@
+"""tournaments.seating (placeholder docstring: what it owns, what it may import)."""

@@ -1,0 +1,1 @@
+"""tournaments.standings (placeholder docstring: what it owns, what it may import)."""

@@ -1,0 +1,1 @@
+"""tournaments.tournament (placeholder docstring: what it owns, what it may import)."""

@@ -1,8 +1,8 @@
-"""Restoring a tournament from its JSON archive (``tournaments.archive``).
+"""Restoring a tournament from its JSON archive (``tournaments.archive.export``).
 
 A restore is not a referee action: it writes the archived rows directly, in one
 transaction, after checking everything — the shape of every field, and every hand's log
-replayed by the one projection of the log (``hand_log.hand_replay``) and compared with the
+replayed by the one projection of the log (``replay.hand_replay``) and compared with the
 hand's stored summary (``SUMMARY_FIELDS``).  Any error names the
 line (unreadable JSON) or the field (``rounds[0].tables[2].hands[1].score_0``) and
 imports nothing.
@@ -204,7 +204,7 @@ def result_event_rescore(hand: Hand, event: HandEvent, where: str) -> None:
 
 
 def hand_log_check(hand: Hand, events: list[HandEvent], where: str) -> None:
-    """The hand's stored summary is what replaying its log gives (``hand_log.hand_replay``,
+    """The hand's stored summary is what replaying its log gives (``replay.hand_replay``,
     the projection the write path uses), field by field; every result or correction event
     is re-scored by ``referee.rules.scoring``."""
     if [e.seq for e in events] != list(range(1, len(events) + 1)):

@@ -74,7 +74,7 @@ def table_write_check(
     ``live`` writes (starting a hand, actions, result entry, undo) need a playing round
     for everybody; corrections by a director are allowed in any round. ``assigned``:
     whether ``user`` is a referee assigned there, when the caller read it already (with
-    the hand: ``hand_selectors.hand_get_for_write``).
+    the hand: ``hands.selectors.hand_get_for_write``).
     """
     authenticated_check(user=user)
     if user_is_director(user):

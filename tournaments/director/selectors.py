@@ -91,7 +91,7 @@ class TableState:
 def hand_desk_state(hand: Hand, *, irregular: bool = False) -> str:
     """A hand's desk state from its row (SPEC R10.8.1: ``finished`` counts without
     confirmation, ``confirmed`` after it); ``irregular``: its written-in deal failed its
-    check (``hand_selectors.irregular_hand_ids``), held back until a director decides."""
+    check (``hands.selectors.irregular_hand_ids``), held back until a director decides."""
     if hand.status == HandStatus.VOIDED:
         return "voided"
     if irregular:

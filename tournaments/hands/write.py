@@ -2,7 +2,7 @@
 
 Every write locks the hand row, checks the idempotency key and the expected version,
 replays the log through ``referee.rules``, appends one ``HandEvent`` and writes the
-row's summary from the replay (``hand_log``); scores come from one place only,
+row's summary from the replay (``replay``); scores come from one place only,
 ``referee.rules.scoring``. The API, the admin, the commands and the tests call these.
 """
 

@@ -1,5 +1,5 @@
 """Rounds and their life (draft → seated → playing → closed, and reopened), tables,
-seats and referee assignments.  Seating itself is in ``services.seating``."""
+seats and referee assignments.  Seating itself is in ``tournaments.seating``."""
 
 from typing import Any
 

@@ -1,4 +1,4 @@
-"""Seating a round with the engine (``tournaments.seating``), and changing a seat later.
+"""Seating a round with the engine (``tournaments.seating.engine``), and changing a seat later.
 
 * ``round_seat_preview`` shows what the engine would do, writing nothing;
   ``round_seat`` writes it with its seed recorded (same seed, same seating).

@@ -90,7 +90,7 @@ def referee_assignment_list(*, user: Any) -> QuerySet[RefereeAssignment]:
 
 
 def user_list_assignable() -> QuerySet[Any]:
-    """Plain referee accounts (``services.referees.referee_account_check``): the users a
+    """Plain referee accounts (``rounds.referees.referee_account_check``): the users a
     round or table can be assigned to. Staff, superusers and holders of any permission
     are never offered."""
     held = Permission.objects.filter(Q(user=OuterRef("pk")) | Q(group__user=OuterRef("pk")))

@@ -1,6 +1,6 @@
 """Withdrawals (退赛) and reinstatements, each written to the tournament log (who, when,
 why).  Registration, late entries included, is ``entry_create`` in
-``services.tournaments``: an entry registered while the event runs is seated from the
+``tournament.services``: an entry registered while the event runs is seated from the
 next round on."""
 
 from typing import Any

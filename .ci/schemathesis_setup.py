@@ -8,6 +8,7 @@ django.setup()
 from django.contrib.auth import get_user_model  # noqa: E402
 from rest_framework.authtoken.models import Token  # noqa: E402
 
+from tournaments.hands.write import hand_create  # noqa: E402
 from tournaments.models import (  # noqa: E402
     Entry,
     Player,
@@ -17,7 +18,6 @@ from tournaments.models import (  # noqa: E402
     Table,
     Tournament,
 )
-from tournaments.services.hands import hand_create  # noqa: E402
 
 director, _ = get_user_model().objects.get_or_create(
     username="schemathesis-director", defaults={"is_staff": True}

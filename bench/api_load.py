@@ -270,7 +270,8 @@ def setup_tables(levels: list[int]) -> tuple[str, dict[int, list[int]]]:
     from django.core.management import call_command
     from rest_framework.authtoken.models import Token
 
-    from tournaments.limits import HANDS_PER_ROUND_MAX
+    from tournaments.common.limits import HANDS_PER_ROUND_MAX
+    from tournaments.common.roles import REFEREE_GROUP
     from tournaments.models import (
         Entry,
         Player,
@@ -281,7 +282,6 @@ def setup_tables(levels: list[int]) -> tuple[str, dict[int, list[int]]]:
         Tournament,
     )
     from tournaments.models import Table as TableModel
-    from tournaments.roles import REFEREE_GROUP
 
     call_command("migrate", verbosity=0)
     user = get_user_model().objects.create_user("bench-referee", password="x")
@@ -313,8 +313,8 @@ def setup_tables(levels: list[int]) -> tuple[str, dict[int, list[int]]]:
 
 
 def check_replays() -> tuple[int, int]:
+    from tournaments.hands.replay import hand_check_replays
     from tournaments.models import Hand
-    from tournaments.services.hand_log import hand_check_replays
 
     hands = Hand.objects.select_related("table__round__tournament", "board")
     bad = sum(1 for hand in hands if hand_check_replays(hand=hand))

@@ -296,6 +296,7 @@ def setup_event(n_tables: int, hands: int, label: str) -> tuple[str, int, str, l
     from django.core.management import call_command
     from rest_framework.authtoken.models import Token
 
+    from tournaments.common.roles import REFEREE_GROUP
     from tournaments.models import (
         Entry,
         Player,
@@ -306,7 +307,6 @@ def setup_event(n_tables: int, hands: int, label: str) -> tuple[str, int, str, l
         Tournament,
     )
     from tournaments.models import Table as TableModel
-    from tournaments.roles import REFEREE_GROUP
 
     call_command("migrate", verbosity=0)
     user, _ = get_user_model().objects.get_or_create(username="event-referee")

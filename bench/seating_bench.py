@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tournaments.seating import (
+from tournaments.seating.engine import (
     History,
     Method,
     PastTable,

@@ -220,9 +220,9 @@ def bench_latency(tournament_id: int, seconds: float, rate: float) -> list[float
     """Finish hands at ``rate`` per second for ``seconds``; latency of each to its snapshot."""
     from django.db import close_old_connections, connection
 
+    from tournaments.hands.write import hand_create, hand_record_result
     from tournaments.models import Entry, Round, StandingSnapshot, Tournament
-    from tournaments.services.hands import hand_create, hand_record_result
-    from tournaments.services.rounds import round_create, seat_create, table_create
+    from tournaments.rounds.services import round_create, seat_create, table_create
 
     tournament = Tournament.objects.get(pk=tournament_id)
     number = (

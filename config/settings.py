@@ -68,6 +68,7 @@ INSTALLED_APPS = [
     "axes",
     "tournaments",
     "referee",
+    "referee.console",
 ]
 
 MIDDLEWARE = [
@@ -305,7 +306,7 @@ HEALTHZ_WORKER_STALE_SECONDS = env.float("HEALTHZ_WORKER_STALE_SECONDS", default
 HEALTHZ_STANDINGS_LAG_MAX = env.int("HEALTHZ_STANDINGS_LAG_MAX", default=500)
 # Publishing a task never holds a request: a publisher thread per process sends with this
 # connect/socket timeout and no retries, from a queue of at most this many messages
-# (tournaments/broker_publish.py); what is not sent, beat's standings sweep sends later.
+# (tournaments/common/broker_publish.py); what is not sent, beat's standings sweep sends later.
 BROKER_PUBLISH_TIMEOUT = env.float("BROKER_PUBLISH_TIMEOUT", default=1.0)
 BROKER_PUBLISH_QUEUE = env.int("BROKER_PUBLISH_QUEUE", default=1000)
 # API idempotency records (the answer to each write, about 1.8 KB) are removed by beat this
@@ -333,7 +334,7 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
-    # Ids in paths (tournaments/converters.py): 1 to a bigint's maximum.
+    # Ids in paths (tournaments/common/converters.py): 1 to a bigint's maximum.
     "PATH_CONVERTER_OVERRIDES": {"id": {"type": "integer", "minimum": 1, "maximum": 2**63 - 1}},
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",

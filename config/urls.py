@@ -8,7 +8,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 from config.throttling import sign_in_throttled
 from referee.api.auth import token_obtain
 from referee.api.exception_handlers import api_unknown_path
-from tournaments.views.health import healthz
+from tournaments.common.healthz import healthz
 
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
@@ -28,9 +28,9 @@ urlpatterns = [
     path("api/v1/", include("referee.api.urls")),
     # Anything else under /api/: the JSON 404 (ids beyond a bigint end here too).
     re_path(r"^api/(?P<rest>.*)$", csrf_exempt(api_unknown_path), name="api-unknown"),
-    path("director/", include("tournaments.urls_director")),
-    path("referee/", include("tournaments.urls_referee")),
-    path("", include("tournaments.urls_public")),
+    path("director/", include("tournaments.director.urls")),
+    path("referee/", include("referee.console.urls")),
+    path("", include("tournaments.public.urls")),
 ]
 
 # JSON under /api/, Django's HTML pages elsewhere (used when DEBUG is off).

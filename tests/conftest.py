@@ -12,8 +12,8 @@ import pytest
 from django.contrib.auth.models import Group
 
 from tests import factories
-from tournaments.roles import REFEREE_GROUP
-from tournaments.services.hand_log import replay_cache_clear
+from tournaments.common.roles import REFEREE_GROUP
+from tournaments.hands.replay import replay_cache_clear
 
 BROKER_CONFIGURED = bool(os.environ.get("CELERY_BROKER_URL"))
 POSTGRESQL_CONFIGURED = os.environ.get("DATABASE_URL", "").startswith(("postgres", "pgsql"))

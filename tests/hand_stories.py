@@ -10,16 +10,11 @@ from typing import Any
 from referee.rules.cards import Deal, deal_from_seed
 from tests import factories
 from tests.play import random_hand_actions
-from tournaments.errors import ApplicationError
-from tournaments.models import Hand, Table
-from tournaments.services.hand_confirmation import hand_confirm, hand_dispute
-from tournaments.services.hand_corrections import (
-    hand_irregular_keep,
-    hand_result_correct,
-    hand_void,
-)
-from tournaments.services.hand_log import hand_deal
-from tournaments.services.hands import (
+from tournaments.common.errors import ApplicationError
+from tournaments.hands.confirmation import hand_confirm, hand_dispute
+from tournaments.hands.corrections import hand_irregular_keep, hand_result_correct, hand_void
+from tournaments.hands.replay import hand_deal
+from tournaments.hands.write import (
     hand_action_record,
     hand_action_undo,
     hand_announcement_record,
@@ -28,7 +23,8 @@ from tournaments.services.hands import (
     hand_record_passed_out,
     hand_record_result,
 )
-from tournaments.services.penalties import penalty_create
+from tournaments.models import Hand, Table
+from tournaments.tournament.penalties import penalty_create
 
 
 @dataclass

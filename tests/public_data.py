@@ -9,14 +9,10 @@ from typing import Any
 from referee.rules.cards import Deal
 from tests import factories
 from tests.play import random_hand_actions
-from tournaments.errors import ApplicationError
+from tournaments.common.errors import ApplicationError
+from tournaments.hands.replay import hand_deal
+from tournaments.hands.write import hand_action_record, hand_announcement_record, hand_create
 from tournaments.models import Hand, Round, RoundStatus, Table, Tournament
-from tournaments.services.hand_log import hand_deal
-from tournaments.services.hands import (
-    hand_action_record,
-    hand_announcement_record,
-    hand_create,
-)
 
 
 def tournament_with_tables(

@@ -14,10 +14,10 @@ from django.test import Client
 from django.utils import timezone
 
 from tests.tournaments.builders import tournament_with_entries
-from tournaments import health
-from tournaments.health import health_cache_clear
+from tournaments.common import health
+from tournaments.common.health import health_cache_clear
 from tournaments.models import Tournament, WorkerHeartbeat
-from tournaments.services.standings import standings_snapshot_update
+from tournaments.standings.snapshots import standings_snapshot_update
 from tournaments.tasks import worker_heartbeat
 
 pytestmark = pytest.mark.django_db

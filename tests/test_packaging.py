@@ -173,7 +173,7 @@ def test_a_built_wheel_installs_a_working_rules_library_without_django(tmp_path:
     for installed in (
         "referee/rules/__main__.py",
         "referee/api/views.py",
-        "tournaments/services/hands.py",
+        "tournaments/hands/write.py",
         "tournaments/migrations/0001_initial.py",
         "tournaments/locale/zh_Hans/LC_MESSAGES/django.mo",
     ):

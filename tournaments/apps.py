@@ -11,11 +11,11 @@ class TournamentsConfig(AppConfig):
         from django.db.backends.signals import connection_created
         from django.urls import register_converter
 
-        from tournaments.converters import IdConverter
-        from tournaments.db_binding import integers_as_text
+        from tournaments.common.converters import IdConverter
+        from tournaments.common.db_binding import integers_as_text
 
         register_converter(IdConverter, "id")
 
         connection_created.connect(integers_as_text, dispatch_uid="tournaments.integers_as_text")
 
-        from tournaments import referee_sessions  # noqa: F401  (connects its receiver)
+        from tournaments.common import referee_sessions  # noqa: F401  (connects its receiver)

@@ -3,9 +3,9 @@
 from celery import shared_task
 from django.db import DatabaseError
 
-from tournaments.services.health import worker_heartbeat_record
-from tournaments.services.idempotency import idempotency_records_expire
-from tournaments.services.standings import standings_snapshot_update, standings_sweep
+from tournaments.common.heartbeat import worker_heartbeat_record
+from tournaments.common.idempotency import idempotency_records_expire
+from tournaments.standings.snapshots import standings_snapshot_update, standings_sweep
 
 
 @shared_task(name="tournaments.tasks.ping")

@@ -10,9 +10,9 @@ from django.utils.translation import gettext_lazy as _
 from rest_framework import authentication, exceptions
 from rest_framework.authtoken.models import Token
 
-from tournaments.compiled import CompiledGet
+from tournaments.common.compiled import CompiledGet
 
-#: The token and its user, compiled once per connection (``tournaments.compiled``).
+#: The token and its user, compiled once per connection (``tournaments.common.compiled``).
 _token_with_user = CompiledGet(
     "token_with_user", lambda key: Token.objects.select_related("user").filter(pk=key)
 )

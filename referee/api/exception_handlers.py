@@ -24,7 +24,7 @@ from config.unavailable import (
     database_unavailable_response,
     database_unreachable,
 )
-from tournaments.errors import ApplicationError
+from tournaments.common.errors import ApplicationError
 
 API_PREFIX = "/api/"
 

@@ -19,10 +19,10 @@ from django.utils.translation import gettext as _
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from tournaments.compiled import CompiledGet, row_insert
-from tournaments.errors import ApplicationError
+from tournaments.common.compiled import CompiledGet, row_insert
+from tournaments.common.errors import ApplicationError
+from tournaments.common.transactions import caller_transaction
 from tournaments.models import IdempotencyRecord
-from tournaments.services.transactions import caller_transaction
 
 KEY_PATTERN = re.compile(r"[A-Za-z0-9_.:\-]{1,128}")
 DEVICE_PATTERN = re.compile(r"[\x20-\x7e]{0,64}")

@@ -2,7 +2,7 @@ from typing import Any
 
 from rest_framework.permissions import BasePermission
 
-from tournaments.roles import user_is_director, user_is_referee
+from tournaments.common.roles import user_is_director, user_is_referee
 
 
 class IsRefereeOrDirector(BasePermission):

@@ -7,8 +7,8 @@ from rest_framework import serializers
 from rest_framework.authtoken.serializers import AuthTokenSerializer
 
 from referee.api.schema import RESULT_FIELDS
-from tournaments.errors import ApplicationError
-from tournaments.services.validation import PENALTY_POINTS_MAX
+from tournaments.common.errors import ApplicationError
+from tournaments.common.validation import PENALTY_POINTS_MAX
 
 REASON_MAX = 2000
 

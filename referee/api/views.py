@@ -1,6 +1,6 @@
 """Referee API v1: one view per operation; services write, selectors read.
 
-Permissions are checked by ``tournaments.access`` (which answers with stable codes:
+Permissions are checked by ``tournaments.common.access`` (which answers with stable codes:
 ``not_authenticated``, ``not_assigned``, ``round_not_playing``…). Every write needs an
 ``Idempotency-Key``; hand writes may carry ``If-Match`` (the hand version seen) and
 ``X-Device-Id``.
@@ -27,12 +27,17 @@ from referee.api.idempotency import (
 )
 from referee.api.parsers import BoundedJSONParser
 from referee.api.permissions import IsRefereeOrDirector
-from tournaments import access, card_secrecy, hand_selectors, selectors, table_selectors
-from tournaments.errors import ApplicationError
+from tournaments.common import access
+from tournaments.common.errors import ApplicationError
+from tournaments.common.idempotency import idempotency_retry_check
+from tournaments.common.roles import user_is_director, user_is_referee
+from tournaments.hands import card_secrecy, table_selectors
+from tournaments.hands import confirmation as hand_confirmation
+from tournaments.hands import corrections as hand_corrections
+from tournaments.hands import selectors as hand_selectors
+from tournaments.hands import write as hands
 from tournaments.models import Board, Entry, Hand, Penalty, Tournament
-from tournaments.roles import user_is_director, user_is_referee
-from tournaments.services import hand_confirmation, hand_corrections, hands, penalties
-from tournaments.services.idempotency import idempotency_retry_check
+from tournaments.tournament import penalties, selectors
 
 ERRORS = {
     code: OpenApiResponse(io.ErrorSerializer, description=text)

@@ -7,8 +7,8 @@ from django.contrib.auth.models import Group
 from rest_framework.test import APIClient
 
 from tests import factories
+from tournaments.common.roles import REFEREE_GROUP
 from tournaments.models import RefereeAssignment, Round, RoundStatus, Table
-from tournaments.roles import REFEREE_GROUP
 
 _keys = itertools.count(1)
 

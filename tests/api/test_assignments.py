@@ -9,12 +9,12 @@ from django.urls import reverse
 
 from tests import factories
 from tests.api.helpers import assign, client_for, playing_table, referee_user
-from tournaments.errors import ApplicationError
+from tournaments.common.errors import ApplicationError
+from tournaments.common.player_names import display_name
+from tournaments.hands.corrections import hand_void
+from tournaments.hands.write import hand_create, hand_record_result
 from tournaments.models import Player, Table
-from tournaments.player_names import display_name
-from tournaments.services.hand_corrections import hand_void
-from tournaments.services.hands import hand_create, hand_record_result
-from tournaments.services.rounds import table_hand_add
+from tournaments.rounds.services import table_hand_add
 
 pytestmark = pytest.mark.django_db
 

@@ -9,9 +9,9 @@ from rest_framework.test import APIClient, APIRequestFactory
 
 from referee.api.exception_handlers import api_exception_handler, server_error
 from tests import factories
-from tournaments.errors import ApplicationError
+from tournaments.common.errors import ApplicationError
 from tournaments.models import Table
-from tournaments.services.rounds import referee_assign
+from tournaments.rounds.services import referee_assign
 
 pytestmark = pytest.mark.django_db
 

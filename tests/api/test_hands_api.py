@@ -17,8 +17,8 @@ from tests.api.helpers import (
     start_hand,
 )
 from tests.play import random_hand_actions
+from tournaments.hands.replay import hand_check_replays
 from tournaments.models import Hand, HandEvent, IdempotencyRecord
-from tournaments.services.hand_log import hand_check_replays
 
 pytestmark = pytest.mark.django_db
 

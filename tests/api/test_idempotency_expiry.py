@@ -19,11 +19,11 @@ from tests.api.helpers import (
     referee_user,
     start_hand,
 )
-from tournaments.errors import ApplicationError
+from tournaments.common.errors import ApplicationError
+from tournaments.common.idempotency import idempotency_records_expire
 from tournaments.models import HandEvent, IdempotencyRecord, Penalty
-from tournaments.services.idempotency import idempotency_records_expire
-from tournaments.services.penalties import penalty_create
 from tournaments.tasks import idempotency_records_expire_task
+from tournaments.tournament.penalties import penalty_create
 
 pytestmark = pytest.mark.django_db
 

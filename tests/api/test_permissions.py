@@ -11,6 +11,7 @@ from django.db.models import Model
 
 from tests import factories
 from tests.api.helpers import assign, client_for, post, referee_user
+from tournaments.hands.write import hand_create
 from tournaments.models import (
     Hand,
     HandEvent,
@@ -20,7 +21,6 @@ from tournaments.models import (
     RoundStatus,
     Seat,
 )
-from tournaments.services.hands import hand_create
 
 pytestmark = pytest.mark.django_db
 

@@ -13,7 +13,18 @@ from referee.rules.cards import deal_from_seed
 from tests import factories
 from tests.api.helpers import assign, client_for, playing_table, post, referee_user
 from tests.play import random_hand_actions
-from tournaments.errors import ApplicationError
+from tournaments.common.errors import ApplicationError
+from tournaments.common.roles import REFEREE_GROUP
+from tournaments.hands.confirmation import hand_confirm_by_pins, hand_dispute
+from tournaments.hands.corrections import hand_result_correct, hand_void
+from tournaments.hands.write import (
+    hand_action_record,
+    hand_create,
+    hand_deal_record,
+    hand_record_passed_out,
+    hand_record_result,
+    hand_result_preview,
+)
 from tournaments.models import (
     Hand,
     HandEvent,
@@ -24,17 +35,6 @@ from tournaments.models import (
     Seat,
     Table,
     Tournament,
-)
-from tournaments.roles import REFEREE_GROUP
-from tournaments.services.hand_confirmation import hand_confirm_by_pins, hand_dispute
-from tournaments.services.hand_corrections import hand_result_correct, hand_void
-from tournaments.services.hands import (
-    hand_action_record,
-    hand_create,
-    hand_deal_record,
-    hand_record_passed_out,
-    hand_record_result,
-    hand_result_preview,
 )
 
 pytestmark = pytest.mark.django_db

@@ -77,7 +77,7 @@ def _referee_group(**kwargs: Any) -> None:
     put back when the flush emits post_migrate (later tests expect it)."""
     from django.contrib.auth.models import Group
 
-    from tournaments.roles import REFEREE_GROUP
+    from tournaments.common.roles import REFEREE_GROUP
 
     Group.objects.using(kwargs.get("using", "default")).get_or_create(name=REFEREE_GROUP)
 

@@ -16,16 +16,16 @@ from referee.rules.cards import deal_from_seed
 from tests import factories
 from tests.play import random_hand_actions
 from tests.public_data import hand_played, tournament_with_tables
-from tournaments.models import Hand, RefereeAssignment, Seat, Table, Tournament
-from tournaments.roles import REFEREE_GROUP
-from tournaments.services.hand_confirmation import hand_confirm, hand_confirm_by_pins, hand_dispute
-from tournaments.services.hand_corrections import hand_void
-from tournaments.services.hands import (
+from tournaments.common.roles import REFEREE_GROUP
+from tournaments.hands.confirmation import hand_confirm, hand_confirm_by_pins, hand_dispute
+from tournaments.hands.corrections import hand_void
+from tournaments.hands.write import (
     hand_action_record,
     hand_create,
     hand_deal_record,
     hand_record_result,
 )
+from tournaments.models import Hand, RefereeAssignment, Seat, Table, Tournament
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -23,8 +23,8 @@ from tests.browser.console.test_referee_console import _setup as console_setup
 from tests.browser.console.test_referee_console import _sign_in as console_sign_in
 from tests.browser.console.test_referee_console import _start_board_hand
 from tests.public_data import hand_play, hand_played, tournament_with_tables
+from tournaments.common.roles import REFEREE_GROUP
 from tournaments.models import Hand, HandStatus, RefereeAssignment
-from tournaments.roles import REFEREE_GROUP
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -13,8 +13,8 @@ from referee.rules.hand import HandState
 from referee.rules.profiles import get_profile
 from tests import factories
 from tests.play import random_hand_actions
+from tournaments.hands.write import hand_action_record, hand_create, hand_record_result
 from tournaments.models import Hand, Round, RoundStatus
-from tournaments.services.hands import hand_action_record, hand_create, hand_record_result
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

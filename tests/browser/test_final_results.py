@@ -19,8 +19,8 @@ from playwright.sync_api import Browser, Page, expect
 
 from tests import factories
 from tests.browser.conftest import ARTEFACTS
+from tournaments.hands.write import hand_create, hand_record_result
 from tournaments.models import Hand, Round, Table, Tournament, TournamentStatus
-from tournaments.services.hands import hand_create, hand_record_result
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -15,7 +15,7 @@ from tests import factories
 from tests.hand_stories import story
 from tests.public_data import hand_played, tournament_with_tables
 from tournaments.models import Player, Round
-from tournaments.services.standings import standings_snapshot_update
+from tournaments.standings.snapshots import standings_snapshot_update
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

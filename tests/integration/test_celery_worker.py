@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from config import celery_app
-from tournaments.health import health_cache_clear
-from tournaments.services.health import worker_heartbeat_record
+from tournaments.common.health import health_cache_clear
+from tournaments.common.heartbeat import worker_heartbeat_record
 from tournaments.tasks import ping
 
 REPO = Path(__file__).resolve().parents[2]

@@ -36,7 +36,7 @@ import pytest
 from config import celery_app
 from tests.integration.test_standings_worker import Workers, recomputed, totals
 from tournaments.models import HandSeatResult, StandingSnapshot, Tournament
-from tournaments.services.standings import standings_sweep
+from tournaments.standings.snapshots import standings_sweep
 
 from ..tournaments.builders import finish, table_of, tournament_with_entries
 
@@ -239,7 +239,7 @@ from django.contrib.auth.models import Group
 from rest_framework.authtoken.models import Token
 from tournaments.models import (Entry, Player, RefereeAssignment, Round, RoundStatus, Seat,
                                 Table, Tournament)
-from tournaments.roles import REFEREE_GROUP
+from tournaments.common.roles import REFEREE_GROUP
 
 user = get_user_model().objects.create_user("fault-referee", password="x")
 user.groups.add(Group.objects.get_or_create(name=REFEREE_GROUP)[0])

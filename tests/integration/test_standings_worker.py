@@ -21,11 +21,11 @@ from django.db import connection
 
 from config import celery_app
 from tests.integration.test_celery_worker import wait_until_ready
-from tournaments.broker_publish import broker_publish_drain
-from tournaments.health import health_cache_clear
+from tournaments.common.broker_publish import broker_publish_drain
+from tournaments.common.health import health_cache_clear
 from tournaments.models import StandingSnapshot, Tournament, WorkerHeartbeat
-from tournaments.services import standings as standings_service
-from tournaments.standings_selectors import standings_compute
+from tournaments.standings import snapshots as standings_service
+from tournaments.standings.queries import standings_compute
 from tournaments.tasks import worker_heartbeat
 
 from ..tournaments.builders import finish, table_of, tournament_with_entries

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from django.utils import translation
 
-from tournaments.views.referee_hand_strings import RULE_NUMBERS
-from tournaments.views.referee_strings import console_strings
+from referee.console.hand_strings import RULE_NUMBERS
+from referee.console.strings import console_strings
 
 ROOT = Path(__file__).resolve().parents[2]
 CONSOLE = ROOT / "tournaments" / "static" / "referee" / "console"

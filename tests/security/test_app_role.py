@@ -2,7 +2,7 @@
 
 Reproduction from the issue: the application's user owned the tables, so it could DISABLE
 TRIGGER, set session_replication_role = replica, or TRUNCATE the append-only log. Here the
-test database gets the production grants (tournaments/sql/app_role_grants.sql, through
+test database gets the production grants (tournaments/common/sql/app_role_grants.sql, through
 ``manage.py db_app_role``, as the owner), then the test connects AS THE APPLICATION ROLE and
 tries each statement. The role (DATABASE_APP_ROLE) is created by .ci/run.
 """

@@ -16,6 +16,7 @@ from django.utils import timezone
 from psycopg import errors
 
 from tests import factories
+from tournaments.hands.write import hand_create, hand_record_result
 from tournaments.models import (
     Hand,
     HandEvent,
@@ -25,9 +26,8 @@ from tournaments.models import (
     RoundLogKind,
     TournamentLog,
 )
-from tournaments.services.hands import hand_create, hand_record_result
-from tournaments.services.penalties import penalty_create
-from tournaments.services.tournament_log import tournament_log_append
+from tournaments.tournament.log import tournament_log_append
+from tournaments.tournament.penalties import penalty_create
 
 pytestmark = [pytest.mark.postgresql, pytest.mark.django_db(transaction=True)]
 

@@ -21,9 +21,9 @@ from django.test import Client
 from tests import factories
 from tests.api.helpers import assign, referee_user
 from tests.public_data import hand_play, tournament_with_tables
+from tournaments.hands.write import hand_create
 from tournaments.models import Board, Hand, HandStatus, RoundBoard, Table, Tournament
-from tournaments.services.hands import hand_create
-from tournaments.services.rounds import round_close
+from tournaments.rounds.services import round_close
 
 pytestmark = pytest.mark.django_db
 

@@ -9,9 +9,9 @@ from django.test import Client
 
 from tests import factories
 from tests.api.helpers import assign, client_for, playing_table, post, referee_user
+from tournaments.hands.corrections import hand_result_correct
+from tournaments.hands.write import hand_create, hand_record_result
 from tournaments.models import Hand, HandEvent, Seat, Table
-from tournaments.services.hand_corrections import hand_result_correct
-from tournaments.services.hands import hand_create, hand_record_result
 
 pytestmark = pytest.mark.django_db
 

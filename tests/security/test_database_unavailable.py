@@ -51,7 +51,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.test import Client
 from tournaments.models import Tournament
-from tournaments.roles import REFEREE_GROUP
+from tournaments.common.roles import REFEREE_GROUP
 
 User = get_user_model()
 Tournament.objects.create(name="Down", slug="down", is_public=True)

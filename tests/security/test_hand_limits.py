@@ -13,11 +13,11 @@ from django.db import IntegrityError, connection, transaction
 from tests import factories
 from tests.api.helpers import assign, client_for, playing_table, post, referee_user, start_hand
 from tests.at_once import at_once
-from tournaments.errors import ApplicationError
+from tournaments.common.errors import ApplicationError
+from tournaments.hands.corrections import hand_void
+from tournaments.hands.write import hand_create, hand_record_result
 from tournaments.models import Confirmation, Hand, HandStatus, RoundLog, RoundLogKind
-from tournaments.services.hand_corrections import hand_void
-from tournaments.services.hands import hand_create, hand_record_result
-from tournaments.services.rounds import table_hand_add
+from tournaments.rounds.services import table_hand_add
 
 pytestmark = pytest.mark.django_db
 

@@ -13,10 +13,10 @@ from django.db import DataError, IntegrityError, connection, transaction
 
 from tests import factories
 from tests.api.helpers import assign, client_for, playing_table, post, referee_user, start_hand
-from tournaments.errors import ApplicationError
+from tournaments.common.errors import ApplicationError
+from tournaments.hands import write as hand_services
 from tournaments.models import Hand, HandEvent, Penalty, Round, RoundLog, RoundLogKind
-from tournaments.services import hands as hand_services
-from tournaments.services import penalties as penalty_services
+from tournaments.tournament import penalties as penalty_services
 
 pytestmark = pytest.mark.django_db
 

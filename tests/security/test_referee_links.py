@@ -25,9 +25,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from tests import factories
-from tournaments.login_links import _tokens, link_path
+from tournaments.common.roles import REFEREE_GROUP
 from tournaments.models import RefereeAssignment, Round, Table
-from tournaments.roles import REFEREE_GROUP
+from tournaments.rounds.login_links import _tokens, link_path
 
 pytestmark = pytest.mark.django_db
 

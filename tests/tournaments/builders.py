@@ -3,8 +3,8 @@
 from typing import Any
 
 from tests import factories
+from tournaments.hands.write import hand_create, hand_record_passed_out, hand_record_result
 from tournaments.models import Board, Entry, Hand, Round, Seat, Table, Tournament
-from tournaments.services.hands import hand_create, hand_record_passed_out, hand_record_result
 
 
 def tournament_with_entries(n: int, **fields: Any) -> tuple[Tournament, list[Entry]]:

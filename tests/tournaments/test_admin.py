@@ -10,7 +10,8 @@ from django.urls import NoReverseMatch, reverse
 
 from referee.rules.cards import deal_from_seed, format_cards
 from tests import factories
-from tournaments.director_selectors import seating_explanation_text
+from tournaments.director.selectors import seating_explanation_text
+from tournaments.hands.write import hand_create
 from tournaments.models import (
     Board,
     Entry,
@@ -24,8 +25,7 @@ from tournaments.models import (
     Table,
     Tournament,
 )
-from tournaments.services.hands import hand_create
-from tournaments.services.rounds import round_start, table_hand_add
+from tournaments.rounds.services import round_start, table_hand_add
 
 pytestmark = pytest.mark.django_db
 

@@ -9,7 +9,20 @@ from django.db import transaction
 
 from tests import factories
 from tests.play import random_hand_actions
-from tournaments.archive import archive_dumps, tournament_archive
+from tournaments.archive.export import archive_dumps, tournament_archive
+from tournaments.archive.restore import ArchiveError, tournament_import
+from tournaments.hands.confirmation import hand_confirm, hand_dispute
+from tournaments.hands.corrections import hand_void
+from tournaments.hands.replay import hand_check_replays, hand_deal, hand_replay
+from tournaments.hands.write import (
+    hand_action_record,
+    hand_action_undo,
+    hand_announcement_record,
+    hand_create,
+    hand_deal_record,
+    hand_record_passed_out,
+    hand_record_result,
+)
 from tournaments.models import (
     Hand,
     HandEvent,
@@ -20,23 +33,10 @@ from tournaments.models import (
     Seat,
     Tournament,
 )
-from tournaments.services.archive import ArchiveError, tournament_import
-from tournaments.services.hand_confirmation import hand_confirm, hand_dispute
-from tournaments.services.hand_corrections import hand_void
-from tournaments.services.hand_log import hand_check_replays, hand_deal, hand_replay
-from tournaments.services.hands import (
-    hand_action_record,
-    hand_action_undo,
-    hand_announcement_record,
-    hand_create,
-    hand_deal_record,
-    hand_record_passed_out,
-    hand_record_result,
-)
-from tournaments.services.penalties import penalty_create, penalty_revoke
-from tournaments.services.rounds import round_create, round_start
-from tournaments.services.seating import round_seat, seat_correct
-from tournaments.standings_selectors import standings_compute
+from tournaments.rounds.services import round_create, round_start
+from tournaments.seating.services import round_seat, seat_correct
+from tournaments.standings.queries import standings_compute
+from tournaments.tournament.penalties import penalty_create, penalty_revoke
 
 pytestmark = pytest.mark.django_db
 

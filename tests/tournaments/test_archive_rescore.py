@@ -8,11 +8,11 @@ from typing import Any
 import pytest
 
 from tests import factories
-from tournaments.archive import archive_dumps, tournament_archive
+from tournaments.archive.export import archive_dumps, tournament_archive
+from tournaments.archive.restore import ArchiveError, tournament_import
+from tournaments.hands.corrections import hand_result_correct
+from tournaments.hands.write import hand_create, hand_record_result
 from tournaments.models import Hand, HandEvent, HandSeatResult, Tournament
-from tournaments.services.archive import ArchiveError, tournament_import
-from tournaments.services.hand_corrections import hand_result_correct
-from tournaments.services.hands import hand_create, hand_record_result
 
 pytestmark = pytest.mark.django_db
 HAND = "rounds[0].tables[0].hands"

@@ -11,7 +11,10 @@ import pytest
 from django.db import IntegrityError, connection, transaction
 
 from tests import factories
-from tournaments.errors import ApplicationError
+from tournaments.common.errors import ApplicationError
+from tournaments.hands.corrections import hand_result_correct, hand_void
+from tournaments.hands.results import hand_results_sync
+from tournaments.hands.write import hand_create, hand_record_result
 from tournaments.models import (
     Hand,
     HandSeatResult,
@@ -23,11 +26,8 @@ from tournaments.models import (
     TournamentLog,
     TournamentLogKind,
 )
-from tournaments.services.hand_corrections import hand_result_correct, hand_void
-from tournaments.services.hand_results import hand_results_sync
-from tournaments.services.hands import hand_create, hand_record_result
-from tournaments.services.penalties import penalty_create, penalty_revoke
-from tournaments.services.tournament_log import tournament_log_append
+from tournaments.tournament.log import tournament_log_append
+from tournaments.tournament.penalties import penalty_create, penalty_revoke
 
 pytestmark = pytest.mark.django_db
 OLD_TIME = datetime(2000, 1, 1, tzinfo=UTC)

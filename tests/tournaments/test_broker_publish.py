@@ -1,4 +1,4 @@
-"""A write never waits on the broker (tournaments/broker_publish.py).
+"""A write never waits on the broker (tournaments/common/broker_publish.py).
 
 Reproduction: with Redis stopped, each write that queued a standings recompute took
 9-19 s (the publish retried its connection inside the request). Now the request only
@@ -17,9 +17,9 @@ import pytest
 from config import celery_app
 from tests.test_healthz import HangingBroker, closed_port
 from tests.tournaments.builders import tournament_with_entries
-from tournaments import broker_publish
+from tournaments.common import broker_publish
 from tournaments.models import StandingsState
-from tournaments.services.standings import standings_request
+from tournaments.standings.snapshots import standings_request
 
 pytestmark = pytest.mark.django_db(transaction=True)  # the publisher thread writes
 

@@ -1,4 +1,4 @@
-"""The card-secrecy rule (tournaments/card_secrecy.py): when a duplicate board is released."""
+"""The card-secrecy rule (tournaments/hands/card_secrecy.py): when a duplicate board is released."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from django.contrib.auth.models import AnonymousUser
 
 from tests import factories
 from tests.api.helpers import assign, referee_user
-from tournaments.card_secrecy import (
+from tournaments.hands.card_secrecy import (
     ALL,
     NONE,
     PLAYED_ONLY,
@@ -18,9 +18,9 @@ from tournaments.card_secrecy import (
     hand_cards_shown,
     hands_cards_shown,
 )
+from tournaments.hands.corrections import hand_void
+from tournaments.hands.write import hand_create, hand_record_passed_out, hand_record_result
 from tournaments.models import Board, Hand, Round, RoundBoard, RoundStatus, Table, Tournament
-from tournaments.services.hand_corrections import hand_void
-from tournaments.services.hands import hand_create, hand_record_passed_out, hand_record_result
 
 pytestmark = pytest.mark.django_db
 

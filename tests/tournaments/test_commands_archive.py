@@ -12,7 +12,7 @@ from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 from django.db import transaction
 
-from tournaments.archive import archive_dumps, tournament_archive
+from tournaments.archive.export import archive_dumps, tournament_archive
 from tournaments.models import (
     Entry,
     Hand,
@@ -23,10 +23,10 @@ from tournaments.models import (
     StandingSnapshot,
     Tournament,
 )
-from tournaments.services.generate import GenerateOptions, tournament_generate
-from tournaments.services.penalties import penalty_create
-from tournaments.services.tournaments import tournament_finish, tournament_reopen
-from tournaments.standings_selectors import standings_compute, standings_latest
+from tournaments.standings.queries import standings_compute, standings_latest
+from tournaments.tournament.generate import GenerateOptions, tournament_generate
+from tournaments.tournament.penalties import penalty_create
+from tournaments.tournament.services import tournament_finish, tournament_reopen
 
 pytestmark = pytest.mark.django_db
 

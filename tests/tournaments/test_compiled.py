@@ -10,8 +10,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests import factories
-from tournaments.compiled import CompiledExists, CompiledGet, row_insert, row_update
-from tournaments.hand_selectors import hand_get_for_write
+from tournaments.common.compiled import CompiledExists, CompiledGet, row_insert, row_update
+from tournaments.common.roles import REFEREE_GROUP
+from tournaments.hands.selectors import hand_get_for_write
+from tournaments.hands.write import hand_create
 from tournaments.models import (
     Hand,
     HandEvent,
@@ -19,8 +21,6 @@ from tournaments.models import (
     RefereeAssignment,
     Table,
 )
-from tournaments.roles import REFEREE_GROUP
-from tournaments.services.hands import hand_create
 
 pytestmark = pytest.mark.django_db
 

@@ -7,10 +7,10 @@ import io
 import pytest
 from django.urls import reverse
 
-from tournaments.csv_export import csv_cell, hands_csv_write, standings_csv_write
 from tournaments.models import Player, Tournament
-from tournaments.services.generate import GenerateOptions, tournament_generate
-from tournaments.services.standings import standings_snapshot_update
+from tournaments.standings.csv_export import csv_cell, hands_csv_write, standings_csv_write
+from tournaments.standings.snapshots import standings_snapshot_update
+from tournaments.tournament.generate import GenerateOptions, tournament_generate
 
 FORMULAS = ["=HYPERLINK(\"http://evil\")", "+1+cmd|' /C calc'!A0", "-2+3", "@SUM(A1)",
             "\t=1", "\r=1"]  # fmt: skip

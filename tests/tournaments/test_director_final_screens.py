@@ -14,7 +14,8 @@ from django.test import Client
 
 from tests import factories
 from tests.tournaments.builders import finish
-from tournaments.errors import ApplicationError
+from tournaments.common.errors import ApplicationError
+from tournaments.common.roles import REFEREE_GROUP
 from tournaments.models import (
     Entry,
     Penalty,
@@ -28,9 +29,8 @@ from tournaments.models import (
     TournamentLogKind,
     TournamentStatus,
 )
-from tournaments.roles import REFEREE_GROUP
-from tournaments.services.referees import referee_password_set
-from tournaments.services.tournaments import tournament_finish
+from tournaments.rounds.referees import referee_password_set
+from tournaments.tournament.services import tournament_finish
 
 pytestmark = pytest.mark.django_db
 

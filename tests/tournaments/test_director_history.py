@@ -8,9 +8,9 @@ import pytest
 from django.test import Client
 
 from tests import factories
-from tournaments.errors import ApplicationError
+from tournaments.common.errors import ApplicationError
 from tournaments.models import Entry, Tournament, TournamentLog, TournamentLogKind
-from tournaments.services.entries import entry_reinstate, entry_withdraw
+from tournaments.tournament.withdrawals import entry_reinstate, entry_withdraw
 
 pytestmark = pytest.mark.django_db
 
@@ -133,9 +133,9 @@ def test_only_directors_reinstate(client: Any, referee: Any, tournament: Tournam
 def test_a_director_revokes_a_penalty_from_the_hand_page_with_a_reason(
     director_client: Any, director: Any, referee: Any
 ) -> None:
+    from tournaments.hands.write import hand_create
     from tournaments.models import Penalty
-    from tournaments.services.hands import hand_create
-    from tournaments.services.penalties import penalty_create
+    from tournaments.tournament.penalties import penalty_create
 
     table = factories.seated_table(slug="revoke")
     hand = hand_create(table=table)

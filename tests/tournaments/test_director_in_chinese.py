@@ -17,12 +17,12 @@ from tests import factories
 from tests.hand_stories import Story, story
 from tests.tournaments.test_translations import catalogue
 from tournaments.models import Entry, Penalty, Round, RoundStatus
-from tournaments.services.entries import entry_withdraw
-from tournaments.services.penalties import penalty_revoke
-from tournaments.services.rounds import round_create
-from tournaments.services.seating import round_seat
-from tournaments.services.standings import standings_snapshot_update
-from tournaments.services.tournaments import tournament_update
+from tournaments.rounds.services import round_create
+from tournaments.seating.services import round_seat
+from tournaments.standings.snapshots import standings_snapshot_update
+from tournaments.tournament.penalties import penalty_revoke
+from tournaments.tournament.services import tournament_update
+from tournaments.tournament.withdrawals import entry_withdraw
 
 pytestmark = pytest.mark.django_db
 

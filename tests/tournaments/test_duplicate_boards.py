@@ -10,10 +10,10 @@ from tests import factories
 from tests.api.helpers import assign, client_for, playing_table, referee_user, start_hand
 from tests.tournaments.builders import board as make_board
 from tests.tournaments.builders import finish, table_of, tournament_with_entries
-from tournaments.errors import ApplicationError
+from tournaments.common.errors import ApplicationError
+from tournaments.hands.write import hand_create
 from tournaments.models import Hand, Round, RoundBoard, RoundStatus, Seat, Table
-from tournaments.services.hands import hand_create
-from tournaments.services.seating import round_seat
+from tournaments.seating.services import round_seat
 
 pytestmark = pytest.mark.django_db
 
@@ -37,7 +37,7 @@ def test_a_hand_start_refuses_a_board_an_entry_has_played() -> None:
 
 
 def test_a_voided_hand_counts_as_played() -> None:
-    from tournaments.services.hand_corrections import hand_void
+    from tournaments.hands.corrections import hand_void
 
     tournament, entries = tournament_with_entries(3, format="duplicate", hands_per_round=3)
     board = make_board(tournament, 1)

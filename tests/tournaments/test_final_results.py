@@ -8,7 +8,9 @@ import pytest
 
 from tests import factories
 from tests.tournaments.builders import finish
-from tournaments.errors import ApplicationError
+from tournaments.common.errors import ApplicationError
+from tournaments.hands.corrections import hand_result_correct, hand_void
+from tournaments.hands.write import hand_create
 from tournaments.models import (
     Hand,
     HandEvent,
@@ -20,13 +22,11 @@ from tournaments.models import (
     TournamentLogKind,
     TournamentStatus,
 )
-from tournaments.public_standings import final_revision, standings_table
-from tournaments.services.entries import entry_withdraw
-from tournaments.services.hand_corrections import hand_result_correct, hand_void
-from tournaments.services.hands import hand_create
-from tournaments.services.penalties import penalty_create, penalty_revoke
-from tournaments.services.rounds import round_reopen
-from tournaments.services.tournaments import tournament_finish, tournament_reopen, tournament_update
+from tournaments.rounds.services import round_reopen
+from tournaments.standings.public_table import final_revision, standings_table
+from tournaments.tournament.penalties import penalty_create, penalty_revoke
+from tournaments.tournament.services import tournament_finish, tournament_reopen, tournament_update
+from tournaments.tournament.withdrawals import entry_withdraw
 
 pytestmark = pytest.mark.django_db
 

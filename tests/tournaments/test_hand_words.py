@@ -1,5 +1,5 @@
 """A hand in words (issue 17.6): the director's log and the public replay say the same
-thing (tournaments.hand_words), every kind of event reads in words in the page's
+thing (tournaments.hands.words), every kind of event reads in words in the page's
 language, and a hand's stakes are the scoring code's, whatever the profile's multipliers."""
 
 from __future__ import annotations
@@ -18,10 +18,10 @@ from referee.rules.scoring import DefenderStake, StakeFactor
 from tests import factories
 from tests.hand_stories import Story, story
 from tests.public_data import hand_played, tournament_with_tables
-from tournaments import hand_selectors
-from tournaments.hand_words import event_words, rule_profile_label, stake_words
+from tournaments.hands import selectors as hand_selectors
+from tournaments.hands.words import event_words, rule_profile_label, stake_words
+from tournaments.hands.write import hand_create, hand_record_result
 from tournaments.models import HandEventKind
-from tournaments.services.hands import hand_create, hand_record_result
 
 pytestmark = pytest.mark.django_db
 

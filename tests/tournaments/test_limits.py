@@ -1,4 +1,4 @@
-"""Every integer a director sets has a sane maximum (tournaments/limits.py), refused above
+"""Every integer a director sets has a sane maximum (tournaments/common/limits.py), refused above
 it with the code ``too_large`` by the service, the director form (400) and the database.
 
 Reproduction: ``hands_per_round = 2147483647`` made seating loop for minutes while it held
@@ -17,20 +17,20 @@ from django.core.management.base import CommandError
 from tests import factories
 from tests.tournaments.test_constraints import assert_rejected
 from tests.tournaments.test_services_bad_input import row_counts
-from tournaments.errors import ApplicationError
-from tournaments.limits import (
+from tournaments.common.errors import ApplicationError
+from tournaments.common.limits import (
     BOARD_NUMBER_MAX,
     HANDS_PER_ROUND_MAX,
     REGISTRATION_ORDER_MAX,
     ROUND_NUMBER_MAX,
     TABLE_NUMBER_MAX,
 )
+from tournaments.hands.boards import board_create
 from tournaments.models import Board, Entry, Round, RoundBoard, Table, Tournament
-from tournaments.services.boards import board_create
-from tournaments.services.generate import GenerateOptions, tournament_generate
-from tournaments.services.rounds import round_create, table_create
-from tournaments.services.seating import round_seat
-from tournaments.services.tournaments import entry_create, tournament_create, tournament_update
+from tournaments.rounds.services import round_create, table_create
+from tournaments.seating.services import round_seat
+from tournaments.tournament.generate import GenerateOptions, tournament_generate
+from tournaments.tournament.services import entry_create, tournament_create, tournament_update
 
 pytestmark = pytest.mark.django_db
 

@@ -10,6 +10,8 @@ from django.core.management import CommandError, call_command
 
 from referee.rules.profiles import get_profile
 from referee.rules.scoring import DealResult, score_result
+from tournaments.common.roles import user_is_director, user_is_referee
+from tournaments.hands.replay import hand_check_replays
 from tournaments.models import (
     Board,
     Entry,
@@ -22,9 +24,7 @@ from tournaments.models import (
     Table,
     Tournament,
 )
-from tournaments.roles import user_is_director, user_is_referee
-from tournaments.services.hand_log import hand_check_replays
-from tournaments.standings_selectors import standings_latest
+from tournaments.standings.queries import standings_latest
 
 pytestmark = pytest.mark.django_db
 
@@ -192,8 +192,8 @@ def test_make_run_keeps_the_documented_demo_logins() -> None:
 def test_running_again_after_a_referee_undid_or_voided_a_demo_hand() -> None:
     """``make run`` loads the demo every time: a rerun after the live demo hand was
     corrected (an action undone, a hand voided) goes on, as the log now stands."""
-    from tournaments.services.hand_corrections import hand_void
-    from tournaments.services.hands import hand_action_undo
+    from tournaments.hands.corrections import hand_void
+    from tournaments.hands.write import hand_action_undo
 
     run_demo()
     played = Hand.objects.filter(table__number=1).order_by("number")

@@ -17,10 +17,10 @@ from hypothesis import strategies as st
 from tests import factories
 from tests.public_data import hand_played, tournament_with_tables
 from tournaments.models import Entry
-from tournaments.services.penalties import penalty_create, penalty_revoke
-from tournaments.services.standings import standings_snapshot_update
-from tournaments.standings import EntryTotals
-from tournaments.standings_selectors import entry_totals, standings_compute
+from tournaments.standings.queries import entry_totals, standings_compute
+from tournaments.standings.ranking import EntryTotals
+from tournaments.standings.snapshots import standings_snapshot_update
+from tournaments.tournament.penalties import penalty_create, penalty_revoke
 
 pytestmark = pytest.mark.django_db
 

@@ -4,8 +4,8 @@ import pytest
 from django.urls import reverse
 
 from tests import factories
+from tournaments.hands.write import hand_create, hand_record_result
 from tournaments.models import Round, RoundStatus
-from tournaments.services.hands import hand_create, hand_record_result
 
 pytestmark = pytest.mark.django_db
 

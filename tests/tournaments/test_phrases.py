@@ -1,4 +1,4 @@
-"""Phrases kept before translation (tournaments.phrases): what is stored reads back the
+"""Phrases kept before translation (tournaments.common.phrases): what is stored reads back the
 same, and renders through whatever catalogue and seat names the reader has."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tournaments.phrases import Lines, Phrase, SeatRef, from_json, render, to_json
+from tournaments.common.phrases import Lines, Phrase, SeatRef, from_json, render, to_json
 
 names = st.sampled_from(["a", "b", "seat", "entry"])
 leaves = st.one_of(

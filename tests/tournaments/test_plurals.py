@@ -12,10 +12,10 @@ import pytest
 from django.utils import translation
 
 from tests import factories
-from tournaments.hand_words import action_words
+from tournaments.common.phrases import ngettext_lazy, render
+from tournaments.hands.words import action_words
 from tournaments.models import RoundStatus
-from tournaments.phrases import ngettext_lazy, render
-from tournaments.services.seating import round_seat_preview
+from tournaments.seating.services import round_seat_preview
 
 ROOT = Path(__file__).resolve().parents[2]
 #: Nouns that follow a count somewhere on the site's pages and messages.

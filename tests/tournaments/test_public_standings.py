@@ -13,8 +13,8 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from tournaments.models import StandingSnapshot, Tournament
-from tournaments.services.generate import GenerateOptions, tournament_generate
-from tournaments.services.standings import standings_snapshot_update
+from tournaments.standings.snapshots import standings_snapshot_update
+from tournaments.tournament.generate import GenerateOptions, tournament_generate
 
 pytestmark = pytest.mark.django_db
 

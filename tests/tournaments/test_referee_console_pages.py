@@ -11,7 +11,7 @@ import pytest
 from django.contrib.staticfiles import finders
 
 from tests.api.helpers import referee_user
-from tournaments.login_links import link_path
+from tournaments.rounds.login_links import link_path
 
 pytestmark = pytest.mark.django_db
 
@@ -110,7 +110,7 @@ def test_the_service_worker_keeps_the_console_and_never_the_api(client: Any) -> 
 
 
 def test_the_service_worker_cache_changes_with_the_assets(client: Any) -> None:
-    from tournaments.views import referee
+    from referee.console import views as referee
 
     first = client.get("/referee/sw.js").content.decode()
     original = referee.CONSOLE_ASSETS
@@ -128,7 +128,7 @@ def test_the_service_worker_cache_changes_with_the_assets(client: Any) -> None:
 
 def test_the_service_worker_keeps_every_module_the_console_imports(client: Any) -> None:
     """A module left out of its list would be missing from a reload offline."""
-    console = Path(__file__).resolve().parents[2] / "tournaments/static/referee/console"
+    console = Path(__file__).resolve().parents[2] / "referee/console/static/referee/console"
     imported = {"main.js"}
     for module in console.glob("*.js"):
         imported |= set(re.findall(r'from "\./([a-z]+\.js)"', module.read_text()))

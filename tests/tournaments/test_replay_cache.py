@@ -1,4 +1,4 @@
-"""The replay cache of hand writes (``tournaments.services.hand_log``): a write that writes
+"""The replay cache of hand writes (``tournaments.hands.replay``): a write that writes
 nothing gives back the replay it took, and what it gives back is still the committed hand's.
 
 Committed writes fill the cache (``on_commit``), so these tests run the commit callbacks.
@@ -21,10 +21,10 @@ from referee.rules.hand import HandState
 from referee.rules.profiles import get_profile
 from tests import factories
 from tests.play import random_hand_actions
-from tournaments.errors import ApplicationError
+from tournaments.common.errors import ApplicationError
+from tournaments.hands.replay import hand_check_replays, replay_cache_clear
+from tournaments.hands.write import hand_action_record, hand_create
 from tournaments.models import Hand, Table
-from tournaments.services.hand_log import hand_check_replays, replay_cache_clear
-from tournaments.services.hands import hand_action_record, hand_create
 
 pytestmark = pytest.mark.django_db
 SEED = 11

@@ -9,14 +9,14 @@ import pytest
 from django.db import IntegrityError, transaction
 
 from tests import factories
-from tournaments.errors import ApplicationError
+from tournaments.common.errors import ApplicationError
+from tournaments.hands.corrections import hand_result_correct, hand_void
+from tournaments.hands.replay import hand_check_replays
+from tournaments.hands.results import hand_results_sync
+from tournaments.hands.write import hand_action_record, hand_create, hand_record_result
 from tournaments.models import Hand, HandEvent, HandSeatResult, Round, Seat, Table, Tournament
-from tournaments.services.hand_corrections import hand_result_correct, hand_void
-from tournaments.services.hand_log import hand_check_replays
-from tournaments.services.hand_results import hand_results_sync
-from tournaments.services.hands import hand_action_record, hand_create, hand_record_result
-from tournaments.services.rounds import seat_create, table_move
-from tournaments.services.seating import seat_correct
+from tournaments.rounds.services import seat_create, table_move
+from tournaments.seating.services import seat_correct
 
 pytestmark = pytest.mark.django_db
 

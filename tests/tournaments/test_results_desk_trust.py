@@ -14,22 +14,18 @@ from referee.rules.profiles import get_profile
 from tests import factories
 from tests.api.helpers import assign, client_for, post, referee_user
 from tests.play import random_hand_actions
-from tournaments import hand_selectors
-from tournaments.errors import ApplicationError
-from tournaments.models import Hand, HandEvent, HandSeatResult, Round, RoundStatus, Table
-from tournaments.services.hand_corrections import (
-    hand_irregular_keep,
-    hand_result_correct,
-    hand_void,
-)
-from tournaments.services.hand_log import hand_check_replays
-from tournaments.services.hands import (
+from tournaments.common.errors import ApplicationError
+from tournaments.hands import selectors as hand_selectors
+from tournaments.hands.corrections import hand_irregular_keep, hand_result_correct, hand_void
+from tournaments.hands.replay import hand_check_replays
+from tournaments.hands.write import (
     hand_action_record,
     hand_create,
     hand_deal_record,
     hand_record_passed_out,
     hand_record_result,
 )
+from tournaments.models import Hand, HandEvent, HandSeatResult, Round, RoundStatus, Table
 
 pytestmark = pytest.mark.django_db
 SEED = 7
@@ -479,7 +475,7 @@ def test_the_director_records_a_result_only_hand_as_passed_out(
 def test_an_irregular_hand_is_not_confirmed_past_the_director(
     seated_table: Table, director: Any
 ) -> None:
-    from tournaments.services.hand_confirmation import hand_confirm
+    from tournaments.hands.confirmation import hand_confirm
 
     hand = _irregular_hand(seated_table)
     stored = refresh(hand)
@@ -489,8 +485,8 @@ def test_an_irregular_hand_is_not_confirmed_past_the_director(
 def test_overrides_passed_out_corrections_and_irregular_hands_round_trip_the_archive() -> None:
     import json
 
-    from tournaments.archive import archive_dumps, tournament_archive
-    from tournaments.services.archive import tournament_import
+    from tournaments.archive.export import archive_dumps, tournament_archive
+    from tournaments.archive.restore import tournament_import
 
     table = factories.seated_table(slug="trust-archived")
     logged, result = logged_hand(table)

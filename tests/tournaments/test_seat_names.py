@@ -10,10 +10,10 @@ from django.urls import reverse
 from django.utils import translation
 
 from tests.public_data import hand_played, tournament_with_tables
-from tournaments.errors import ApplicationError
-from tournaments.seat_names import seat_name, seat_names
-from tournaments.services.hands import hand_announcement_record
-from tournaments.views.director_forms import CorrectionForm
+from tournaments.common.errors import ApplicationError
+from tournaments.common.seat_names import seat_name, seat_names
+from tournaments.director.forms import CorrectionForm
+from tournaments.hands.write import hand_announcement_record
 
 pytestmark = pytest.mark.django_db
 

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tournaments.seating import (
+from tournaments.seating.engine import (
     History,
     PastTable,
     Seating,

@@ -4,9 +4,9 @@ import pytest
 
 from tests.tournaments.builders import finish, table_of, tournament_with_entries
 from tournaments.models import StandingSnapshot
-from tournaments.selectors import entry_order_for_seating
-from tournaments.services.entries import entry_withdraw
-from tournaments.services.standings import standings_snapshot_update
+from tournaments.standings.snapshots import standings_snapshot_update
+from tournaments.tournament.selectors import entry_order_for_seating
+from tournaments.tournament.withdrawals import entry_withdraw
 
 pytestmark = pytest.mark.django_db
 

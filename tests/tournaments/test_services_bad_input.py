@@ -15,14 +15,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests import factories
-from tournaments.errors import ApplicationError
+from tournaments.common.errors import ApplicationError
+from tournaments.hands.boards import board_create
+from tournaments.hands.write import hand_create, hand_record_result
 from tournaments.models import Hand, HandEvent, Table
-from tournaments.services.boards import board_create
-from tournaments.services.hands import hand_create, hand_record_result
-from tournaments.services.penalties import penalty_create
-from tournaments.services.players import player_create
-from tournaments.services.rounds import round_create, seat_create, table_create
-from tournaments.services.tournaments import entry_create, tournament_create, tournament_update
+from tournaments.rounds.services import round_create, seat_create, table_create
+from tournaments.tournament.penalties import penalty_create
+from tournaments.tournament.players import player_create
+from tournaments.tournament.services import entry_create, tournament_create, tournament_update
 
 pytestmark = pytest.mark.django_db
 

@@ -2,8 +2,8 @@ import pytest
 
 from referee.rules.cards import deal_from_seed, format_cards, parse_cards
 from tests import factories
-from tournaments.errors import ApplicationError
-from tournaments.services.boards import board_create
+from tournaments.common.errors import ApplicationError
+from tournaments.hands.boards import board_create
 
 pytestmark = pytest.mark.django_db
 

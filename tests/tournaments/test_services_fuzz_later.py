@@ -23,14 +23,11 @@ from tests.tournaments.test_services_bad_input import (
     fuzz_arguments,
     junk,
 )
-from tournaments.errors import ApplicationError
-from tournaments.models import Hand, RoundStatus, Seat, Table
-from tournaments.services.archive import tournament_import
-from tournaments.services.entries import entry_withdraw
-from tournaments.services.entry_import import entries_import, entries_import_preview
-from tournaments.services.hand_confirmation import hand_confirm, hand_dispute
-from tournaments.services.hand_corrections import hand_result_correct, hand_void
-from tournaments.services.hands import (
+from tournaments.archive.restore import tournament_import
+from tournaments.common.errors import ApplicationError
+from tournaments.hands.confirmation import hand_confirm, hand_dispute
+from tournaments.hands.corrections import hand_result_correct, hand_void
+from tournaments.hands.write import (
     hand_action_record,
     hand_action_undo,
     hand_announcement_record,
@@ -39,10 +36,10 @@ from tournaments.services.hands import (
     hand_record_passed_out,
     hand_record_result,
 )
-from tournaments.services.penalties import penalty_create, penalty_revoke
-from tournaments.services.referees import referee_account_create
-from tournaments.services.rounds import round_close, round_reopen, round_start
-from tournaments.services.seating import (
+from tournaments.models import Hand, RoundStatus, Seat, Table
+from tournaments.rounds.referees import referee_account_create
+from tournaments.rounds.services import round_close, round_reopen, round_start
+from tournaments.seating.services import (
     round_seat,
     round_seat_preview,
     seat_correct,
@@ -50,7 +47,10 @@ from tournaments.services.seating import (
     seat_remove,
     table_seats_set,
 )
-from tournaments.services.standings import standings_request, standings_snapshot_update
+from tournaments.standings.snapshots import standings_request, standings_snapshot_update
+from tournaments.tournament.entry_import import entries_import, entries_import_preview
+from tournaments.tournament.penalties import penalty_create, penalty_revoke
+from tournaments.tournament.withdrawals import entry_withdraw
 
 pytestmark = pytest.mark.django_db
 

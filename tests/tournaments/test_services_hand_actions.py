@@ -1,4 +1,4 @@
-"""The one write path for hand actions (tournaments.services.hands) and its corrections."""
+"""The one write path for hand actions (tournaments.hands.write) and its corrections."""
 
 from typing import Any
 
@@ -13,12 +13,11 @@ from referee.rules.physical import PhysicalHandState
 from referee.rules.profiles import get_profile
 from tests import factories
 from tests.play import random_hand_actions
-from tournaments.errors import ApplicationError
-from tournaments.models import Hand, HandEvent, HandSeatResult, Penalty, Table, Tournament
-from tournaments.services.hand_confirmation import hand_confirm, hand_dispute
-from tournaments.services.hand_corrections import hand_result_correct, hand_void
-from tournaments.services.hand_log import hand_check_replays
-from tournaments.services.hands import (
+from tournaments.common.errors import ApplicationError
+from tournaments.hands.confirmation import hand_confirm, hand_dispute
+from tournaments.hands.corrections import hand_result_correct, hand_void
+from tournaments.hands.replay import hand_check_replays
+from tournaments.hands.write import (
     hand_action_record,
     hand_action_undo,
     hand_announcement_record,
@@ -26,7 +25,8 @@ from tournaments.services.hands import (
     hand_deal_record,
     hand_record_result,
 )
-from tournaments.services.penalties import penalty_create, penalty_revoke
+from tournaments.models import Hand, HandEvent, HandSeatResult, Penalty, Table, Tournament
+from tournaments.tournament.penalties import penalty_create, penalty_revoke
 
 pytestmark = pytest.mark.django_db
 SEED = 7

@@ -6,18 +6,18 @@ from typing import Any
 import pytest
 
 from tests import factories
-from tournaments.errors import ApplicationError
-from tournaments.models import Hand, HandEvent, HandSeatResult, Seat, Table, Tournament
-from tournaments.services.hand_confirmation import (
+from tournaments.common.errors import ApplicationError
+from tournaments.hands.confirmation import (
     PIN_TRIES,
     hand_confirm,
     hand_confirm_by_pins,
     hand_dispute,
     table_hands_confirm,
 )
-from tournaments.services.hand_corrections import hand_result_correct
-from tournaments.services.hands import hand_create, hand_record_passed_out, hand_record_result
-from tournaments.services.tournaments import tournament_update
+from tournaments.hands.corrections import hand_result_correct
+from tournaments.hands.write import hand_create, hand_record_passed_out, hand_record_result
+from tournaments.models import Hand, HandEvent, HandSeatResult, Seat, Table, Tournament
+from tournaments.tournament.services import tournament_update
 
 pytestmark = pytest.mark.django_db
 

@@ -3,8 +3,8 @@
 import pytest
 
 from tests import factories
+from tournaments.hands.write import hand_create, hand_record_result
 from tournaments.models import HandSeatResult, Table, Tournament
-from tournaments.services.hands import hand_create, hand_record_result
 
 pytestmark = pytest.mark.django_db
 

@@ -9,9 +9,9 @@ from referee.rules.profiles import get_profile
 from referee.rules.scoring import DealResult, score_result
 from tests import factories
 from tests.at_once import at_once
-from tournaments.errors import ApplicationError
+from tournaments.common.errors import ApplicationError
+from tournaments.hands.write import hand_create, hand_record_result
 from tournaments.models import Hand, HandEvent, Table
-from tournaments.services.hands import hand_create, hand_record_result
 
 pytestmark = pytest.mark.django_db
 
@@ -249,7 +249,7 @@ def test_the_tournament_lock_survives_a_column_added_by_a_migration() -> None:
     """PostgreSQL, prepared statements: a deploy's migration (another connection) may add a
     column while the old web processes still run; their prepared hand-start statements
     keep working."""
-    from tournaments.services.hands import tournament_share_lock
+    from tournaments.hands.write import tournament_share_lock
 
     table = factories.seated_table()
     tournament_id = table.round.tournament_id

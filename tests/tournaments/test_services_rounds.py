@@ -4,10 +4,10 @@ import pytest
 from django.contrib.auth.models import Permission
 
 from tests import factories
-from tournaments.errors import ApplicationError
+from tournaments.common.errors import ApplicationError
+from tournaments.hands.write import hand_create, hand_record_result
 from tournaments.models import RefereeAssignment, Round, RoundLog, Seat, Table, Tournament
-from tournaments.services.hands import hand_create, hand_record_result
-from tournaments.services.rounds import (
+from tournaments.rounds.services import (
     referee_assign,
     round_close,
     round_create,
@@ -17,8 +17,8 @@ from tournaments.services.rounds import (
     table_create,
     table_move,
 )
-from tournaments.services.seating import round_seat
-from tournaments.services.tournaments import entry_create
+from tournaments.seating.services import round_seat
+from tournaments.tournament.services import entry_create
 
 pytestmark = pytest.mark.django_db
 

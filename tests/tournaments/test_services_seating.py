@@ -10,9 +10,10 @@ from django.utils import timezone
 
 from tests import factories
 from tests.at_once import at_once
-from tournaments import selectors
-from tournaments.director_selectors import seating_explanation_text
-from tournaments.errors import ApplicationError
+from tournaments.common.errors import ApplicationError
+from tournaments.director.selectors import seating_explanation_text
+from tournaments.hands.replay import hand_replay
+from tournaments.hands.write import hand_create, hand_record_result
 from tournaments.models import (
     Entry,
     HandEvent,
@@ -26,17 +27,11 @@ from tournaments.models import (
     Table,
     Tournament,
 )
-from tournaments.services.entries import entry_withdraw
-from tournaments.services.hand_log import hand_replay
-from tournaments.services.hands import hand_create, hand_record_result
-from tournaments.services.rounds import round_close, round_create, round_start
-from tournaments.services.seating import (
-    round_seat,
-    round_seat_preview,
-    seat_correct,
-    seat_override,
-)
-from tournaments.services.tournaments import entry_create
+from tournaments.rounds.services import round_close, round_create, round_start
+from tournaments.seating.services import round_seat, round_seat_preview, seat_correct, seat_override
+from tournaments.tournament import selectors
+from tournaments.tournament.services import entry_create
+from tournaments.tournament.withdrawals import entry_withdraw
 
 pytestmark = pytest.mark.django_db
 

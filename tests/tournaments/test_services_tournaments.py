@@ -3,10 +3,10 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from tests import factories
-from tournaments.errors import ApplicationError
+from tournaments.common.errors import ApplicationError
+from tournaments.hands.write import hand_create, hand_record_result
 from tournaments.models import Table, Tournament
-from tournaments.services.hands import hand_create, hand_record_result
-from tournaments.services.tournaments import entry_create, tournament_create, tournament_update
+from tournaments.tournament.services import entry_create, tournament_create, tournament_update
 
 pytestmark = pytest.mark.django_db
 

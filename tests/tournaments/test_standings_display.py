@@ -12,7 +12,7 @@ import pytest
 from django.urls import reverse
 
 from tests import factories
-from tournaments.public_standings import tiebreak_text
+from tournaments.standings.public_table import tiebreak_text
 
 pytestmark = pytest.mark.django_db
 

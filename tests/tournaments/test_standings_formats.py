@@ -5,7 +5,7 @@ from typing import Any
 import pytest
 
 from tournaments.models import StandingSnapshot, Tournament
-from tournaments.standings_selectors import standings_compute, standings_latest
+from tournaments.standings.queries import standings_compute, standings_latest
 
 from .builders import board, finish, pass_out, table_of, tournament_with_entries
 

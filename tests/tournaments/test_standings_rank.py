@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tournaments.standings import (
+from tournaments.standings.ranking import (
     EntryTotals,
     MatchpointGroup,
     Meeting,

@@ -10,6 +10,9 @@ from django.utils import timezone
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tournaments.hands.confirmation import hand_confirm, hand_dispute
+from tournaments.hands.corrections import hand_result_correct, hand_void
+from tournaments.hands.results import tournament_scores_changed
 from tournaments.models import (
     Confirmation,
     Entry,
@@ -21,16 +24,13 @@ from tournaments.models import (
     StandingsState,
     Tournament,
 )
-from tournaments.services import standings as standings_service
-from tournaments.services.hand_confirmation import hand_confirm, hand_dispute
-from tournaments.services.hand_corrections import hand_result_correct, hand_void
-from tournaments.services.hand_results import tournament_scores_changed
-from tournaments.services.standings import (
+from tournaments.standings import snapshots as standings_service
+from tournaments.standings.queries import standings_compute, standings_latest
+from tournaments.standings.snapshots import (
     standings_request,
     standings_snapshot_update,
     standings_sweep,
 )
-from tournaments.standings_selectors import standings_compute, standings_latest
 
 from .builders import board, finish, pass_out, table_of, tournament_with_entries
 
@@ -281,8 +281,8 @@ def test_the_sweep_recomputes_tournaments_behind_their_log(
 
 
 def test_a_tiebreak_chain_is_checked_against_the_format_and_reranks() -> None:
-    from tournaments.errors import ApplicationError
-    from tournaments.services.tournaments import tournament_update
+    from tournaments.common.errors import ApplicationError
+    from tournaments.tournament.services import tournament_update
 
     tournament, _ = tournament_with_entries(3)
     with pytest.raises(ApplicationError) as refused:

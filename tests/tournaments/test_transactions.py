@@ -8,11 +8,11 @@ from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
 from referee.rules.cards import Deal
-from tournaments.compiled import row_insert
-from tournaments.errors import ApplicationError
+from tournaments.common.compiled import row_insert
+from tournaments.common.errors import ApplicationError
+from tournaments.common.transactions import caller_transaction
+from tournaments.hands.write import hand_action_record, hand_create
 from tournaments.models import Hand, HandEvent, IdempotencyRecord, Table
-from tournaments.services.hands import hand_action_record, hand_create
-from tournaments.services.transactions import caller_transaction
 
 pytestmark = pytest.mark.django_db
 

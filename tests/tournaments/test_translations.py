@@ -11,11 +11,11 @@ import pytest
 from django.utils import translation
 
 from tests import factories
-from tournaments.director_selectors import seating_explanation_text
-from tournaments.errors import ApplicationError
+from tournaments.common.errors import ApplicationError
+from tournaments.director.selectors import seating_explanation_text
 from tournaments.models import RoundStatus
-from tournaments.services.rounds import round_close, round_start
-from tournaments.services.seating import round_seat, round_seat_preview
+from tournaments.rounds.services import round_close, round_start
+from tournaments.seating.services import round_seat, round_seat_preview
 
 LOCALE = Path(__file__).resolve().parents[2] / "tournaments" / "locale" / "zh_Hans" / "LC_MESSAGES"
 CJK = re.compile(r"[\u4e00-\u9fff]")
@@ -98,7 +98,7 @@ def test_the_seating_explanation_is_in_the_directors_language() -> None:
 
 @pytest.mark.django_db
 def test_a_round_seated_in_english_explains_itself_in_the_readers_language() -> None:
-    """The round keeps its explanation as phrases (tournaments.phrases): a director who
+    """The round keeps its explanation as phrases (tournaments.common.phrases): a director who
     reads Chinese reads it in Chinese, whoever seated the round."""
     tournament = factories.TournamentFactory()
     for _ in range(7):

@@ -15,18 +15,20 @@ from django.contrib.auth import get_user_model
 from referee.rules.cards import deal_from_seed
 from tests import factories
 from tests.play import random_hand_actions
-from tournaments.errors import ApplicationError
-from tournaments.models import Hand, HandEvent, HandSeatResult, Table
-from tournaments.services import hand_confirmation, hand_corrections, hands
-from tournaments.services.hand_confirmation import hand_confirm, hand_dispute
-from tournaments.services.hand_corrections import hand_result_correct, hand_void
-from tournaments.services.hands import (
+from tournaments.common.errors import ApplicationError
+from tournaments.hands import confirmation as hand_confirmation
+from tournaments.hands import corrections as hand_corrections
+from tournaments.hands import write as hands
+from tournaments.hands.confirmation import hand_confirm, hand_dispute
+from tournaments.hands.corrections import hand_result_correct, hand_void
+from tournaments.hands.write import (
     hand_action_record,
     hand_create,
     hand_deal_record,
     hand_record_passed_out,
     hand_record_result,
 )
+from tournaments.models import Hand, HandEvent, HandSeatResult, Table
 
 pytestmark = pytest.mark.django_db
 

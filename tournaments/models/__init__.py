@@ -1,5 +1,6 @@
 """Tournament data model.  Invariants are database constraints; writes go
-through ``tournaments.services``, reads through ``tournaments.selectors``."""
+through the services of each concern (``tournaments.hands.write``…), reads through its
+selectors (``tournaments.tournament.selectors``…)."""
 
 from tournaments.models.boards import Board, RoundBoard
 from tournaments.models.hands import (

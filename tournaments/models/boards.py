@@ -3,7 +3,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.limits import BOARD_NUMBER_MAX, HANDS_PER_ROUND_MAX
+from tournaments.common.limits import BOARD_NUMBER_MAX, HANDS_PER_ROUND_MAX
 from tournaments.models.rounds import Round, seat_position_check
 from tournaments.models.tournaments import Tournament
 

@@ -43,7 +43,7 @@ class Hand(models.Model):
     """One deal played at a table (一副牌): the result summary and per-seat scores.
 
     ``version`` counts the events appended to the hand; scores come only from
-    ``referee.rules.scoring`` through the services of ``services.hands``.  The database
+    ``referee.rules.scoring`` through the services of ``tournaments.hands.write``.  The database
     keeps it so (migration 0010): scores are zero-sum whenever set and only on a finished
     or passed-out hand; a closed hand's result, scores and status change only together
     with a new event; a hand never moves to another table.

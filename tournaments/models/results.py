@@ -13,7 +13,7 @@ from tournaments.models.tournaments import Entry, Tournament
 class HandSeatResult(models.Model):
     """One seat's score in one counted hand (每座得分): the rows standings aggregate.
 
-    Written only by ``tournaments.services.hand_results.hand_results_sync``, from the
+    Written only by ``tournaments.hands.results.hand_results_sync``, from the
     hand's summary and its table's seats, so a hand that stops counting (voided,
     disputed, corrected) loses its rows in the same transaction.  The database checks each
     row against its hand and seat (migration 0011): never updated, inserted only when it
@@ -130,7 +130,7 @@ class Penalty(models.Model):
         verbose_name_plural = _("penalties")
         constraints = (
             models.CheckConstraint(condition=~Q(points=0), name="penalty_points_non_zero"),
-            # PENALTY_POINTS_MAX (tournaments/services/validation.py) either way.
+            # PENALTY_POINTS_MAX (tournaments/common/validation.py) either way.
             models.CheckConstraint(
                 condition=Q(points__range=(-10_000, 10_000)), name="penalty_points_range"
             ),

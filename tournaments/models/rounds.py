@@ -5,7 +5,7 @@ from django.db.models import Q
 from django.db.models.functions import Now
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.limits import ROUND_NUMBER_MAX, TABLE_NUMBER_MAX
+from tournaments.common.limits import ROUND_NUMBER_MAX, TABLE_NUMBER_MAX
 from tournaments.models.tournaments import Entry, Tournament
 
 SEAT_POSITIONS = (0, 1, 2)

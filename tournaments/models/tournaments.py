@@ -6,13 +6,13 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.limits import HANDS_PER_ROUND_MAX, REGISTRATION_ORDER_MAX
+from tournaments.common.limits import HANDS_PER_ROUND_MAX, REGISTRATION_ORDER_MAX
 from tournaments.models.players import Player
-from tournaments.standings import CRITERIA
+from tournaments.standings.ranking import CRITERIA
 
 
 def validate_tiebreak_names(value: object) -> None:
-    """A tie-break chain is a list of known criteria (tournaments.standings.CRITERIA)."""
+    """A tie-break chain is a list of known criteria (tournaments.standings.ranking.CRITERIA)."""
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise ValidationError(_("The tie-break chain is a list of criterion names."))
     unknown = [v for v in value if v not in CRITERIA]

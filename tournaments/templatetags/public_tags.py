@@ -14,7 +14,9 @@ from django.utils.translation import ngettext
 
 from referee.rules.cards import SMALL_JOKER, Card
 from referee.rules.scoring import DefenderStake
-from tournaments.hand_words import (
+from tournaments.common.player_names import display_name
+from tournaments.common.seat_names import seat_name
+from tournaments.hands.words import (
     action_words,
     change_words,
     deal_check_words,
@@ -22,9 +24,7 @@ from tournaments.hand_words import (
     rule_profile_label,
     stake_words,
 )
-from tournaments.player_names import display_name
-from tournaments.public_standings import percentage_text, tiebreak_text
-from tournaments.seat_names import seat_name
+from tournaments.standings.public_table import percentage_text, tiebreak_text
 
 register = template.Library()
 

@@ -21,7 +21,7 @@ from tests.api.helpers import assign, client_for, playing_table, post, referee_u
 from tests.browser.conftest import LANGUAGES
 from tests.browser.console.conftest import PHONE
 from tests.browser.console.test_console_resilience import _go_offline, _go_online
-from tournaments import hand_selectors
+from tournaments.hands import selectors as hand_selectors
 from tournaments.models import Hand, HandEvent, Player, Table
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -17,18 +17,18 @@ from tests.api.helpers import assign, playing_table, referee_user
 from tests.browser.conftest import LANGUAGES
 from tests.browser.console.conftest import PHONE
 from tests.play import random_hand_actions
-from tournaments.models import Hand, HandEvent, Seat, Table
-from tournaments.player_names import display_name
-from tournaments.seat_names import seat_name
-from tournaments.services.hand_confirmation import PIN_TRIES, hand_confirm_by_pins, hand_dispute
-from tournaments.services.hand_corrections import hand_result_correct, hand_void
-from tournaments.services.hands import (
+from tournaments.common.player_names import display_name
+from tournaments.common.seat_names import seat_name
+from tournaments.hands.confirmation import PIN_TRIES, hand_confirm_by_pins, hand_dispute
+from tournaments.hands.corrections import hand_result_correct, hand_void
+from tournaments.hands.write import (
     hand_action_record,
     hand_create,
     hand_deal_record,
     hand_record_passed_out,
     hand_record_result,
 )
+from tournaments.models import Hand, HandEvent, Seat, Table
 
 pytestmark = pytest.mark.django_db(transaction=True)
 PASSWORD = "console-pass-3"

@@ -430,7 +430,7 @@ def _run_with(page: Page, body: str, arg: Any) -> Any:
 def _strings(language: str) -> dict[str, str]:
     from django.utils import translation
 
-    from tournaments.views.referee_strings import console_strings
+    from referee.console.strings import console_strings
 
     with translation.override(language):
         return console_strings()

@@ -10,7 +10,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from tests import factories
 from tournaments.models import Entry, Hand, Round, Tournament
-from tournaments.standings_selectors import standings_latest
+from tournaments.standings.queries import standings_latest
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

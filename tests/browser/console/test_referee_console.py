@@ -12,9 +12,9 @@ from referee.rules.cards import RANK_CHARS
 from tests import factories
 from tests.api.helpers import assign, client_for, playing_table, post, referee_user
 from tests.browser.console.conftest import PHONE
-from tournaments import hand_selectors
+from tournaments.hands import selectors as hand_selectors
+from tournaments.hands.replay import hand_replay
 from tournaments.models import Hand, HandEvent, Seat, Table
-from tournaments.services.hand_log import hand_replay
 
 pytestmark = pytest.mark.django_db(transaction=True)
 PASSWORD = "console-pass-1"

@@ -12,7 +12,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import connections, transaction
 
-from tournaments.db_roles import app_role_create, app_role_exists, app_role_grant
+from tournaments.common.db_roles import app_role_create, app_role_exists, app_role_grant
 
 
 class Command(BaseCommand):

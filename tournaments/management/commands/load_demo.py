@@ -28,6 +28,15 @@ from django.urls import reverse
 from rest_framework.authtoken.models import Token
 
 from referee.rules.hand import HandState
+from tournaments.common.roles import REFEREE_GROUP
+from tournaments.hands.boards import board_create
+from tournaments.hands.replay import hand_replay
+from tournaments.hands.write import (
+    CLOSED_STATUSES,
+    hand_action_record,
+    hand_create,
+    hand_record_result,
+)
 from tournaments.models import (
     Board,
     Entry,
@@ -41,20 +50,11 @@ from tournaments.models import (
     TournamentFormat,
     TournamentStatus,
 )
-from tournaments.roles import REFEREE_GROUP
-from tournaments.services.boards import board_create
-from tournaments.services.hand_log import hand_replay
-from tournaments.services.hands import (
-    CLOSED_STATUSES,
-    hand_action_record,
-    hand_create,
-    hand_record_result,
-)
-from tournaments.services.players import player_create
-from tournaments.services.rounds import referee_assign, round_create, round_start
-from tournaments.services.seating import round_seat
-from tournaments.services.standings import standings_snapshot_update
-from tournaments.services.tournaments import entry_create, tournament_create, tournament_update
+from tournaments.rounds.services import referee_assign, round_create, round_start
+from tournaments.seating.services import round_seat
+from tournaments.standings.snapshots import standings_snapshot_update
+from tournaments.tournament.players import player_create
+from tournaments.tournament.services import entry_create, tournament_create, tournament_update
 
 DEMO_SLUG = "demo"
 DEMO_PLAYERS = [

@@ -5,7 +5,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from tournaments.models import Tournament
-from tournaments.services.standings import standings_snapshot_update
+from tournaments.standings.snapshots import standings_snapshot_update
 
 
 class Command(BaseCommand):

@@ -5,7 +5,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from tournaments.archive import archive_dumps, tournament_archive
+from tournaments.archive.export import archive_dumps, tournament_archive
 from tournaments.models import Tournament
 
 

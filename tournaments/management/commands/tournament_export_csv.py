@@ -5,9 +5,9 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from tournaments.csv_export import hands_csv_write, standings_csv_write
 from tournaments.models import Tournament
-from tournaments.services.standings import standings_snapshot_update
+from tournaments.standings.csv_export import hands_csv_write, standings_csv_write
+from tournaments.standings.snapshots import standings_snapshot_update
 
 
 class Command(BaseCommand):

@@ -4,9 +4,9 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from tournaments.errors import ApplicationError
-from tournaments.services.generate import GenerateOptions, tournament_generate
-from tournaments.services.standings import standings_snapshot_update
+from tournaments.common.errors import ApplicationError
+from tournaments.standings.snapshots import standings_snapshot_update
+from tournaments.tournament.generate import GenerateOptions, tournament_generate
 
 
 class Command(BaseCommand):

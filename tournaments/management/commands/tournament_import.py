@@ -5,8 +5,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from tournaments.errors import ApplicationError
-from tournaments.services.archive import tournament_import
+from tournaments.archive.restore import tournament_import
+from tournaments.common.errors import ApplicationError
 
 
 class Command(BaseCommand):

@@ -1,0 +1,136 @@
+"""The console's words, translated on the server and handed to the JS as JSON (no
+JavaScript catalogue to build)."""
+
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from referee.console.hand_strings import hand_strings
+from tournaments.common.seat_names import seat_names
+from tournaments.models import Confirmation, HandStatus
+
+
+def counted(key: str, singular: str, plural: str) -> dict[str, str]:
+    """A text with a count, in the reader's plural forms: ``key`` for most counts and
+    ``key_one`` for one (the console's ``fmtn`` picks); ngettext finds the forms."""
+    return {key: ngettext(singular, plural, 2), f"{key}_one": ngettext(singular, plural, 1)}
+
+
+def console_strings() -> dict[str, str]:
+    labels = {f"status_{value}": str(label) for value, label in HandStatus.choices}
+    labels |= {f"confirmation_{value}": str(label) for value, label in Confirmation.choices}
+    labels |= {f"seat_{position}": name for position, name in enumerate(seat_names())}
+    labels |= hand_strings()
+    labels |= counted("cards_left_n", "%(n)s card left", "%(n)s cards left")
+    labels |= counted(
+        "round_complete_detail",
+        "This table has played the round's %(n)s hand. A director can add a hand.",
+        "This table has played the round's %(n)s hands. A director can add a hand.",
+    )
+    labels |= counted("more_plays", "%(n)s more play", "%(n)s more plays")
+    labels |= counted(
+        "ev_announce",
+        "%(seat)s announces %(n)s card left (报牌)",
+        "%(seat)s announces %(n)s cards left (报牌)",
+    )
+    labels |= counted(
+        "ev_announce_missing",
+        "%(seat)s did not announce %(n)s card left (报牌 missing)",
+        "%(seat)s did not announce %(n)s cards left (报牌 missing)",
+    )
+    return labels | {
+        "my_tables": _("My tables now"),
+        "no_tables": _("No table to referee now."),
+        "round": _("Round"),
+        "table": _("Table"),
+        "hand": _("Hand"),
+        "seat": _("Seat"),
+        "open": _("Open"),
+        "back": _("Back to my tables"),
+        "start_hand": _("Start a hand"),
+        "deal_random": _("Server deal"),
+        "deal_board": _("Board"),
+        "deal_physical": _("Physical cards"),
+        "deal_none": _("Result only"),
+        "first_bidder": _("First bidder"),
+        "board_number": _("Board number"),
+        "status": _("Status"),
+        "turn": _("Turn"),
+        "to_beat": _("To beat"),
+        "nothing_to_beat": _("Nothing: a free lead"),
+        "cards_left": _("Cards left"),
+        "held": _("Held"),
+        "kitty": _("Kitty (底牌)"),
+        "landlord": _("Landlord (地主)"),
+        "bid": _("Bid"),
+        "multiplier": _("Stake per defender"),
+        "announcements_due": _("Announcements due (报牌)"),
+        "announced": _("Announced"),
+        "missing": _("Missing"),
+        "pass": _("Pass"),
+        "bid_n": _("Bid %(n)s"),
+        "no_bid": _("No bid"),
+        "double": _("Double"),
+        "no_double": _("No double"),
+        "redouble": _("Redouble"),
+        "no_redouble": _("No redouble"),
+        "play": _("Play"),
+        "clear": _("Clear"),
+        "notation": _("Cards (notation, e.g. 33 or 345678)"),
+        "send": _("Send"),
+        "undo": _("Undo last action"),
+        "reason": _("Reason"),
+        "reason_needed": _("Give a reason."),
+        "result_form": _("Result only"),
+        "winner": _("Winner"),
+        "winner_landlord": _("Landlord"),
+        "winner_defenders": _("Defenders"),
+        "doubled": _("Doubled (seat)"),
+        "redoubled": _("Redoubled"),
+        "bombs": _("Bombs"),
+        "rockets": _("Rockets"),
+        "spring": _("Spring (春天)"),
+        "anti_spring": _("Anti-spring (反春)"),
+        "save_result": _("Save the result"),
+        "scores": _("Scores"),
+        "confirm": _("Confirm the hand"),
+        "dispute": _("Dispute the hand"),
+        "confirmation": _("Confirmation"),
+        "accepted": _("Recorded."),
+        "rejected": _("Rejected"),
+        "offline": _(
+            "Offline: actions are kept on this phone and sent when the connection returns."
+        ),
+        "waiting": _("Waiting to send"),
+        "held_back": _("Held back after a rejection: send them again or discard them."),
+        "send_waiting": _("Send now"),
+        "discard_waiting": _("Discard waiting actions"),
+        "sent_all": _("Everything is sent."),
+        "next_hand": _("Next hand"),
+        "hands_left_n": _("%(n)s left this round"),
+        "round_complete": _("Round complete"),
+        "legal_plays": _("Legal plays: one tap records it"),
+        "no_legal_play": _("Nothing beats it: pass"),
+        "fewer_plays": _("Fewer plays"),
+        "cards_of": _("Cards of %(seat)s: tap a rank to add a card"),
+        "small_joker": _("Small joker"),
+        "big_joker": _("Big joker"),
+        "log": _("Log"),
+        "network_error": _("No connection: the action waits on this phone."),
+        "sign_out": _("Sign out"),
+        "start_waiting": _("The start of the hand waits to be sent (one tap is enough)."),
+        "other_phone_first": _("Another phone recorded first."),
+        "other_phone_recorded": _("It recorded:"),
+        "yours_not_recorded": _("Not recorded from this phone:"),
+        "provisional": _("Provisional continuation"),
+        "provisional_short": _("provisional"),
+        "rules_will_check": _(
+            "These actions are not recorded yet: the rules will check each one when the "
+            "connection returns."
+        ),
+        "waiting_to_send": _("waiting to send"),
+        "signed_out": _(
+            "You are signed out: sign in again. The waiting actions stay on this phone and "
+            "are sent after you sign in."
+        ),
+        "sign_in_again": _("Sign in again"),
+    }

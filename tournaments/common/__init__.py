@@ -1,0 +1,17 @@
+"""Shared plumbing: used by every concern, knowing none of them.
+
+- Who may do what: ``roles`` (director, referee, public), ``access`` (the permission checks,
+  with stable codes), ``referee_sessions`` (a referee's session ends after a fixed time).
+- Refusals and arguments: ``errors`` (``ApplicationError``), ``validation`` (a service's plain
+  arguments), ``model_validation`` (a model's fields), ``limits`` (the largest numbers).
+- The database: ``transactions`` (a hand write's transaction), ``compiled`` (hot reads
+  compiled once per connection), ``db_binding`` (integers bound as text), ``db_roles`` and
+  ``sql/`` (the application role and its grants), ``idempotency`` (how long API answers are
+  kept), ``converters`` (``<id:…>`` in paths).
+- The broker and health: ``broker_publish`` (Celery messages off the request's path),
+  ``health`` and ``health_selectors`` (the checks of /healthz), ``heartbeat`` (the worker's),
+  ``healthz`` (the view).
+
+May import: Django, ``config``, the broker and database clients, and ``tournaments.models``;
+never another package of ``tournaments`` nor ``referee``.
+"""

@@ -1,0 +1,154 @@
+"""Input forms of the director screens: they parse and label fields; every rule is the
+services' (their ApplicationError is shown as the form's error)."""
+
+from typing import Any
+
+from django import forms
+from django.utils.functional import lazy
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from tournaments.common.limits import HANDS_PER_ROUND_MAX, REGISTRATION_ORDER_MAX
+from tournaments.common.seat_names import SEAT_POSITIONS, seat_name, seat_name_lazy
+from tournaments.common.validation import PENALTY_POINTS_MAX
+from tournaments.models import ConfirmedBy, RuleProfileKey, TournamentFormat
+
+
+class TournamentForm(forms.Form):
+    name = forms.CharField(label=_("Name"), max_length=200)
+    slug = forms.SlugField(label=_("Short name (in addresses)"), max_length=80)
+    rule_profile = forms.ChoiceField(label=_("Rules"), choices=RuleProfileKey.choices)
+    format = forms.ChoiceField(label=_("Format"), choices=TournamentFormat.choices)
+    hands_per_round = forms.IntegerField(
+        label=_("Hands per round"), min_value=1, max_value=HANDS_PER_ROUND_MAX, initial=6
+    )
+    requires_confirmation = forms.BooleanField(
+        label=_("Results need a second person's confirmation"), required=False
+    )
+    confirmed_by = forms.ChoiceField(
+        label=_("Who confirms a hand"),
+        choices=ConfirmedBy.choices,
+        initial=ConfirmedBy.OFFICIAL,
+        required=False,
+    )
+    separate_clubs = forms.BooleanField(label=_("Keep clubs apart"), required=False)
+    is_public = forms.BooleanField(label=_("Public"), required=False)
+    tiebreaks = forms.CharField(
+        label=_("Tie-break chain"),
+        required=False,
+        help_text=_("Comma-separated, first decides first; empty: the format's default."),
+    )
+
+    def clean_confirmed_by(self) -> str:
+        return self.cleaned_data.get("confirmed_by") or ConfirmedBy.OFFICIAL
+
+    def clean_tiebreaks(self) -> list[str]:
+        text = self.cleaned_data.get("tiebreaks") or ""
+        return [name.strip() for name in text.split(",") if name.strip()]
+
+
+class TournamentSettingsForm(TournamentForm):
+    """The settings of an existing tournament; every change is logged with this reason."""
+
+    change_reason = forms.CharField(
+        label=_("Reason for the change (kept in the history)"), max_length=2000, required=False
+    )
+
+
+class PlayerForm(forms.Form):
+    name = forms.CharField(label=_("Name"), max_length=120)
+    chinese_name = forms.CharField(label=_("Chinese name"), max_length=60, required=False)
+    club = forms.CharField(label=_("Club"), max_length=120, required=False)
+    external_id = forms.CharField(label=_("External id"), max_length=64, required=False)
+
+
+class ImportForm(forms.Form):
+    file = forms.FileField(label=_("CSV file"), required=False)
+    text = forms.CharField(label=_("or paste the CSV"), widget=forms.Textarea, required=False)
+
+
+class ReasonForm(forms.Form):
+    reason = forms.CharField(label=_("Reason"), max_length=2000)
+
+
+def _doubled_text(position: int) -> str:
+    return gettext("%(seat)s doubled (加倍)") % {"seat": seat_name(position)}
+
+
+_doubled_label = lazy(_doubled_text, str)
+
+
+class ResultForm(forms.Form):
+    landlord = forms.TypedChoiceField(
+        label=_("Landlord seat"),
+        coerce=int,
+        choices=[(position, seat_name_lazy(position)) for position in SEAT_POSITIONS],
+    )
+    bid = forms.TypedChoiceField(label=_("Bid"), coerce=int, choices=[(1, "1"), (2, "2"), (3, "3")])
+    winner = forms.ChoiceField(
+        label=_("Winner"), choices=[("landlord", _("Landlord")), ("defenders", _("Defenders"))]
+    )
+    doubled_0 = forms.BooleanField(label=_doubled_label(0), required=False)
+    doubled_1 = forms.BooleanField(label=_doubled_label(1), required=False)
+    doubled_2 = forms.BooleanField(label=_doubled_label(2), required=False)
+    redoubled = forms.BooleanField(label=_("Redoubled"), required=False)
+    bombs = forms.IntegerField(label=_("Bombs"), min_value=0, max_value=13, initial=0)
+    rockets = forms.IntegerField(label=_("Rockets"), min_value=0, max_value=1, initial=0)
+    spring = forms.BooleanField(label=_("Spring (春天)"), required=False)
+    anti_spring = forms.BooleanField(label=_("Anti-spring (反春)"), required=False)
+    reason = forms.CharField(label=_("Reason"), max_length=2000)
+
+
+class CorrectionForm(ResultForm):
+    """A correction: every field starts from the hand's current result (``initial_of``)."""
+
+    passed_out = forms.BooleanField(label=_("Passed out (流局: nobody bid)"), required=False)
+    override = forms.BooleanField(
+        label=_("Override the play-by-play log (the log stays beside the override)"),
+        required=False,
+    )
+
+    field_order = [  # noqa: RUF012  # Django's Form attribute
+        "landlord", "bid", "winner", "doubled_0", "doubled_1", "doubled_2", "redoubled",
+        "bombs", "rockets", "spring", "anti_spring", "passed_out", "override", "reason",
+    ]  # fmt: skip
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # each input carries the value it starts from, so the page shows old → new
+        for name, value in (self.initial or {}).items():
+            if name in self.fields:
+                text = ("true" if value else "false") if isinstance(value, bool) else str(value)
+                self.fields[name].widget.attrs["data-old"] = text
+
+    @staticmethod
+    def initial_of(detail: dict[str, object]) -> dict[str, object]:
+        """The form's starting values: the hand's result as it stands."""
+        doubled = detail.get("doubled") or [False, False, False]
+        assert isinstance(doubled, list)
+        return {
+            "landlord": detail["landlord"] if detail["landlord"] is not None else 0,
+            "bid": detail["bid"] or 1,
+            "winner": detail["winner"] or "landlord",
+            "doubled_0": bool(doubled[0]),
+            "doubled_1": bool(doubled[1]),
+            "doubled_2": bool(doubled[2]),
+            "redoubled": bool(detail["redoubled"]),
+            "bombs": detail["bombs"],
+            "rockets": detail["rockets"],
+            "spring": bool(detail["spring"]),
+            "anti_spring": bool(detail["anti_spring"]),
+            "passed_out": detail["status"] == "passed_out",
+        }
+
+
+class PenaltyForm(forms.Form):
+    entry = forms.IntegerField(
+        label=_("Entry (registration number)"), min_value=1, max_value=REGISTRATION_ORDER_MAX
+    )
+    points = forms.IntegerField(
+        label=_("Points (negative for a penalty)"),
+        min_value=-PENALTY_POINTS_MAX,
+        max_value=PENALTY_POINTS_MAX,
+    )
+    reason = forms.CharField(label=_("Reason"), max_length=2000)

@@ -1,0 +1,23 @@
+"""A hand from its first action to its counted result.
+
+- ``write``: the one write path of a hand (lock the row → check the key and version → replay
+  the state → push the action through ``referee.rules`` → append the event → write the
+  summary → queue the standings on commit): start a hand, record an action, an undo, an
+  announcement (报牌), a written-in deal, a result, a passed-out hand.
+- ``replay``: a hand's event log replayed: the rules state and the summary its row must hold
+  (the row is a projection of the log), and the replay cache.
+- ``corrections``: void a hand, correct its result: new events with a reason (SPEC R9.5).
+- ``confirmation``: confirm or dispute a hand (SPEC R10.8.1), by a second official or by the
+  players' PINs.
+- ``results``: the per-seat result rows and the tournament's log version, what standings are
+  built from.
+- ``selectors``: a hand's state for the referee's phone and the public.
+- ``card_secrecy``: who may see which cards of a hand or of a duplicate board.
+- ``boards``: duplicate deals generated from a recorded seed.
+
+May import: ``referee.rules`` (the rules and the one scoring), ``tournaments.models``,
+``tournaments.common``, the general reads of ``tournaments.tournament.selectors``, and of the
+standings only ``tournaments.standings.snapshots.standings_request`` (queued on commit by
+``results``). Never a screen (``director``, ``public``, ``admin``, ``referee.api``,
+``referee.console``).
+"""

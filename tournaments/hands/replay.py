@@ -1,0 +1,445 @@
+"""A hand's event log replayed: the rules state and the summary its row must hold.
+
+The hand row is a projection of its log (STYLE: "fields that are not a projection of the
+log" are a bug). ``hand_replay`` reads the log once; ``HandReplay.summary`` is what the
+services write to the row and what the projection test compares the row with.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from dataclasses import dataclass, field, replace
+from functools import cache
+from typing import Any
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from referee.rules.actions import Action, action_from_json
+from referee.rules.cards import Deal
+from referee.rules.errors import RulesError
+from referee.rules.hand import Announcement, HandState, Phase
+from referee.rules.physical import PhysicalHandState
+from referee.rules.profiles import get_profile
+from tournaments.common.compiled import row_update
+from tournaments.common.errors import ApplicationError
+from tournaments.models import (
+    ACTION_KINDS,
+    Confirmation,
+    Hand,
+    HandEvent,
+    HandEventKind,
+    HandStatus,
+)
+
+AnyHandState = HandState | PhysicalHandState
+
+#: The hand row's columns that are a projection of its log.
+SUMMARY_FIELDS = (
+    "status", "landlord_seat", "bid", "winner", "doubled_0", "doubled_1", "doubled_2",
+    "redoubled", "bombs", "rockets", "spring", "anti_spring", "score_0", "score_1", "score_2",
+    "confirmation", "rule_profile_hash", "deal",
+)  # fmt: skip
+
+_STATUS_OF_PHASE = {
+    Phase.BIDDING: HandStatus.BIDDING,
+    Phase.DOUBLING: HandStatus.DOUBLING,
+    Phase.PLAYING: HandStatus.PLAYING,
+    Phase.FINISHED: HandStatus.FINISHED,
+    Phase.PASSED_OUT: HandStatus.PASSED_OUT,
+}
+
+#: Messages for the rules library's codes (SPEC R9.1), in the request's language.
+RULES_MESSAGES = {
+    "out_of_turn": lambda: _("It is not this seat's turn."),
+    "not_held": lambda: _("The seat does not hold these cards."),
+    "invalid_combination": lambda: _("These cards are not a legal combination."),
+    "does_not_beat": lambda: _("These cards do not beat the play on the table."),
+    "lead_pass": lambda: _("The leader must play; a lead cannot be passed."),
+    "invalid_bid": lambda: _("This bid is not allowed now."),
+    "invalid_double": lambda: _("This double or redouble is not allowed now."),
+    "phase": lambda: _("This action is not allowed in the hand's current phase."),
+    "bad_notation": lambda: _("The cards could not be read."),
+    "bad_request": lambda: _("The action must be a bid, double, redouble, play or pass."),
+    "invalid_deal": lambda: _("The deal is not one pack split 17/17/17 plus a kitty of 3."),
+    "invalid_result": lambda: _("The result contradicts itself."),
+    "impossible_result": lambda: _("No deal of one pack can give this result."),
+}
+
+
+def rules_error(exc: RulesError, **details: Any) -> ApplicationError:
+    """The rules library's error as the application error, with its code and a localised
+    message; the library's own (English) explanation goes in ``details.rule``."""
+    message = RULES_MESSAGES.get(exc.code, lambda: _("The rules refuse this."))()
+    extra: dict[str, Any] = {"rule": exc.message, **details}
+    if exc.index is not None and "index" not in extra:
+        extra["index"] = exc.index
+    rule_number = getattr(exc, "rule", "")
+    if rule_number:
+        extra["rule_number"] = rule_number
+    return ApplicationError(exc.code, message, extra=extra)
+
+
+@dataclass
+class HandReplay:
+    """What replaying a hand's events gives."""
+
+    hand: Hand
+    events: list[HandEvent]
+    #: Action events in force (undone ones removed), in order.
+    actions: list[HandEvent] = field(default_factory=list)
+    state: AnyHandState | None = None
+    result_event: HandEvent | None = None
+    #: A result-only pass-out (流局): no result event, scores 0.
+    passed_out: bool = False
+    voided: bool = False
+    confirmation: str = Confirmation.NOT_REQUIRED
+    deal_event: HandEvent | None = None
+    announced: set[tuple[int, int, int]] = field(default_factory=set)
+    #: The event that closed the hand (its last play, or a result), if it is closed.
+    closing: HandEvent | None = None
+    #: A director's correction in force that overrides the play-by-play log (its payload
+    #: keeps the log's own result beside the override's).
+    override: HandEvent | None = None
+    #: A written-in deal whose check failed (the log breaks the deal) and that no director
+    #: has kept, corrected or voided since: the hand does not count (irregular).
+    irregular: HandEvent | None = None
+    summary: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def announcements_due(self) -> list[Announcement]:
+        """报牌 the state made due that no announce / announce_missing event answers yet."""
+        if self.state is None:
+            return []
+        return [a for a in self.state.announcements if tuple(a) not in self.announced]
+
+    @property
+    def status(self) -> str:
+        return str(self.summary["status"])
+
+    @property
+    def override_changes(self) -> list[dict[str, Any]]:
+        """A director override in force, field by field: what the play-by-play log says
+        and what the override says (empty when no override is in force)."""
+        if self.override is None:
+            return []
+        payload = self.override.payload
+        logged: dict[str, Any] = payload.get("log_result") or {}
+        wanted: dict[str, Any] = (
+            {"passed_out": True, "landlord": None}
+            if payload.get("passed_out")
+            else {"passed_out": False, **payload.get("result", {})}
+        )
+        return [
+            {"field": name, "log": logged[name], "override": wanted[name]}
+            for name in logged
+            if name in wanted and logged[name] != wanted[name]
+        ]
+
+
+def hand_deal(*, hand: Hand) -> Deal | None:
+    """The hand's known deal: its board's, or its own (server-dealt or written in)."""
+    if hand.board_id is not None:
+        board = hand.board
+        assert board is not None
+        data: dict[str, object] = {
+            "hands": [board.hand_0, board.hand_1, board.hand_2],
+            "kitty": board.kitty,
+            "first_bidder": board.first_bidder,
+        }
+        return Deal.from_json(data)
+    if hand.deal is not None:
+        return Deal.from_json(hand.deal)
+    return None
+
+
+def hand_state_new(*, hand: Hand) -> AnyHandState | None:
+    """An empty rules state for the hand, or None for a result-only hand (no deal, not
+    physical cards)."""
+    profile = get_profile(hand.rule_profile)
+    if hand.physical_cards:
+        return PhysicalHandState(hand.first_bidder or 0, profile)
+    deal = hand_deal(hand=hand)
+    return None if deal is None else HandState(deal, profile)
+
+
+def hand_replay(*, hand: Hand, events: list[HandEvent] | None = None) -> HandReplay:
+    """Replay ``hand``'s log (its events, in order) into a state and a row summary."""
+    if events is None:
+        events = list(hand.events.order_by("seq"))
+    replay = HandReplay(hand=hand, events=events)
+    deal_json = hand.deal if not hand.physical_cards else None
+    closing: HandEvent | None = None
+    for event in events:
+        kind = event.kind
+        if kind in ACTION_KINDS:
+            replay.actions.append(event)
+        elif kind == HandEventKind.UNDO:
+            replay.actions.pop()
+            closing = None
+        elif kind in (HandEventKind.RESULT, HandEventKind.CORRECTION):
+            replay.result_event = event
+            replay.override = event if event.payload.get("override") else None
+            replay.irregular = None
+        elif kind == HandEventKind.PASS_OUT:
+            replay.passed_out = True
+        elif kind == HandEventKind.VOID:
+            replay.voided = True
+            replay.irregular = None
+        elif kind == HandEventKind.CONFIRM and event.payload.get("keep"):
+            # a director kept an irregular hand as played, with a reason: it counts again
+            replay.irregular = None
+            replay.confirmation = (
+                Confirmation.CONFIRMED
+                if closing is not None and closing.payload.get("needs_confirmation")
+                else Confirmation.NOT_REQUIRED
+            )
+        elif kind == HandEventKind.CONFIRM and replay.irregular is None:
+            replay.confirmation = Confirmation.CONFIRMED
+        elif kind == HandEventKind.DISPUTE:
+            replay.confirmation = Confirmation.DISPUTED
+        elif kind in (HandEventKind.ANNOUNCE, HandEventKind.ANNOUNCE_MISSING):
+            p = event.payload
+            replay.announced.add((p["seat"], p["cards_left"], p["action_index"]))
+        elif kind == HandEventKind.DEAL:
+            replay.deal_event = event
+            deal_json = event.payload["deal"]
+            check = event.payload.get("check") or {}
+            replay.irregular = None if check.get("ok", True) else event
+        if event.payload.get("closes") or kind in (HandEventKind.RESULT, HandEventKind.CORRECTION):
+            closing = event
+            replay.confirmation = (
+                Confirmation.PENDING
+                if event.payload.get("needs_confirmation")
+                else Confirmation.NOT_REQUIRED
+            )
+    state = hand_state_new(hand=hand)
+    if state is not None and replay.actions:
+        try:
+            for event in replay.actions:
+                state.push(_action(event))
+        except RulesError as exc:  # the log was checked when written: a broken log is a bug
+            raise RuntimeError(f"hand {hand.pk} log does not replay: {exc}") from exc
+    replay.state = state
+    replay.closing = closing
+    replay.summary = _summary(hand, replay, closing, deal_json)
+    return replay
+
+
+def replay_extend(*, replay: HandReplay, event: HandEvent) -> HandReplay:
+    """The replay after one more action ``event``, whose action the caller has already
+    pushed onto ``replay.state``: what ``hand_replay`` of the longer log gives, without
+    replaying it again (the projection test and ``hand_check_replays`` hold them equal)."""
+    extended = replace(
+        replay,
+        events=[*replay.events, event],
+        actions=[*replay.actions, event],
+        announced=set(replay.announced),
+    )
+    if event.payload.get("closes"):
+        extended.closing = event
+        extended.confirmation = (
+            Confirmation.PENDING
+            if event.payload.get("needs_confirmation")
+            else Confirmation.NOT_REQUIRED
+        )
+    extended.summary = _summary(replay.hand, extended, extended.closing, replay.summary["deal"])
+    return extended
+
+
+def _action(event: HandEvent) -> Action:
+    return action_from_json(event.payload["action"])
+
+
+def _summary(
+    hand: Hand, replay: HandReplay, closing: HandEvent | None, deal_json: Any
+) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "status": HandStatus.BIDDING,
+        "landlord_seat": None,
+        "bid": None,
+        "winner": "",
+        "doubled_0": False,
+        "doubled_1": False,
+        "doubled_2": False,
+        "redoubled": False,
+        "bombs": 0,
+        "rockets": 0,
+        "spring": False,
+        "anti_spring": False,
+        "score_0": None,
+        "score_1": None,
+        "score_2": None,
+        "confirmation": Confirmation.NOT_REQUIRED,
+        "rule_profile_hash": "",
+        "deal": deal_json,
+    }
+    profile_hash = _profile_hash(hand.rule_profile)
+    result = replay.result_event
+    state = replay.state
+    if result is not None and result.payload.get("passed_out"):
+        # a correction to 流局 (R2.4, R10.4.5): everybody passed, 0 for every seat
+        out.update(
+            status=HandStatus.PASSED_OUT,
+            rule_profile_hash=result.payload.get("rule_profile_hash", profile_hash),
+        )
+        out["score_0"] = out["score_1"] = out["score_2"] = 0
+    elif result is not None:
+        r = result.payload["result"]
+        out.update(
+            status=HandStatus.FINISHED,
+            landlord_seat=r["landlord"],
+            bid=r["bid"],
+            winner=r["winner"],
+            redoubled=r["redoubled"],
+            bombs=r["bombs"],
+            rockets=r["rockets"],
+            spring=r["spring"],
+            anti_spring=r["anti_spring"],
+            rule_profile_hash=result.payload.get("rule_profile_hash", profile_hash),
+        )
+        out["doubled_0"], out["doubled_1"], out["doubled_2"] = r["doubled"]
+        out["score_0"], out["score_1"], out["score_2"] = result.payload["scores"]
+    elif replay.passed_out:
+        out.update(status=HandStatus.PASSED_OUT, rule_profile_hash=profile_hash)
+        out["score_0"] = out["score_1"] = out["score_2"] = 0
+    elif state is not None:
+        d = state.doubled
+        out.update(
+            status=_STATUS_OF_PHASE[state.phase],
+            landlord_seat=state.landlord,
+            bid=state.bid,
+            winner=state.winner or "",
+            doubled_0=d[0] is True,
+            doubled_1=d[1] is True,
+            doubled_2=d[2] is True,
+            redoubled=state.redoubled is True,
+            bombs=state.bombs,
+            rockets=state.rockets,
+            spring=state.spring,
+            anti_spring=state.anti_spring,
+        )
+        if state.is_over:
+            scores = state.scores()
+            assert scores is not None
+            out["score_0"], out["score_1"], out["score_2"] = scores
+            out["rule_profile_hash"] = profile_hash
+    if out["status"] in (HandStatus.FINISHED, HandStatus.PASSED_OUT) and closing is not None:
+        out["confirmation"] = replay.confirmation
+    if replay.voided:
+        out.update(status=HandStatus.VOIDED, score_0=None, score_1=None, score_2=None)
+        out["confirmation"] = Confirmation.NOT_REQUIRED
+    return out
+
+
+@cache
+def _profile_hash(key: str) -> str:
+    """A profile's content hash (profiles are frozen: computed once per process)."""
+    return get_profile(key).content_hash
+
+
+_REMEMBERED = "_hand_log_replay"
+
+
+def replay_remember(*, hand: Hand, replay: HandReplay) -> None:
+    """Keep a write's replay on the hand object the service returns, keyed by its version,
+    so the answer built from that object needs no second read of the log. It lives only as
+    long as that object (one request); a later version never uses it."""
+    hand.__dict__[_REMEMBERED] = (hand.version, replay)
+
+
+def replay_remembered(*, hand: Hand) -> HandReplay | None:
+    remembered = hand.__dict__.get(_REMEMBERED)
+    if remembered is None or remembered[0] != hand.version:
+        return None
+    replay: HandReplay = remembered[1]
+    return replay
+
+
+def hand_summary_apply(*, hand: Hand, replay: HandReplay) -> None:
+    """Write the replayed summary onto the (locked) hand row: the version and the fields
+    that changed (a play mid-hand changes none; the deal is not rewritten each time)."""
+    changed = [name for name in SUMMARY_FIELDS if getattr(hand, name) != replay.summary[name]]
+    for name in changed:
+        setattr(hand, name, replay.summary[name])
+    row_update(hand, [*changed, "version"])
+
+
+# --------------------------------------------------------------------------- replay cache
+#: Replays of recent hands in this process, by hand id: (version, id of the last event,
+#: replay). Only a cache (each process has its own; nothing is locked by it): a write takes
+#: the entry after it has locked the hand row and uses it only if the row's version and
+#: last event id are the entry's, so a log written by another process, or an entry of a
+#: rolled-back transaction (a write's new replay is kept only on commit), is never used. A
+#: write that took an entry and then wrote nothing (refused, or a retry) gives it back at
+#: once: an entry is a committed hand's replay, and the refused push left it unchanged. A
+#: hit saves reading and replaying the log. Bounded: the oldest entries go first.
+_CACHE: OrderedDict[int, tuple[int, int | None, HandReplay]] = OrderedDict()
+CACHE_SIZE = 4096
+
+
+def replay_cache_take(*, hand: Hand, last_event_id: int | None) -> HandReplay | None:
+    """The cached replay of the locked ``hand`` at its version, removed from the cache
+    (the caller pushes onto its state), or None."""
+    entry = _CACHE.pop(hand.pk, None)
+    if entry is None or entry[0] != hand.version or entry[1] != last_event_id:
+        return None
+    replay = entry[2]
+    replay.hand = hand
+    return replay
+
+
+def replay_cache_put(*, replay: HandReplay) -> None:
+    """Cache ``replay`` (of a hand row locked by the caller, whose log it replays)
+    now: only when nothing was written since it was taken."""
+    hand = replay.hand
+    last = replay.events[-1].pk if replay.events else None
+    _CACHE[hand.pk] = (hand.version, last, replay)
+    while len(_CACHE) > CACHE_SIZE:
+        try:
+            _CACHE.popitem(last=False)
+        except KeyError:  # another thread emptied it
+            break
+
+
+def replay_cache_clear() -> None:
+    """Empty this process's cache (tests: their rolled-back hands' ids come round again)."""
+    _CACHE.clear()
+
+
+def replay_cache_put_on_commit(*, replay: HandReplay) -> None:
+    """Cache ``replay`` once the caller's transaction commits (never if it rolls back)."""
+    transaction.on_commit(lambda: replay_cache_put(replay=replay))
+
+
+def hand_summary_of_row(*, hand: Hand) -> dict[str, Any]:
+    """The stored summary, to compare with a replay's."""
+    return {name: getattr(hand, name) for name in SUMMARY_FIELDS}
+
+
+def hand_check_replays(*, hand: Hand) -> list[str]:
+    """Fields whose stored value differs from the replay of the log (empty when sound)."""
+    stored = hand_summary_of_row(hand=hand)
+    replayed = hand_replay(hand=hand).summary
+    return [name for name in SUMMARY_FIELDS if stored[name] != replayed[name]]
+
+
+__all__ = [
+    "SUMMARY_FIELDS",
+    "AnyHandState",
+    "HandReplay",
+    "hand_check_replays",
+    "hand_deal",
+    "hand_replay",
+    "hand_state_new",
+    "hand_summary_apply",
+    "hand_summary_of_row",
+    "replay_cache_clear",
+    "replay_cache_put",
+    "replay_cache_put_on_commit",
+    "replay_cache_take",
+    "replay_extend",
+    "replay_remember",
+    "replay_remembered",
+    "rules_error",
+]

@@ -1,0 +1,375 @@
+"""Reads of a hand for the referee's phone and the public: its state replayed from the log."""
+
+from collections.abc import Iterable
+from datetime import datetime
+from typing import Any
+
+from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet
+
+from referee.rules.cards import format_cards
+from referee.rules.errors import RulesError
+from referee.rules.hand import HandState
+from referee.rules.physical import IMPOSSIBLE_CHECKS, PhysicalHandState
+from referee.rules.profiles import get_profile
+from referee.rules.scoring import DealResult, DefenderStake, stake_breakdown
+from tournaments.common.access import assigned_referee_rows
+from tournaments.common.compiled import CompiledGet
+from tournaments.common.player_names import display_name
+from tournaments.common.roles import user_is_director
+from tournaments.hands.card_secrecy import ALL, NONE, CardsShown
+from tournaments.hands.replay import HandReplay, hand_deal, hand_replay, replay_remembered
+from tournaments.models import (
+    Confirmation,
+    Hand,
+    HandEvent,
+    HandEventKind,
+    HandStatus,
+    RefereeAssignment,
+    RoundStatus,
+    Seat,
+    Table,
+)
+from tournaments.tournament import selectors
+
+LIVE_STATUSES = frozenset({HandStatus.BIDDING, HandStatus.DOUBLING, HandStatus.PLAYING})
+
+
+def _hands_with_table() -> QuerySet[Hand]:
+    """Hands with their table, round, tournament and board (rows a hand write reuses)."""
+    return Hand.objects.select_related("table__round__tournament", "board")
+
+
+_hand_with_table = CompiledGet("hand_with_table", lambda pk: _hands_with_table().filter(pk=pk))
+
+
+def hand_get(*, hand_id: int) -> Hand | None:
+    hand: Hand | None = _hand_with_table(hand_id)
+    return hand
+
+
+#: ``_hand_with_table`` and, in the same query, whether the writer is a referee assigned
+#: to the hand's table (``writer_assigned``).
+_hand_for_writer = CompiledGet(
+    "hand_for_writer",
+    lambda pk, user_id: (
+        _hands_with_table()
+        .annotate(
+            writer_assigned=Exists(
+                assigned_referee_rows(user_id, OuterRef("table_id"), OuterRef("table__round_id"))
+            )
+        )
+        .filter(pk=pk)
+    ),
+)
+
+
+def hand_get_for_write(*, hand_id: int, user: Any) -> Hand | None:
+    """The hand as ``hand_get`` reads it, with ``writer_assigned``: whether ``user`` is a
+    referee assigned to its table (for ``access.table_write_check``), in one query."""
+    hand: Hand | None = _hand_for_writer(hand_id, user.pk)
+    return hand
+
+
+#: The table with its round and tournament (every hand start reads it first).
+_table_with_round = CompiledGet(
+    "table_with_round",
+    lambda pk: Table.objects.select_related("round__tournament").filter(pk=pk),
+)
+
+
+def table_get(*, table_id: int) -> Table | None:
+    table: Table | None = _table_with_round(table_id)
+    return table
+
+
+def hand_mode(hand: Hand) -> str:
+    if hand.physical_cards:
+        return "physical"
+    return "dealt" if hand.board_id is not None or hand.deal is not None else "result_only"
+
+
+def hand_stakes(summary: dict[str, Any], profile_key: str) -> tuple[DefenderStake, ...]:
+    """Each defender's stake as the hand stands (R8.1): the bid times every factor so far,
+    as the hand's rule profile counts them (``stake_breakdown``); none before a landlord."""
+    landlord, bid = summary["landlord_seat"], summary["bid"]
+    if landlord is None or bid is None:
+        return ()
+    result = DealResult(
+        landlord=landlord,
+        bid=bid,
+        doubled=(summary["doubled_0"], summary["doubled_1"], summary["doubled_2"]),
+        redoubled=summary["redoubled"],
+        bombs=summary["bombs"],
+        rockets=summary["rockets"],
+        spring=summary["spring"],
+        anti_spring=summary["anti_spring"],
+        winner=summary["winner"] or "defenders",
+    )
+    try:
+        return stake_breakdown(result, get_profile(profile_key))
+    except RulesError:  # a profile this server does not know (an imported archive)
+        return ()
+
+
+def _stakes(summary: dict[str, Any], profile_key: str) -> list[int | None] | None:
+    """What each defender stands to win or lose now, None for the landlord; None before
+    a landlord."""
+    stakes = {stake.seat: stake.value for stake in hand_stakes(summary, profile_key)}
+    if not stakes:
+        return None
+    return [stakes.get(seat) for seat in range(3)]
+
+
+def _iso(value: datetime) -> str:
+    """ISO 8601, UTC as "Z" (DRF's format), so a hand read is JSON-ready."""
+    return value.isoformat().replace("+00:00", "Z")
+
+
+def _payload_without_plays(payload: dict[str, Any]) -> dict[str, Any]:
+    """A play's (or an undone play's) payload with its cards taken out ("pass" stays)."""
+    action = payload.get("action")
+    if isinstance(action, dict) and action.get("play") not in (None, "pass"):
+        return {**payload, "action": {**action, "play": None}}
+    return payload
+
+
+def _event_row(
+    event: HandEvent, *, audit: bool, hide_deal: bool, hide_plays: bool = False
+) -> dict[str, Any]:
+    payload = event.payload
+    if hide_deal and event.kind == HandEventKind.DEAL:
+        payload = {"check": payload.get("check")}
+    if hide_plays:
+        payload = _payload_without_plays(payload)
+    row: dict[str, Any] = {
+        "seq": event.seq,
+        "kind": event.kind,
+        "actor_seat": event.actor_seat,
+        "payload": payload,
+        "recorded_at": _iso(event.recorded_at),
+    }
+    if audit:
+        row["recorded_by"] = event.recorded_by.get_username() if event.recorded_by else None
+        row["device_id"] = event.device_id
+    return row
+
+
+def hand_detail(
+    *,
+    hand: Hand,
+    show_cards: bool | CardsShown,
+    audit: bool = False,
+    log: bool = True,
+    written_key: str | None = None,
+) -> dict[str, Any]:
+    """A hand as its phone shows it: phase, turn, top play, cards left, announcements due,
+    stakes per defender, the legal actions of the seat on turn (the phone's buttons) and
+    the event log. ``show_cards``: which cards the reader sees, as
+    ``card_secrecy.hand_cards_shown`` decides (True: all, False: none).
+
+    Without ``log`` (what a write answers): no event log, but ``event``, the event written
+    with the Idempotency-Key ``written_key`` (None when the write appended none). A write's
+    answer stays small however long the hand; the phone reads the whole hand when it needs
+    the log."""
+    replay = None if audit else replay_remembered(hand=hand)
+    if replay is None:
+        events = list(
+            HandEvent.objects.filter(hand=hand).select_related("recorded_by").order_by("seq")
+        )
+        replay = hand_replay(hand=hand, events=events)
+    events = replay.events
+    summary = replay.summary
+    live = summary["status"] in LIVE_STATUSES
+    shown = show_cards if isinstance(show_cards, CardsShown) else (ALL if show_cards else NONE)
+    cards = shown.unplayed
+    hide = {"hide_deal": not cards, "hide_plays": not shown.played}
+    state = replay.state
+    table = hand.table
+    out: dict[str, Any] = {
+        "id": hand.pk,
+        "tournament": table.round.tournament.slug,
+        "round": table.round.number,
+        "table": table.number,
+        "table_id": table.pk,
+        "number": hand.number,
+        "board": hand.board.number if hand.board is not None else None,
+        "mode": hand_mode(hand),
+        "rule_profile": hand.rule_profile,
+        "version": hand.version,
+        "status": summary["status"],
+        "confirmation": summary["confirmation"],
+        "counts": hand.counts,
+        "landlord": summary["landlord_seat"],
+        "bid": summary["bid"],
+        "doubled": [summary["doubled_0"], summary["doubled_1"], summary["doubled_2"]],
+        "redoubled": summary["redoubled"],
+        "bombs": summary["bombs"],
+        "rockets": summary["rockets"],
+        "spring": summary["spring"],
+        "anti_spring": summary["anti_spring"],
+        "winner": summary["winner"] or None,
+        "scores": (
+            [summary["score_0"], summary["score_1"], summary["score_2"]]
+            if summary["score_0"] is not None
+            else None
+        ),
+        "stakes": _stakes(summary, hand.rule_profile),
+        "turn": None,
+        "top_play": None,
+        "cards_left": None,
+        "announcements_due": [],
+        "legal_actions": None,
+        "hands": None,
+        "kitty": None,
+        "deal": None,
+        "seed": hand.seed if cards else None,
+        "impossible_checks": list(IMPOSSIBLE_CHECKS) if hand.physical_cards else [],
+        "deal_check": replay.deal_event.payload["check"] if replay.deal_event else None,
+        "irregular": hand_irregular(replay=replay),
+        "override": _override(replay),
+    }
+    if log:
+        out["events"] = [_event_row(e, audit=audit, **hide) for e in events]
+    else:
+        written = next(
+            (e for e in reversed(events) if written_key and e.idempotency_key == written_key),
+            None,
+        )
+        out["event"] = _event_row(written, audit=False, **hide) if written else None
+    if state is not None:
+        _state_fields(out, replay, state, shown=shown, closed=not live)
+    if cards:
+        deal = state.deal if isinstance(state, HandState) else hand_deal(hand=hand)
+        out["deal"] = deal.to_json() if deal is not None else None
+    return out
+
+
+def hand_irregular(*, replay: HandReplay) -> str | None:
+    """Why the hand is held back from the standings as irregular (``deal_check_failed``:
+    its written-in deal makes its log illegal), until a director keeps (with a reason),
+    corrects or voids it; None when it is not."""
+    return "deal_check_failed" if replay.irregular is not None else None
+
+
+def irregular_hand_ids(*, hands: Iterable[Hand]) -> set[int]:
+    """Of ``hands``, those held back as irregular (``deal_check_failed``): for the results
+    desk's per-hand state. Only a disputed physical-cards hand can be; those are replayed."""
+    candidates = [
+        hand for hand in hands if hand.physical_cards and hand.confirmation == Confirmation.DISPUTED
+    ]
+    return {hand.pk for hand in candidates if hand_replay(hand=hand).irregular is not None}
+
+
+def _override(replay: HandReplay) -> dict[str, Any] | None:
+    """A director's override of the play-by-play log, shown beside the log."""
+    if replay.override is None:
+        return None
+    return {
+        "seq": replay.override.seq,
+        "reason": replay.override.payload.get("reason", ""),
+        "changes": replay.override_changes,
+    }
+
+
+def _state_fields(
+    out: dict[str, Any],
+    replay: HandReplay,
+    state: HandState | PhysicalHandState,
+    *,
+    shown: CardsShown,
+    closed: bool,
+) -> None:
+    show_cards = shown.unplayed
+    top = state.top_play if shown.played else None
+    out.update(
+        turn=None if closed else state.turn,
+        top_play=(
+            {"seat": state.top_seat, "cards": top.text(), "kind": top.kind.value}
+            if top is not None and not closed
+            else None
+        ),
+        cards_left=list(state.card_counts),
+        announcements_due=[
+            {"seat": a.seat, "cards_left": a.cards_left} for a in replay.announcements_due
+        ],
+    )
+    if isinstance(state, HandState):
+        if state.kitty_revealed and shown.played:
+            out["kitty"] = format_cards(state.deal.kitty)
+        if show_cards:
+            out["hands"] = [format_cards(state.hand_of(seat)) for seat in range(3)]
+    if show_cards and not closed:
+        out["legal_actions"] = [a.to_json() for a in state.legal_actions()]
+
+
+def hand_audit(*, hand: Hand, shown: CardsShown = ALL) -> list[dict[str, Any]]:
+    """Who did what, when, from which device; the cards as ``shown``
+    (``card_secrecy.hand_cards_shown``)."""
+    events = HandEvent.objects.filter(hand=hand).select_related("recorded_by").order_by("seq")
+    hide = {"hide_deal": not shown.unplayed, "hide_plays": not shown.played}
+    return [_event_row(e, audit=True, **hide) for e in events]
+
+
+def seat_row(seat: Seat) -> dict[str, Any]:
+    """A seat as the referee's phone lists it: position, entry and the player's names (in
+    the request's language first: ``player_names.display_name``)."""
+    player = seat.entry.player
+    return {
+        "position": seat.position,
+        "entry": seat.entry_id,
+        "player": display_name(player.name, player.chinese_name),
+        "name": player.name,
+        "chinese_name": player.chinese_name,
+    }
+
+
+def assignment_tables(*, user: Any) -> list[dict[str, Any]]:
+    """The tables ``user`` may write to now (playing rounds), with the tournament's name,
+    seats, players (named in the request's language: ``player_names.display_name``), the
+    current hand, the hands the table may play this round and has played (a voided hand
+    does not count: ``services.hands.hand_start_check`` refuses the start after the last),
+    who confirms (``official`` / ``players``) and the hands still awaiting confirmation (a
+    table plays on while they wait)."""
+    tables = Table.objects.filter(round__status=RoundStatus.PLAYING)
+    if not user_is_director(user):
+        rounds = RefereeAssignment.objects.filter(user=user, table__isnull=True).values("round")
+        tables = tables.filter(Q(round__in=rounds) | Q(referee_assignments__user=user)).distinct()
+    seats = Seat.objects.select_related("entry__player").order_by("position")
+    rows = list(
+        tables.select_related("round__tournament")
+        .prefetch_related(Prefetch("seats", queryset=seats))
+        .annotate(hands_played=Count("hands", filter=~Q(hands__status=HandStatus.VOIDED)))
+        .order_by("round__tournament__slug", "round__number", "number")
+    )
+    added = selectors.table_hands_added(tables=rows)
+    out = []
+    for table in rows:
+        tournament = table.round.tournament
+        current = table.hands.order_by("-number").first()
+        out.append(
+            {
+                "table_id": table.pk,
+                "tournament": tournament.slug,
+                "tournament_name": tournament.name,
+                "round": table.round.number,
+                "table": table.number,
+                "seats": [seat_row(seat) for seat in table.seats.all()],
+                "current_hand": (
+                    {"id": current.pk, "number": current.number, "status": current.status}
+                    if current is not None
+                    else None
+                ),
+                "hands_per_round": tournament.hands_per_round,
+                "hands_allowed": tournament.hands_per_round + added.get(table.pk, 0),
+                "hands_played": table.hands_played,
+                "confirmed_by": tournament.confirmed_by,
+                "awaiting_confirmation": [
+                    {"id": pk, "number": number}
+                    for pk, number in table.hands.filter(confirmation=Confirmation.PENDING)
+                    .exclude(status=HandStatus.VOIDED)
+                    .order_by("number")
+                    .values_list("pk", "number")
+                ],
+            }
+        )
+    return out

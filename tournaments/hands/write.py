@@ -1,0 +1,968 @@
+"""Hands and their append-only event log: the one write path for hand actions.
+
+Every write locks the hand row, checks the idempotency key and the expected version,
+replays the log through ``referee.rules``, appends one ``HandEvent`` and writes the
+row's summary from the replay (``replay``); scores come from one place only,
+``referee.rules.scoring``. The API, the admin, the commands and the tests call these.
+"""
+
+import secrets
+from collections.abc import Callable
+from typing import Any
+
+from django.db import connection
+from django.db.models import Count, Max, OuterRef, Q, Subquery
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from referee.rules.actions import (
+    Action,
+    Bid,
+    Double,
+    Pass,
+    PlayCards,
+    Redouble,
+    action_from_json,
+)
+from referee.rules.cards import Deal, deal_from_seed
+from referee.rules.errors import RulesError
+from referee.rules.physical import check_deal
+from referee.rules.profiles import get_profile
+from referee.rules.scoring import DealResult, score_result
+from tournaments.common.compiled import CompiledGet, row_insert
+from tournaments.common.errors import ApplicationError
+from tournaments.common.model_validation import model_validate
+from tournaments.common.seat_names import seat_name
+from tournaments.common.transactions import hand_write_atomic
+from tournaments.common.validation import (
+    bool_check,
+    bool_triple_check,
+    idempotency_key_check,
+    int_check,
+    invalid,
+    reason_check,
+    text_check,
+)
+from tournaments.hands.boards import boards_not_replayed_check
+from tournaments.hands.replay import (
+    AnyHandState,
+    HandReplay,
+    hand_replay,
+    hand_summary_apply,
+    replay_cache_put,
+    replay_cache_put_on_commit,
+    replay_cache_take,
+    replay_extend,
+    replay_remember,
+    replay_remembered,
+    rules_error,
+)
+from tournaments.hands.results import hand_results_sync, results_final_error
+from tournaments.models import (
+    Board,
+    Hand,
+    HandEvent,
+    HandEventKind,
+    HandStatus,
+    Seat,
+    Table,
+    Tournament,
+    TournamentStatus,
+)
+from tournaments.models.hands import LIVE_HAND_STATUSES
+from tournaments.tournament import selectors
+
+#: HandEvent.device_id is a varchar(64).
+DEVICE_ID_MAX_LENGTH = 64
+
+CLOSED_STATUSES = frozenset({HandStatus.FINISHED, HandStatus.PASSED_OUT, HandStatus.VOIDED})
+_KIND_OF_ACTION: dict[type, str] = {
+    Bid: HandEventKind.BID,
+    Double: HandEventKind.DOUBLE,
+    Redouble: HandEventKind.REDOUBLE,
+    PlayCards: HandEventKind.PLAY,
+    Pass: HandEventKind.PLAY,
+}
+#: Seeds the server deals from: below 2**53 so that every JSON client reads them exactly.
+_SEED_LIMIT = 2**53
+
+
+def hand_board_check(*, table: Table, board: Board) -> None:
+    """Refuse a board of another tournament than the table's (also used by the admin)."""
+    if board.tournament_id != table.round.tournament_id:
+        raise ApplicationError(
+            "board_not_in_tournament", _("The board belongs to another tournament.")
+        )
+
+
+def tournament_share_lock(*, tournament_id: int) -> Tournament:
+    """The tournament row, locked ``FOR SHARE`` on PostgreSQL: a change of the row (its
+    rule profile) waits for the caller's transaction, but other tables' hand starts do not
+    (``FOR UPDATE`` queued every table of the tournament behind one another at the start
+    of a round). Other databases serialise writes anyway."""
+    if connection.vendor != "postgresql":
+        return Tournament.objects.get(pk=tournament_id)
+
+    # The columns by name, not *: a prepared statement's result must not change shape when a
+    # deploy's migration adds a column while this process still runs (PostgreSQL refuses
+    # "cached plan must not change result type").
+    def quote(name: str | None) -> str:
+        return connection.ops.quote_name(str(name))
+
+    meta = Tournament._meta
+    columns = ", ".join(quote(field.column) for field in meta.concrete_fields)
+    sql = f"SELECT {columns} FROM {quote(meta.db_table)} WHERE {quote(meta.pk.column)} = %s"
+    rows = list(Tournament.objects.raw(f"{sql} FOR SHARE", [tournament_id]))
+    if not rows:
+        raise Tournament.DoesNotExist
+    return rows[0]
+
+
+def table_hands_allowed(*, table: Table, hands_per_round: int) -> int:
+    """The round's hands plus those a director added at ``table`` (``table_hand_add``,
+    one ``hand_added`` entry of the round log each)."""
+    return hands_per_round + selectors.table_hands_added(tables=[table]).get(table.pk, 0)
+
+
+def hand_start_check(*, table: Table, hands_per_round: int) -> None:
+    """Refuse a new hand at ``table`` while one is being played (``hand_in_progress``; the
+    database refuses it too: ``hand_one_live_per_table``) or once the table has played the
+    round's hands (``round_hands_done``; a voided hand does not count). Should be called
+    while holding the table row's lock, so that two devices starting at once are decided
+    one after the other."""
+    counts = Hand.objects.filter(table_id=table.pk).aggregate(
+        live=Count("pk", filter=Q(status__in=LIVE_HAND_STATUSES)),
+        played=Count("pk", filter=~Q(status=HandStatus.VOIDED)),
+    )
+    if counts["live"]:
+        live = Hand.objects.filter(table_id=table.pk, status__in=LIVE_HAND_STATUSES).first()
+        raise ApplicationError(
+            "hand_in_progress",
+            _("Table %(table)s is playing hand %(number)s: finish or void it first.")
+            % {"table": table.number, "number": live.number if live else "?"},
+            extra={"hand": live.pk if live else None},
+        )
+    if counts["played"] >= hands_per_round:
+        allowed = table_hands_allowed(table=table, hands_per_round=hands_per_round)
+        if counts["played"] >= allowed:
+            raise ApplicationError(
+                "round_hands_done",
+                ngettext(
+                    "Table %(table)s has played the round's %(count)s hand; a director can "
+                    "add a hand, with a reason.",
+                    "Table %(table)s has played the round's %(count)s hands; a director can "
+                    "add a hand, with a reason.",
+                    allowed,
+                )
+                % {"table": table.number, "count": allowed},
+                extra={"hands": allowed},
+            )
+
+
+def hand_reopen_check(*, hand: Hand) -> None:
+    """Refuse to reopen ``hand`` (an undo of the play or pass that closed it) while its table
+    plays another hand (``hand_in_progress``: a table has one live hand, and the database
+    refuses a second, ``hand_one_live_per_table``).
+
+    An undo and a start at once are decided one after the other on the tournament row: a
+    start share-locks it before it locks the table (``tournament_share_lock``), and the
+    reopening writes the row anyway (the log version, ``tournament_scores_changed``), so
+    its lock is taken here, before the check. (Locking the table here instead deadlocked
+    with a start: table then tournament against tournament then table.) Should be called
+    while holding the hand row's lock."""
+    tournament_id = hand.table.round.tournament_id
+    locked = Tournament.objects.select_for_update(no_key=True).filter(pk=tournament_id)
+    list(locked.order_by().values_list("pk"))
+    live = (
+        Hand.objects.filter(table_id=hand.table_id, status__in=LIVE_HAND_STATUSES)
+        .exclude(pk=hand.pk)
+        .only("pk", "number")
+        .first()
+    )
+    if live is not None:
+        raise ApplicationError(
+            "hand_in_progress",
+            _(
+                "Table %(table)s is playing hand %(number)s: finish or void it before "
+                "hand %(closed)s reopens."
+            )
+            % {"table": hand.table.number, "number": live.number, "closed": hand.number},
+            extra={"hand": live.pk},
+        )
+
+
+@hand_write_atomic
+def hand_create(
+    *,
+    table: Table,
+    number: int | None = None,
+    board: Board | None = None,
+    deal: dict[str, Any] | None = None,
+    seed: int | None = None,
+    random_deal: bool = False,
+    physical_cards: bool = False,
+    first_bidder: int | None = None,
+    board_from_movement: bool = False,
+) -> Hand:
+    """Start hand ``number`` (default: the next one) at ``table``.
+
+    Without a board, deal or seed, a duplicate round's hand plays the board its movement
+    assigns (``board_from_movement``: and is refused, ``board_not_assigned``, when there is
+    none).  An entry never plays a board twice (``board_already_played``, SPEC R10.8.3).
+
+    The deal is a duplicate ``board``, an ad-hoc ``deal``, dealt by the server from
+    ``seed`` (``random_deal``: from a fresh random seed, recorded on the hand), or
+    unknown: ``physical_cards`` (actions checked as far as the cards seen allow, first
+    bidder given) or nothing at all (result-only entry).
+
+    The tournament row is share-locked so the hand is created with the tournament's
+    current rule profile and a concurrent profile change waits (or is refused); tables
+    starting hands at once do not wait for each other (``tournament_share_lock``).
+    """
+    int_check("number", number, minimum=1, maximum=2**31 - 1, allow_none=True)
+    int_check("seed", seed, minimum=0, maximum=_SEED_LIMIT - 1, allow_none=True)
+    int_check("first_bidder", first_bidder, minimum=0, maximum=2, allow_none=True)
+    bool_check(
+        random_deal=random_deal,
+        physical_cards=physical_cards,
+        board_from_movement=board_from_movement,
+    )
+    if board_from_movement and (
+        board is not None or deal is not None or seed is not None or random_deal or physical_cards
+    ):
+        raise ApplicationError(
+            "board_and_deal",
+            _("Give one of a board, an ad-hoc deal, a seed or physical cards, not several."),
+        )
+    if deal is not None and not isinstance(deal, dict):
+        raise invalid("deal", _("must be an object."))
+    sources = sum((board is not None, deal is not None, seed is not None or random_deal))
+    if sources > 1 or (physical_cards and sources):
+        raise ApplicationError(
+            "board_and_deal",
+            _("Give one of a board, an ad-hoc deal, a seed or physical cards, not several."),
+        )
+    tournament = tournament_share_lock(tournament_id=table.round.tournament_id)
+    if tournament.status == TournamentStatus.FINISHED:
+        raise results_final_error()
+    # Two devices starting a hand at one table at once: the second waits here, then takes
+    # the next number (no unique-constraint error half-way through the request).
+    list(Table.objects.select_for_update().filter(pk=table.pk).order_by().values_list("pk"))
+    hand_start_check(table=table, hands_per_round=tournament.hands_per_round)
+    if number is None:
+        last = _last_hand(table.pk)
+        number = (last.number if last is not None else 0) + 1
+    elif Hand.objects.filter(table=table, number=number).exists():
+        raise ApplicationError(
+            "hand_number_taken",
+            _("Table %(table)s already has a hand %(number)s.")
+            % {"table": table.number, "number": number},
+        )
+    if board is None and not sources and not physical_cards:
+        # Duplicate: hand k of every table of a section plays the round's board k.
+        board = selectors.round_board(table=table, hand_number=number)
+    if board is None and board_from_movement:
+        raise ApplicationError(
+            "board_not_assigned",
+            _("The round assigns no board to hand %(number)s of table %(table)s.")
+            % {"number": number, "table": table.number},
+        )
+    if board is not None:
+        hand_board_check(table=table, board=board)
+        boards_not_replayed_check(
+            entry_ids=list(
+                Seat.objects.filter(table_id=table.pk).values_list("entry_id", flat=True)
+            ),
+            board_ids=[board.pk],
+        )
+    if first_bidder is None:
+        first_bidder = selectors.table_first_bidder(table=table, hand_number=number)
+    if random_deal:
+        seed = secrets.randbelow(_SEED_LIMIT)
+    if seed is not None:
+        if not 0 <= seed < _SEED_LIMIT:
+            raise ApplicationError("validation", _("A seed is a whole number from 0 to 2**53."))
+        deal = deal_from_seed(seed, first_bidder=first_bidder).to_json()
+    elif deal is not None:
+        try:
+            deal = Deal.from_json(deal).to_json()
+        except RulesError as exc:
+            raise rules_error(exc) from exc
+    if physical_cards and first_bidder is None:
+        first_bidder = 0
+    hand = Hand(
+        table=table,
+        number=number,
+        board=board,
+        deal=deal,
+        seed=seed,
+        physical_cards=physical_cards,
+        first_bidder=first_bidder if physical_cards else None,
+        rule_profile=tournament.rule_profile,
+    )
+    # The row's check constraints hold by construction (and the database enforces them);
+    # its one unique constraint, the number, is checked above under the table's lock.
+    model_validate(hand, exclude=["table", "board"], constraints=False)
+    hand.save()
+    # A new hand has no log: its replay (the answer's state, and the first action's) needs
+    # no read of one.
+    replay = hand_replay(hand=hand, events=[])
+    replay_remember(hand=hand, replay=replay)
+    replay_cache_put_on_commit(replay=replay)
+    return hand
+
+
+#: The table's hand with the highest number (its number only), for the next number.
+_last_hand = CompiledGet(
+    "last_hand",
+    lambda table_id: Hand.objects.filter(table_id=table_id).order_by("-number").only("number")[:1],
+)
+
+
+# --------------------------------------------------------------------------- write helpers
+def hand_lock(
+    *,
+    hand: Hand,
+    idempotency_key: str | None,
+    expected_version: int | None,
+    same_request: Callable[[HandEvent], bool],
+    events: list[HandEvent] | None = None,
+) -> tuple[Hand, bool]:
+    """Lock the hand row; return it and whether this is a retry of a recorded write.
+
+    A retry (same key, same request) writes nothing; the same key with another request
+    is ``idempotency_conflict``; a stale ``expected_version`` is ``version_conflict``.
+    With ``events`` (an empty list), the hand's log is read into it, in order (from this
+    process's replay cache when it holds the row's version: then ``replay_remembered``
+    of the returned hand is that replay).
+    """
+    idempotency_key_check(idempotency_key)
+    int_check("expected_version", expected_version, minimum=0, allow_none=True)
+    locked = _hand_row_lock(hand=hand, with_last_event=events is not None)
+    cached = None
+    if events is not None:
+        cached = replay_cache_take(hand=locked, last_event_id=locked.last_event_id)
+        if cached is not None:
+            events.extend(cached.events)
+            replay_remember(hand=locked, replay=cached)
+        else:
+            events.extend(HandEvent.objects.filter(hand=locked).order_by("seq"))
+    try:
+        retry = _hand_lock_checks(
+            locked=locked,
+            idempotency_key=idempotency_key,
+            expected_version=expected_version,
+            same_request=same_request,
+            events=events,
+        )
+    except ApplicationError:
+        if cached is not None:  # nothing written: still the committed hand's replay
+            replay_cache_put(replay=cached)
+        raise
+    if retry and cached is not None:
+        replay_cache_put(replay=cached)
+    return locked, retry
+
+
+def _hand_lock_checks(
+    *,
+    locked: Hand,
+    idempotency_key: str | None,
+    expected_version: int | None,
+    same_request: Callable[[HandEvent], bool],
+    events: list[HandEvent] | None,
+) -> bool:
+    """``hand_lock``'s checks of the locked row: whether the write is a retry."""
+    if idempotency_key is not None:
+        if events is not None:
+            previous = next((e for e in events if e.idempotency_key == idempotency_key), None)
+        else:
+            previous = locked.events.filter(idempotency_key=idempotency_key).first()
+        if previous is not None:
+            if not same_request(previous):
+                raise ApplicationError(
+                    "idempotency_conflict",
+                    _("This idempotency key was already used for a different request."),
+                )
+            return True
+    if expected_version is not None and expected_version != locked.version:
+        raise ApplicationError(
+            "version_conflict",
+            _("Another device wrote first: the hand is at version %(current)s, not %(seen)s.")
+            % {"current": locked.version, "seen": expected_version},
+            extra={"version": locked.version},
+        )
+    return False
+
+
+#: ``SELECT … FOR UPDATE`` of a hand row and the id of its last event (for the replay cache).
+_hand_row_locked = CompiledGet(
+    "hand_row_locked",
+    lambda pk: (
+        Hand.objects.select_for_update(of=("self",))
+        .annotate(
+            last_event_id=Subquery(
+                HandEvent.objects.filter(hand=OuterRef("pk")).order_by("-seq").values("pk")[:1]
+            )
+        )
+        .filter(pk=pk)
+    ),
+)
+
+
+def _hand_row_lock(*, hand: Hand, with_last_event: bool) -> Any:
+    """Lock the hand row (with the id of its last event when asked, for the replay cache).
+    The caller's hand already holds its table, round, tournament and board (rows a hand
+    write does not change): they are reused, not read again."""
+    related = Hand.table.is_cached(hand) and (hand.board_id is None or Hand.board.is_cached(hand))
+    if not (related and with_last_event):
+        rows = Hand.objects.select_for_update(of=("self",))
+        if not related:
+            rows = rows.select_related("table__round__tournament", "board")
+        locked = rows.get(pk=hand.pk)
+        locked.last_event_id = None  # type: ignore[attr-defined]
+        if not related:
+            return locked
+    else:
+        locked = _hand_row_locked(hand.pk)
+        if locked is None:
+            raise Hand.DoesNotExist
+    locked.table = hand.table
+    if hand.board_id is not None:
+        locked.board = hand.board
+    return locked
+
+
+def hand_event_append(
+    *,
+    hand: Hand,
+    kind: str,
+    payload: dict[str, Any],
+    recorded_by: Any,
+    actor_seat: int | None = None,
+    idempotency_key: str | None = None,
+    device_id: str = "",
+    seq: int | None = None,
+) -> HandEvent:
+    """Append an event to a hand whose row the caller has locked; bumps ``version``
+    (saved by ``hand_commit``). ``seq``: the next number, when the caller read the log."""
+    text_check("device_id", device_id, max_length=DEVICE_ID_MAX_LENGTH)
+    if seq is None:
+        seq = (hand.events.aggregate(last=Max("seq"))["last"] or 0) + 1
+    event = HandEvent(
+        hand=hand,
+        seq=seq,
+        kind=kind,
+        payload=payload,
+        actor_seat=actor_seat,
+        recorded_by=recorded_by if getattr(recorded_by, "pk", None) else None,
+        idempotency_key=idempotency_key,
+        device_id=device_id,
+    )
+    row_insert(event)
+    hand.version += 1
+    return event
+
+
+#: What the per-seat rows and the standings depend on.
+_COUNTING_FIELDS = ("status", "confirmation", "score_0", "score_1", "score_2", "landlord_seat")
+
+
+def hand_commit(*, hand: Hand, replay: HandReplay | None = None) -> Hand:
+    """Write the row's summary from the log and, when the status, scores or confirmation
+    changed, the per-seat rows (same transaction). A play in the middle of a hand leaves
+    the tournament row alone, so tables do not queue on its log version."""
+    replay = replay or hand_replay(hand=hand)
+    before = [getattr(hand, name) for name in _COUNTING_FIELDS]
+    hand_summary_apply(hand=hand, replay=replay)
+    if before != [getattr(hand, name) for name in _COUNTING_FIELDS]:
+        hand_results_sync(hand=hand)
+    replay_remember(hand=hand, replay=replay)
+    return hand
+
+
+def hand_open_check(*, hand: Hand) -> None:
+    if hand.status in CLOSED_STATUSES:
+        raise ApplicationError(
+            "hand_closed",
+            _("The hand is already closed (%(status)s).") % {"status": hand.get_status_display()},
+        )
+
+
+def hand_needs_confirmation(*, hand: Hand) -> bool:
+    """Whether ``hand``, closing now, needs confirmation: the tournament's setting at this
+    moment, read from the database (SPEC R10.8.1: fixed when the hand closes, kept in the
+    closing event; a later change of the setting changes no closed hand)."""
+    return Tournament.objects.filter(
+        pk=hand.table.round.tournament_id, requires_confirmation=True
+    ).exists()
+
+
+# --------------------------------------------------------------------------- actions
+@hand_write_atomic
+def hand_action_record(
+    *,
+    hand: Hand,
+    action: dict[str, Any],
+    recorded_by: Any = None,
+    idempotency_key: str | None = None,
+    expected_version: int | None = None,
+    device_id: str = "",
+) -> Hand:
+    """Record one bid, double, redouble, play or pass (``action`` in the rules library's
+    JSON form, e.g. ``{"seat": 1, "play": "33"}``), checked by ``referee.rules``.
+
+    A rejected action raises ``ApplicationError`` with the rules code (SPEC R9.1), the
+    action's index and the play to beat, and changes nothing.
+    """
+    try:
+        parsed = action_from_json(action)
+    except RulesError as exc:
+        raise rules_error(exc) from exc
+    canonical = parsed.to_json()
+    events: list[HandEvent] = []
+    locked, retry = hand_lock(
+        hand=hand,
+        idempotency_key=idempotency_key,
+        expected_version=expected_version,
+        same_request=lambda e: e.payload.get("action") == canonical,
+        events=events,
+    )
+    if retry:
+        return locked
+    cached = replay_remembered(hand=locked)  # taken from the replay cache by hand_lock
+    try:
+        hand_open_check(hand=locked)
+        replay = cached or hand_replay(hand=locked, events=events)
+        state = _action_push(replay=replay, action=parsed)
+    except ApplicationError:
+        if cached is not None:  # refused: the state is as it was taken
+            replay_cache_put(replay=cached)
+        raise
+    payload: dict[str, Any] = {"action": canonical}
+    if state.is_over:
+        payload.update(closes=True, needs_confirmation=hand_needs_confirmation(hand=locked))
+    event = hand_event_append(
+        hand=locked,
+        kind=_KIND_OF_ACTION[type(parsed)],
+        payload=payload,
+        actor_seat=parsed.seat,
+        recorded_by=recorded_by,
+        idempotency_key=idempotency_key,
+        device_id=device_id,
+        seq=events[-1].seq + 1 if events else 1,
+    )
+    written = hand_commit(hand=locked, replay=replay_extend(replay=replay, event=event))
+    replay_cache_put_on_commit(replay=replay_remembered(hand=written) or hand_replay(hand=written))
+    return written
+
+
+def _action_push(*, replay: HandReplay, action: Action) -> AnyHandState:
+    """Push ``action`` onto the locked hand's replayed state, or raise the refusal (the
+    state then unchanged)."""
+    state = replay.state
+    if state is None:
+        raise ApplicationError(
+            "no_deal",
+            _("This hand has no deal and is not in physical-cards mode: enter its result."),
+        )
+    if replay.result_event is not None:
+        raise ApplicationError("hand_closed", _("The hand's result has been entered."))
+    try:
+        state.push(action)
+    except RulesError as exc:
+        top = state.top_play
+        details: dict[str, Any] = {"index": len(state.actions)}
+        if top is not None:
+            details["top"] = {"seat": state.top_seat, "cards": top.text()}
+        raise rules_error(exc, **details) from exc
+    return state
+
+
+@hand_write_atomic
+def hand_action_undo(
+    *,
+    hand: Hand,
+    reason: str,
+    recorded_by: Any = None,
+    idempotency_key: str | None = None,
+    expected_version: int | None = None,
+    device_id: str = "",
+) -> Hand:
+    """Take back the last action in force (an entry mistake), with a reason: an ``undo``
+    event, nothing deleted. A hand finished by its last play reopens, unless its table
+    has started another hand since (``hand_reopen_check``); a confirmed, voided or
+    result-entered hand cannot be undone."""
+    locked, retry = hand_lock(
+        hand=hand,
+        idempotency_key=idempotency_key,
+        expected_version=expected_version,
+        same_request=lambda e: e.kind == HandEventKind.UNDO and e.payload.get("reason") == reason,
+    )
+    if retry:
+        return locked
+    reason_check(reason)
+    replay = hand_replay(hand=locked)
+    if locked.status == HandStatus.VOIDED or replay.result_event is not None:
+        raise ApplicationError("hand_closed", _("Only actions of a live hand can be undone."))
+    if locked.confirmation == "confirmed":
+        raise ApplicationError("hand_closed", _("A confirmed hand cannot be undone."))
+    if not replay.actions:
+        raise ApplicationError("nothing_to_undo", _("The hand has no action to undo."))
+    if locked.status in CLOSED_STATUSES:  # closed by the action undone: the hand reopens
+        hand_reopen_check(hand=locked)
+    undone = replay.actions[-1]
+    hand_event_append(
+        hand=locked,
+        kind=HandEventKind.UNDO,
+        payload={"undone_seq": undone.seq, "action": undone.payload["action"], "reason": reason},
+        actor_seat=undone.actor_seat,
+        recorded_by=recorded_by,
+        idempotency_key=idempotency_key,
+        device_id=device_id,
+    )
+    return hand_commit(hand=locked)
+
+
+@hand_write_atomic
+def hand_announcement_record(
+    *,
+    hand: Hand,
+    seat: int,
+    made: bool = True,
+    recorded_by: Any = None,
+    idempotency_key: str | None = None,
+    expected_version: int | None = None,
+    device_id: str = "",
+) -> Hand:
+    """Confirm the due 报牌 of ``seat`` (SPEC R6.1), or log it as missing (R6.2: an
+    irregularity, no score change; a penalty is a separate decision)."""
+    kind = HandEventKind.ANNOUNCE if made else HandEventKind.ANNOUNCE_MISSING
+    locked, retry = hand_lock(
+        hand=hand,
+        idempotency_key=idempotency_key,
+        expected_version=expected_version,
+        same_request=lambda e: e.kind == kind and e.payload.get("seat") == seat,
+    )
+    if retry:
+        return locked
+    replay = hand_replay(hand=locked)
+    due = [a for a in replay.announcements_due if a.seat == seat]
+    if not due:
+        raise ApplicationError(
+            "no_announcement_due",
+            _("%(seat)s has no announcement due.") % {"seat": seat_name(seat)},
+        )
+    announcement = due[0]
+    hand_event_append(
+        hand=locked,
+        kind=kind,
+        payload={
+            "seat": announcement.seat,
+            "cards_left": announcement.cards_left,
+            "action_index": announcement.event_index,
+        },
+        actor_seat=seat,
+        recorded_by=recorded_by,
+        idempotency_key=idempotency_key,
+        device_id=device_id,
+    )
+    return hand_commit(hand=locked)
+
+
+@hand_write_atomic
+def hand_deal_record(
+    *,
+    hand: Hand,
+    deal: dict[str, Any],
+    recorded_by: Any = None,
+    idempotency_key: str | None = None,
+    expected_version: int | None = None,
+    device_id: str = "",
+) -> Hand:
+    """Write in the deal of a physical-cards hand once it has ended, and check the log
+    against it.
+
+    The deal is recorded either way; the event's ``check`` names the first action the deal
+    makes illegal (its index, code and explanation), or says the whole log is legal. A
+    failed check makes the hand irregular: it does not count until a director keeps it
+    (``hand_corrections.hand_irregular_keep``), corrects or voids it.
+    """
+    try:
+        parsed = Deal.from_json(deal)
+    except RulesError as exc:
+        raise rules_error(exc) from exc
+    canonical = parsed.to_json()
+    locked, retry = hand_lock(
+        hand=hand,
+        idempotency_key=idempotency_key,
+        expected_version=expected_version,
+        same_request=lambda e: e.kind == HandEventKind.DEAL and e.payload["deal"] == canonical,
+    )
+    if retry:
+        return locked
+    if not locked.physical_cards:
+        raise ApplicationError(
+            "not_physical_cards", _("Only a physical-cards hand has its deal written in.")
+        )
+    if locked.status not in (HandStatus.FINISHED, HandStatus.PASSED_OUT):
+        # Written in while the hand is live, the deal would check only the actions so far
+        # and not the ones after it: it is written in once the hand has ended.
+        raise ApplicationError(
+            "hand_live",
+            _("The deal of a physical-cards hand is written in once the hand has ended."),
+        )
+    if canonical.get("first_bidder") != locked.first_bidder:
+        raise ApplicationError(
+            "first_bidder_mismatch",
+            _("The deal's first bidder must be the hand's (%(seat)s).")
+            % {"seat": seat_name(locked.first_bidder)},
+        )
+    replay = hand_replay(hand=locked)
+    error = check_deal(
+        parsed,
+        [e.payload["action"] for e in replay.actions],
+        get_profile(locked.rule_profile),
+    )
+    check: dict[str, Any] = {"ok": error is None}
+    if error is not None:
+        check.update(index=error.index, code=error.code, rule=error.message)
+    hand_event_append(
+        hand=locked,
+        kind=HandEventKind.DEAL,
+        payload={"deal": canonical, "check": check},
+        recorded_by=recorded_by,
+        idempotency_key=idempotency_key,
+        device_id=device_id,
+    )
+    if error is not None:
+        # Irregular: held back from the standings (disputed) until a director keeps it
+        # with a reason (``hand_irregular_keep``), corrects or voids it.
+        hand_event_append(
+            hand=locked,
+            kind=HandEventKind.DISPUTE,
+            payload={"irregular": "deal_check_failed", "reason": error.message},
+            recorded_by=recorded_by,
+            device_id=device_id,
+        )
+    return hand_commit(hand=locked)
+
+
+# --------------------------------------------------------------------------- result-only
+def result_payload(result: DealResult, profile_key: str) -> dict[str, Any]:
+    """A result event's payload: the result, its scores (``score_result``) and the profile."""
+    profile = get_profile(profile_key)
+    try:
+        scores = score_result(result, profile)
+    except RulesError as exc:
+        raise rules_error(exc) from exc
+    return {
+        "result": {
+            "landlord": result.landlord,
+            "bid": result.bid,
+            "doubled": list(result.doubled),
+            "redoubled": result.redoubled,
+            "bombs": result.bombs,
+            "rockets": result.rockets,
+            "spring": result.spring,
+            "anti_spring": result.anti_spring,
+            "winner": result.winner,
+        },
+        "scores": list(scores),
+        "rule_profile": profile.key,
+        "rule_profile_hash": profile.content_hash,
+    }
+
+
+def deal_result(
+    *,
+    landlord: int,
+    bid: int,
+    winner: str,
+    doubled: tuple[bool, bool, bool] | list[bool] = (False, False, False),
+    redoubled: bool = False,
+    bombs: int = 0,
+    rockets: int = 0,
+    spring: bool = False,
+    anti_spring: bool = False,
+) -> DealResult:
+    return DealResult(
+        landlord=landlord,
+        bid=bid,
+        doubled=tuple(doubled),  # type: ignore[arg-type]  # checked by score_result
+        redoubled=redoubled,
+        bombs=bombs,
+        rockets=rockets,
+        spring=spring,
+        anti_spring=anti_spring,
+        winner=winner,  # type: ignore[arg-type]  # checked by score_result
+    )
+
+
+def result_entry(
+    *,
+    landlord: int,
+    bid: int,
+    winner: str,
+    doubled: tuple[bool, bool, bool] | list[bool] = (False, False, False),
+    redoubled: bool = False,
+    bombs: int = 0,
+    rockets: int = 0,
+    spring: bool = False,
+    anti_spring: bool = False,
+) -> DealResult:
+    """A result-only entry's fields as a ``DealResult``, their types checked (the rules
+    check it in ``result_entry_check``)."""
+    bool_triple_check("doubled", doubled)
+    bool_check(redoubled=redoubled, spring=spring, anti_spring=anti_spring)
+    return deal_result(
+        landlord=landlord,
+        bid=bid,
+        winner=winner,
+        doubled=doubled,
+        redoubled=redoubled,
+        bombs=bombs,
+        rockets=rockets,
+        spring=spring,
+        anti_spring=anti_spring,
+    )
+
+
+def result_entry_check(*, hand: Hand, result: DealResult) -> dict[str, Any]:
+    """What entering ``result`` on ``hand`` must pass, in this order: the hand is open
+    (``hand_closed``), its actions are not being logged (``hand_logged_live``), and the
+    result is consistent and possible (``score_result``: ``invalid_result`` or
+    ``impossible_result`` naming the rule in ``details.rule``). Answers the result event's
+    payload, with the scores. ``hand_record_result`` calls it on the locked row,
+    ``hand_result_preview`` on the row as read."""
+    hand_open_check(hand=hand)
+    if hand_replay(hand=hand).actions:
+        raise ApplicationError(
+            "hand_logged_live",
+            _("This hand's actions are being logged; its result comes from the log."),
+        )
+    return result_payload(result, hand.rule_profile)
+
+
+def hand_result_preview(*, hand: Hand, **fields: Any) -> dict[str, Any]:
+    """What ``hand_record_result`` with these fields would record, by its own checks: the
+    result, each seat's score and whether the hand would then await confirmation (the
+    phone's summary before the referee saves). Writes nothing; refused as the entry is."""
+    payload = result_entry_check(hand=hand, result=result_entry(**fields))
+    payload["needs_confirmation"] = hand_needs_confirmation(hand=hand)
+    return payload
+
+
+@hand_write_atomic
+def hand_record_result(
+    *,
+    hand: Hand,
+    landlord: int,
+    bid: int,
+    winner: str,
+    doubled: tuple[bool, bool, bool] = (False, False, False),
+    redoubled: bool = False,
+    bombs: int = 0,
+    rockets: int = 0,
+    spring: bool = False,
+    anti_spring: bool = False,
+    recorded_by: Any = None,
+    idempotency_key: str | None = None,
+    expected_version: int | None = None,
+    device_id: str = "",
+) -> Hand:
+    """Record a hand's result summary (result-only entry) and finish the hand.
+
+    For tables that do not log plays: refused once actions are logged. Checked for
+    consistency and scored by ``score_result`` under the hand's rule profile
+    (``result_entry_check``, which the preview runs too).
+    """
+    result = result_entry(
+        landlord=landlord,
+        bid=bid,
+        winner=winner,
+        doubled=doubled,
+        redoubled=redoubled,
+        bombs=bombs,
+        rockets=rockets,
+        spring=spring,
+        anti_spring=anti_spring,
+    )
+    locked, retry = hand_lock(
+        hand=hand,
+        idempotency_key=idempotency_key,
+        expected_version=expected_version,
+        same_request=lambda e: (
+            e.kind == HandEventKind.RESULT
+            and e.payload.get("result") == result_payload(result, hand.rule_profile)["result"]
+        ),
+    )
+    if retry:
+        return locked
+    payload = result_entry_check(hand=locked, result=result)
+    payload["needs_confirmation"] = hand_needs_confirmation(hand=locked)
+    hand_event_append(
+        hand=locked,
+        kind=HandEventKind.RESULT,
+        payload=payload,
+        recorded_by=recorded_by,
+        idempotency_key=idempotency_key,
+        device_id=device_id,
+    )
+    return hand_commit(hand=locked)
+
+
+@hand_write_atomic
+def hand_record_passed_out(
+    *,
+    hand: Hand,
+    recorded_by: Any = None,
+    idempotency_key: str | None = None,
+    expected_version: int | None = None,
+    device_id: str = "",
+) -> Hand:
+    """Record, for a table that does not log plays, that everybody passed (流局, R2.4):
+    the hand scores 0 for every seat and counts as a hand played (R10.8.2)."""
+    locked, retry = hand_lock(
+        hand=hand,
+        idempotency_key=idempotency_key,
+        expected_version=expected_version,
+        same_request=lambda e: e.kind == HandEventKind.PASS_OUT,
+    )
+    if retry:
+        return locked
+    hand_open_check(hand=locked)
+    if hand_replay(hand=locked).actions:
+        raise ApplicationError(
+            "hand_logged_live",
+            _("This hand's actions are being logged; its result comes from the log."),
+        )
+    hand_event_append(
+        hand=locked,
+        kind=HandEventKind.PASS_OUT,
+        payload={"closes": True, "needs_confirmation": hand_needs_confirmation(hand=locked)},
+        recorded_by=recorded_by,
+        idempotency_key=idempotency_key,
+        device_id=device_id,
+    )
+    return hand_commit(hand=locked)
+
+
+__all__ = [
+    "CLOSED_STATUSES",
+    "hand_action_record",
+    "hand_action_undo",
+    "hand_announcement_record",
+    "hand_board_check",
+    "hand_commit",
+    "hand_create",
+    "hand_deal_record",
+    "hand_event_append",
+    "hand_lock",
+    "hand_open_check",
+    "hand_record_passed_out",
+    "hand_record_result",
+    "hand_result_preview",
+    "result_entry",
+    "result_entry_check",
+]

@@ -1,0 +1,14 @@
+"""The public pages (no sign-in, read-only): tournaments, rounds, live tables, hands,
+players, boards and standings of public tournaments.
+
+- ``urls``; ``views`` (tournaments, rounds, the live board), ``hands`` (hands, players,
+  boards), ``standings`` (the standings page and its CSV, with conditional GET).
+- ``selectors``: reads of public tournaments and rounds past their draft only, a fixed number
+  of queries per page.
+
+Templates in ``templates/public/``, template helpers in ``tournaments/templatetags/``.
+
+May import: ``tournaments.models``, ``tournaments.common``, ``referee.rules`` (cards),
+``tournaments.hands`` (replay, card secrecy), ``tournaments.standings`` (the public table,
+CSV), ``tournaments.tournament.selectors`` and ``tournaments.templatetags``.
+"""

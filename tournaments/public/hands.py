@@ -1,0 +1,75 @@
+"""Public pages of hands, players and duplicate boards."""
+
+from __future__ import annotations
+
+from itertools import accumulate
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+
+from tournaments.hands.card_secrecy import PUBLIC, board_cards_visible
+from tournaments.public import selectors as ps
+from tournaments.public.views import tournament_or_404
+from tournaments.standings.public_table import entry_rank_history
+from tournaments.standings.queries import entry_totals
+
+
+def hand_detail(request: HttpRequest, slug: str, hand_id: int) -> HttpResponse:
+    tournament = tournament_or_404(slug)
+    hand = ps.hand_public(tournament=tournament, hand_id=hand_id)
+    if hand is None:
+        raise Http404("No such hand.")
+    return render(
+        request, "public/hand.html", {"tournament": tournament, "page": ps.hand_page(hand=hand)}
+    )
+
+
+def player_detail(request: HttpRequest, slug: str, entry_id: int) -> HttpResponse:
+    tournament = tournament_or_404(slug)
+    entry = ps.entry_public(tournament=tournament, entry_id=entry_id)
+    if entry is None:
+        raise Http404("No such player.")
+    results = ps.entry_hand_results(entry=entry)
+    context = {
+        "tournament": tournament,
+        "entry": entry,
+        "results": results,
+        "running": list(accumulate(r.score for r in results)),
+        # the standings' own sums: deal points plus penalties (one total everywhere)
+        "totals": entry_totals(entry=entry),
+        "penalties": ps.entry_penalties(entry=entry),
+        "ranks": entry_rank_history(tournament=tournament, entry_id=entry.pk),
+    }
+    return render(request, "public/player.html", context)
+
+
+def board_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    tournament = tournament_or_404(slug)
+    board = ps.board_public(tournament=tournament, number=number)
+    if board is None:
+        raise Http404("No such board.")
+    hands = ps.board_hands(board=board)
+    by_position = [ps.matchpoints([getattr(h, f"score_{p}") for h in hands]) for p in range(3)]
+    rows = [
+        {
+            "hand": hand,
+            "seats": list(hand.table.seats.all()),
+            "scores": [hand.score_0, hand.score_1, hand.score_2],
+            "mp": [by_position[p][i] for p in range(3)],
+        }
+        for i, hand in enumerate(hands)
+    ]
+    context = {
+        "tournament": tournament,
+        "board": board,
+        "rows": rows,
+        "top": 2 * (sum(1 for h in hands if h.score_0 is not None) - 1),
+        # hidden until every table that plays the board has closed its hand on it (or its
+        # round is closed): card_secrecy; public pages show what anybody may see
+        "deal": (
+            ps.hand_deal_cards(board=board)
+            if board_cards_visible(user=PUBLIC, board=board)
+            else None
+        ),
+    }
+    return render(request, "public/board.html", context)

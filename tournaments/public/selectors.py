@@ -1,0 +1,400 @@
+"""Reads for the public pages: only public tournaments and rounds past their draft.
+
+Every function issues a fixed number of queries whatever the tournament's size (the page
+tests assert it): related rows come in with ``select_related`` / ``prefetch_related`` or one
+``IN`` query, and hands are replayed from logs read in one query.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db.models import Count, Max, Prefetch, QuerySet, Sum
+
+from referee.rules.cards import Card, parse_cards
+from referee.rules.errors import RulesError
+from referee.rules.scoring import DefenderStake
+from tournaments.hands.card_secrecy import PUBLIC, hand_cards_shown, hands_cards_shown
+from tournaments.hands.replay import HandReplay, hand_deal, hand_replay
+from tournaments.hands.selectors import hand_stakes
+from tournaments.models import (
+    Board,
+    Entry,
+    Hand,
+    HandEvent,
+    HandEventKind,
+    HandSeatResult,
+    HandStatus,
+    Penalty,
+    Round,
+    RoundBoard,
+    RoundStatus,
+    Seat,
+    Table,
+    Tournament,
+)
+from tournaments.standings.queries import penalties_in_force
+
+LIVE_STATUSES = frozenset({HandStatus.BIDDING, HandStatus.DOUBLING, HandStatus.PLAYING})
+
+
+def tournament_public(*, slug: str) -> Tournament | None:
+    return Tournament.objects.filter(is_public=True, slug=slug).first()
+
+
+def rounds_public(*, tournament: Tournament) -> QuerySet[Round]:
+    """Rounds the public may see: every one past its draft."""
+    return (
+        Round.objects.filter(tournament=tournament)
+        .exclude(status=RoundStatus.DRAFT)
+        .order_by("number")
+    )
+
+
+def round_current(*, rounds: list[Round]) -> Round | None:
+    """The round being played, else the latest one shown."""
+    playing = [r for r in rounds if r.status == RoundStatus.PLAYING]
+    return playing[-1] if playing else (rounds[-1] if rounds else None)
+
+
+def round_public(*, tournament: Tournament, number: int) -> Round | None:
+    return rounds_public(tournament=tournament).filter(number=number).first()
+
+
+def round_tables(*, round: Round) -> list[Table]:
+    """The round's tables with seats (players in position order) and hands."""
+    seats = Seat.objects.select_related("entry__player").order_by("position")
+    hands = Hand.objects.order_by("number")
+    return list(
+        Table.objects.filter(round=round)
+        .order_by("number")
+        .prefetch_related(Prefetch("seats", queryset=seats), Prefetch("hands", queryset=hands))
+    )
+
+
+def round_boards(*, round: Round) -> dict[tuple[int, int], Board]:
+    """(section, hand number) → board, for the duplicate seating sheet's first bidders."""
+    return {
+        (rb.section, rb.hand_number): rb.board
+        for rb in RoundBoard.objects.filter(round=round).select_related("board")
+    }
+
+
+# --- live board ---------------------------------------------------------------------------
+
+
+def _live_hands(*, tournament: Tournament) -> QuerySet[Hand]:
+    """The newest hand of every table of the rounds being played."""
+    latest = (
+        Hand.objects.filter(
+            table__round__tournament=tournament, table__round__status=RoundStatus.PLAYING
+        )
+        .values("table_id")
+        .annotate(latest=Max("number"))
+        .values("latest")
+    )
+    return Hand.objects.filter(
+        table__round__tournament=tournament,
+        table__round__status=RoundStatus.PLAYING,
+        number__in=latest,
+    )
+
+
+def live_etag(*, tournament: Tournament) -> str:
+    """Changes whenever a hand of a playing round changes (its version), a hand starts or a
+    round starts or closes: one aggregate query, so a poll that finds nothing new is cheap."""
+    row = Hand.objects.filter(
+        table__round__tournament=tournament, table__round__status=RoundStatus.PLAYING
+    ).aggregate(n=Count("pk"), v=Sum("version"), last=Max("pk"))
+    rounds = list(
+        Round.objects.filter(tournament=tournament, status=RoundStatus.PLAYING).values_list(
+            "pk", flat=True
+        )
+    )
+    text = f"{tournament.pk}:{row['n']}:{row['v']}:{row['last']}:{rounds}"
+    return hashlib.sha1(text.encode(), usedforsecurity=False).hexdigest()[:20]
+
+
+@dataclass
+class LiveTable:
+    """What the live board shows of one table."""
+
+    table: Table
+    seats: list[Seat]
+    hand: Hand | None = None
+    replay: HandReplay | None = None
+    cards_left: list[int] | None = None
+    last_play: tuple[int, list[Card] | None] | None = None
+    #: each defender's stake so far, as the hand's rule profile counts it
+    stakes: tuple[DefenderStake, ...] = ()
+    passes: int = 0
+
+
+def live_tables(*, tournament: Tournament) -> list[LiveTable]:
+    """Every table of the playing rounds with its newest hand replayed from the log."""
+    seats = Seat.objects.select_related("entry__player").order_by("position")
+    tables = list(
+        Table.objects.filter(round__tournament=tournament, round__status=RoundStatus.PLAYING)
+        .select_related("round")
+        .prefetch_related(Prefetch("seats", queryset=seats))
+        .order_by("round__number", "number")
+    )
+    hands = {h.table_id: h for h in _live_hands(tournament=tournament).select_related("board")}
+    shown = hands_cards_shown(user=PUBLIC, hands=hands.values())
+    events: dict[int, list[HandEvent]] = {}
+    for event in HandEvent.objects.filter(hand__in=list(hands.values())).order_by("hand", "seq"):
+        events.setdefault(event.hand_id, []).append(event)
+    out = []
+    for table in tables:
+        row = LiveTable(table=table, seats=list(table.seats.all()))
+        hand = hands.get(table.pk)
+        if hand is not None:
+            row.hand = hand
+            row.replay = hand_replay(hand=hand, events=events.get(hand.pk, []))
+            _live_state(row, row.replay)
+            row.stakes = hand_stakes(row.replay.summary, hand.rule_profile)
+            if row.last_play is not None and not shown[hand.pk].played:
+                row.last_play = (row.last_play[0], None)  # a secret board's cards: "?"
+        out.append(row)
+    return out
+
+
+def _live_state(row: LiveTable, replay: HandReplay) -> None:
+    state = replay.state
+    if state is not None:
+        row.cards_left = list(state.card_counts)
+    for event in reversed(replay.actions):
+        action = event.payload["action"]
+        if "play" in action:
+            if action["play"] == "pass":
+                row.passes += 1
+                continue
+            row.last_play = (action["seat"], cards_of(action["play"]))
+        break
+
+
+def cards_of(text: str) -> list[Card] | None:
+    """Cards as written in the log (suits where known); None if unreadable."""
+    try:
+        return list(parse_cards(text))
+    except (RulesError, ValueError):  # a page renders whatever the log holds
+        return None
+
+
+# --- hand replay ----------------------------------------------------------------------------
+
+
+def hand_public(*, tournament: Tournament, hand_id: int) -> Hand | None:
+    return (
+        Hand.objects.filter(pk=hand_id, table__round__tournament=tournament)
+        .exclude(table__round__status=RoundStatus.DRAFT)
+        .select_related("table__round", "board")
+        .first()
+    )
+
+
+@dataclass
+class Step:
+    """One line of the replay: a bid, double, redouble, play, pass or announcement."""
+
+    kind: str
+    seat: int | None
+    value: Any = None
+    cards: list[Card] | None = None
+    trick: int | None = None
+    cards_left: list[int] | None = None
+
+
+@dataclass
+class HandPage:
+    hand: Hand
+    seats: list[Seat]
+    replay: HandReplay
+    live: bool
+    #: The hand's board is still secret (card_secrecy): no card is shown.
+    secret: bool = False
+    steps: list[Step] = field(default_factory=list)
+    deal: list[list[Card]] | None = None
+    kitty: list[Card] | None = None
+    breakdown: list[dict[str, Any]] = field(default_factory=list)
+
+
+def hand_page(*, hand: Hand) -> HandPage:
+    """The hand's log as replay steps, with the cards the public may see
+    (``card_secrecy``). A live hand shows only what has been played: no deal, no kitty
+    before it is revealed, no unplayed cards; a hand on a board still being played
+    elsewhere shows no card at all, and of its replay only the auction."""
+    seats = list(
+        Seat.objects.filter(table_id=hand.table_id)
+        .select_related("entry__player")
+        .order_by("position")
+    )
+    events = list(HandEvent.objects.filter(hand=hand).order_by("seq"))
+    replay = hand_replay(hand=hand, events=events)
+    live = replay.summary["status"] in LIVE_STATUSES
+    shown = hand_cards_shown(user=PUBLIC, hand=hand)
+    page = HandPage(hand=hand, seats=seats, replay=replay, live=live, secret=not shown.played)
+    deal = hand_deal(hand=hand) if shown.unplayed else None
+    if deal is not None:
+        page.deal = [sorted(h, key=_card_key) for h in deal.hands]
+        page.kitty = list(deal.kitty)
+    elif (
+        shown.played and replay.state is not None and getattr(replay.state, "kitty_revealed", False)
+    ):
+        page.kitty = list(replay.state.deal.kitty)  # type: ignore[union-attr]
+    page.steps = _steps(replay, deal_counts=[17, 17, 17] if replay.state is not None else None)
+    if not shown.played:  # the replay of a secret board: the auction only
+        page.steps = [s for s in page.steps if s.kind in ("bid", "double", "redouble")]
+    page.breakdown = breakdown(replay.summary, hand.rule_profile)
+    return page
+
+
+def _card_key(card: Card) -> tuple[int, str]:
+    return (card.rank, card.suit or "")
+
+
+def _steps(replay: HandReplay, *, deal_counts: list[int] | None) -> list[Step]:
+    """Bids, doublings and plays grouped into tricks (a trick ends after two passes), with
+    the announcements (报牌) recorded for them."""
+    steps: list[Step] = []
+    announced: dict[int, list[HandEvent]] = {}
+    for event in replay.events:
+        if event.kind in (HandEventKind.ANNOUNCE, HandEventKind.ANNOUNCE_MISSING):
+            announced.setdefault(event.payload.get("action_index", -1), []).append(event)
+    counts = list(deal_counts) if deal_counts else None
+    trick, passes, landlord = 0, 0, None
+    for index, event in enumerate(replay.actions):
+        action = event.payload["action"]
+        seat = action["seat"]
+        if "bid" in action:
+            steps.append(Step("bid", seat, action["bid"]))
+            if action["bid"]:
+                landlord = seat
+        elif "double" in action:
+            steps.append(Step("double", seat, action["double"]))
+        elif "redouble" in action:
+            steps.append(Step("redouble", seat, action["redouble"]))
+        elif action.get("play") == "pass":
+            passes += 1
+            steps.append(Step("pass", seat, trick=trick))
+        else:
+            if trick == 0 or passes >= 2:
+                trick += 1
+            passes = 0
+            cards = cards_of(action["play"])
+            if counts is not None and cards is not None:
+                if landlord is not None and counts[landlord] == 17:
+                    counts[landlord] = 20  # the kitty joins the landlord's hand (R3.3)
+                counts[seat] -= len(cards)
+            steps.append(
+                Step("play", seat, cards=cards, trick=trick, cards_left=list(counts or []))
+            )
+        for note in announced.get(index, []):
+            kind = "announce" if note.kind == HandEventKind.ANNOUNCE else "announce_missing"
+            steps.append(Step(kind, note.payload.get("seat"), note.payload.get("cards_left")))
+    return steps
+
+
+def breakdown(summary: dict[str, Any], profile_key: str) -> list[dict[str, Any]]:
+    """Per seat: a farmer's stake factor by factor, as the hand's rule profile counts them
+    (``referee.rules.scoring.stake_breakdown``, the code that scored the hand), won or
+    lost; the landlord scores the sum, opposite (R8.1)."""
+    scores = [summary["score_0"], summary["score_1"], summary["score_2"]]
+    if not summary["winner"] or None in scores:
+        return []
+    stakes = {stake.seat: stake for stake in hand_stakes(summary, profile_key)}
+    if not stakes:
+        return []
+    doubled = [summary["doubled_0"], summary["doubled_1"], summary["doubled_2"]]
+    rows: list[dict[str, Any]] = []
+    for seat in range(3):
+        stake = stakes.get(seat)
+        if stake is None:
+            rows.append({"seat": seat, "landlord": True, "score": scores[seat]})
+            continue
+        rows.append(
+            {
+                "seat": seat,
+                "landlord": False,
+                "stake": stake,
+                "bid": stake.bid,
+                "bombs": summary["bombs"],
+                "rockets": summary["rockets"],
+                "spring": int(bool(summary["spring"] or summary["anti_spring"])),
+                "doublings": int(doubled[seat]) * (1 + int(summary["redoubled"])),
+                "sign": "+" if summary["winner"] == "defenders" else "−",
+                "score": scores[seat],
+            }
+        )
+    return rows
+
+
+# --- players and boards ---------------------------------------------------------------------
+
+
+def entry_public(*, tournament: Tournament, entry_id: int) -> Entry | None:
+    return Entry.objects.filter(tournament=tournament, pk=entry_id).select_related("player").first()
+
+
+def entry_hand_results(*, entry: Entry) -> list[HandSeatResult]:
+    """The entry's counted hands, in playing order, with their round and table."""
+    return list(
+        HandSeatResult.objects.filter(entry=entry)
+        .exclude(hand__table__round__status=RoundStatus.DRAFT)
+        .select_related("hand__table__round", "hand__board")
+        .order_by("hand__table__round__number", "hand__number")
+    )
+
+
+def entry_penalties(*, entry: Entry) -> list[Penalty]:
+    """The entry's penalties and adjustments in force (SPEC §9), in the order given, with
+    the hand they were given at."""
+    return list(
+        penalties_in_force()
+        .filter(entry=entry)
+        .select_related("hand__table__round")
+        .order_by("recorded_at", "pk")
+    )
+
+
+def board_public(*, tournament: Tournament, number: int) -> Board | None:
+    return Board.objects.filter(tournament=tournament, number=number).first()
+
+
+def board_hands(*, board: Board) -> list[Hand]:
+    """Every visible hand played on ``board``, with its table and players."""
+    seats = Seat.objects.select_related("entry__player").order_by("position")
+    return list(
+        Hand.objects.filter(board=board)
+        .exclude(table__round__status=RoundStatus.DRAFT)
+        .select_related("table__round")
+        .prefetch_related(Prefetch("table__seats", queryset=seats))
+        .order_by("table__round__number", "table__number")
+    )
+
+
+def matchpoints(scores: list[int | None]) -> list[int | None]:
+    """Matchpoints of results on one board and position (R10.4.3): 2 per result beaten and
+    1 per other equal result; groups of one are not scored (R10.8.4)."""
+    known = [s for s in scores if s is not None]
+    if len(known) < 2:
+        return [None for _ in scores]
+    return [
+        None
+        if s is None
+        else 2 * sum(1 for o in known if o < s) + sum(1 for o in known if o == s) - 1
+        for s in scores
+    ]
+
+
+def hand_deal_cards(*, board: Board) -> dict[str, Any]:
+    """A board's cards for its traveller: every seat's hand and the kitty. Only for a board
+    ``card_secrecy.board_cards_visible`` releases."""
+    hands = [board.hand_0, board.hand_1, board.hand_2]
+    return {
+        "hands": [sorted(cards_of(h) or [], key=_card_key) for h in hands],
+        "kitty": cards_of(board.kitty),
+        "first_bidder": board.first_bidder,
+    }

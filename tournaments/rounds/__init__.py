@@ -1,0 +1,12 @@
+"""A round's life and its people: rounds, tables, seats, referee accounts and assignments.
+
+- ``services``: rounds (draft → seated → playing → closed, and reopened), tables, seats,
+  referee assignments and the round log.
+- ``referees``: plain referee accounts made by a director (no password: a one-time link).
+- ``login_links``: the one-time sign-in links for referees' phones.
+
+Who sits where is ``tournaments.seating``.
+
+May import: ``tournaments.models``, ``tournaments.common``, ``tournaments.tournament.selectors``
+and ``tournaments.hands.results`` (a round with final results stays closed).
+"""

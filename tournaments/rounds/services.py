@@ -1,0 +1,322 @@
+"""Rounds and their life (draft → seated → playing → closed, and reopened), tables,
+seats and referee assignments.  Seating itself is in ``tournaments.seating``."""
+
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Max
+from django.utils.translation import gettext as _
+
+from tournaments.common.errors import ApplicationError
+from tournaments.common.limits import ROUND_NUMBER_MAX, TABLE_NUMBER_MAX
+from tournaments.common.model_validation import model_validate
+from tournaments.common.roles import user_is_director
+from tournaments.common.validation import at_most_check, bool_check, reason_check
+from tournaments.hands.results import results_final_error
+from tournaments.models import (
+    Entry,
+    Hand,
+    RefereeAssignment,
+    Round,
+    RoundBye,
+    RoundLog,
+    RoundLogKind,
+    RoundStatus,
+    Seat,
+    Table,
+    Tournament,
+    TournamentStatus,
+)
+from tournaments.rounds.referees import referee_account_check
+from tournaments.tournament import selectors
+
+
+def round_log_append(
+    *, round: Round, kind: str, recorded_by: Any, reason: str = "", payload: dict[str, Any]
+) -> RoundLog:
+    """Record a director's action on ``round`` in the caller's transaction."""
+    return RoundLog.objects.create(
+        round=round,
+        kind=kind,
+        reason=reason,
+        payload=payload,
+        recorded_by=recorded_by if getattr(recorded_by, "pk", None) else None,
+    )
+
+
+def round_lock(*, round: Round) -> Round:
+    """The round's row, locked until the end of the transaction."""
+    return Round.objects.select_for_update().get(pk=round.pk)
+
+
+@transaction.atomic
+def round_create(
+    *, tournament: Tournament, number: int | None = None, status: str = RoundStatus.DRAFT
+) -> Round:
+    """Add round ``number`` (default: the next one) to a tournament that has not finished."""
+    at_most_check("number", number, maximum=ROUND_NUMBER_MAX)
+    locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    if locked.status == TournamentStatus.FINISHED:
+        raise ApplicationError("tournament_finished", _("The tournament has finished."))
+    if number is None:
+        last = Round.objects.filter(tournament=locked).aggregate(last=Max("number"))["last"]
+        number = (last or 0) + 1
+        at_most_check("number", number, maximum=ROUND_NUMBER_MAX)
+    round_ = Round(tournament=locked, number=number, status=status)
+    model_validate(round_)
+    round_.save()
+    return round_
+
+
+@transaction.atomic
+def round_start(*, round: Round, recorded_by: Any = None) -> Round:
+    """Start a seated round: every table full, no other round of the tournament playing."""
+    locked = round_lock(round=round)
+    if locked.status != RoundStatus.SEATED:
+        raise ApplicationError(
+            "round_not_seated",
+            _("Only a seated round can start; this one is %(status)s.")
+            % {"status": locked.get_status_display()},
+        )
+    tournament = Tournament.objects.select_for_update().get(pk=locked.tournament_id)
+    playing = (
+        Round.objects.filter(tournament=tournament, status=RoundStatus.PLAYING)
+        .exclude(pk=locked.pk)
+        .first()
+    )
+    if playing is not None:
+        raise ApplicationError(
+            "round_in_progress",
+            _("Round %(number)s is still being played: close it first.")
+            % {"number": playing.number},
+        )
+    tables = list(selectors.round_tables_incomplete(round=locked))
+    if tables:
+        raise ApplicationError(
+            "table_incomplete",
+            _("Tables without three players: %(tables)s.")
+            % {"tables": ", ".join(str(t.number) for t in tables)},
+        )
+    if not Table.objects.filter(round=locked).exists():
+        raise ApplicationError("round_has_no_tables", _("The round has no tables."))
+    locked.status = RoundStatus.PLAYING
+    locked.save(update_fields=["status"])
+    if tournament.status == TournamentStatus.DRAFT:
+        tournament.status = TournamentStatus.RUNNING
+        tournament.save(update_fields=["status"])
+    round_log_append(round=locked, kind=RoundLogKind.STARTED, recorded_by=recorded_by, payload={})
+    return locked
+
+
+@transaction.atomic
+def round_close(
+    *, round: Round, recorded_by: Any = None, force: bool = False, reason: str = ""
+) -> Round:
+    """Close a round being played.  Refused while a hand is unfinished, unless a director
+    forces it with a reason: the unfinished hands then stay as they are and count nowhere
+    (SPEC R10.8.1)."""
+    bool_check(force=force)
+    locked = round_lock(round=round)
+    if locked.status != RoundStatus.PLAYING:
+        raise ApplicationError(
+            "round_not_playing",
+            _("Only a round being played can close; this one is %(status)s.")
+            % {"status": locked.get_status_display()},
+        )
+    unfinished = [
+        _("table %(table)s, hand %(hand)s") % {"table": hand.table.number, "hand": hand.number}
+        for hand in selectors.round_unfinished_hands(round=locked)
+    ]
+    kind = RoundLogKind.CLOSED
+    if unfinished and not force:
+        raise ApplicationError(
+            "round_has_unfinished_hands",
+            _(
+                "Hands are unfinished: %(hands)s. Finish or void them, "
+                "or force the close with a reason."
+            )
+            % {"hands": ", ".join(unfinished)},
+            extra={"hands": unfinished},
+        )
+    if unfinished:
+        reason = reason_check(reason)
+        if not user_is_director(recorded_by):
+            raise ApplicationError(
+                "director_required",
+                _("Only a director can close a round with unfinished hands."),
+            )
+        kind = RoundLogKind.FORCED_CLOSE
+    locked.status = RoundStatus.CLOSED
+    locked.save(update_fields=["status"])
+    round_log_append(
+        round=locked,
+        kind=kind,
+        recorded_by=recorded_by,
+        reason=reason,
+        payload={"unfinished_hands": unfinished},
+    )
+    return locked
+
+
+@transaction.atomic
+def round_reopen(*, round: Round, reason: str, recorded_by: Any = None) -> Round:
+    """Play a closed round again (a late result, a correction), with a reason; refused
+    once a later round has started."""
+    reason = reason_check(reason)
+    locked = round_lock(round=round)
+    # The tournament row is read after the round's lock (the order every writer takes).
+    if Tournament.objects.filter(
+        pk=locked.tournament_id, status=TournamentStatus.FINISHED
+    ).exists():
+        raise results_final_error()
+    if locked.status != RoundStatus.CLOSED:
+        raise ApplicationError(
+            "round_not_closed",
+            _("Only a closed round can reopen; this one is %(status)s.")
+            % {"status": locked.get_status_display()},
+        )
+    later = (
+        Round.objects.filter(
+            tournament_id=locked.tournament_id,
+            number__gt=locked.number,
+            status__in=(RoundStatus.PLAYING, RoundStatus.CLOSED),
+        )
+        .order_by("number")
+        .first()
+    )
+    if later is not None:
+        raise ApplicationError(
+            "later_round_started",
+            _("Round %(number)s has already started.") % {"number": later.number},
+        )
+    locked.status = RoundStatus.PLAYING
+    locked.save(update_fields=["status"])
+    round_log_append(
+        round=locked, kind=RoundLogKind.REOPENED, recorded_by=recorded_by, reason=reason, payload={}
+    )
+    return locked
+
+
+@transaction.atomic
+def table_hand_add(*, table: Table, reason: str, recorded_by: Any = None) -> RoundLog:
+    """Allow one more hand at ``table`` than the round's hands (a misdeal replayed, a hand
+    the director orders), recorded in the round log with the reason; ``hand_create`` counts
+    these entries. Only a director, and not in a closed round."""
+    reason = reason_check(reason)
+    if not user_is_director(recorded_by):
+        raise ApplicationError(
+            "director_required", _("Only a director can add a hand beyond the round's hands.")
+        )
+    locked = round_lock(round=table.round)
+    if locked.status == RoundStatus.CLOSED:
+        raise ApplicationError(
+            "round_not_playing", _("The round is closed: reopen it before adding a hand.")
+        )
+    return round_log_append(
+        round=locked,
+        kind=RoundLogKind.HAND_ADDED,
+        recorded_by=recorded_by,
+        reason=reason,
+        payload={"table": table.pk, "table_number": table.number},
+    )
+
+
+@transaction.atomic
+def table_create(*, round: Round, number: int) -> Table:
+    at_most_check("number", number, maximum=TABLE_NUMBER_MAX)
+    table = Table(round=round, number=number)
+    model_validate(table)
+    table.save()
+    return table
+
+
+def table_move_check(*, table: Table, round: Round) -> None:
+    """Refuse moving a table to a round of another tournament, or a table that has hands
+    or seats (its players were seated for its round; also used by the admin)."""
+    if round.pk == table.round_id:
+        return
+    if round.tournament_id != table.round.tournament_id:
+        raise ApplicationError(
+            "round_not_in_tournament", _("The round belongs to another tournament.")
+        )
+    if Hand.objects.filter(table=table).exists():
+        raise ApplicationError(
+            "table_has_hands",
+            _(
+                "A table with hands cannot move to another round: "
+                "its hands were played in this one."
+            ),
+        )
+    if Seat.objects.filter(table=table).exists():
+        raise ApplicationError(
+            "table_has_seats",
+            _(
+                "A table with seated players cannot move to another round: seat the other "
+                "round instead, or remove this table's seats first."
+            ),
+        )
+
+
+@transaction.atomic
+def table_move(*, table: Table, round: Round) -> Table:
+    """Move an empty table to another round of its tournament."""
+    locked = Table.objects.select_for_update().get(pk=table.pk)
+    table_move_check(table=locked, round=round)
+    locked.round = round
+    model_validate(locked)
+    locked.save(update_fields=["round"])
+    return locked
+
+
+def seat_check(*, table: Table, entry: Entry) -> None:
+    """Refuse an entry of another tournament or a withdrawn one (also used by the admin)."""
+    if entry.tournament_id != table.round.tournament_id:
+        raise ApplicationError(
+            "entry_not_in_tournament", _("The entry belongs to another tournament.")
+        )
+    if entry.withdrawn:
+        raise ApplicationError("entry_withdrawn", _("A withdrawn entry cannot be seated."))
+
+
+@transaction.atomic
+def seat_create(*, table: Table, position: int, entry: Entry) -> Seat:
+    """Seat ``entry`` at ``position`` of ``table`` (one seat per entry per round) before the
+    table has hands; a bye it had in the round is cancelled."""
+    seat_check(table=table, entry=entry)
+    if Seat.objects.filter(round_id=table.round_id, entry=entry).exists():
+        raise ApplicationError(
+            "entry_already_seated", _("This entry already has a seat in this round.")
+        )
+    if table.round.status == RoundStatus.CLOSED:
+        raise ApplicationError("round_closed", _("The round is closed: reopen it first."))
+    if Hand.objects.filter(table=table).exists():
+        raise ApplicationError(
+            "seat_has_hands",
+            _(
+                "Hands have been played at this table: its seats are frozen (a wrong seat is "
+                "corrected, with a reason)."
+            ),
+        )
+    seat = Seat(table=table, round_id=table.round_id, position=position, entry=entry)
+    model_validate(seat)
+    seat.save()
+    RoundBye.objects.filter(round_id=table.round_id, entry=entry).delete()
+    return seat
+
+
+def referee_assignment_check(*, round: Round, user: Any, table: Table | None = None) -> None:
+    """Refuse any account but a plain referee account (``referee_account_check``), or a
+    table of another round (also used by the admin)."""
+    referee_account_check(user=user)
+    if table is not None and table.round_id != round.pk:
+        raise ApplicationError("table_not_in_round", _("The table belongs to another round."))
+
+
+@transaction.atomic
+def referee_assign(*, round: Round, user: Any, table: Table | None = None) -> RefereeAssignment:
+    """Assign a plain referee account to a round, or to one of its tables."""
+    referee_assignment_check(round=round, user=user, table=table)
+    assignment = RefereeAssignment(round=round, table=table, user=user)
+    model_validate(assignment)
+    assignment.save()
+    return assignment

@@ -1,0 +1,166 @@
+"""Standings and per-hand results as CSV, UTF-8 with a byte-order mark so that spreadsheet
+programs read Chinese names.
+
+Every CSV the service writes goes through ``csv_writer``, which neutralises formula cells
+as OWASP recommends ("CSV injection"): a text cell starting with ``=``, ``+``, ``-``, ``@``,
+a tab or a carriage return gets a leading ``'`` so a spreadsheet shows it as text instead
+of running it.  Numbers stay numbers: an ``int`` cell, or a text cell that is a plain
+decimal number (``-3``, ``12.50``), is written as it is, so a score of −3 still sums.
+"""
+
+import csv
+import re
+from collections.abc import Iterable
+from typing import IO, Any
+
+from tournaments.models import Hand, Seat, Tournament
+from tournaments.standings.public_table import percentage_text
+from tournaments.standings.queries import standings_latest
+
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+_PLAIN_NUMBER = re.compile(r"[+-]?\d+(?:\.\d+)?")
+
+
+def csv_cell(value: Any) -> Any:
+    """``value`` made safe for a spreadsheet (see the module docstring)."""
+    formula = isinstance(value, str) and value.startswith(FORMULA_STARTS)
+    return "'" + value if formula and not _PLAIN_NUMBER.fullmatch(value) else value
+
+
+class csv_writer:  # a drop-in for csv.writer, named like it
+    """``csv.writer(out)`` whose rows pass through ``csv_cell``."""
+
+    def __init__(self, out: IO[str] | Any) -> None:
+        self._writer = csv.writer(out)
+
+    def writerow(self, row: Iterable[Any]) -> Any:
+        return self._writer.writerow([csv_cell(value) for value in row])
+
+
+STANDINGS_HEADER = [
+    "rank",
+    "registration",
+    "name",
+    "chinese_name",
+    "club",
+    "withdrawn",
+    "total",
+    "deal_points",
+    "penalty_points",
+    "hands_played",
+    "landlord_hands",
+    "landlord_wins",
+    "matchpoints",
+    "matchpoint_top",
+    "mp_percentage",
+    "boards_scored",
+    "tops",
+    "log_version",
+]
+HANDS_HEADER = [
+    "round",
+    "table",
+    "hand",
+    "board",
+    "status",
+    "confirmation",
+    "landlord_seat",
+    "bid",
+    "winner",
+    "doubled",
+    "redoubled",
+    "bombs",
+    "rockets",
+    "spring",
+    "anti_spring",
+    "seat_0",
+    "score_0",
+    "seat_1",
+    "score_1",
+    "seat_2",
+    "score_2",
+]
+
+
+def standings_csv_write(
+    *, tournament: Tournament, out: IO[str], round_number: int | None = None
+) -> int:
+    """Write the latest standings (``round_number``: those kept after that round); return
+    the number of rows."""
+    writer = csv_writer(out)
+    writer.writerow(STANDINGS_HEADER)
+    rows = 0
+    for s in standings_latest(tournament=tournament, round_number=round_number):
+        p = s.entry.player
+        writer.writerow(
+            [
+                s.rank,
+                s.entry.registration_order,
+                p.name,
+                p.chinese_name,
+                p.club,
+                int(s.withdrawn),
+                s.total,
+                s.deal_points,
+                s.penalty_points,
+                s.hands_played,
+                s.landlord_hands,
+                s.landlord_wins,
+                s.matchpoints,
+                s.matchpoint_top,
+                percentage_text(s.mp_percentage),
+                s.boards_scored,
+                s.tops,
+                s.log_version,
+            ]
+        )
+        rows += 1
+    return rows
+
+
+def hands_csv_write(
+    *, tournament: Tournament, out: IO[str], round_number: int | None = None
+) -> int:
+    """Write one row per hand (of round ``round_number`` if given) with its summary and who
+    sat where; return the row count."""
+    names = {
+        (s.table_id, s.position): s.entry.player.chinese_name or s.entry.player.name
+        for s in Seat.objects.filter(round__tournament=tournament).select_related("entry__player")
+    }
+    writer = csv_writer(out)
+    writer.writerow(HANDS_HEADER)
+    hands = (
+        Hand.objects.filter(table__round__tournament=tournament)
+        .select_related("table__round", "board")
+        .order_by("table__round__number", "table__number", "number")
+    )
+    if round_number is not None:
+        hands = hands.filter(table__round__number=round_number)
+    rows = 0
+    for h in hands:
+        doubled = "".join(str(i) for i, d in enumerate(h.doubled) if d)
+        seats = []
+        for position in (0, 1, 2):
+            seats += [names.get((h.table_id, position), ""), h.scores[position]]
+        writer.writerow(
+            [
+                h.table.round.number,
+                h.table.number,
+                h.number,
+                h.board.number if h.board else "",
+                h.status,
+                h.confirmation,
+                h.landlord_seat,
+                h.bid,
+                h.winner,
+                doubled,
+                int(h.redoubled),
+                h.bombs,
+                h.rockets,
+                int(h.spring),
+                int(h.anti_spring),
+                *seats,
+            ]
+        )
+        rows += 1
+    return rows

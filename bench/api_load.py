@@ -260,8 +260,8 @@ def fresh_database(db: str) -> None:
         conn.execute(f'CREATE DATABASE "{db}"')
 
 
-def setup_tables(levels: list[int]) -> tuple[str, dict[int, list[int]]]:
-    """A referee with a token and, per level, a tournament with a playing round of tables."""
+def referee_with_token(username: str) -> tuple[Any, str]:
+    """A referee account (in the referee group) and its API token."""
     import django
 
     django.setup()
@@ -270,8 +270,19 @@ def setup_tables(levels: list[int]) -> tuple[str, dict[int, list[int]]]:
     from django.core.management import call_command
     from rest_framework.authtoken.models import Token
 
-    from tournaments.common.limits import HANDS_PER_ROUND_MAX
     from tournaments.common.roles import REFEREE_GROUP
+
+    call_command("migrate", verbosity=0)
+    user, _ = get_user_model().objects.get_or_create(username=username)
+    user.groups.add(Group.objects.get_or_create(name=REFEREE_GROUP)[0])
+    return user, Token.objects.get_or_create(user=user)[0].key
+
+
+def seated_round(
+    *, user: Any, name: str, slug: str, tables: int, hands_per_round: int, public: bool = False
+) -> tuple[int, list[int]]:
+    """A tournament of 3 × ``tables`` entries with round 1 seated and playing, ``user``
+    assigned to it; its id and its tables' ids."""
     from tournaments.models import (
         Entry,
         Player,
@@ -280,36 +291,50 @@ def setup_tables(levels: list[int]) -> tuple[str, dict[int, list[int]]]:
         RoundStatus,
         Seat,
         Tournament,
+        TournamentStatus,
     )
     from tournaments.models import Table as TableModel
 
-    call_command("migrate", verbosity=0)
-    user = get_user_model().objects.create_user("bench-referee", password="x")
-    user.groups.add(Group.objects.get_or_create(name=REFEREE_GROUP)[0])
-    token = Token.objects.create(user=user).key
-    out: dict[int, list[int]] = {}
-    for n in levels:
-        # Each table plays hands until the deadline: as many as a round may have.
-        tournament = Tournament.objects.create(
-            name=f"Bench {n}", slug=f"bench-{n}", hands_per_round=HANDS_PER_ROUND_MAX
-        )
-        round_ = Round.objects.create(tournament=tournament, number=1, status=RoundStatus.PLAYING)
-        RefereeAssignment.objects.create(round=round_, user=user)
-        players = Player.objects.bulk_create(Player(name=f"P{n}-{i}") for i in range(3 * n))
-        entries = Entry.objects.bulk_create(
-            Entry(tournament=tournament, player=p, registration_order=i + 1)
-            for i, p in enumerate(players)
-        )
-        tables = TableModel.objects.bulk_create(
-            TableModel(round=round_, number=i + 1) for i in range(n)
-        )
-        Seat.objects.bulk_create(
-            Seat(table=t, round=round_, position=pos, entry=entries[3 * i + pos])
-            for i, t in enumerate(tables)
-            for pos in range(3)
-        )
-        out[n] = [t.pk for t in tables]
-    return token, out
+    tournament = Tournament.objects.create(
+        name=name,
+        slug=slug,
+        hands_per_round=hands_per_round,
+        is_public=public,
+        status=TournamentStatus.RUNNING if public else TournamentStatus.DRAFT,
+    )
+    round_ = Round.objects.create(tournament=tournament, number=1, status=RoundStatus.PLAYING)
+    RefereeAssignment.objects.create(round=round_, user=user)
+    players = Player.objects.bulk_create(
+        Player(name=f"{name} player {i}", club=f"Club {i % 40}") for i in range(3 * tables)
+    )
+    entries = Entry.objects.bulk_create(
+        Entry(tournament=tournament, player=p, registration_order=i + 1)
+        for i, p in enumerate(players)
+    )
+    rows = TableModel.objects.bulk_create(
+        TableModel(round=round_, number=i + 1) for i in range(tables)
+    )
+    Seat.objects.bulk_create(
+        Seat(table=t, round=round_, position=pos, entry=entries[3 * i + pos])
+        for i, t in enumerate(rows)
+        for pos in range(3)
+    )
+    return tournament.pk, [t.pk for t in rows]
+
+
+def setup_tables(levels: list[int]) -> tuple[str, dict[int, list[int]]]:
+    """A referee with a token and, per level, a tournament with a playing round of tables
+    (each table plays hands until the deadline: as many as a round may have)."""
+    user, token = referee_with_token("bench-referee")
+    from tournaments.common.limits import HANDS_PER_ROUND_MAX
+
+    return token, {
+        n: seated_round(
+            user=user, name=f"Bench {n}", slug=f"bench-{n}", tables=n,
+            hands_per_round=HANDS_PER_ROUND_MAX,
+        )[1]
+        for n in levels
+    }  # fmt: skip
 
 
 def check_replays() -> tuple[int, int]:

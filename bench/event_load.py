@@ -59,6 +59,8 @@ from bench.api_load import (  # noqa: E402
     check_replays,
     fresh_database,
     percentile,
+    referee_with_token,
+    seated_round,
     server_environment,
     start_gunicorn,
 )
@@ -286,54 +288,15 @@ async def run_event(
 
 # --------------------------------------------------------------------------- setup
 def setup_event(n_tables: int, hands: int, label: str) -> tuple[str, int, str, list[int]]:
-    """A tournament of 3 × ``n_tables`` entries with round 1 seated and playing, one
+    """A public tournament of 3 × ``n_tables`` entries, round 1 seated and playing, one
     referee (token) assigned to the round."""
-    import django
-
-    django.setup()
-    from django.contrib.auth import get_user_model
-    from django.contrib.auth.models import Group
-    from django.core.management import call_command
-    from rest_framework.authtoken.models import Token
-
-    from tournaments.common.roles import REFEREE_GROUP
-    from tournaments.models import (
-        Entry,
-        Player,
-        RefereeAssignment,
-        Round,
-        RoundStatus,
-        Seat,
-        Tournament,
-    )
-    from tournaments.models import Table as TableModel
-
-    call_command("migrate", verbosity=0)
-    user, _ = get_user_model().objects.get_or_create(username="event-referee")
-    user.groups.add(Group.objects.get_or_create(name=REFEREE_GROUP)[0])
-    token = Token.objects.get_or_create(user=user)[0].key
+    user, token = referee_with_token("event-referee")
     slug = f"event-{label}"
-    tournament = Tournament.objects.create(
-        name=f"Event {label}", slug=slug, hands_per_round=hands, is_public=True, status="running"
-    )
-    round_ = Round.objects.create(tournament=tournament, number=1, status=RoundStatus.PLAYING)
-    RefereeAssignment.objects.create(round=round_, user=user)
-    players = Player.objects.bulk_create(
-        Player(name=f"Player {label}-{i}", club=f"Club {i % 40}") for i in range(3 * n_tables)
-    )
-    entries = Entry.objects.bulk_create(
-        Entry(tournament=tournament, player=p, registration_order=i + 1)
-        for i, p in enumerate(players)
-    )
-    tables = TableModel.objects.bulk_create(
-        TableModel(round=round_, number=i + 1) for i in range(n_tables)
-    )
-    Seat.objects.bulk_create(
-        Seat(table=t, round=round_, position=pos, entry=entries[3 * i + pos])
-        for i, t in enumerate(tables)
-        for pos in range(3)
-    )
-    return token, tournament.pk, slug, [t.pk for t in tables]
+    tournament_id, tables = seated_round(
+        user=user, name=f"Event {label}", slug=slug, tables=n_tables, hands_per_round=hands,
+        public=True,
+    )  # fmt: skip
+    return token, tournament_id, slug, tables
 
 
 def p(values: list[float], q: float) -> float:

@@ -5,11 +5,24 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser
+from playwright.sync_api import Browser, BrowserContext
 
-from tests.browser.conftest import ARTEFACTS
+from tests.browser.conftest import ARTEFACTS, LANGUAGES
 
 PHONE = {"width": 390, "height": 844}
+
+
+def phone_context(browser: Browser, live_server: Any, language: str) -> BrowserContext:
+    """A phone (390×844) whose browser speaks ``language`` ("en" or "zh"), on the live server."""
+    locale, accept = LANGUAGES[language]
+    context = browser.new_context(
+        viewport=PHONE,
+        locale=locale,
+        base_url=live_server.url,
+        extra_http_headers={"Accept-Language": accept},
+    )
+    context.set_default_timeout(15_000)
+    return context
 
 
 @pytest.fixture

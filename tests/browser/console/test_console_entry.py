@@ -13,13 +13,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import Browser, Page, expect
 
 from referee.rules.cards import RANK_CHARS, SUITS, Card, card_order, format_cards
 from tests import factories
 from tests.api.helpers import assign, client_for, playing_table, post, referee_user
-from tests.browser.conftest import LANGUAGES
 from tests.browser.console.conftest import PHONE
+from tests.browser.console.conftest import phone_context as _phone
 from tests.browser.console.test_console_resilience import _go_offline, _go_online
 from tournaments.hands import selectors as hand_selectors
 from tournaments.models import Hand, HandEvent, Player, Table
@@ -119,18 +119,6 @@ def _to_the_lead(table: Table, referee: Any) -> Hand:
         assert answer.status_code == 200, answer.json()
     assert (detail["landlord"], detail["turn"]) == (0, 0)
     return hand
-
-
-def _phone(browser: Browser, live_server: Any, language: str) -> BrowserContext:
-    locale, accept = LANGUAGES[language]
-    context = browser.new_context(
-        viewport=PHONE,
-        locale=locale,
-        base_url=live_server.url,
-        extra_http_headers={"Accept-Language": accept},
-    )
-    context.set_default_timeout(15_000)
-    return context
 
 
 def _sign_in_and_open(page: Page, referee: Any, language: str) -> None:

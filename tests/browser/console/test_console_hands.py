@@ -14,8 +14,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, Route, expect
 
 from referee.rules.cards import deal_from_seed
 from tests.api.helpers import assign, playing_table, referee_user
-from tests.browser.conftest import LANGUAGES
-from tests.browser.console.conftest import PHONE
+from tests.browser.console.conftest import phone_context as _phone
 from tests.play import random_hand_actions
 from tournaments.common.player_names import display_name
 from tournaments.common.seat_names import seat_name
@@ -119,18 +118,6 @@ def _referee(table: Table) -> Any:
     referee.save()
     assign(referee, table)
     return referee
-
-
-def _phone(browser: Browser, live_server: Any, language: str) -> BrowserContext:
-    locale, accept = LANGUAGES[language]
-    context = browser.new_context(
-        viewport=PHONE,
-        locale=locale,
-        base_url=live_server.url,
-        extra_http_headers={"Accept-Language": accept},
-    )
-    context.set_default_timeout(15_000)
-    return context
 
 
 def _open_table(page: Page, username: str, language: str) -> None:

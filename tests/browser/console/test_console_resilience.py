@@ -13,8 +13,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, Route, expect
 
 from tests import factories
 from tests.api.helpers import assign, playing_table, referee_user
-from tests.browser.conftest import LANGUAGES
-from tests.browser.console.conftest import PHONE
+from tests.browser.console.conftest import phone_context as _phone
 from tournaments.models import Hand, HandEvent, Table
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -55,18 +54,6 @@ def _setup() -> tuple[Table, Any]:
     referee.save()
     assign(referee, table)
     return table, referee
-
-
-def _phone(browser: Browser, live_server: Any, language: str) -> BrowserContext:
-    locale, accept = LANGUAGES[language]
-    context = browser.new_context(
-        viewport=PHONE,
-        locale=locale,
-        base_url=live_server.url,
-        extra_http_headers={"Accept-Language": accept},
-    )
-    context.set_default_timeout(15_000)
-    return context
 
 
 def _sign_in(page: Page, username: str, language: str, url: str = "/referee/login/") -> None:

@@ -12,7 +12,7 @@ from referee.console.hand_strings import RULE_NUMBERS
 from referee.console.strings import console_strings
 
 ROOT = Path(__file__).resolve().parents[2]
-CONSOLE = ROOT / "tournaments" / "static" / "referee" / "console"
+CONSOLE = ROOT / "referee" / "console" / "static" / "referee" / "console"
 CJK = re.compile(r"[\u4e00-\u9fff]")
 
 

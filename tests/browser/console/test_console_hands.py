@@ -512,6 +512,7 @@ def test_an_earlier_hand_is_disputed_and_confirmed_by_a_second_official(
     page = context.new_page()
     _open_table(page, referee.username, "en")
     page.locator(f"#awaiting-confirmation button[data-hand-id='{hand.pk}']").click()
+    expect(page.locator("#earlier-hand")).to_have_attribute("data-hand-id", str(hand.pk))
     page.click("#confirm-hand button.confirm-official")
     expect(page.locator("#rejected")).to_contain_text(
         "A second person confirms a result, not the one who recorded it."
@@ -530,6 +531,7 @@ def test_an_earlier_hand_is_disputed_and_confirmed_by_a_second_official(
     page = context.new_page()
     _open_table(page, second.username, "en")
     page.locator(f"#table-hands .hand-row[data-hand-id='{hand.pk}']").click()
+    expect(page.locator("#earlier-hand")).to_have_attribute("data-hand-id", str(hand.pk))
     page.click("#confirm-hand button.confirm-official")
     expect(page.locator("#confirmed-by")).to_have_text("✓ Confirmed by an official.")
     expect(page.locator("#earlier-hand")).to_have_attribute("data-state", "confirmed")

@@ -17,6 +17,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
 from referee.rules.errors import RulesError
+from referee.rules.scoring import DealResult
 from tournaments.archive.export import (
     ARCHIVE_FORMAT,
     ARCHIVE_VERSION,
@@ -35,7 +36,7 @@ from tournaments.common.errors import ApplicationError
 from tournaments.common.roles import user_is_privileged
 from tournaments.hands.replay import SUMMARY_FIELDS, hand_deal, hand_replay, hand_summary_of_row
 from tournaments.hands.results import hand_result_rows
-from tournaments.hands.write import deal_result, result_payload
+from tournaments.hands.write import result_payload
 from tournaments.models import (
     Board,
     Entry,
@@ -180,21 +181,8 @@ def result_event_rescore(hand: Hand, event: HandEvent, where: str) -> None:
     if not isinstance(r, dict):
         raise ArchiveError(f"{where}.payload.result", "expected an object")
     try:
-        expected = result_payload(
-            deal_result(
-                landlord=r["landlord"],
-                bid=r["bid"],
-                winner=r["winner"],
-                doubled=r["doubled"],
-                redoubled=r["redoubled"],
-                bombs=r["bombs"],
-                rockets=r["rockets"],
-                spring=r["spring"],
-                anti_spring=r["anti_spring"],
-            ),
-            hand.rule_profile,
-        )
-    except (ApplicationError, KeyError, TypeError, ValueError) as exc:
+        expected = result_payload(DealResult.from_json(r), hand.rule_profile)
+    except (ApplicationError, RulesError) as exc:
         raise ArchiveError(f"{where}.payload.result", f"no rule scores it: {exc}") from exc
     if payload.get("scores") != expected["scores"]:
         raise ArchiveError(

@@ -29,7 +29,8 @@ default (the database cache table, made here as `manage.py createcachetable` mak
 
 Options: --tables 334 --spectators 500 --hands 3 --think 5 --jitter 2 --start-window 10
 --step 334,500,700,1000 --step-up --step-budget 90 --p99 250 --workers 3 --threads 4
---port 8712 --db doudizhu_event --broker redis://127.0.0.1:6379/12 --cache URL. The load
+--port 8712 --db doudizhu_event --broker redis://127.0.0.1:6379/12 --cache URL --costs
+(each kind of request's CPU time in the web workers, the Celery worker's). The load
 average is printed with the numbers: on a shared machine they are noisy.
 """
 
@@ -352,6 +353,43 @@ def report(stats: Stats, wall: float, lags: list[float], n_tables: int) -> None:
         print("  failure:", failure)
 
 
+Costs = dict[str, list[float]]
+
+
+def costs_read(folder: str | None, worker_pid: int) -> Costs:
+    """What the served requests cost so far, by kind (``bench._wsgi_costs``: count, CPU
+    seconds, wall seconds), summed over the web workers, with the Celery worker's CPU
+    seconds and this process's (the phones and browsers) as kinds of their own."""
+    total: Costs = {}
+    for path in Path(folder).glob("*.json") if folder else []:
+        for kind, row in json.loads(path.read_text()).items():
+            into = total.setdefault(kind, [0, 0.0, 0.0])
+            for i, value in enumerate(row):
+                into[i] += value
+    with contextlib.suppress(OSError):
+        fields = Path(f"/proc/{worker_pid}/stat").read_text().rsplit(")", 1)[1].split()
+        ticks = os.sysconf("SC_CLK_TCK")
+        total["celery worker"] = [0, (int(fields[11]) + int(fields[12])) / ticks, 0.0]
+    total["bench client"] = [0, time.process_time(), 0.0]
+    return total
+
+
+def costs_report(before: Costs, after: Costs, wall: float) -> None:
+    """Per kind of request: how many, CPU and wall ms each, and CPU seconds per second of
+    the run (what the 2 cores were asked for)."""
+    print(f"{'costs':>24} {'count':>7} {'CPU ms':>8} {'wall ms':>8} {'CPU s/s':>8}")
+    demand = 0.0
+    for kind in sorted(after):
+        earlier = before.get(kind, [0, 0.0, 0.0])
+        count, cpu, wall_s = (a - b for a, b in zip(after[kind], earlier, strict=True))
+        if cpu <= 0 and count <= 0:
+            continue
+        demand += cpu / wall
+        each = f"{1000 * cpu / count:>8.1f} {1000 * wall_s / count:>8.1f}" if count else " " * 17
+        print(f"{kind:>24} {int(count):>7} {each} {cpu / wall:>8.2f}")
+    print(f"{'all of the above':>24} {'':>7} {'':>8} {'':>8} {demand:>8.2f}")
+
+
 def level_holds(stats: Stats, p99_ms: float) -> bool:
     """Whether a level kept its writes and its pages under ``p99_ms`` at the 99th percentile
     with no failure (a level with no write or no page measured does not count)."""
@@ -387,6 +425,11 @@ def main() -> None:
         "--broker", default=os.environ.get("BENCH_BROKER_URL", "redis://127.0.0.1:6379/12")
     )
     parser.add_argument(
+        "--costs",
+        action="store_true",
+        help="print each kind of request's CPU time (served by bench._wsgi_costs)",
+    )
+    parser.add_argument(
         "--cache", default="", help="CACHE_URL of the shared cache (default: the database's)"
     )
     args = parser.parse_args()
@@ -415,30 +458,35 @@ def main() -> None:
         f"(half on the live board every {LIVE_POLL_S:g} s, half on the standings every "
         f"{STANDINGS_POLL_S:g} s); shared cache {args.cache or 'the database table'}"
     )
-    server = start_gunicorn(args.port, args.workers, args.threads, env)
+    costs_dir = tempfile.mkdtemp(prefix="event_load-costs-") if args.costs else None
+    if costs_dir:
+        env["BENCH_COSTS_DIR"] = costs_dir
+    app = "bench._wsgi_costs" if costs_dir else "config.wsgi"
+    server = start_gunicorn(args.port, args.workers, args.threads, env, app=app)
     worker, _ = worker_start(env)
+
+    def measured(level: tuple[str, int, str, list[int]], spectators: int) -> Stats:
+        token, tournament_id, slug, tables = level
+        before = costs_read(costs_dir, worker.pid)
+        stats, wall, lags = asyncio.run(
+            run_event(
+                tables=tables, token=token, slug=slug, tournament_id=tournament_id,
+                spectators=spectators, args=args,
+            )
+        )  # fmt: skip
+        report(stats, wall, lags, len(tables))
+        if costs_dir:
+            time.sleep(1)  # the workers write their sums every 50 requests
+            costs_report(before, costs_read(costs_dir, worker.pid), wall)
+        return stats
+
     try:
         if event is not None:
-            token, tournament_id, slug, tables = event
-            stats, wall, lags = asyncio.run(
-                run_event(
-                    tables=tables, token=token, slug=slug, tournament_id=tournament_id,
-                    spectators=args.spectators, args=args,
-                )
-            )  # fmt: skip
-            report(stats, wall, lags, args.tables)
+            measured(event, args.spectators)
         largest = None
         budget, args.budget = args.budget, args.step_budget
         for n, level in zip(steps, levels, strict=True):
-            token, tournament_id, slug, tables = level
-            watchers = round(args.spectators * n / args.tables)
-            stats, wall, lags = asyncio.run(
-                run_event(
-                    tables=tables, token=token, slug=slug, tournament_id=tournament_id,
-                    spectators=watchers, args=args,
-                )
-            )  # fmt: skip
-            report(stats, wall, lags, n)
+            stats = measured(level, round(args.spectators * n / args.tables))
             if not level_holds(stats, args.p99):
                 break
             largest = n

@@ -14,12 +14,8 @@ from django.core.cache import caches
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
-from django.utils.cache import (
-    get_conditional_response,
-    patch_cache_control,
-    patch_vary_headers,
-    quote_etag,
-)
+from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
+from django.utils.http import quote_etag
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 

@@ -20,7 +20,7 @@ from tests.public_data import (
     round_draft,
     tournament_with_tables,
 )
-from tournaments.models import Hand, HandStatus
+from tournaments.models import Hand, HandStatus, Round, RoundStatus
 
 pytestmark = pytest.mark.django_db
 
@@ -146,6 +146,19 @@ def test_live_board_renders_each_table_once_per_change(client: Any) -> None:
     caches[settings.SHARED_CACHE].clear()
     assert _cache_inserts(client, url) == (3, polled)
     assert polled.count('<section class="table-card live"') == 3
+
+
+def test_live_board_changes_when_its_round_closes(client: Any) -> None:
+    tournament, tables = tournament_with_tables(tables=2)
+    hand_played(tables[0], seed=4, upto=3)
+    url = reverse("public:live", args=[tournament.slug]) + "?fragment=1"
+    first = client.get(url)
+    assert first.content.decode().count('<section class="table-card live"') == 2
+    Round.objects.filter(tournament=tournament).update(status=RoundStatus.CLOSED)
+    again = client.get(url, headers={"if-none-match": first["ETag"]})
+    assert again.status_code == 200 and again["ETag"] != first["ETag"]
+    assert "No round is being played." in again.content.decode()
+    assert client.get("/t/no-such-event/live/?fragment=1").status_code == 404
 
 
 def test_pages_read_in_chinese(client: Any) -> None:

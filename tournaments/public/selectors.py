@@ -12,7 +12,18 @@ from dataclasses import dataclass, field
 from types import SimpleNamespace
 from typing import Any, cast
 
-from django.db.models import Count, Max, Min, OuterRef, Prefetch, QuerySet, Subquery, Sum
+from django.db.models import (
+    Count,
+    FilteredRelation,
+    Max,
+    Min,
+    OuterRef,
+    Prefetch,
+    Q,
+    QuerySet,
+    Subquery,
+    Sum,
+)
 from django.utils.translation import get_language
 
 from referee.rules.cards import Card, parse_cards
@@ -99,20 +110,30 @@ def _live_hands(*, tournament: Tournament) -> QuerySet[Hand]:
     )
 
 
-def live_etag(*, tournament: Tournament) -> str:
+def live_etag(*, slug: str) -> str | None:
     """Changes whenever a hand of a playing round changes (its version), a hand starts or a
-    round starts or closes: one aggregate query, so a poll that finds nothing new is cheap."""
-    row = Round.objects.filter(tournament=tournament, status=RoundStatus.PLAYING).aggregate(
-        rounds=Count("pk", distinct=True),
-        first=Min("pk"),
-        latest=Max("pk"),
-        n=Count("tables__hands"),
-        v=Sum("tables__hands__version"),
-        last=Max("tables__hands__pk"),
+    round starts or closes; None for no public tournament. One aggregate query, so a poll
+    that finds nothing new costs that query and a 304."""
+    playing = FilteredRelation("rounds", condition=Q(rounds__status=RoundStatus.PLAYING))
+    row = (
+        Tournament.objects.filter(slug=slug, is_public=True)
+        .annotate(playing=playing)
+        .values("pk")
+        .annotate(
+            playing_rounds=Count("playing", distinct=True),
+            first=Min("playing__pk"),
+            latest=Max("playing__pk"),
+            n=Count("playing__tables__hands"),
+            v=Sum("playing__tables__hands__version"),
+            last=Max("playing__tables__hands__pk"),
+        )
+        .first()
     )
+    if row is None:
+        return None
     text = (
-        f"{tournament.pk}:{row['n']}:{row['v']}:{row['last']}:"
-        f"{row['rounds']}:{row['first']}:{row['latest']}"
+        f"{row['pk']}:{row['n']}:{row['v']}:{row['last']}:"
+        f"{row['playing_rounds']}:{row['first']}:{row['latest']}"
     )
     return hashlib.sha1(text.encode(), usedforsecurity=False).hexdigest()[:20]
 

@@ -123,11 +123,14 @@ def conditional(request: HttpRequest, etag: str, page: Callable[[], HttpResponse
 
 def live(request: HttpRequest, slug: str) -> HttpResponse:
     """The live tables board; ``?fragment=1`` is what the page polls (with If-None-Match, so
-    an unchanged board costs two small queries and a 304)."""
-    tournament = tournament_or_404(slug)
+    an unchanged board costs one query and a 304)."""
+    version = ps.live_etag(slug=slug)
+    if version is None:
+        raise Http404("No such public tournament.")
     part = "f" if request.GET.get("fragment") else "p"
 
     def page() -> HttpResponse:
+        tournament = tournament_or_404(slug)
         context: dict[str, Any] = {
             "tournament": tournament,
             "cards": live_cards(tournament=tournament),
@@ -135,5 +138,4 @@ def live(request: HttpRequest, slug: str) -> HttpResponse:
         template = "public/live_board.html" if part == "f" else "public/live.html"
         return revalidate(render(request, template, context))
 
-    etag = f"{ps.live_etag(tournament=tournament)}-{get_language()}-{part}"
-    return conditional(request, etag, page)
+    return conditional(request, f"{version}-{get_language()}-{part}", page)

@@ -356,20 +356,41 @@ def report(stats: Stats, wall: float, lags: list[float], n_tables: int) -> None:
 Costs = dict[str, list[float]]
 
 
-def costs_read(folder: str | None, worker_pid: int) -> Costs:
+def _cpu_seconds(pid: str | int) -> float:
+    """A process's user and system CPU seconds (0 if it is gone)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _postgres_cpu(db: str) -> float:
+    """The CPU seconds of the PostgreSQL backends connected to ``db`` now. A backend that
+    closed during a run (CONN_MAX_AGE) takes its seconds with it: a difference of two
+    readings is a lower bound."""
+    total = 0.0
+    for proc in Path("/proc").iterdir():
+        if proc.name.isdigit():
+            with contextlib.suppress(OSError):
+                if f" {db} " in (proc / "cmdline").read_bytes().decode(errors="replace"):
+                    total += _cpu_seconds(proc.name)
+    return total
+
+
+def costs_read(folder: str | None, worker_pid: int, db: str) -> Costs:
     """What the served requests cost so far, by kind (``bench._wsgi_costs``: count, CPU
     seconds, wall seconds), summed over the web workers, with the Celery worker's CPU
-    seconds and this process's (the phones and browsers) as kinds of their own."""
+    seconds, the database backends' and this process's (the phones and browsers) as kinds
+    of their own."""
     total: Costs = {}
     for path in Path(folder).glob("*.json") if folder else []:
         for kind, row in json.loads(path.read_text()).items():
             into = total.setdefault(kind, [0, 0.0, 0.0])
             for i, value in enumerate(row):
                 into[i] += value
-    with contextlib.suppress(OSError):
-        fields = Path(f"/proc/{worker_pid}/stat").read_text().rsplit(")", 1)[1].split()
-        ticks = os.sysconf("SC_CLK_TCK")
-        total["celery worker"] = [0, (int(fields[11]) + int(fields[12])) / ticks, 0.0]
+    total["celery worker"] = [0, _cpu_seconds(worker_pid), 0.0]
+    total["postgres, at least"] = [0, _postgres_cpu(db), 0.0]
     total["bench client"] = [0, time.process_time(), 0.0]
     return total
 
@@ -467,7 +488,7 @@ def main() -> None:
 
     def measured(level: tuple[str, int, str, list[int]], spectators: int) -> Stats:
         token, tournament_id, slug, tables = level
-        before = costs_read(costs_dir, worker.pid)
+        before = costs_read(costs_dir, worker.pid, args.db)
         stats, wall, lags = asyncio.run(
             run_event(
                 tables=tables, token=token, slug=slug, tournament_id=tournament_id,
@@ -477,7 +498,7 @@ def main() -> None:
         report(stats, wall, lags, len(tables))
         if costs_dir:
             time.sleep(1)  # the workers write their sums every 50 requests
-            costs_report(before, costs_read(costs_dir, worker.pid), wall)
+            costs_report(before, costs_read(costs_dir, worker.pid, args.db), wall)
         return stats
 
     try:

@@ -161,6 +161,25 @@ def test_live_board_changes_when_its_round_closes(client: Any) -> None:
     assert client.get("/t/no-such-event/live/?fragment=1").status_code == 404
 
 
+def test_pages_do_without_a_shared_cache_they_cannot_reach(client: Any, settings: Any) -> None:
+    """A cache that cannot be read or written (here Redis on a port nobody listens on) costs
+    the pages their shortcut, never an answer."""
+    tournament, tables = tournament_with_tables(tables=2)
+    hand_played(tables[0], seed=6, upto=3)
+    settings.CACHES = {
+        **settings.CACHES,
+        settings.SHARED_CACHE: {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": "redis://127.0.0.1:1/0",
+        },
+    }
+    live = client.get(reverse("public:live", args=[tournament.slug]) + "?fragment=1")
+    assert live.status_code == 200
+    assert live.content.decode().count('<section class="table-card live"') == 2
+    standings = client.get(reverse("public:standings", args=[tournament.slug]))
+    assert standings.status_code == 200
+
+
 def test_pages_read_in_chinese(client: Any) -> None:
     tournament, tables = tournament_with_tables(tables=1)
     hand = hand_played(tables[0], seed=5)

@@ -5,15 +5,19 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from django.conf import settings
-from django.core.cache import caches
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 
 from tournaments.models import Tournament
-from tournaments.public.views import conditional, revalidate, tournament_or_404
+from tournaments.public.views import (
+    conditional,
+    revalidate,
+    shared_cache_get_many,
+    shared_cache_set_many,
+    tournament_or_404,
+)
 from tournaments.standings import public_table as ps
 from tournaments.standings.csv_export import csv_writer
 from tournaments.templatetags.public_tags import standings_rows
@@ -39,16 +43,15 @@ def _table_and_rows(request: HttpRequest, tournament: Tournament, etag: str) -> 
     3,000-row table is built once per snapshot, language and club filter for every process,
     not on every request (bench/pages_bench.py). Only this part is cached, never a whole
     page: pages carry the visitor's CSRF token."""
-    cache = caches[settings.SHARED_CACHE]
     club = request.GET.get("club") or None
     key = f"public-standings:{etag}"
-    cached = cache.get(key)
+    cached = shared_cache_get_many([key]).get(key)
     if cached is None:
         table = ps.standings_table(tournament=tournament, club=club)
         rows = str(standings_rows(table, tournament.slug))
         table.rows, table.movement = [], {}  # rendered above: keep the cached value small
         cached = (table, rows)
-        cache.set(key, cached, timeout=STANDINGS_CACHE_SECONDS)
+        shared_cache_set_many({key: cached}, timeout=STANDINGS_CACHE_SECONDS)
     return cached
 
 

@@ -6,6 +6,7 @@ and renders. Private tournaments and draft rounds answer 404.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from typing import Any
 
@@ -22,6 +23,8 @@ from django.utils.translation import get_language
 from tournaments.models import Tournament, TournamentFormat
 from tournaments.public import selectors as ps
 from tournaments.tournament import selectors
+
+logger = logging.getLogger(__name__)
 
 
 def tournament_or_404(slug: str) -> Tournament:
@@ -84,14 +87,31 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 LIVE_CARD_SECONDS = 60
 
 
+def shared_cache_get_many(keys: list[str]) -> dict[str, Any]:
+    """The shared cache's values of ``keys``; none when the cache cannot be read (a missing
+    cache table, Redis down): a page is then rendered afresh, never refused for it."""
+    try:
+        return caches[settings.SHARED_CACHE].get_many(keys)
+    except Exception:  # any backend's failure: the page does without the cache
+        logger.warning("the shared cache could not be read", exc_info=True)
+        return {}
+
+
+def shared_cache_set_many(values: dict[str, Any], timeout: int) -> None:
+    """Keep ``values`` in the shared cache, if it can be written (see above)."""
+    try:
+        caches[settings.SHARED_CACHE].set_many(values, timeout=timeout)
+    except Exception:  # any backend's failure: the next request renders again
+        logger.warning("the shared cache could not be written", exc_info=True)
+
+
 def live_cards(*, tournament: Tournament) -> list[str]:
     """Every table's card of the live board, rendered once per state of the table and kept
     in the shared cache (every process and machine renders a card once between them, not
     once per spectator): a poll reads the cards' keys (four small queries) and the cards
     (one cache read), and renders only the tables that changed since (two more queries)."""
-    cache = caches[settings.SHARED_CACHE]
     board = ps.live_board(tournament=tournament)
-    found: dict[str, str] = cache.get_many([key for _, key in board.cards])
+    found: dict[str, str] = shared_cache_get_many([key for _, key in board.cards])
     missing = [table_id for table_id, key in board.cards if key not in found]
     fresh: dict[int, str] = {}
     if missing:
@@ -101,7 +121,7 @@ def live_cards(*, tournament: Tournament) -> list[str]:
                 "public/live_table.html", {"tournament": tournament, "row": row}
             )
             fresh[row.table_id] = rendered[row.key] = html
-        cache.set_many(rendered, timeout=LIVE_CARD_SECONDS)
+        shared_cache_set_many(rendered, timeout=LIVE_CARD_SECONDS)
     return [
         mark_safe(fresh[table_id] if table_id in fresh else found[key])  # rendered escaped
         for table_id, key in board.cards

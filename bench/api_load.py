@@ -368,16 +368,17 @@ def server_environment(db: str, settings: str, broker: str) -> dict[str, str]:
 
 
 def start_gunicorn(
-    port: int, workers: int, threads: int, env: dict[str, str]
+    port: int, workers: int, threads: int, env: dict[str, str], app: str = "config.wsgi"
 ) -> subprocess.Popen[bytes]:
-    """gunicorn with the production settings (config/gunicorn.py). Its log goes to a file
-    (a pipe nobody reads fills up, and then every worker blocks writing a log line)."""
+    """gunicorn with the production settings (config/gunicorn.py) serving ``app``'s
+    ``application``. Its log goes to a file (a pipe nobody reads fills up, and then every
+    worker blocks writing a log line)."""
     gunicorn = Path(sys.executable).parent / "gunicorn"
     log_fd, log_name = tempfile.mkstemp(prefix="api_load-gunicorn-", suffix=".log")
     server = subprocess.Popen(
         [
             str(gunicorn),
-            "config.wsgi:application",
+            f"{app}:application",
             "--config",
             "config/gunicorn.py",
             "--bind",

@@ -18,14 +18,20 @@ play, pass, refused, retry) and per page; failures; how far the standings fell b
 log (sampled every 0.5 s: the time since the oldest finished hand the published standings
 do not include yet); and checks every stored hand against its log. Then, with --step,
 steps the number of tables up (a fixed time per level, same pace, spectators in the same
-proportion) and prints the largest event that keeps p99 under --p99 ms with no failure.
+proportion) and prints the largest event that keeps p99 under --p99 ms with no failure;
+--step-up does only that, from 50 tables up (STEP_UP_LEVELS), without the event itself.
+
+The public pages keep their rendered parts in Django's shared cache: the production
+default (the database cache table, made here as `manage.py createcachetable` makes it), or
+--cache redis://127.0.0.1:6379/n (CACHE_URL).
 
     DATABASE_URL=postgres://doudizhu@127.0.0.1:5432/postgres python bench/event_load.py
 
 Options: --tables 334 --spectators 500 --hands 3 --think 5 --jitter 2 --start-window 10
---step 334,500,700,1000 --step-budget 90 --p99 250 --workers 3 --threads 4 --port 8712
---db doudizhu_event --broker redis://127.0.0.1:6379/12. The load average is printed with
-the numbers: on a shared machine they are noisy.
+--step 334,500,700,1000 --step-up --step-budget 90 --p99 250 --workers 3 --threads 4
+--port 8712 --db doudizhu_event --broker redis://127.0.0.1:6379/12 --cache URL --costs
+(each kind of request's CPU time in the web workers, the Celery worker's). The load
+average is printed with the numbers: on a shared machine they are noisy.
 """
 
 # bench: needs PostgreSQL
@@ -69,6 +75,8 @@ REFUSED_SHARE = 0.02
 RETRY_SHARE = 0.02
 LIVE_POLL_S = 3.0  # templates/public/live.html data-interval
 STANDINGS_POLL_S = 10.0  # templates/public/standings.html data-interval
+#: --step-up's table counts: from a small event up to three times the 1,000-player one
+STEP_UP_LEVELS = (50, 100, 167, 250, 334, 500, 700, 1000)
 
 
 @dataclass
@@ -298,7 +306,10 @@ async def run_event(
 def setup_event(n_tables: int, hands: int, label: str) -> tuple[str, int, str, list[int]]:
     """A public tournament of 3 × ``n_tables`` entries, round 1 seated and playing, one
     referee (token) assigned to the round."""
+    from django.core.management import call_command
+
     user, token = referee_with_token("event-referee")
+    call_command("createcachetable", verbosity=0)  # as the production image does after migrate
     slug = f"event-{label}"
     tournament_id, tables = seated_round(
         user=user, name=f"Event {label}", slug=slug, tables=n_tables, hands_per_round=hands,
@@ -342,6 +353,73 @@ def report(stats: Stats, wall: float, lags: list[float], n_tables: int) -> None:
         print("  failure:", failure)
 
 
+Costs = dict[str, list[float]]
+
+
+def _cpu_seconds(pid: str | int) -> float:
+    """A process's user and system CPU seconds (0 if it is gone)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _postgres_cpu(db: str) -> float:
+    """The CPU seconds of the PostgreSQL backends connected to ``db`` now. A backend that
+    closed during a run (CONN_MAX_AGE) takes its seconds with it: a difference of two
+    readings is a lower bound."""
+    total = 0.0
+    for proc in Path("/proc").iterdir():
+        if proc.name.isdigit():
+            with contextlib.suppress(OSError):
+                if f" {db} " in (proc / "cmdline").read_bytes().decode(errors="replace"):
+                    total += _cpu_seconds(proc.name)
+    return total
+
+
+def costs_read(folder: str | None, worker_pid: int, db: str) -> Costs:
+    """What the served requests cost so far, by kind (``bench._wsgi_costs``: count, CPU
+    seconds, wall seconds), summed over the web workers, with the Celery worker's CPU
+    seconds, the database backends' and this process's (the phones and browsers) as kinds
+    of their own."""
+    total: Costs = {}
+    for path in Path(folder).glob("*.json") if folder else []:
+        for kind, row in json.loads(path.read_text()).items():
+            into = total.setdefault(kind, [0, 0.0, 0.0])
+            for i, value in enumerate(row):
+                into[i] += value
+    total["celery worker"] = [0, _cpu_seconds(worker_pid), 0.0]
+    total["postgres, at least"] = [0, _postgres_cpu(db), 0.0]
+    total["bench client"] = [0, time.process_time(), 0.0]
+    return total
+
+
+def costs_report(before: Costs, after: Costs, wall: float) -> None:
+    """Per kind of request: how many, CPU and wall ms each, and CPU seconds per second of
+    the run (what the 2 cores were asked for)."""
+    print(f"{'costs':>24} {'count':>7} {'CPU ms':>8} {'wall ms':>8} {'CPU s/s':>8}")
+    demand = 0.0
+    for kind in sorted(after):
+        earlier = before.get(kind, [0, 0.0, 0.0])
+        count, cpu, wall_s = (a - b for a, b in zip(after[kind], earlier, strict=True))
+        if cpu <= 0 and count <= 0:
+            continue
+        demand += cpu / wall
+        each = f"{1000 * cpu / count:>8.1f} {1000 * wall_s / count:>8.1f}" if count else " " * 17
+        print(f"{kind:>24} {int(count):>7} {each} {cpu / wall:>8.2f}")
+    print(f"{'all of the above':>24} {'':>7} {'':>8} {'':>8} {demand:>8.2f}")
+
+
+def level_holds(stats: Stats, p99_ms: float) -> bool:
+    """Whether a level kept its writes and its pages under ``p99_ms`` at the 99th percentile
+    with no failure (a level with no write or no page measured does not count)."""
+    writes, pages = stats.all_writes(), stats.all_pages()
+    if stats.failed or not writes or not pages:
+        return False
+    return max(p(writes, 99), p(pages, 99)) < p99_ms
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=334)
@@ -352,6 +430,11 @@ def main() -> None:
     parser.add_argument("--start-window", type=float, default=10.0)
     parser.add_argument("--budget", type=float, default=1800.0, help="seconds at most")
     parser.add_argument("--step", default="", help="tables per level, e.g. 334,500,700,1000")
+    parser.add_argument(
+        "--step-up",
+        action="store_true",
+        help="only the steps, at " + ",".join(map(str, STEP_UP_LEVELS)) + " tables",
+    )
     parser.add_argument("--step-budget", type=float, default=90.0)
     parser.add_argument("--p99", type=float, default=250.0, help="the p99 aim, ms")
     parser.add_argument("--workers", type=int, default=3)
@@ -362,9 +445,22 @@ def main() -> None:
     parser.add_argument(
         "--broker", default=os.environ.get("BENCH_BROKER_URL", "redis://127.0.0.1:6379/12")
     )
+    parser.add_argument(
+        "--costs",
+        action="store_true",
+        help="print each kind of request's CPU time (served by bench._wsgi_costs)",
+    )
+    parser.add_argument(
+        "--cache", default="", help="CACHE_URL of the shared cache (default: the database's)"
+    )
     args = parser.parse_args()
     _postgres.postgres_required("event_load.py")
     env = server_environment(args.db, "config.settings", args.broker)
+    if args.cache:
+        env["CACHE_URL"] = os.environ["CACHE_URL"] = args.cache
+    else:
+        env.pop("CACHE_URL", None)
+        os.environ.pop("CACHE_URL", None)
     # As the production image does: the pages' static files collected, with their manifest.
     env["STATIC_ROOT"] = tempfile.mkdtemp(prefix="event_load-static-")
     subprocess.run(
@@ -372,8 +468,8 @@ def main() -> None:
         cwd=ROOT, env=env, check=True,
     )  # fmt: skip
     fresh_database(args.db)
-    steps = [int(n) for n in args.step.split(",") if n]
-    event = setup_event(args.tables, args.hands, "main")
+    steps = list(STEP_UP_LEVELS) if args.step_up else [int(n) for n in args.step.split(",") if n]
+    event = None if args.step_up else setup_event(args.tables, args.hands, "main")
     levels = [setup_event(n, args.hands, f"step-{i}") for i, n in enumerate(steps, 1)]
     print(
         f"gunicorn {args.workers} gthread workers x {args.threads} threads, a Celery worker "
@@ -381,33 +477,38 @@ def main() -> None:
         f"{args.hands} hands a table, an action every {args.think:g} ± {args.jitter:g} s, "
         f"tables start within {args.start_window:g} s; {args.spectators} spectators "
         f"(half on the live board every {LIVE_POLL_S:g} s, half on the standings every "
-        f"{STANDINGS_POLL_S:g} s)"
+        f"{STANDINGS_POLL_S:g} s); shared cache {args.cache or 'the database table'}"
     )
-    server = start_gunicorn(args.port, args.workers, args.threads, env)
+    costs_dir = tempfile.mkdtemp(prefix="event_load-costs-") if args.costs else None
+    if costs_dir:
+        env["BENCH_COSTS_DIR"] = costs_dir
+    app = "bench._wsgi_costs" if costs_dir else "config.wsgi"
+    server = start_gunicorn(args.port, args.workers, args.threads, env, app=app)
     worker, _ = worker_start(env)
-    try:
-        token, tournament_id, slug, tables = event
+
+    def measured(level: tuple[str, int, str, list[int]], spectators: int) -> Stats:
+        token, tournament_id, slug, tables = level
+        before = costs_read(costs_dir, worker.pid, args.db)
         stats, wall, lags = asyncio.run(
             run_event(
                 tables=tables, token=token, slug=slug, tournament_id=tournament_id,
-                spectators=args.spectators, args=args,
+                spectators=spectators, args=args,
             )
         )  # fmt: skip
-        report(stats, wall, lags, args.tables)
+        report(stats, wall, lags, len(tables))
+        if costs_dir:
+            time.sleep(1)  # the workers write their sums every 50 requests
+            costs_report(before, costs_read(costs_dir, worker.pid, args.db), wall)
+        return stats
+
+    try:
+        if event is not None:
+            measured(event, args.spectators)
         largest = None
         budget, args.budget = args.budget, args.step_budget
         for n, level in zip(steps, levels, strict=True):
-            token, tournament_id, slug, tables = level
-            watchers = round(args.spectators * n / args.tables)
-            stats, wall, lags = asyncio.run(
-                run_event(
-                    tables=tables, token=token, slug=slug, tournament_id=tournament_id,
-                    spectators=watchers, args=args,
-                )
-            )  # fmt: skip
-            report(stats, wall, lags, n)
-            worst = max(p(stats.all_writes(), 99), p(stats.all_pages(), 99))
-            if stats.failed or worst >= args.p99:
+            stats = measured(level, round(args.spectators * n / args.tables))
+            if not level_holds(stats, args.p99):
                 break
             largest = n
         args.budget = budget

@@ -203,13 +203,18 @@ if TRUSTED_PROXIES:
 # --- Caches -----------------------------------------------------------------
 # "shared": what every process and machine must see alike (the sign-in counts): the database
 # cache table (`manage.py createcachetable`, run after `migrate`), or Redis with
-# CACHE_URL=redis://host:6379/n. "default" stays each process's memory (the rendered public
-# standings of a snapshot: rebuilt at most once per process, a hit costs no query).
+# CACHE_URL=redis://host:6379/n; also the public pages' rendered parts (the live board's table
+# cards, the standings' rows), rendered once for every process. "default" stays each
+# process's memory.
 SHARED_CACHE = "shared"
 CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
     SHARED_CACHE: env.cache("CACHE_URL", default="dbcache://django_cache"),
 }
+# The database cache keeps 300 entries unless told otherwise, and beyond them drops a third of
+# its entries on every write: the live board's table cards (one per table) need more room.
+if CACHES[SHARED_CACHE]["BACKEND"].endswith(".DatabaseCache"):
+    CACHES[SHARED_CACHE].setdefault("OPTIONS", {}).setdefault("MAX_ENTRIES", 10_000)
 
 # Referees (issue 16): a one-time sign-in link stops working REFEREE_LINK_HOURS after it was
 # shown (1-24); a session started by a referee, or by anybody who is not a director (staff), ends

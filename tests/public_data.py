@@ -63,3 +63,15 @@ def hand_played(table: Table, *, seed: int, upto: int | None = None, **create: A
 
 def round_draft(tournament: Tournament, number: int) -> Round:
     return factories.RoundFactory(tournament=tournament, number=number, status=RoundStatus.DRAFT)
+
+
+def page_queries(captured: list[dict[str, Any]]) -> list[str]:
+    """Of a page's captured queries, the page's own: not the shared cache's reads and writes
+    (with Redis they are no query at all; the database cache of the tests writes each entry
+    in a savepoint of its own, and a page writes one entry per part it renders, e.g. per
+    table card of the live board). The pages themselves only read."""
+    from django.conf import settings
+    from django.core.cache import caches
+
+    table = caches[settings.SHARED_CACHE]._table  # type: ignore[attr-defined]
+    return [q["sql"] for q in captured if table not in q["sql"] and "SAVEPOINT" not in q["sql"]]

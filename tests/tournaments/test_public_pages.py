@@ -6,13 +6,21 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.conf import settings
+from django.core.cache import caches
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from tests import factories
-from tests.public_data import hand_play, hand_played, round_draft, tournament_with_tables
-from tournaments.models import Hand, HandStatus
+from tests.public_data import (
+    hand_play,
+    hand_played,
+    page_queries,
+    round_draft,
+    tournament_with_tables,
+)
+from tournaments.models import Hand, HandStatus, Round, RoundStatus
 
 pytestmark = pytest.mark.django_db
 
@@ -33,10 +41,21 @@ def _pages(tournament: Any, hand: Hand, entry_id: int) -> dict[str, str]:
 
 
 def _queries(client: Any, url: str) -> int:
+    """The page's own queries (``page_queries``: not the shared cache's)."""
     with CaptureQueriesContext(connection) as ctx:
         response = client.get(url)
     assert response.status_code == 200, (url, response.status_code)
-    return len(ctx.captured_queries)
+    return len(page_queries(ctx.captured_queries))
+
+
+def _cache_inserts(client: Any, url: str) -> tuple[int, str]:
+    """How many entries the page wrote to the shared cache, and the page."""
+    with CaptureQueriesContext(connection) as ctx:
+        response = client.get(url)
+    assert response.status_code == 200, (url, response.status_code)
+    table = caches[settings.SHARED_CACHE]._table  # type: ignore[attr-defined]
+    inserts = [q for q in ctx.captured_queries if q["sql"].startswith(f'INSERT INTO "{table}"')]
+    return len(inserts), response.content.decode()
 
 
 def test_no_page_issues_more_queries_for_a_bigger_tournament(client: Any) -> None:
@@ -110,6 +129,55 @@ def test_live_board_answers_304_until_a_hand_changes(client: Any) -> None:
     again = client.get(url, headers={"if-none-match": etag})
     assert again.status_code == 200 and again["ETag"] != etag
     assert client.get(url, headers={"if-none-match": again["ETag"]}).status_code == 304
+
+
+def test_live_board_renders_each_table_once_per_change(client: Any) -> None:
+    """The live board's cards are kept in the shared cache: a poll renders (and writes)
+    only the tables that changed since, and shows the same board as a fresh render."""
+    tournament, tables = tournament_with_tables(tables=3)
+    hands = [hand_played(table, seed=20 + n, upto=3) for n, table in enumerate(tables)]
+    url = reverse("public:live", args=[tournament.slug]) + "?fragment=1"
+    assert _cache_inserts(client, url)[0] == 3
+    assert _cache_inserts(client, url)[0] == 0
+    hand_play(Hand.objects.get(pk=hands[1].pk), seed=21, start=3, upto=4)  # one more action
+    written, polled = _cache_inserts(client, url)
+    assert written == 1
+    assert _cache_inserts(client, reverse("public:live", args=[tournament.slug]))[0] == 0
+    caches[settings.SHARED_CACHE].clear()
+    assert _cache_inserts(client, url) == (3, polled)
+    assert polled.count('<section class="table-card live"') == 3
+
+
+def test_live_board_changes_when_its_round_closes(client: Any) -> None:
+    tournament, tables = tournament_with_tables(tables=2)
+    hand_played(tables[0], seed=4, upto=3)
+    url = reverse("public:live", args=[tournament.slug]) + "?fragment=1"
+    first = client.get(url)
+    assert first.content.decode().count('<section class="table-card live"') == 2
+    Round.objects.filter(tournament=tournament).update(status=RoundStatus.CLOSED)
+    again = client.get(url, headers={"if-none-match": first["ETag"]})
+    assert again.status_code == 200 and again["ETag"] != first["ETag"]
+    assert "No round is being played." in again.content.decode()
+    assert client.get("/t/no-such-event/live/?fragment=1").status_code == 404
+
+
+def test_pages_do_without_a_shared_cache_they_cannot_reach(client: Any, settings: Any) -> None:
+    """A cache that cannot be read or written (here Redis on a port nobody listens on) costs
+    the pages their shortcut, never an answer."""
+    tournament, tables = tournament_with_tables(tables=2)
+    hand_played(tables[0], seed=6, upto=3)
+    settings.CACHES = {
+        **settings.CACHES,
+        settings.SHARED_CACHE: {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": "redis://127.0.0.1:1/0",
+        },
+    }
+    live = client.get(reverse("public:live", args=[tournament.slug]) + "?fragment=1")
+    assert live.status_code == 200
+    assert live.content.decode().count('<section class="table-card live"') == 2
+    standings = client.get(reverse("public:standings", args=[tournament.slug]))
+    assert standings.status_code == 200
 
 
 def test_pages_read_in_chinese(client: Any) -> None:

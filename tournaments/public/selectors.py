@@ -9,13 +9,27 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
-from typing import Any
+from types import SimpleNamespace
+from typing import Any, cast
 
-from django.db.models import Count, Max, Prefetch, QuerySet, Sum
+from django.db.models import (
+    Count,
+    FilteredRelation,
+    Max,
+    Min,
+    OuterRef,
+    Prefetch,
+    Q,
+    QuerySet,
+    Subquery,
+    Sum,
+)
+from django.utils.translation import get_language
 
 from referee.rules.cards import Card, parse_cards
 from referee.rules.errors import RulesError
 from referee.rules.scoring import DefenderStake
+from tournaments.common.player_names import display_name
 from tournaments.hands.card_secrecy import PUBLIC, hand_cards_shown, hands_cards_shown
 from tournaments.hands.replay import HandReplay, hand_deal, hand_replay
 from tournaments.hands.selectors import hand_stakes
@@ -86,77 +100,207 @@ def round_boards(*, round: Round) -> dict[tuple[int, int], Board]:
 
 
 def _live_hands(*, tournament: Tournament) -> QuerySet[Hand]:
-    """The newest hand of every table of the rounds being played."""
-    latest = (
-        Hand.objects.filter(
-            table__round__tournament=tournament, table__round__status=RoundStatus.PLAYING
-        )
-        .values("table_id")
-        .annotate(latest=Max("number"))
-        .values("latest")
-    )
+    """The newest hand of every table of the rounds being played (its number is its
+    table's highest: one look-up of the (table, number) index per hand)."""
+    newest = Hand.objects.filter(table_id=OuterRef("table_id")).order_by("-number")
     return Hand.objects.filter(
         table__round__tournament=tournament,
         table__round__status=RoundStatus.PLAYING,
-        number__in=latest,
+        number=Subquery(newest.values("number")[:1]),
     )
 
 
-def live_etag(*, tournament: Tournament) -> str:
+def live_etag(*, slug: str) -> str | None:
     """Changes whenever a hand of a playing round changes (its version), a hand starts or a
-    round starts or closes: one aggregate query, so a poll that finds nothing new is cheap."""
-    row = Hand.objects.filter(
-        table__round__tournament=tournament, table__round__status=RoundStatus.PLAYING
-    ).aggregate(n=Count("pk"), v=Sum("version"), last=Max("pk"))
-    rounds = list(
-        Round.objects.filter(tournament=tournament, status=RoundStatus.PLAYING).values_list(
-            "pk", flat=True
+    round starts or closes; None for no public tournament. One aggregate query, so a poll
+    that finds nothing new costs that query and a 304."""
+    playing = FilteredRelation("rounds", condition=Q(rounds__status=RoundStatus.PLAYING))
+    row = (
+        Tournament.objects.filter(slug=slug, is_public=True)
+        .annotate(playing=playing)
+        .values("pk")
+        .annotate(
+            playing_rounds=Count("playing", distinct=True),
+            first=Min("playing__pk"),
+            latest=Max("playing__pk"),
+            n=Count("playing__tables__hands"),
+            v=Sum("playing__tables__hands__version"),
+            last=Max("playing__tables__hands__pk"),
         )
+        .first()
     )
-    text = f"{tournament.pk}:{row['n']}:{row['v']}:{row['last']}:{rounds}"
+    if row is None:
+        return None
+    text = (
+        f"{row['pk']}:{row['n']}:{row['v']}:{row['last']}:"
+        f"{row['playing_rounds']}:{row['first']}:{row['latest']}"
+    )
     return hashlib.sha1(text.encode(), usedforsecurity=False).hexdigest()[:20]
+
+
+@dataclass(frozen=True)
+class LiveSeat:
+    position: int
+    #: the player's name as the page's language shows it (``display_name``)
+    name: str
 
 
 @dataclass
 class LiveTable:
     """What the live board shows of one table."""
 
-    table: Table
-    seats: list[Seat]
+    table_id: int
+    number: int
+    seats: list[LiveSeat]
     hand: Hand | None = None
     replay: HandReplay | None = None
     cards_left: list[int] | None = None
     last_play: tuple[int, list[Card] | None] | None = None
-    #: each defender's stake so far, as the hand's rule profile counts it
+    #: each defender's stake so far, as the hand's rule profile counts them
     stakes: tuple[DefenderStake, ...] = ()
     passes: int = 0
+    #: the shared cache's key of this card as read here (``live_card_key``)
+    key: str = ""
 
 
-def live_tables(*, tournament: Tournament) -> list[LiveTable]:
-    """Every table of the playing rounds with its newest hand replayed from the log."""
-    seats = Seat.objects.select_related("entry__player").order_by("position")
-    tables = list(
-        Table.objects.filter(round__tournament=tournament, round__status=RoundStatus.PLAYING)
-        .select_related("round")
-        .prefetch_related(Prefetch("seats", queryset=seats))
-        .order_by("round__number", "number")
+#: What a hand's card on the live board depends on, read from the hand's row.
+_CARD_HAND_FIELDS = (
+    "pk", "number", "version", "status", "board_id", "score_0", "score_1", "score_2",
+)  # fmt: skip
+_SeatKey = tuple[int, int, str, str]  # position, entry id, name, Chinese name
+
+
+@dataclass
+class LiveBoard:
+    """The live board's tables in board order, each with the key of its rendered card:
+    the key changes whenever anything the card shows may have changed (the hand's version
+    and status, the cards the public may see, the seats and their names, the language),
+    so a card rendered once serves every spectator until then (``tournaments.public.
+    views.live``)."""
+
+    #: (table id, card key), in board order
+    cards: list[tuple[int, str]]
+    #: what the cards of the tables not rendered yet are made of (``live_tables``)
+    numbers: dict[int, int]
+    seats: dict[int, list[_SeatKey]]
+    hand_ids: dict[int, int]
+    played: dict[int, bool]
+
+
+def live_card_key(
+    *,
+    tournament: Tournament,
+    table_id: int,
+    number: int,
+    hand: tuple[Any, ...] | None,
+    played: bool,
+    seats: list[_SeatKey],
+) -> str:
+    """The shared cache's key of one table's rendered card (``LiveBoard``)."""
+    text = repr(
+        (tournament.pk, tournament.slug, table_id, number, hand, played, seats, get_language())
     )
-    hands = {h.table_id: h for h in _live_hands(tournament=tournament).select_related("board")}
-    shown = hands_cards_shown(user=PUBLIC, hands=hands.values())
+    return "public-live:" + hashlib.sha1(text.encode(), usedforsecurity=False).hexdigest()
+
+
+def live_board(*, tournament: Tournament) -> LiveBoard:
+    """The tables of the playing rounds and the keys of their cards, as plain values (four
+    queries, no model instances: what a poll costs when every card is rendered already)."""
+    playing = {"round__tournament": tournament, "round__status": RoundStatus.PLAYING}
+    tables = list(
+        Table.objects.filter(**playing)
+        .order_by("round__number", "number")
+        .values_list("pk", "number")
+    )
+    hands = {
+        row[0]: _card_hand(row[1:])
+        for row in _live_hands(tournament=tournament).values_list("table_id", *_CARD_HAND_FIELDS)
+    }
+    seats: dict[int, list[_SeatKey]] = {}
+    for table_id, *seat in (
+        Seat.objects.filter(**{f"table__{k}": v for k, v in playing.items()})
+        .order_by("table_id", "position")
+        .values_list(
+            "table_id", "position", "entry_id", "entry__player__name", "entry__player__chinese_name"
+        )
+    ):
+        seats.setdefault(table_id, []).append(tuple(seat))  # type: ignore[arg-type]
+    # what card_secrecy reads of a hand, without a model instance per table (a tenth of a
+    # millisecond each: a third of this function's time at 334 tables)
+    rows = [SimpleNamespace(pk=h[0], status=h[3], board_id=h[4]) for h in hands.values()]
+    shown = hands_cards_shown(user=PUBLIC, hands=cast(list[Hand], rows))
+    played = {table_id: shown[h[0]].played for table_id, h in hands.items()}
+    cards = [
+        (
+            table_id,
+            live_card_key(
+                tournament=tournament,
+                table_id=table_id,
+                number=number,
+                hand=hands.get(table_id),
+                played=played.get(table_id, False),
+                seats=seats.get(table_id, []),
+            ),
+        )
+        for table_id, number in tables
+    ]
+    return LiveBoard(
+        cards=cards,
+        numbers=dict(tables),
+        seats=seats,
+        hand_ids={table_id: h[0] for table_id, h in hands.items()},
+        played=played,
+    )
+
+
+def _card_hand(values: tuple[Any, ...]) -> tuple[Any, ...]:
+    """``_CARD_HAND_FIELDS``' values as a card key holds them (the status as text)."""
+    pairs = zip(_CARD_HAND_FIELDS, values, strict=True)
+    return tuple(str(v) if name == "status" else v for name, v in pairs)
+
+
+def live_tables(
+    *, tournament: Tournament, board: LiveBoard, table_ids: list[int]
+) -> list[LiveTable]:
+    """The cards of ``table_ids`` (of ``board``) with their newest hands replayed from the
+    log: two queries (the hands, their events) whatever their number. Each card's ``key``
+    is made of what was read here, so a hand that moved on since ``board`` was read is
+    stored under its new key, never under an old one."""
+    wanted = [board.hand_ids[t] for t in table_ids if t in board.hand_ids]
+    hands = {
+        h.table_id: h for h in Hand.objects.filter(pk__in=wanted).select_related("board")
+    } if wanted else {}  # fmt: skip
     events: dict[int, list[HandEvent]] = {}
-    for event in HandEvent.objects.filter(hand__in=list(hands.values())).order_by("hand", "seq"):
-        events.setdefault(event.hand_id, []).append(event)
+    if hands:
+        for event in HandEvent.objects.filter(hand__in=list(hands.values())).order_by(
+            "hand", "seq"
+        ):
+            events.setdefault(event.hand_id, []).append(event)
     out = []
-    for table in tables:
-        row = LiveTable(table=table, seats=list(table.seats.all()))
-        hand = hands.get(table.pk)
+    for table_id in table_ids:
+        seats = [
+            LiveSeat(position=s[0], name=display_name(s[2], s[3]))
+            for s in board.seats.get(table_id, [])
+        ]
+        row = LiveTable(table_id=table_id, number=board.numbers[table_id], seats=seats)
+        hand = hands.get(table_id)
         if hand is not None:
             row.hand = hand
             row.replay = hand_replay(hand=hand, events=events.get(hand.pk, []))
             _live_state(row, row.replay)
             row.stakes = hand_stakes(row.replay.summary, hand.rule_profile)
-            if row.last_play is not None and not shown[hand.pk].played:
+            if row.last_play is not None and not board.played[table_id]:
                 row.last_play = (row.last_play[0], None)  # a secret board's cards: "?"
+        row.key = live_card_key(
+            tournament=tournament,
+            table_id=table_id,
+            number=row.number,
+            hand=None
+            if hand is None
+            else _card_hand(tuple(getattr(hand, name) for name in _CARD_HAND_FIELDS)),
+            played=board.played.get(table_id, False),
+            seats=board.seats.get(table_id, []),
+        )
         out.append(row)
     return out
 

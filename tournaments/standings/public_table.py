@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from django.db.models import Max, OuterRef, Subquery
+from django.db.models import OuterRef, Subquery
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.models import (
@@ -137,13 +137,16 @@ class StandingsTable:
 
 def standings_key(*, slug: str) -> str | None:
     """What the standings page depends on, as one string (None: no public tournament).
-    One query: the ETag of a conditional GET costs no more than this."""
+    One query, on indexes only (the newest snapshot row by ``standing_by_version``): the
+    ETag of a conditional GET costs no more than this. Every row of a snapshot has its
+    version and time, and a newer version is a later snapshot."""
     last_log = TournamentLog.objects.filter(tournament=OuterRef("pk")).order_by("-id")
+    newest = StandingSnapshot.objects.filter(tournament=OuterRef("pk")).order_by("-log_version")
     row = (
         Tournament.objects.filter(slug=slug, is_public=True)
         .annotate(
-            version=Max("standings__log_version"),
-            at=Max("standings__computed_at"),
+            version=Subquery(newest.values("log_version")[:1]),
+            at=Subquery(newest.values("computed_at")[:1]),
             logged=Subquery(last_log.values("id")[:1]),
         )
         .values_list("pk", "status", "log_version", "version", "at", "logged")

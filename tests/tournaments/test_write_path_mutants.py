@@ -1,0 +1,416 @@
+"""The hand-write path's survivors of mutation testing, pinned (issue 19, step 0).
+
+mutmut (2.x, per module, with the tests that exercise it) left these mutants of
+``tournaments/hands/confirmation.py``, ``corrections.py``, ``results.py`` and ``write.py``
+alive. Each test here goes through the public services only, and compares with values
+written out by hand: the refusal's code and message, the event's payload, the stored row,
+the per-seat rows. Nothing is recomputed by the code under test."""
+
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from referee.rules.cards import deal_from_seed
+from tests import factories
+from tests.play import random_hand_actions
+from tests.tournaments.builders import table_of, tournament_with_entries
+from tournaments.common.errors import ApplicationError
+from tournaments.hands.confirmation import (
+    hand_confirm,
+    hand_confirm_by_pins,
+    hand_dispute,
+    table_hands_confirm,
+)
+from tournaments.hands.write import (
+    hand_action_record,
+    hand_create,
+    hand_deal_record,
+    hand_record_passed_out,
+    hand_record_result,
+)
+from tournaments.models import Hand, HandEvent, HandSeatResult, Seat, Table
+
+pytestmark = pytest.mark.django_db
+
+
+def _user(name: str, **fields: Any) -> Any:
+    return get_user_model().objects.create_user(username=name, password="x", **fields)
+
+
+def _row(hand: Hand) -> Hand:
+    return Hand.objects.get(pk=hand.pk)
+
+
+def _events(hand: Hand) -> list[tuple[str, dict[str, Any]]]:
+    return [(e.kind, e.payload) for e in HandEvent.objects.filter(hand=hand).order_by("seq")]
+
+
+def _last_event(hand: Hand) -> HandEvent:
+    event = HandEvent.objects.filter(hand=hand).order_by("-seq").first()
+    assert event is not None
+    return event
+
+
+def _written(hand: Hand) -> tuple[Any, ...]:
+    """What a refusal leaves as it was."""
+    row = _row(hand)
+    return (
+        row.status,
+        row.confirmation,
+        row.version,
+        row.pin_failures,
+        _events(hand),
+        sorted(HandSeatResult.objects.filter(hand=hand).values_list("position", "score")),
+    )
+
+
+def _refused(call: Any, hand: Hand) -> tuple[str, str]:
+    before = _written(hand)
+    with pytest.raises(ApplicationError) as caught:
+        call()
+    assert _written(hand) == before
+    return caught.value.code, caught.value.message
+
+
+def _pending(table: Table, recorded_by: Any = None, landlord: int = 0) -> Hand:
+    return hand_record_result(
+        hand=hand_create(table=table),
+        landlord=landlord,
+        bid=2,
+        winner="landlord",
+        recorded_by=recorded_by,
+    )
+
+
+def _pins(table: Table) -> dict[int, str]:
+    return {s.position: s.entry.pin for s in Seat.objects.filter(table=table)}
+
+
+def _wrong(pin: str) -> str:
+    return "0000" if pin != "0000" else "1111"
+
+
+def _irregular(table: Table) -> Hand:
+    """A physical-cards hand whose written-in deal does not fit its log."""
+    deal = deal_from_seed(7)
+    hand = hand_create(table=table, physical_cards=True, first_bidder=deal.first_bidder)
+    for action in random_hand_actions(deal, seed=5):
+        hand = hand_action_record(hand=hand, action=action)
+    other = deal_from_seed(8, first_bidder=deal.first_bidder)
+    return _row(hand_deal_record(hand=hand, deal=other.to_json()))
+
+
+# =========================================================================== confirmation.py
+def test_an_official_confirmation_is_one_event_by_official_with_no_device() -> None:
+    table = factories.seated_table(requires_confirmation=True)
+    first, second = _user("first"), _user("second")
+    hand = _pending(table, recorded_by=first)
+    done = hand_confirm(hand=hand, recorded_by=second)
+    assert (done.version, done.confirmation, done.counts) == (2, "confirmed", True)
+    event = _last_event(hand)
+    assert (event.seq, event.kind, event.payload) == (2, "confirm", {"by": "official"})
+    assert (event.recorded_by_id, event.device_id, event.idempotency_key) == (
+        second.pk,
+        "",
+        None,
+    )
+    row = _row(hand)
+    assert (row.version, row.confirmation, row.score_0, row.score_1, row.score_2) == (
+        2,
+        "confirmed",
+        4,
+        -2,
+        -2,
+    )
+    assert sorted(HandSeatResult.objects.filter(hand=hand).values_list("position", "score")) == [
+        (0, 4),
+        (1, -2),
+        (2, -2),
+    ]
+
+
+def test_a_confirmation_and_a_dispute_store_the_device_given() -> None:
+    table = factories.seated_table(requires_confirmation=True)
+    first = _user("first")
+    hand = _pending(table, recorded_by=first)
+    hand_dispute(hand=hand, reason="bid", recorded_by=_user("d"), device_id="phone-7")
+    assert (_last_event(hand).kind, _last_event(hand).device_id) == ("dispute", "phone-7")
+    hand_confirm(hand=hand, recorded_by=_user("s", is_staff=True), device_id="desk-2")
+    assert (_last_event(hand).kind, _last_event(hand).device_id) == ("confirm", "desk-2")
+
+
+def test_a_dispute_is_stored_with_no_device_unless_given() -> None:
+    table = factories.seated_table(requires_confirmation=True)
+    hand = _pending(table, recorded_by=_user("first"))
+    other = _user("other")
+    done = hand_dispute(hand=hand, reason="  the bid was 3  ", recorded_by=other)
+    assert (done.version, done.confirmation, done.counts) == (2, "disputed", False)
+    event = _last_event(hand)
+    assert (event.kind, event.payload, event.device_id, event.recorded_by_id) == (
+        "dispute",
+        {"reason": "  the bid was 3  "},
+        "",
+        other.pk,
+    )
+    assert HandSeatResult.objects.filter(hand=hand).count() == 0
+
+
+def test_a_disputed_hand_is_confirmed_by_an_official_and_counts_again() -> None:
+    table = factories.seated_table(requires_confirmation=True)
+    hand = _pending(table, recorded_by=_user("first"))
+    hand_dispute(hand=hand, reason="why", recorded_by=_user("other"))
+    done = hand_confirm(hand=hand, recorded_by=_user("third"))
+    assert (done.version, done.confirmation, done.counts) == (3, "confirmed", True)
+    assert HandSeatResult.objects.filter(hand=hand).count() == 3
+
+
+def test_each_refusal_of_an_official_confirmation_says_why() -> None:
+    table = factories.seated_table(requires_confirmation=False)
+    hand = _pending(table, recorded_by=_user("first"))
+    assert _refused(lambda: hand_confirm(hand=hand, recorded_by=_user("x")), hand) == (
+        "not_awaiting_confirmation",
+        "This hand is not awaiting confirmation.",
+    )
+    assert _refused(lambda: hand_dispute(hand=hand, reason="r", recorded_by=_user("y")), hand) == (
+        "not_awaiting_confirmation",
+        "Only a hand awaiting confirmation can be disputed.",
+    )
+
+    players = factories.seated_table(requires_confirmation=True, confirmed_by="players")
+    by_players = _pending(players)
+    assert _refused(lambda: hand_confirm(hand=by_players, recorded_by=_user("z")), by_players) == (
+        "confirmed_by_players",
+        "In this tournament the players confirm a hand with their PINs (or a director).",
+    )
+
+    officials = factories.seated_table(requires_confirmation=True)
+    recorder = _user("recorder")
+    own = _pending(officials, recorded_by=recorder)
+    assert _refused(lambda: hand_confirm(hand=own, recorded_by=recorder), own) == (
+        "second_person_required",
+        "A second person confirms a result, not the one who recorded it.",
+    )
+
+
+def test_an_irregular_hand_is_refused_confirmation_with_its_message() -> None:
+    table = factories.seated_table(requires_confirmation=True)
+    hand = _irregular(table)
+    assert _refused(
+        lambda: hand_confirm(hand=hand, recorded_by=_user("dir", is_staff=True)), hand
+    ) == (
+        "hand_irregular",
+        "This hand's written-in deal does not fit its log: a director keeps it as played "
+        "(with a reason), corrects or voids it.",
+    )
+
+
+def test_whoever_recorded_a_pass_out_cannot_confirm_it() -> None:
+    table = factories.seated_table(requires_confirmation=True)
+    recorder = _user("recorder")
+    hand = hand_record_passed_out(hand=hand_create(table=table), recorded_by=recorder)
+    assert _refused(lambda: hand_confirm(hand=hand, recorded_by=recorder), hand)[0] == (
+        "second_person_required"
+    )
+    assert hand_confirm(hand=hand, recorded_by=_user("other")).confirmation == "confirmed"
+
+
+def test_a_hand_recorded_by_nobody_is_confirmed_by_anybody() -> None:
+    table = factories.seated_table(requires_confirmation=True)
+    hand = _pending(table, recorded_by=None)
+    assert hand_confirm(hand=hand, recorded_by=_user("anyone")).confirmation == "confirmed"
+
+
+def test_a_director_confirms_in_a_players_tournament() -> None:
+    table = factories.seated_table(requires_confirmation=True, confirmed_by="players")
+    hand = _pending(table)
+    done = hand_confirm(hand=hand, recorded_by=_user("dir", is_staff=True))
+    assert (done.confirmation, _last_event(hand).payload) == ("confirmed", {"by": "official"})
+
+
+def _players_table() -> tuple[Table, dict[int, str]]:
+    tournament, entries = tournament_with_entries(
+        3, requires_confirmation=True, confirmed_by="players"
+    )
+    # registration numbers 1, 2, 3 sit at positions 2, 0, 1
+    table = table_of(tournament, 1, 1, [entries[1], entries[2], entries[0]])
+    return table, _pins(table)
+
+
+def test_the_players_confirmation_stores_seats_and_registrations_in_seat_order() -> None:
+    table, pins = _players_table()
+    hand = _pending(table, landlord=2)
+    done = hand_confirm_by_pins(hand=hand, pins={2: pins[2], 0: pins[0]}, recorded_by=None)
+    assert (done.version, done.confirmation, done.counts) == (2, "confirmed", True)
+    event = _last_event(hand)
+    assert (event.kind, event.payload, event.device_id, event.recorded_by_id) == (
+        "confirm",
+        {"by": "players", "seats": [0, 2], "registrations": [2, 1]},
+        "",
+        None,
+    )
+    assert sorted(HandSeatResult.objects.filter(hand=hand).values_list("position", "score")) == [
+        (0, -2),
+        (1, -2),
+        (2, 4),
+    ]
+
+
+def test_the_players_confirmation_stores_the_device_and_who_held_the_phone() -> None:
+    table, pins = _players_table()
+    referee = _user("referee")
+    hand = _pending(table, landlord=1)
+    hand_confirm_by_pins(
+        hand=hand, pins={1: pins[1], 2: pins[2]}, recorded_by=referee, device_id="phone-1"
+    )
+    event = _last_event(hand)
+    assert (event.payload["seats"], event.device_id, event.recorded_by_id) == (
+        [1, 2],
+        "phone-1",
+        referee.pk,
+    )
+
+
+def test_five_wrong_pins_lock_the_hand_counting_down_the_tries() -> None:
+    table, pins = _players_table()
+    hand = _pending(table, landlord=0)
+    bad = {0: pins[0], 1: _wrong(pins[1])}
+    seen = []
+    for _attempt in range(5):
+        with pytest.raises(ApplicationError) as caught:
+            hand_confirm_by_pins(hand=hand, pins=bad, recorded_by=None)
+        seen.append((caught.value.code, caught.value.message, caught.value.extra))
+    assert seen == [
+        ("pin_wrong", "A PIN is wrong (4 tries left for this hand).", {"tries_left": 4}),
+        ("pin_wrong", "A PIN is wrong (3 tries left for this hand).", {"tries_left": 3}),
+        ("pin_wrong", "A PIN is wrong (2 tries left for this hand).", {"tries_left": 2}),
+        ("pin_wrong", "A PIN is wrong (1 try left for this hand).", {"tries_left": 1}),
+        ("pin_wrong", "A PIN is wrong (0 tries left for this hand).", {"tries_left": 0}),
+    ]
+    row = _row(hand)
+    assert (row.pin_failures, row.version, row.confirmation) == (5, 1, "pending")
+    assert [kind for kind, _ in _events(hand)] == ["result"]
+    right = {0: pins[0], 1: pins[1]}
+    assert _refused(
+        lambda: hand_confirm_by_pins(hand=hand, pins=right, recorded_by=None), hand
+    ) == (
+        "pins_locked",
+        "Too many wrong PINs for this hand: a director confirms it.",
+    )
+
+
+def test_four_wrong_pins_still_let_the_right_ones_confirm() -> None:
+    table, pins = _players_table()
+    hand = _pending(table, landlord=0)
+    for _attempt in range(4):
+        with pytest.raises(ApplicationError):
+            hand_confirm_by_pins(hand=hand, pins={0: _wrong(pins[0]), 1: pins[1]}, recorded_by=None)
+    assert _row(hand).pin_failures == 4
+    done = hand_confirm_by_pins(hand=hand, pins={0: pins[0], 1: pins[1]}, recorded_by=None)
+    assert (done.confirmation, _row(hand).pin_failures) == ("confirmed", 4)
+
+
+def test_each_refusal_of_the_players_pins_says_why() -> None:
+    table, pins = _players_table()
+    hand = _pending(table, landlord=0)
+    assert _refused(
+        lambda: hand_confirm_by_pins(hand=hand, pins={0: pins[0], 7: "1234"}, recorded_by=None),
+        hand,
+    ) == ("pins_incomplete", "A PIN is for a seat not at this table.")
+    assert _refused(
+        lambda: hand_confirm_by_pins(hand=hand, pins={1: pins[1], 2: pins[2]}, recorded_by=None),
+        hand,
+    ) == ("pins_incomplete", "One player of each side enters a PIN: the landlord and a farmer.")
+
+    officials = factories.seated_table(requires_confirmation=True)
+    by_official = _pending(officials)
+    official_pins = _pins(officials)
+    assert _refused(
+        lambda: hand_confirm_by_pins(
+            hand=by_official, pins={0: official_pins[0], 1: official_pins[1]}, recorded_by=None
+        ),
+        by_official,
+    ) == (
+        "confirmed_by_official",
+        "In this tournament a second official confirms a hand, not the players.",
+    )
+
+    hand_dispute(hand=hand, reason="r", recorded_by=_user("dir", is_staff=True))
+    assert _refused(
+        lambda: hand_confirm_by_pins(hand=hand, pins={0: pins[0], 1: pins[1]}, recorded_by=None),
+        hand,
+    ) == (
+        "not_awaiting_confirmation",
+        "Only a hand awaiting confirmation can be confirmed by the players.",
+    )
+
+
+def test_a_passed_out_hand_takes_any_two_players_but_not_one() -> None:
+    table, pins = _players_table()
+    hand = hand_record_passed_out(hand=hand_create(table=table))
+    assert _refused(
+        lambda: hand_confirm_by_pins(hand=hand, pins={2: pins[2]}, recorded_by=None), hand
+    ) == ("pins_incomplete", "One player of each side enters a PIN: the landlord and a farmer.")
+    done = hand_confirm_by_pins(hand=hand, pins={1: pins[1], 2: pins[2]}, recorded_by=None)
+    assert done.confirmation == "confirmed"
+    assert _last_event(hand).payload == {"by": "players", "seats": [1, 2], "registrations": [3, 1]}
+
+
+def test_a_pins_key_reused_after_an_official_confirmation_is_a_conflict() -> None:
+    table, pins = _players_table()
+    hand = _pending(table, landlord=0)
+    hand_confirm(hand=hand, recorded_by=_user("dir", is_staff=True), idempotency_key="k-9")
+    assert _refused(
+        lambda: hand_confirm_by_pins(
+            hand=hand, pins={0: pins[0], 1: pins[1]}, recorded_by=None, idempotency_key="k-9"
+        ),
+        hand,
+    )[0] == ("idempotency_conflict")
+
+
+def test_a_pins_retry_answers_the_confirmed_hand_and_writes_nothing() -> None:
+    table, pins = _players_table()
+    hand = _pending(table, landlord=0)
+    request: dict[str, Any] = {"pins": {0: pins[0], 1: pins[1]}, "recorded_by": None}
+    first = hand_confirm_by_pins(hand=hand, idempotency_key="p-1", **request)
+    again = hand_confirm_by_pins(hand=hand, idempotency_key="p-1", **request)
+    assert (first.version, again.version, again.confirmation) == (2, 2, "confirmed")
+    assert [kind for kind, _ in _events(hand)] == ["result", "confirm"]
+
+
+def test_a_pins_confirmation_at_a_stale_version_is_refused() -> None:
+    table, pins = _players_table()
+    hand = _pending(table, landlord=0)
+    assert _refused(
+        lambda: hand_confirm_by_pins(
+            hand=hand, pins={0: pins[0], 1: pins[1]}, recorded_by=None, expected_version=0
+        ),
+        hand,
+    )[0] == ("version_conflict")
+    done = hand_confirm_by_pins(
+        hand=hand, pins={0: pins[0], 1: pins[1]}, recorded_by=None, expected_version=1
+    )
+    assert done.version == 2
+
+
+def test_a_table_confirms_its_pending_hands_in_key_order_and_skips_the_others() -> None:
+    tournament, entries = tournament_with_entries(3, requires_confirmation=True, hands_per_round=4)
+    table = table_of(tournament, 1, 1, entries)
+    recorder, director = _user("recorder"), _user("dir", is_staff=True)
+    first = _pending(table, recorded_by=recorder)
+    hand_confirm(hand=first, recorded_by=director)  # already confirmed: skipped
+    second = _pending(table, recorded_by=recorder)
+    third = _pending(table, recorded_by=director)  # the director's own: refused
+    fourth = _pending(table, recorded_by=recorder)
+    hands = [_row(h) for h in (fourth, third, second, first)]
+    done = table_hands_confirm(hands=hands, recorded_by=director)
+    assert [h.pk for h in done.confirmed] == [second.pk, fourth.pk]
+    assert [h.confirmation for h in done.confirmed] == ["confirmed", "confirmed"]
+    assert [(h.pk, e.code) for h, e in done.refused] == [(third.pk, "second_person_required")]
+    assert [_row(h).confirmation for h in (first, second, third, fourth)] == [
+        "confirmed",
+        "confirmed",
+        "pending",
+        "confirmed",
+    ]
+    assert [kind for kind, _ in _events(first)] == ["result", "confirm"]

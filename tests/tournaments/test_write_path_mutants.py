@@ -22,6 +22,7 @@ from tournaments.hands.confirmation import (
     hand_dispute,
     table_hands_confirm,
 )
+from tournaments.hands.corrections import hand_irregular_keep, hand_result_correct, hand_void
 from tournaments.hands.write import (
     hand_action_record,
     hand_create,
@@ -414,3 +415,315 @@ def test_a_table_confirms_its_pending_hands_in_key_order_and_skips_the_others() 
         "confirmed",
     ]
     assert [kind for kind, _ in _events(first)] == ["result", "confirm"]
+
+
+# =========================================================================== corrections.py
+def _logged(table: Table) -> Hand:
+    """Deal 7 played out by ``random_hand_actions(seed=1)``; its log says: landlord 0, bid 3,
+    doubled by seat 1 and redoubled, no bomb, no rocket, no spring, the defenders win."""
+    deal = deal_from_seed(7)
+    hand = hand_create(table=table, deal=deal.to_json())
+    for action in random_hand_actions(deal, seed=1):
+        hand = hand_action_record(hand=hand, action=action)
+    return _row(hand)
+
+
+_LOGGED = {
+    "landlord": 0, "bid": 3, "winner": "defenders", "doubled": (False, True, False),
+    "redoubled": True,
+}  # fmt: skip
+
+
+def _correction_refused(hand: Hand, **fields: Any) -> tuple[str, str, dict[str, object]]:
+    before = _written(hand)
+    with pytest.raises(ApplicationError) as caught:
+        hand_result_correct(hand=hand, reason="the table says so", **fields)
+    assert _written(hand) == before
+    return caught.value.code, caught.value.message, caught.value.extra
+
+
+def _contradiction(field: str, log_value: str, value: str) -> str:
+    return (
+        f"This hand was logged play by play and its log says {field} = {log_value}, not "
+        f"{value}: correct it through its log (undo, void), or override the log with a reason."
+    )
+
+
+def test_the_logged_hand_is_what_the_tests_below_say() -> None:
+    row = _logged(factories.seated_table())
+    assert (row.status, row.landlord_seat, row.bid, row.winner, row.redoubled) == (
+        "finished",
+        0,
+        3,
+        "defenders",
+        True,
+    )
+    assert (row.doubled_0, row.doubled_1, row.doubled_2, row.bombs, row.rockets) == (
+        False,
+        True,
+        False,
+        0,
+        0,
+    )
+
+
+@pytest.mark.parametrize(
+    ("change", "field", "log_value", "value", "log_text", "text"),
+    [
+        ({"landlord": 1, "bid": 2, "doubled": (False, False, True)}, "landlord", 0, 1, "0", "1"),
+        ({"bid": 2, "winner": "landlord"}, "bid", 3, 2, "3", "2"),
+        ({"winner": "landlord", "rockets": 1}, "winner", "defenders", "landlord", "defenders",
+         "landlord"),
+        ({"doubled": (False, True, True), "bombs": 1}, "doubled", [False, True, False],
+         [False, True, True], "false/true/false", "false/true/true"),
+        ({"redoubled": False, "bombs": 1}, "redoubled", True, False, "true", "false"),
+        ({"bombs": 1, "rockets": 1}, "bombs", 0, 1, "0", "1"),
+        ({"rockets": 1}, "rockets", 0, 1, "0", "1"),
+        ({"anti_spring": True}, "anti_spring", False, True, "false", "true"),
+    ],
+)  # fmt: skip
+def test_a_correction_against_the_log_names_the_first_field_that_differs(
+    change: dict[str, Any], field: str, log_value: Any, value: Any, log_text: str, text: str
+) -> None:
+    hand = _logged(factories.seated_table())
+    assert _correction_refused(hand, **{**_LOGGED, **change}) == (
+        "contradicts_log",
+        _contradiction(field, log_text, text),
+        {"field": field, "log_value": log_value, "value": value},
+    )
+
+
+def test_a_spring_the_log_did_not_have_contradicts_it() -> None:
+    """Deal 3 played by ``random_hand_actions(seed=2)``: landlord 1 wins a bid of 1,
+    doubled by seats 0 and 2, no spring."""
+    deal = deal_from_seed(3)
+    hand = hand_create(table=factories.seated_table(), deal=deal.to_json())
+    for action in random_hand_actions(deal, seed=2):
+        hand = hand_action_record(hand=hand, action=action)
+    logged = {"landlord": 1, "bid": 1, "winner": "landlord", "doubled": (True, False, True)}
+    assert _correction_refused(_row(hand), **logged, spring=True) == (
+        "contradicts_log",
+        _contradiction("spring", "false", "true"),
+        {"field": "spring", "log_value": False, "value": True},
+    )
+    same = hand_result_correct(hand=hand, reason="as logged", **logged)
+    assert "override" not in _last_event(hand).payload
+    assert (same.status, same.score_0, same.score_1, same.score_2) == ("finished", -2, 4, -2)
+
+
+def test_a_logged_hand_corrected_to_passed_out_names_passed_out() -> None:
+    hand = _logged(factories.seated_table())
+    assert _correction_refused(hand, passed_out=True) == (
+        "contradicts_log",
+        _contradiction("passed_out", "false", "true"),
+        {"field": "passed_out", "log_value": False, "value": True},
+    )
+
+
+def _logged_pass_out(table: Table) -> Hand:
+    deal = deal_from_seed(7)
+    hand = hand_create(table=table, deal=deal.to_json())
+    for n in range(3):
+        hand = hand_action_record(hand=hand, action={"seat": (2 + n) % 3, "bid": 0})
+    return _row(hand)
+
+
+def test_a_hand_logged_as_passed_out_is_corrected_only_to_passed_out() -> None:
+    hand = _logged_pass_out(factories.seated_table())
+    assert hand.status == "passed_out"
+    assert _correction_refused(hand, landlord=0, bid=1, winner="landlord") == (
+        "contradicts_log",
+        _contradiction("passed_out", "true", "false"),
+        {"field": "passed_out", "log_value": True, "value": False},
+    )
+    done = hand_result_correct(hand=hand, reason="recorded again", passed_out=True)
+    assert (done.status, done.version, done.score_0, done.score_1, done.score_2) == (
+        "passed_out",
+        4,
+        0,
+        0,
+        0,
+    )
+    payload = _last_event(hand).payload
+    assert "override" not in payload
+    assert (payload["passed_out"], payload["scores"], payload["reason"]) == (
+        True,
+        [0, 0, 0],
+        "recorded again",
+    )
+
+
+def test_an_override_keeps_the_logs_own_result_in_its_event() -> None:
+    hand = _logged(factories.seated_table())
+    profile_hash = _row(hand).rule_profile_hash
+    done = hand_result_correct(
+        hand=hand, reason=" the log is wrong ", landlord=0, bid=3, winner="landlord",
+        doubled=(False, True, False), redoubled=True, override=True, recorded_by=None,
+    )  # fmt: skip
+    assert (done.winner, done.score_0, done.score_1, done.score_2) == ("landlord", 15, -12, -3)
+    event = _last_event(hand)
+    assert (event.kind, event.device_id) == ("correction", "")
+    assert event.payload == {
+        "result": {
+            "landlord": 0, "bid": 3, "doubled": [False, True, False], "redoubled": True,
+            "bombs": 0, "rockets": 0, "spring": False, "anti_spring": False,
+            "winner": "landlord",
+        },
+        "scores": [15, -12, -3],
+        "rule_profile": "comp2016",
+        "rule_profile_hash": profile_hash,
+        "override": True,
+        "log_result": {
+            "passed_out": False, "landlord": 0, "bid": 3, "winner": "defenders",
+            "doubled": [False, True, False], "redoubled": True, "bombs": 0, "rockets": 0,
+            "spring": False, "anti_spring": False,
+        },
+        "reason": "the log is wrong",
+        "needs_confirmation": False,
+    }  # fmt: skip
+
+
+def test_a_result_only_correction_to_passed_out_stores_its_payload() -> None:
+    table = factories.seated_table(requires_confirmation=True)
+    first = _user("first")
+    hand = _pending(table, recorded_by=first)
+    profile_hash = _row(hand).rule_profile_hash
+    corrector = _user("corrector")
+    done = hand_result_correct(
+        hand=hand, reason="nobody bid", passed_out=True, recorded_by=corrector, device_id="d-1"
+    )
+    assert (done.status, done.confirmation, done.counts, done.version) == (
+        "passed_out",
+        "pending",
+        False,
+        2,
+    )
+    event = _last_event(hand)
+    assert (event.kind, event.device_id, event.recorded_by_id) == (
+        "correction",
+        "d-1",
+        corrector.pk,
+    )
+    assert event.payload == {
+        "passed_out": True,
+        "scores": [0, 0, 0],
+        "rule_profile": "comp2016",
+        "rule_profile_hash": profile_hash,
+        "reason": "nobody bid",
+        "needs_confirmation": True,
+    }
+    assert HandSeatResult.objects.filter(hand=hand).count() == 0
+
+
+def test_a_correction_key_reused_for_a_pass_out_or_another_reason_is_a_conflict() -> None:
+    hand = _finished_plain()
+    hand_result_correct(
+        hand=hand, reason="r", landlord=0, bid=1, winner="landlord", idempotency_key="k"
+    )
+    assert _refused(
+        lambda: hand_result_correct(hand=hand, reason="r", passed_out=True, idempotency_key="k"),
+        hand,
+    )[0] == ("idempotency_conflict")
+    assert _refused(
+        lambda: hand_result_correct(
+            hand=hand, reason="s", landlord=0, bid=1, winner="landlord", idempotency_key="k"
+        ),
+        hand,
+    )[0] == ("idempotency_conflict")
+    again = hand_result_correct(
+        hand=hand, reason="r", landlord=0, bid=1, winner="landlord", idempotency_key="k"
+    )
+    assert again.version == 2
+
+
+def test_a_pass_out_correction_retried_with_its_key_writes_one_event() -> None:
+    hand = _finished_plain()
+    for _attempt in range(2):
+        done = hand_result_correct(hand=hand, reason="r", passed_out=True, idempotency_key="p")
+        assert (done.version, done.status) == (2, "passed_out")
+    assert [kind for kind, _ in _events(hand)] == ["result", "correction"]
+
+
+def _finished_plain() -> Hand:
+    return hand_record_result(
+        hand=hand_create(table=factories.seated_table()), landlord=0, bid=2, winner="landlord"
+    )
+
+
+def test_a_live_hand_is_not_corrected_and_says_why() -> None:
+    deal = deal_from_seed(7)
+    hand = hand_create(table=factories.seated_table(), deal=deal.to_json())
+    hand = hand_action_record(hand=hand, action={"seat": 2, "bid": 1})
+    assert _refused(
+        lambda: hand_result_correct(hand=hand, reason="r", landlord=2, bid=1, winner="landlord"),
+        hand,
+    ) == (
+        "hand_not_closed",
+        "Only a finished hand's result is corrected; undo or void a live hand.",
+    )
+
+
+def test_a_correction_needs_a_reason_and_boolean_flags() -> None:
+    hand = _finished_plain()
+    assert _refused(
+        lambda: hand_result_correct(hand=hand, reason=" ", landlord=0, bid=1, winner="landlord"),
+        hand,
+    )[0] == ("reason_required")
+    for flag in ("passed_out", "override"):
+        assert _refused(
+            lambda flag=flag: hand_result_correct(
+                hand=hand, reason="r", landlord=0, bid=1, winner="landlord", **{flag: "yes"}
+            ),
+            hand,
+        )[0] == ("invalid")
+
+
+def test_a_void_stores_who_and_no_device_unless_given() -> None:
+    hand = _finished_plain()
+    voider = _user("voider")
+    done = hand_void(hand=hand, reason="misdeal", recorded_by=voider)
+    assert (done.status, done.version, done.counts) == ("voided", 2, False)
+    event = _last_event(hand)
+    assert (event.kind, event.payload, event.device_id, event.recorded_by_id) == (
+        "void",
+        {"reason": "misdeal"},
+        "",
+        voider.pk,
+    )
+    assert HandSeatResult.objects.filter(hand=hand).count() == 0
+    other = _finished_plain()
+    hand_void(hand=other, reason="misdeal", device_id="desk")
+    assert (_last_event(other).device_id, _last_event(other).recorded_by_id) == ("desk", None)
+
+
+def test_an_irregular_hand_kept_stores_keep_and_the_reason() -> None:
+    hand = _irregular(factories.seated_table())
+    keeper = _user("keeper")
+    done = hand_irregular_keep(hand=hand, reason="  written in wrongly ", recorded_by=keeper)
+    assert (done.counts, done.version) == (True, hand.version + 1)
+    event = _last_event(hand)
+    assert (event.kind, event.payload, event.device_id, event.recorded_by_id) == (
+        "confirm",
+        {"keep": True, "reason": "written in wrongly"},
+        "",
+        keeper.pk,
+    )
+    assert _refused(lambda: hand_irregular_keep(hand=hand, reason="x"), hand) == (
+        "hand_not_irregular",
+        "Only a hand whose deal check failed is kept as played.",
+    )
+
+
+def test_keeping_an_irregular_hand_retried_with_its_key_writes_one_event() -> None:
+    hand = _irregular(factories.seated_table())
+    version = hand.version
+    for _attempt in range(2):
+        done = hand_irregular_keep(
+            hand=hand, reason="kept", idempotency_key="keep-1", device_id="t"
+        )
+        assert done.version == version + 1
+    assert [kind for kind, _ in _events(hand)][-2:] == ["dispute", "confirm"]
+    assert _last_event(hand).device_id == "t"
+    assert _refused(
+        lambda: hand_irregular_keep(hand=hand, reason="other", idempotency_key="keep-1"), hand
+    )[0] == ("idempotency_conflict")

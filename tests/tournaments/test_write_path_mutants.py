@@ -30,7 +30,8 @@ from tournaments.hands.write import (
     hand_record_passed_out,
     hand_record_result,
 )
-from tournaments.models import Hand, HandEvent, HandSeatResult, Seat, Table
+from tournaments.models import Hand, HandEvent, HandSeatResult, Seat, Table, Tournament
+from tournaments.standings.queries import standings_latest
 
 pytestmark = pytest.mark.django_db
 
@@ -727,3 +728,121 @@ def test_keeping_an_irregular_hand_retried_with_its_key_writes_one_event() -> No
     assert _refused(
         lambda: hand_irregular_keep(hand=hand, reason="other", idempotency_key="keep-1"), hand
     )[0] == ("idempotency_conflict")
+
+
+# =========================================================================== results.py
+_ROW_FIELDS = (
+    "position", "entry__registration_order", "is_landlord", "won", "score", "passed_out",
+    "hand_number", "board_id", "tournament_id", "round_id", "table_id",
+)  # fmt: skip
+
+
+def _seat_rows(hand: Hand) -> list[tuple[Any, ...]]:
+    return list(
+        HandSeatResult.objects.filter(hand=hand).order_by("position").values_list(*_ROW_FIELDS)
+    )
+
+
+def _log_version(tournament: Tournament) -> int:
+    return Tournament.objects.get(pk=tournament.pk).log_version
+
+
+def _registered_table(**fields: Any) -> tuple[Tournament, Table]:
+    tournament, entries = tournament_with_entries(3, hands_per_round=6, **fields)
+    # registration numbers 1, 2, 3 sit at positions 2, 0, 1
+    return tournament, table_of(tournament, 1, 1, [entries[1], entries[2], entries[0]])
+
+
+def test_a_finished_hand_has_one_row_per_seat_written_out() -> None:
+    tournament, table = _registered_table()
+    ids = (tournament.pk, table.round_id, table.pk)
+    hand = hand_record_result(hand=hand_create(table=table), landlord=1, bid=2, winner="defenders")
+    assert _seat_rows(hand) == [
+        (0, 2, False, True, 2, False, 1, None, *ids),
+        (1, 3, True, False, -4, False, 1, None, *ids),
+        (2, 1, False, True, 2, False, 1, None, *ids),
+    ]
+    won = hand_record_result(hand=hand_create(table=table), landlord=2, bid=1, winner="landlord")
+    assert _seat_rows(won) == [
+        (0, 2, False, False, -1, False, 2, None, *ids),
+        (1, 3, False, False, -1, False, 2, None, *ids),
+        (2, 1, True, True, 2, False, 2, None, *ids),
+    ]
+
+
+def test_a_passed_out_hand_has_rows_that_nobody_won() -> None:
+    tournament, table = _registered_table()
+    ids = (tournament.pk, table.round_id, table.pk)
+    hand = hand_record_passed_out(hand=hand_create(table=table))
+    assert _seat_rows(hand) == [
+        (0, 2, False, False, 0, True, 1, None, *ids),
+        (1, 3, False, False, 0, True, 1, None, *ids),
+        (2, 1, False, False, 0, True, 1, None, *ids),
+    ]
+
+
+def test_a_board_hand_keeps_its_board_on_its_rows() -> None:
+    tournament, table = _registered_table()
+    board = factories.BoardFactory(tournament=tournament, number=1, seed=7001)
+    hand = hand_record_passed_out(hand=hand_create(table=table, board=board))
+    assert [row[7] for row in _seat_rows(hand)] == [board.pk, board.pk, board.pk]
+
+
+def test_a_correction_replaces_the_rows_and_a_void_removes_them() -> None:
+    tournament, table = _registered_table()
+    ids = (tournament.pk, table.round_id, table.pk)
+    hand = hand_record_result(hand=hand_create(table=table), landlord=0, bid=1, winner="landlord")
+    hand_result_correct(hand=hand, reason="r", landlord=0, bid=3, winner="defenders")
+    assert _seat_rows(hand) == [
+        (0, 2, True, False, -6, False, 1, None, *ids),
+        (1, 3, False, True, 3, False, 1, None, *ids),
+        (2, 1, False, True, 3, False, 1, None, *ids),
+    ]
+    hand_result_correct(hand=hand, reason="r2", landlord=0, bid=3, winner="defenders", bombs=1)
+    assert [row[4] for row in _seat_rows(hand)] == [-12, 6, 6]
+    assert HandSeatResult.objects.filter(hand=hand).count() == 3
+    hand_void(hand=hand, reason="misdeal")
+    assert _seat_rows(hand) == []
+
+
+def test_each_change_of_a_count_bumps_the_log_version_by_one() -> None:
+    tournament, table = _registered_table(requires_confirmation=True)
+    assert _log_version(tournament) == 0
+    deal = deal_from_seed(7)
+    hand = hand_create(table=table, deal=deal.to_json())
+    hand = hand_action_record(hand=hand, action={"seat": deal.first_bidder, "bid": 1})
+    assert _log_version(tournament) == 0  # mid-hand: nothing counts yet
+    plain = hand_create(table=factories.seated_table())
+    hand_record_result(hand=plain, landlord=0, bid=1, winner="landlord")
+    assert _log_version(tournament) == 0  # another tournament
+    hand_void(hand=hand, reason="misdeal")
+    assert _log_version(tournament) == 1
+    other = _pending(table)
+    assert _log_version(tournament) == 2
+    hand_confirm(hand=other, recorded_by=_user("second"))
+    assert _log_version(tournament) == 3
+
+
+def test_a_finished_tournaments_results_are_refused_with_results_final() -> None:
+    tournament, table = _registered_table()
+    hand = hand_record_result(hand=hand_create(table=table), landlord=0, bid=1, winner="landlord")
+    Tournament.objects.filter(pk=tournament.pk).update(status="finished")
+    version = _log_version(tournament)
+    assert _refused(lambda: hand_void(hand=hand, reason="late"), hand) == (
+        "results_final",
+        "The final standings are published: the results are locked. A director can reopen "
+        "them, with a reason.",
+    )
+    assert _log_version(tournament) == version
+
+
+def test_a_counted_result_reaches_the_standings_after_the_commit(
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    tournament, table = _registered_table()
+    with django_capture_on_commit_callbacks(execute=True):
+        hand_record_result(hand=hand_create(table=table), landlord=0, bid=2, winner="landlord")
+    totals = [
+        (s.entry.registration_order, s.total) for s in standings_latest(tournament=tournament)
+    ]
+    assert totals == [(2, 4), (1, -2), (3, -2)]

@@ -14,8 +14,10 @@ from django.contrib.auth import get_user_model
 from referee.rules.cards import deal_from_seed
 from tests import factories
 from tests.play import random_hand_actions
+from tests.tournaments import builders
 from tests.tournaments.builders import table_of, tournament_with_entries
 from tournaments.common.errors import ApplicationError
+from tournaments.common.seat_names import seat_name
 from tournaments.hands.confirmation import (
     hand_confirm,
     hand_confirm_by_pins,
@@ -25,12 +27,16 @@ from tournaments.hands.confirmation import (
 from tournaments.hands.corrections import hand_irregular_keep, hand_result_correct, hand_void
 from tournaments.hands.write import (
     hand_action_record,
+    hand_action_undo,
+    hand_announcement_record,
     hand_create,
     hand_deal_record,
     hand_record_passed_out,
     hand_record_result,
+    hand_result_preview,
 )
 from tournaments.models import Hand, HandEvent, HandSeatResult, Seat, Table, Tournament
+from tournaments.rounds.services import table_hand_add
 from tournaments.standings.queries import standings_latest
 
 pytestmark = pytest.mark.django_db
@@ -501,7 +507,12 @@ def test_a_spring_the_log_did_not_have_contradicts_it() -> None:
     hand = hand_create(table=factories.seated_table(), deal=deal.to_json())
     for action in random_hand_actions(deal, seed=2):
         hand = hand_action_record(hand=hand, action=action)
-    logged = {"landlord": 1, "bid": 1, "winner": "landlord", "doubled": (True, False, True)}
+    logged: dict[str, Any] = {
+        "landlord": 1,
+        "bid": 1,
+        "winner": "landlord",
+        "doubled": (True, False, True),
+    }
     assert _correction_refused(_row(hand), **logged, spring=True) == (
         "contradicts_log",
         _contradiction("spring", "false", "true"),
@@ -672,8 +683,8 @@ def test_a_correction_needs_a_reason_and_boolean_flags() -> None:
     )[0] == ("reason_required")
     for flag in ("passed_out", "override"):
         assert _refused(
-            lambda flag=flag: hand_result_correct(
-                hand=hand, reason="r", landlord=0, bid=1, winner="landlord", **{flag: "yes"}
+            lambda flags={flag: "yes"}: hand_result_correct(
+                hand=hand, reason="r", landlord=0, bid=1, winner="landlord", **flags
             ),
             hand,
         )[0] == ("invalid")
@@ -783,7 +794,7 @@ def test_a_passed_out_hand_has_rows_that_nobody_won() -> None:
 
 def test_a_board_hand_keeps_its_board_on_its_rows() -> None:
     tournament, table = _registered_table()
-    board = factories.BoardFactory(tournament=tournament, number=1, seed=7001)
+    board = builders.board(tournament, 1)
     hand = hand_record_passed_out(hand=hand_create(table=table, board=board))
     assert [row[7] for row in _seat_rows(hand)] == [board.pk, board.pk, board.pk]
 
@@ -846,3 +857,267 @@ def test_a_counted_result_reaches_the_standings_after_the_commit(
         (s.entry.registration_order, s.total) for s in standings_latest(tournament=tournament)
     ]
     assert totals == [(2, 4), (1, -2), (3, -2)]
+
+
+# =========================================================================== write.py
+def test_a_board_of_another_tournament_is_refused() -> None:
+    table = factories.seated_table()
+    foreign = builders.board(tournament_with_entries(0)[0], 1)
+    assert _create_refused(table, board=foreign) == (
+        "board_not_in_tournament",
+        "The board belongs to another tournament.",
+        {},
+    )
+
+
+def _create_refused(table: Table, **fields: Any) -> tuple[str, str, dict[str, object]]:
+    before = list(Hand.objects.filter(table=table).values_list("pk", "status"))
+    with pytest.raises(ApplicationError) as caught:
+        hand_create(table=table, **fields)
+    assert list(Hand.objects.filter(table=table).values_list("pk", "status")) == before
+    return caught.value.code, caught.value.message, caught.value.extra
+
+
+def test_a_second_live_hand_at_a_table_is_refused_naming_the_live_one() -> None:
+    table = factories.seated_table()
+    live = hand_create(table=table)
+    number = table.number
+    assert _create_refused(table) == (
+        "hand_in_progress",
+        f"Table {number} is playing hand 1: finish or void it first.",
+        {"hand": live.pk},
+    )
+
+
+def test_a_table_that_played_its_hands_is_refused_until_a_director_adds_one() -> None:
+    tournament, entries = tournament_with_entries(3, hands_per_round=1)
+    table = table_of(tournament, 1, 4, entries)
+    hand_record_passed_out(hand=hand_create(table=table))
+    assert _create_refused(table) == (
+        "round_hands_done",
+        "Table 4 has played the round's 1 hand; a director can add a hand, with a reason.",
+        {"hands": 1},
+    )
+    table_hand_add(table=table, reason="misdeal replayed", recorded_by=_user("d", is_staff=True))
+    second = hand_record_passed_out(hand=hand_create(table=table))
+    assert second.number == 2
+    assert _create_refused(table) == (
+        "round_hands_done",
+        "Table 4 has played the round's 2 hands; a director can add a hand, with a reason.",
+        {"hands": 2},
+    )
+
+
+def test_an_undo_of_the_closing_play_waits_for_the_next_live_hand() -> None:
+    tournament, entries = tournament_with_entries(3, hands_per_round=3)
+    table = table_of(tournament, 1, 5, entries)
+    deal = deal_from_seed(11)
+    hand = hand_create(table=table, deal=deal.to_json())
+    for action in random_hand_actions(deal, seed=11):
+        hand = hand_action_record(hand=hand, action=action)
+    hand_create(table=table)
+    assert _refused(lambda: hand_action_undo(hand=hand, reason="typo"), hand) == (
+        "hand_in_progress",
+        "Table 5 is playing hand 2: finish or void it before hand 1 reopens.",
+    )
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ({"number": 2**31}, "number: must be between 1 and 2147483647."),
+        ({"number": 0}, "number: must be between 1 and 2147483647."),
+        ({"seed": 2**53}, "seed: must be between 0 and 9007199254740991."),
+        ({"seed": -1}, "seed: must be between 0 and 9007199254740991."),
+    ],
+)
+def test_a_hand_number_or_seed_out_of_range_is_refused(
+    fields: dict[str, Any], message: str
+) -> None:
+    code, text, _extra = _create_refused(factories.seated_table(), **fields)
+    assert (code, text) == ("invalid", message)
+
+
+def test_the_largest_number_and_seed_are_accepted() -> None:
+    hand = hand_create(table=factories.seated_table(), number=2**31 - 1, seed=2**53 - 1)
+    assert (_row(hand).number, _row(hand).seed) == (2**31 - 1, 2**53 - 1)
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {"seed": 5, "deal": deal_from_seed(5).to_json()},
+        {"seed": 5, "physical_cards": True},
+        {"random_deal": True, "physical_cards": True},
+        {"deal": deal_from_seed(5).to_json(), "physical_cards": True},
+    ],
+)
+def test_two_sources_of_a_deal_are_refused(fields: dict[str, Any]) -> None:
+    assert _create_refused(factories.seated_table(), **fields) == (
+        "board_and_deal",
+        "Give one of a board, an ad-hoc deal, a seed or physical cards, not several.",
+        {},
+    )
+
+
+def test_a_hand_from_the_movement_without_a_board_is_refused() -> None:
+    tournament, entries = tournament_with_entries(3)
+    table = table_of(tournament, 1, 3, entries)
+    assert _create_refused(table, board_from_movement=True) == (
+        "board_not_assigned",
+        "The round assigns no board to hand 1 of table 3.",
+        {},
+    )
+
+
+def test_a_stale_version_is_refused_with_both_versions() -> None:
+    hand = hand_create(table=factories.seated_table(), deal=deal_from_seed(7).to_json())
+    hand = hand_action_record(hand=hand, action={"seat": 2, "bid": 1})
+    with pytest.raises(ApplicationError) as caught:
+        hand_action_record(hand=hand, action={"seat": 0, "bid": 2}, expected_version=0)
+    assert (caught.value.code, caught.value.message, caught.value.extra) == (
+        "version_conflict",
+        "Another device wrote first: the hand is at version 1, not 0.",
+        {"version": 1},
+    )
+    assert _row(hand).version == 1
+
+
+def test_an_action_on_a_closed_hand_is_refused_naming_its_status() -> None:
+    hand = hand_record_passed_out(hand=hand_create(table=factories.seated_table()))
+    assert _refused(lambda: hand_action_record(hand=hand, action={"seat": 0, "bid": 1}), hand) == (
+        "hand_closed",
+        "The hand is already closed (Passed out (流局)).",
+    )
+
+
+def test_an_action_on_a_hand_without_deal_is_refused() -> None:
+    hand = hand_create(table=factories.seated_table())
+    assert _refused(lambda: hand_action_record(hand=hand, action={"seat": 0, "bid": 1}), hand) == (
+        "no_deal",
+        "This hand has no deal and is not in physical-cards mode: enter its result.",
+    )
+
+
+def test_an_undo_without_an_action_says_so() -> None:
+    hand = hand_create(table=factories.seated_table(), deal=deal_from_seed(7).to_json())
+    assert _refused(lambda: hand_action_undo(hand=hand, reason="r"), hand) == (
+        "nothing_to_undo",
+        "The hand has no action to undo.",
+    )
+
+
+def test_an_undo_is_stored_with_what_it_undid_and_no_device() -> None:
+    hand = hand_create(table=factories.seated_table(), deal=deal_from_seed(7).to_json())
+    hand = hand_action_record(hand=hand, action={"seat": 2, "bid": 1})
+    undone = hand_action_undo(hand=hand, reason="wrong seat")
+    assert (undone.version, undone.status) == (2, "bidding")
+    event = _last_event(hand)
+    assert (event.kind, event.payload, event.actor_seat, event.device_id) == (
+        "undo",
+        {"undone_seq": 1, "action": {"seat": 2, "bid": 1}, "reason": "wrong seat"},
+        2,
+        "",
+    )
+
+
+def test_an_announcement_is_stored_with_no_device_unless_given() -> None:
+    deal = deal_from_seed(7)
+    hand = hand_create(table=factories.seated_table(), deal=deal.to_json())
+    recorded: list[HandEvent] = []
+    for action in random_hand_actions(deal, seed=4):
+        hand = hand_action_record(hand=hand, action=action)
+        if hand.status != "playing":
+            continue
+        for seat in (0, 1, 2):
+            try:
+                hand = hand_announcement_record(hand=hand, seat=seat, device_id="p" * len(recorded))
+            except ApplicationError as exc:
+                assert (exc.code, exc.message) == (
+                    "no_announcement_due",
+                    f"{_seat_label(seat)} has no announcement due.",
+                )
+                continue
+            recorded.append(_last_event(hand))
+        if len(recorded) >= 2:
+            break
+    assert [(e.kind, e.device_id) for e in recorded[:2]] == [("announce", ""), ("announce", "p")]
+
+
+def _seat_label(seat: int) -> str:
+    return str(seat_name(seat))
+
+
+def test_a_deal_written_in_while_the_hand_is_live_is_refused_with_its_message() -> None:
+    deal = deal_from_seed(7)
+    hand = hand_create(table=factories.seated_table(), physical_cards=True, first_bidder=2)
+    hand = hand_action_record(hand=hand, action={"seat": 2, "bid": 1})
+    assert _refused(lambda: hand_deal_record(hand=hand, deal=deal.to_json()), hand) == (
+        "hand_live",
+        "The deal of a physical-cards hand is written in once the hand has ended.",
+    )
+
+
+def test_a_result_event_stores_the_whole_result_and_its_scores() -> None:
+    hand = hand_create(table=factories.seated_table(requires_confirmation=True))
+    done = hand_record_result(
+        hand=hand, landlord=2, bid=3, winner="landlord", doubled=(True, False, False),
+        redoubled=True, bombs=1, rockets=1, spring=True,
+    )  # fmt: skip
+    event = _last_event(hand)
+    assert (event.kind, event.device_id, event.recorded_by_id) == ("result", "", None)
+    assert event.payload == {
+        "result": {
+            "landlord": 2, "bid": 3, "doubled": [True, False, False], "redoubled": True,
+            "bombs": 1, "rockets": 1, "spring": True, "anti_spring": False, "winner": "landlord",
+        },
+        "scores": [-96, -24, 120],
+        "rule_profile": "comp2016",
+        "rule_profile_hash": _row(hand).rule_profile_hash,
+        "needs_confirmation": True,
+    }  # fmt: skip
+    assert (done.score_0, done.score_1, done.score_2, done.confirmation) == (
+        -96,
+        -24,
+        120,
+        "pending",
+    )
+
+
+def test_a_result_entered_with_defaults_has_no_rocket_bomb_or_spring() -> None:
+    hand = hand_record_result(
+        hand=hand_create(table=factories.seated_table()), landlord=1, bid=1, winner="landlord"
+    )
+    assert _last_event(hand).payload["result"] == {
+        "landlord": 1, "bid": 1, "doubled": [False, False, False], "redoubled": False,
+        "bombs": 0, "rockets": 0, "spring": False, "anti_spring": False, "winner": "landlord",
+    }  # fmt: skip
+    assert (hand.score_0, hand.score_1, hand.score_2) == (-1, 2, -1)
+
+
+def test_a_pass_out_event_closes_the_hand() -> None:
+    hand = hand_record_passed_out(hand=hand_create(table=factories.seated_table()))
+    assert _events(hand) == [("pass_out", {"closes": True, "needs_confirmation": False})]
+
+
+def test_the_preview_answers_what_would_be_recorded_and_writes_nothing() -> None:
+    hand = hand_create(table=factories.seated_table(requires_confirmation=True))
+    preview = hand_result_preview(hand=hand, landlord=0, bid=2, winner="defenders")
+    assert preview["scores"] == [-4, 2, 2]
+    assert preview["needs_confirmation"] is True
+    assert preview["result"]["winner"] == "defenders"
+    assert (_row(hand).version, _events(hand)) == (0, [])
+
+
+def test_a_result_for_a_logged_hand_is_refused_with_its_message() -> None:
+    hand = hand_create(table=factories.seated_table(), deal=deal_from_seed(7).to_json())
+    hand = hand_action_record(hand=hand, action={"seat": 2, "bid": 1})
+    expected = (
+        "hand_logged_live",
+        "This hand's actions are being logged; its result comes from the log.",
+    )
+    assert (
+        _refused(lambda: hand_record_result(hand=hand, landlord=2, bid=1, winner="landlord"), hand)
+        == expected
+    )
+    assert _refused(lambda: hand_record_passed_out(hand=hand), hand) == expected

@@ -18,6 +18,7 @@ from tests.tournaments import builders
 from tests.tournaments.builders import table_of, tournament_with_entries
 from tournaments.common.errors import ApplicationError
 from tournaments.common.seat_names import seat_name
+from tournaments.hands import confirmation as hand_confirmation
 from tournaments.hands.confirmation import (
     hand_confirm,
     hand_confirm_by_pins,
@@ -399,6 +400,22 @@ def test_a_pins_confirmation_at_a_stale_version_is_refused() -> None:
         hand=hand, pins={0: pins[0], 1: pins[1]}, recorded_by=None, expected_version=1
     )
     assert done.version == 2
+
+
+def test_the_players_confirmation_is_one_transaction(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A failure after the append leaves no event behind (as ``test_each_write_is_one_
+    transaction`` of the pinned tests, for the PIN path: its own atomic block)."""
+
+    def broken(*, hand: Hand, replay: Any = None) -> Hand:
+        raise RuntimeError("the connection dropped after the append")
+
+    table, pins = _players_table()
+    hand = _pending(table, landlord=0)
+    monkeypatch.setattr(hand_confirmation, "hand_commit", broken)
+    with pytest.raises(RuntimeError):
+        hand_confirm_by_pins(hand=hand, pins={0: pins[0], 1: pins[1]}, recorded_by=None)
+    assert [kind for kind, _ in _events(hand)] == ["result"]
+    assert (_row(hand).version, _row(hand).confirmation) == (1, "pending")
 
 
 def test_a_table_confirms_its_pending_hands_in_key_order_and_skips_the_others() -> None:

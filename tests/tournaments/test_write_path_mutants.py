@@ -365,6 +365,18 @@ def test_a_passed_out_hand_takes_any_two_players_but_not_one() -> None:
     assert _last_event(hand).payload == {"by": "players", "seats": [1, 2], "registrations": [3, 1]}
 
 
+def test_all_three_players_may_enter_their_pins() -> None:
+    table, pins = _players_table()
+    hand = _pending(table, landlord=1)
+    done = hand_confirm_by_pins(hand=hand, pins=dict(pins), recorded_by=None)
+    assert done.confirmation == "confirmed"
+    assert _last_event(hand).payload == {
+        "by": "players",
+        "seats": [0, 1, 2],
+        "registrations": [2, 3, 1],
+    }
+
+
 def test_a_pins_key_reused_after_an_official_confirmation_is_a_conflict() -> None:
     table, pins = _players_table()
     hand = _pending(table, landlord=0)

@@ -845,6 +845,24 @@ def test_a_correction_replaces_the_rows_and_a_void_removes_them() -> None:
     assert _seat_rows(hand) == []
 
 
+def test_a_correction_keeps_the_row_it_does_not_change_once() -> None:
+    """A double added by seat 1 changes seats 0 and 1 only: seat 2's row stays as it was."""
+    tournament, table = _registered_table()
+    ids = (tournament.pk, table.round_id, table.pk)
+    hand = hand_record_result(hand=hand_create(table=table), landlord=0, bid=2, winner="landlord")
+    kept = HandSeatResult.objects.get(hand=hand, position=2).pk
+    hand_result_correct(
+        hand=hand, reason="seat 1 doubled", landlord=0, bid=2, winner="landlord",
+        doubled=(False, True, False),
+    )  # fmt: skip
+    assert _seat_rows(hand) == [
+        (0, 2, True, True, 6, False, 1, None, *ids),
+        (1, 3, False, False, -4, False, 1, None, *ids),
+        (2, 1, False, False, -2, False, 1, None, *ids),
+    ]
+    assert HandSeatResult.objects.get(hand=hand, position=2).pk == kept
+
+
 def test_each_change_of_a_count_bumps_the_log_version_by_one() -> None:
     tournament, table = _registered_table(requires_confirmation=True)
     assert _log_version(tournament) == 0

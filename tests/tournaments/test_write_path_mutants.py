@@ -19,6 +19,7 @@ from tests.tournaments.builders import table_of, tournament_with_entries
 from tournaments.common.errors import ApplicationError
 from tournaments.common.seat_names import seat_name
 from tournaments.hands import confirmation as hand_confirmation
+from tournaments.hands import corrections as hand_corrections
 from tournaments.hands.confirmation import (
     hand_confirm,
     hand_confirm_by_pins,
@@ -592,6 +593,32 @@ def test_a_hand_logged_as_passed_out_is_corrected_only_to_passed_out() -> None:
         [0, 0, 0],
         "recorded again",
     )
+
+
+def test_an_override_of_a_logged_pass_out_keeps_the_logs_pass_out() -> None:
+    hand = _logged_pass_out(factories.seated_table())
+    done = hand_result_correct(
+        hand=hand, reason="they bid after all", landlord=2, bid=1, winner="landlord",
+        override=True,
+    )  # fmt: skip
+    assert (done.status, done.score_0, done.score_1, done.score_2) == ("finished", -1, -1, 2)
+    payload = _last_event(hand).payload
+    assert (payload["override"], payload["log_result"]) == (
+        True,
+        {"passed_out": True, "landlord": None, "bid": None, "winner": None},
+    )
+
+
+def test_keeping_an_irregular_hand_is_one_transaction(monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(*, hand: Hand, replay: Any = None) -> Hand:
+        raise RuntimeError("the connection dropped after the append")
+
+    hand = _irregular(factories.seated_table())
+    before = _written(hand)
+    monkeypatch.setattr(hand_corrections, "hand_commit", broken)
+    with pytest.raises(RuntimeError):
+        hand_irregular_keep(hand=hand, reason="kept")
+    assert _written(hand) == before
 
 
 def test_an_override_keeps_the_logs_own_result_in_its_event() -> None:

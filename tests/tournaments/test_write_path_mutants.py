@@ -1105,7 +1105,7 @@ def test_an_announcement_is_stored_with_no_device_unless_given() -> None:
             continue
         for seat in (0, 1, 2):
             try:
-                device = {"device_id": "p"} if recorded else {}
+                device: dict[str, Any] = {"device_id": "p"} if recorded else {}
                 hand = hand_announcement_record(hand=hand, seat=seat, **device)
             except ApplicationError as exc:
                 assert (exc.code, exc.message) == (

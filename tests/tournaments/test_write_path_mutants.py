@@ -746,6 +746,21 @@ def test_a_correction_needs_a_reason_and_boolean_flags() -> None:
         )[0] == ("invalid")
 
 
+def test_a_correction_with_two_doubles_is_refused_naming_the_field() -> None:
+    hand = _finished_plain()
+    before = _written(hand)
+    with pytest.raises(ApplicationError) as caught:
+        hand_result_correct(
+            hand=hand, reason="r", landlord=0, bid=1, winner="landlord", doubled=[False, True]
+        )
+    assert (caught.value.code, caught.value.message) == (
+        "invalid",
+        "doubled: must be three booleans, one per seat.",
+    )
+    assert list(caught.value.extra["fields"]) == ["doubled"]  # type: ignore[call-overload]
+    assert _written(hand) == before
+
+
 def test_a_void_stores_who_and_no_device_unless_given() -> None:
     hand = _finished_plain()
     voider = _user("voider")

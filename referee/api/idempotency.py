@@ -19,7 +19,6 @@ from django.utils.translation import gettext as _
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from tournaments.common.compiled import CompiledGet, row_insert
 from tournaments.common.errors import ApplicationError
 from tournaments.common.transactions import caller_transaction
 from tournaments.models import IdempotencyRecord
@@ -29,11 +28,10 @@ DEVICE_PATTERN = re.compile(r"[\x20-\x7e]{0,64}")
 VERSION_PATTERN = re.compile(r'(?:W/)?"?(\d{1,9})"?')
 REPLAYED_HEADER = "Idempotent-Replayed"
 
-#: The record of a user's key (every write looks it up first), compiled once per connection.
-_record_of = CompiledGet(
-    "idempotency_record",
-    lambda user_id, key: IdempotencyRecord.objects.filter(user_id=user_id, key=key),
-)
+
+def _record_of(user_id: Any, key: str) -> IdempotencyRecord | None:
+    """The record of a user's key (every write looks it up first)."""
+    return IdempotencyRecord.objects.filter(user_id=user_id, key=key).first()
 
 
 def idempotency_key(request: Request) -> str:
@@ -114,7 +112,7 @@ def idempotent_write(
                 status_code=status,
                 body=json.dumps(body, cls=DjangoJSONEncoder, ensure_ascii=False),
             )
-            row_insert(record)
+            record.save(force_insert=True)
     except (IntegrityError, ApplicationError):
         # A concurrent request with the same key committed first: its insert of the record
         # won, or its write made this one a refusal (a hand it started is now live at the

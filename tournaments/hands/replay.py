@@ -21,7 +21,6 @@ from referee.rules.errors import RulesError
 from referee.rules.hand import Announcement, HandState, Phase
 from referee.rules.physical import PhysicalHandState
 from referee.rules.profiles import get_profile
-from tournaments.common.compiled import row_update
 from tournaments.common.errors import ApplicationError
 from tournaments.models import (
     ACTION_KINDS,
@@ -362,7 +361,7 @@ def hand_summary_apply(*, hand: Hand, replay: HandReplay) -> None:
     changed = [name for name in SUMMARY_FIELDS if getattr(hand, name) != replay.summary[name]]
     for name in changed:
         setattr(hand, name, replay.summary[name])
-    row_update(hand, [*changed, "version"])
+    hand.save(update_fields=[*changed, "version"])
 
 
 # --------------------------------------------------------------------------- replay cache

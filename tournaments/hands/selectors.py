@@ -13,7 +13,6 @@ from referee.rules.physical import IMPOSSIBLE_CHECKS, PhysicalHandState
 from referee.rules.profiles import get_profile
 from referee.rules.scoring import DealResult, DefenderStake, stake_breakdown
 from tournaments.common.access import assigned_referee_rows
-from tournaments.common.compiled import CompiledGet
 from tournaments.common.player_names import display_name
 from tournaments.common.roles import user_is_director
 from tournaments.hands.card_secrecy import ALL, NONE, CardsShown
@@ -39,47 +38,28 @@ def _hands_with_table() -> QuerySet[Hand]:
     return Hand.objects.select_related("table__round__tournament", "board")
 
 
-_hand_with_table = CompiledGet("hand_with_table", lambda pk: _hands_with_table().filter(pk=pk))
-
-
 def hand_get(*, hand_id: int) -> Hand | None:
-    hand: Hand | None = _hand_with_table(hand_id)
-    return hand
-
-
-#: ``_hand_with_table`` and, in the same query, whether the writer is a referee assigned
-#: to the hand's table (``writer_assigned``).
-_hand_for_writer = CompiledGet(
-    "hand_for_writer",
-    lambda pk, user_id: (
-        _hands_with_table()
-        .annotate(
-            writer_assigned=Exists(
-                assigned_referee_rows(user_id, OuterRef("table_id"), OuterRef("table__round_id"))
-            )
-        )
-        .filter(pk=pk)
-    ),
-)
+    return _hands_with_table().filter(pk=hand_id).first()
 
 
 def hand_get_for_write(*, hand_id: int, user: Any) -> Hand | None:
     """The hand as ``hand_get`` reads it, with ``writer_assigned``: whether ``user`` is a
     referee assigned to its table (for ``access.table_write_check``), in one query."""
-    hand: Hand | None = _hand_for_writer(hand_id, user.pk)
-    return hand
-
-
-#: The table with its round and tournament (every hand start reads it first).
-_table_with_round = CompiledGet(
-    "table_with_round",
-    lambda pk: Table.objects.select_related("round__tournament").filter(pk=pk),
-)
+    return (
+        _hands_with_table()
+        .annotate(
+            writer_assigned=Exists(
+                assigned_referee_rows(user.pk, OuterRef("table_id"), OuterRef("table__round_id"))
+            )
+        )
+        .filter(pk=hand_id)
+        .first()
+    )
 
 
 def table_get(*, table_id: int) -> Table | None:
-    table: Table | None = _table_with_round(table_id)
-    return table
+    """The table with its round and tournament (every hand start reads it first)."""
+    return Table.objects.select_related("round__tournament").filter(pk=table_id).first()
 
 
 def hand_mode(hand: Hand) -> str:

@@ -29,7 +29,6 @@ from referee.rules.errors import RulesError
 from referee.rules.physical import check_deal
 from referee.rules.profiles import get_profile
 from referee.rules.scoring import DealResult, score_result
-from tournaments.common.compiled import CompiledGet, row_insert
 from tournaments.common.errors import ApplicationError
 from tournaments.common.model_validation import model_validate
 from tournaments.common.seat_names import seat_name
@@ -250,7 +249,7 @@ def hand_create(
     list(Table.objects.select_for_update().filter(pk=table.pk).order_by().values_list("pk"))
     hand_start_check(table=table, hands_per_round=tournament.hands_per_round)
     if number is None:
-        last = _last_hand(table.pk)
+        last = Hand.objects.filter(table_id=table.pk).order_by("-number").only("number").first()
         number = (last.number if last is not None else 0) + 1
     elif Hand.objects.filter(table=table, number=number).exists():
         raise ApplicationError(
@@ -310,13 +309,6 @@ def hand_create(
     replay_remember(hand=hand, replay=replay)
     replay_cache_put_on_commit(replay=replay)
     return hand
-
-
-#: The table's hand with the highest number (its number only), for the next number.
-_last_hand = CompiledGet(
-    "last_hand",
-    lambda table_id: Hand.objects.filter(table_id=table_id).order_by("-number").only("number")[:1],
-)
 
 
 # --------------------------------------------------------------------------- write helpers
@@ -395,10 +387,10 @@ def _hand_lock_checks(
     return False
 
 
-#: ``SELECT … FOR UPDATE`` of a hand row and the id of its last event (for the replay cache).
-_hand_row_locked = CompiledGet(
-    "hand_row_locked",
-    lambda pk: (
+def _hand_row_locked(pk: int) -> Any:
+    """``SELECT … FOR UPDATE`` of a hand row and the id of its last event (for the replay
+    cache)."""
+    return (
         Hand.objects.select_for_update(of=("self",))
         .annotate(
             last_event_id=Subquery(
@@ -406,8 +398,8 @@ _hand_row_locked = CompiledGet(
             )
         )
         .filter(pk=pk)
-    ),
-)
+        .first()
+    )
 
 
 def _hand_row_lock(*, hand: Hand, with_last_event: bool) -> Any:
@@ -459,7 +451,7 @@ def hand_event_append(
         idempotency_key=idempotency_key,
         device_id=device_id,
     )
-    row_insert(event)
+    event.save(force_insert=True)
     hand.version += 1
     return event
 

@@ -16,7 +16,7 @@ from tournaments.common.access import assigned_referee_rows
 from tournaments.common.player_names import display_name
 from tournaments.common.roles import user_is_director
 from tournaments.hands.card_secrecy import ALL, NONE, CardsShown
-from tournaments.hands.replay import HandReplay, hand_deal, hand_replay, replay_remembered
+from tournaments.hands.replay import HandReplay, hand_deal, hand_replay, replay_of_snapshot
 from tournaments.models import (
     Confirmation,
     Hand,
@@ -151,13 +151,20 @@ def hand_detail(
     with the Idempotency-Key ``written_key`` (None when the write appended none). A write's
     answer stays small however long the hand; the phone reads the whole hand when it needs
     the log."""
-    replay = None if audit else replay_remembered(hand=hand)
-    if replay is None:
+    if log or hand.state is None:
         events = list(
             HandEvent.objects.filter(hand=hand).select_related("recorded_by").order_by("seq")
         )
         replay = hand_replay(hand=hand, events=events)
-    events = replay.events
+    else:  # a write's answer: the row's snapshot and the one event written, not the log
+        replay = replay_of_snapshot(hand=hand, snapshot=hand.state)
+        events = list(
+            HandEvent.objects.filter(hand=hand, idempotency_key=written_key).select_related(
+                "recorded_by"
+            )
+            if written_key
+            else ()
+        )
     summary = replay.summary
     live = summary["status"] in LIVE_STATUSES
     shown = show_cards if isinstance(show_cards, CardsShown) else (ALL if show_cards else NONE)

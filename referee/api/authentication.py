@@ -15,9 +15,10 @@ class TokenAuthentication(authentication.TokenAuthentication):
     """DRF's ``TokenAuthentication`` with the same checks and messages."""
 
     def authenticate_credentials(self, key: str) -> tuple[Any, Any]:
-        token = Token.objects.select_related("user").filter(pk=key).first()
-        if token is None:
-            raise exceptions.AuthenticationFailed(_("Invalid token."))
+        try:
+            token = Token.objects.select_related("user").get(pk=key)
+        except Token.DoesNotExist:
+            raise exceptions.AuthenticationFailed(_("Invalid token.")) from None
         if not token.user.is_active:
             raise exceptions.AuthenticationFailed(_("User inactive or deleted."))
         return (token.user, token)

@@ -31,7 +31,10 @@ REPLAYED_HEADER = "Idempotent-Replayed"
 
 def _record_of(user_id: Any, key: str) -> IdempotencyRecord | None:
     """The record of a user's key (every write looks it up first)."""
-    return IdempotencyRecord.objects.filter(user_id=user_id, key=key).first()
+    try:
+        return IdempotencyRecord.objects.get(user_id=user_id, key=key)
+    except IdempotencyRecord.DoesNotExist:
+        return None
 
 
 def idempotency_key(request: Request) -> str:

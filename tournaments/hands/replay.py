@@ -13,7 +13,6 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from referee.rules.actions import Action, action_from_json
 from referee.rules.cards import Deal
 from referee.rules.errors import RulesError
 from referee.rules.hand import Announcement, HandState, Phase
@@ -77,14 +76,27 @@ def rules_error(exc: RulesError, **details: Any) -> ApplicationError:
     return ApplicationError(exc.code, message, extra=extra)
 
 
+@dataclass(frozen=True, slots=True)
+class LoggedAction:
+    """An action event in force as the snapshot keeps it (the fields a write reads)."""
+
+    seq: int
+    kind: str
+    actor_seat: int | None
+    payload: dict[str, Any]
+
+
 @dataclass
 class HandReplay:
     """What replaying a hand's events gives."""
 
     hand: Hand
     events: list[HandEvent]
-    #: Action events in force (undone ones removed), in order.
-    actions: list[HandEvent] = field(default_factory=list)
+    #: Action events in force (undone ones removed), in order: the log's own ``HandEvent``s
+    #: when it was read, else ``LoggedAction``s from the snapshot (the same ``seq``,
+    #: ``kind``, ``actor_seat`` and ``payload["action"]``; typed Any for the readers that
+    #: take them for events).
+    actions: list[Any] = field(default_factory=list)
     state: AnyHandState | None = None
     result_event: HandEvent | None = None
     #: A result-only pass-out (流局): no result event, scores 0.
@@ -281,10 +293,7 @@ def replay_of_snapshot(
     by_seq = {event.seq: event for event in events or ()}
     replay = HandReplay(hand=hand, events=events or [], snapshot=snapshot)
     for seq, kind, seat, action in snapshot["actions"]:
-        replay.actions.append(
-            by_seq.get(seq)
-            or HandEvent(hand=hand, seq=seq, kind=kind, payload={"action": action}, actor_seat=seat)
-        )
+        replay.actions.append(by_seq.get(seq) or LoggedAction(seq, kind, seat, {"action": action}))
     replay.result_event = _event_of(hand, snapshot["result"], by_seq)
     result = replay.result_event
     replay.override = result if result is not None and result.payload.get("override") else None
@@ -295,14 +304,7 @@ def replay_of_snapshot(
     replay.announced = {(s, c, i) for s, c, i in snapshot["announced"]}
     replay.closing = _event_of(hand, snapshot["closing"], by_seq)
     replay.irregular = _event_of(hand, snapshot["irregular"], by_seq)
-    state = hand_state_new(hand=hand)
-    if state is not None and replay.actions:
-        try:
-            for event in replay.actions:
-                state.push(_action(event))
-        except RulesError as exc:  # the log was checked when written: a broken log is a bug
-            raise RuntimeError(f"hand {hand.pk} log does not replay: {exc}") from exc
-    replay.state = state
+    replay.state = _state_of(hand, [action for _, _, _, action in snapshot["actions"]])
     deal_json = hand.deal if not hand.physical_cards else None
     if replay.deal_event is not None:
         deal_json = replay.deal_event.payload["deal"]
@@ -310,8 +312,17 @@ def replay_of_snapshot(
     return replay
 
 
-def _action(event: HandEvent) -> Action:
-    return action_from_json(event.payload["action"])
+def _state_of(hand: Hand, actions: list[dict[str, Any]]) -> AnyHandState | None:
+    """The rules state after ``actions`` (the log replayed without the per-action undo
+    snapshots a live ``push`` keeps), or None for a result-only hand."""
+    profile = get_profile(hand.rule_profile)
+    try:
+        if hand.physical_cards:
+            return PhysicalHandState.from_events(hand.first_bidder or 0, actions, profile)
+        deal = hand_deal(hand=hand)
+        return None if deal is None else HandState.from_events(deal, actions, profile)
+    except RulesError as exc:  # the log was checked when written: a broken log is a bug
+        raise RuntimeError(f"hand {hand.pk} log does not replay: {exc}") from exc
 
 
 def _summary(

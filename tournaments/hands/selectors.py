@@ -39,27 +39,33 @@ def _hands_with_table() -> QuerySet[Hand]:
 
 
 def hand_get(*, hand_id: int) -> Hand | None:
-    return _hands_with_table().filter(pk=hand_id).first()
+    # ``get``, not ``first``: no ORDER BY to add (the ORM builds it per call, measurably).
+    try:
+        return _hands_with_table().get(pk=hand_id)
+    except Hand.DoesNotExist:
+        return None
 
 
 def hand_get_for_write(*, hand_id: int, user: Any) -> Hand | None:
     """The hand as ``hand_get`` reads it, with ``writer_assigned``: whether ``user`` is a
     referee assigned to its table (for ``access.table_write_check``), in one query."""
-    return (
-        _hands_with_table()
-        .annotate(
-            writer_assigned=Exists(
-                assigned_referee_rows(user.pk, OuterRef("table_id"), OuterRef("table__round_id"))
-            )
+    hands = _hands_with_table().annotate(
+        writer_assigned=Exists(
+            assigned_referee_rows(user.pk, OuterRef("table_id"), OuterRef("table__round_id"))
         )
-        .filter(pk=hand_id)
-        .first()
     )
+    try:
+        return hands.get(pk=hand_id)
+    except Hand.DoesNotExist:
+        return None
 
 
 def table_get(*, table_id: int) -> Table | None:
     """The table with its round and tournament (every hand start reads it first)."""
-    return Table.objects.select_related("round__tournament").filter(pk=table_id).first()
+    try:
+        return Table.objects.select_related("round__tournament").get(pk=table_id)
+    except Table.DoesNotExist:
+        return None
 
 
 def hand_mode(hand: Hand) -> str:

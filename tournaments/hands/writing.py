@@ -101,12 +101,11 @@ def hand_write(
 
 
 def hand_row_lock(*, hand: Hand, idempotency_key: str | None) -> Hand:
-    """``SELECT … FOR UPDATE`` of the hand row, with its table, round, tournament and board
-    (rows a hand write reads but does not change, so not locked) and, in the same query,
-    the id of the event recorded with ``idempotency_key`` (``key_event_id``)."""
-    rows = Hand.objects.select_for_update(of=("self",)).select_related(
-        "table__round__tournament", "board"
-    )
+    """``SELECT … FOR UPDATE`` of the hand row with, in the same query, the id of the event
+    recorded with ``idempotency_key`` (``key_event_id``). Its table, round, tournament and
+    board (rows a hand write reads but does not change, so does not lock) are the caller's
+    hand's: read with it (``selectors.hand_get``), not read again."""
+    rows = Hand.objects.select_for_update()
     if idempotency_key is not None:
         rows = rows.annotate(
             key_event_id=Subquery(
@@ -115,7 +114,11 @@ def hand_row_lock(*, hand: Hand, idempotency_key: str | None) -> Hand:
                 ).values("pk")[:1]
             )
         )
-    return rows.get(pk=hand.pk)
+    locked = rows.get(pk=hand.pk)
+    locked.table = hand.table
+    if locked.board_id is not None and locked.board_id == hand.board_id:
+        locked.board = hand.board
+    return locked
 
 
 def hand_retry_check(

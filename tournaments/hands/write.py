@@ -1,9 +1,10 @@
 """Hands and their append-only event log: the one write path for hand actions.
 
-Every write locks the hand row, checks the idempotency key and the expected version,
-replays the log through ``referee.rules``, appends one ``HandEvent`` and writes the
-row's summary from the replay (``replay``); scores come from one place only,
-``referee.rules.scoring``. The API, the admin, the commands and the tests call these.
+Every write goes through ``writing.hand_write``: it locks the hand row, checks the
+idempotency key and the expected version, builds the ``referee.rules`` state from the row's
+snapshot, lets the service decide, appends its ``HandEvent`` and writes the row's summary
+and snapshot (``replay``); scores come from one place only, ``referee.rules.scoring``. The
+API, the admin, the commands and the tests call these.
 """
 
 import secrets

@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Max, OuterRef, Subquery
+from django.db.models import Max
 from django.utils.translation import gettext as _
 
 from tournaments.common.errors import ApplicationError
@@ -67,7 +67,7 @@ def hand_write(
     and its replay."""
     idempotency_key_check(idempotency_key)
     int_check("expected_version", expected_version, minimum=0, allow_none=True)
-    locked = hand_row_lock(hand=hand, idempotency_key=idempotency_key)
+    locked = hand_row_lock(hand=hand)
     if hand_retry_check(
         hand=locked,
         idempotency_key=idempotency_key,
@@ -100,21 +100,11 @@ def hand_write(
     return hand_commit(hand=locked, replay=replay_of_snapshot(hand=locked, snapshot=snapshot))
 
 
-def hand_row_lock(*, hand: Hand, idempotency_key: str | None) -> Hand:
-    """``SELECT … FOR UPDATE`` of the hand row with, in the same query, the id of the event
-    recorded with ``idempotency_key`` (``key_event_id``). Its table, round, tournament and
-    board (rows a hand write reads but does not change, so does not lock) are the caller's
+def hand_row_lock(*, hand: Hand) -> Hand:
+    """``SELECT … FOR UPDATE`` of the hand row. Its table, round, tournament and board
+    (rows a hand write reads but does not change, so does not lock) are the caller's
     hand's: read with it (``selectors.hand_get``), not read again."""
-    rows = Hand.objects.select_for_update()
-    if idempotency_key is not None:
-        rows = rows.annotate(
-            key_event_id=Subquery(
-                HandEvent.objects.filter(
-                    hand=OuterRef("pk"), idempotency_key=idempotency_key
-                ).values("pk")[:1]
-            )
-        )
-    locked = rows.get(pk=hand.pk)
+    locked = Hand.objects.select_for_update().get(pk=hand.pk)
     locked.table = hand.table
     if locked.board_id is not None and locked.board_id == hand.board_id:
         locked.board = hand.board
@@ -128,15 +118,23 @@ def hand_retry_check(
     expected_version: int | None,
     same_request: Callable[[HandEvent], bool],
 ) -> bool:
-    """The checks of the locked row (``hand_row_lock``): whether the write is a retry."""
-    key_event_id = getattr(hand, "key_event_id", None)
-    if idempotency_key is not None and key_event_id is not None:
-        if not same_request(HandEvent.objects.get(pk=key_event_id)):
-            raise ApplicationError(
-                "idempotency_conflict",
-                _("This idempotency key was already used for a different request."),
-            )
-        return True
+    """The checks of the locked row (``hand_row_lock``): whether the write is a retry.
+
+    The event of the key is read by a statement of its own, after the lock: on
+    PostgreSQL (READ COMMITTED) a statement that waited for the lock still sees the data
+    of when it started, so a key recorded by the write it waited for would be missed in
+    the locking statement itself (the second of two requests with one key would then be
+    refused instead of answered)."""
+    if idempotency_key is not None:
+        previous = HandEvent.objects.filter(hand_id=hand.pk, idempotency_key=idempotency_key)
+        event = previous.first()
+        if event is not None:
+            if not same_request(event):
+                raise ApplicationError(
+                    "idempotency_conflict",
+                    _("This idempotency key was already used for a different request."),
+                )
+            return True
     if expected_version is not None and expected_version != hand.version:
         raise ApplicationError(
             "version_conflict",

@@ -164,12 +164,14 @@ def hand_detail(
         replay = hand_replay(hand=hand, events=events)
     else:  # a write's answer: the row's snapshot and the one event written, not the log
         replay = replay_of_snapshot(hand=hand, snapshot=hand.state)
-        events = list(
-            HandEvent.objects.filter(hand=hand, idempotency_key=written_key).select_related(
-                "recorded_by"
+        events = (
+            list(
+                HandEvent.objects.select_related("recorded_by").filter(
+                    hand_id=hand.pk, idempotency_key=written_key
+                )
             )
             if written_key
-            else ()
+            else []
         )
     summary = replay.summary
     live = summary["status"] in LIVE_STATUSES

@@ -126,8 +126,10 @@ def hand_retry_check(
     the locking statement itself (the second of two requests with one key would then be
     refused instead of answered)."""
     if idempotency_key is not None:
-        previous = HandEvent.objects.filter(hand_id=hand.pk, idempotency_key=idempotency_key)
-        event = previous.first()
+        try:  # one at most (hand_event_idempotency_key_unique)
+            event = HandEvent.objects.get(hand_id=hand.pk, idempotency_key=idempotency_key)
+        except HandEvent.DoesNotExist:
+            event = None
         if event is not None:
             if not same_request(event):
                 raise ApplicationError(

@@ -16,7 +16,14 @@ from tournaments.common.access import assigned_referee_rows
 from tournaments.common.player_names import display_name
 from tournaments.common.roles import user_is_director
 from tournaments.hands.card_secrecy import ALL, NONE, CardsShown
-from tournaments.hands.replay import HandReplay, hand_deal, hand_replay, replay_of_snapshot
+from tournaments.hands.replay import (
+    HandReplay,
+    hand_deal,
+    hand_replay,
+    hand_replay_stored,
+    replay_of_snapshot,
+)
+from tournaments.hands.writing import hand_written
 from tournaments.models import (
     Confirmation,
     Hand,
@@ -157,7 +164,11 @@ def hand_detail(
     with the Idempotency-Key ``written_key`` (None when the write appended none). A write's
     answer stays small however long the hand; the phone reads the whole hand when it needs
     the log."""
-    if log or hand.state is None:
+    written = None if log else hand_written(hand)
+    if written is not None:  # the write's answer, from what the write computed
+        replay = written.replay or hand_replay_stored(hand=hand)
+        events = [written.event] if written.event is not None else []
+    elif log or hand.state is None:
         events = list(
             HandEvent.objects.filter(hand=hand).select_related("recorded_by").order_by("seq")
         )
@@ -226,11 +237,11 @@ def hand_detail(
     if log:
         out["events"] = [_event_row(e, audit=audit, **hide) for e in events]
     else:
-        written = next(
+        keyed = next(
             (e for e in reversed(events) if written_key and e.idempotency_key == written_key),
             None,
         )
-        out["event"] = _event_row(written, audit=False, **hide) if written else None
+        out["event"] = _event_row(keyed, audit=False, **hide) if keyed else None
     if state is not None:
         _state_fields(out, replay, state, shown=shown, closed=not live)
     if cards:

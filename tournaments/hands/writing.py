@@ -8,11 +8,13 @@ summary, the snapshot and the version; queue the standings on commit (through
 ``hand_results_sync`` when the hand's counting fields changed).
 """
 
+import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Max
+from django.db import connection
+from django.db.models import BooleanField, JSONField, Max
 from django.utils.translation import gettext as _
 
 from tournaments.common.errors import ApplicationError
@@ -67,24 +69,29 @@ def hand_write(
     and its replay."""
     idempotency_key_check(idempotency_key)
     int_check("expected_version", expected_version, minimum=0, allow_none=True)
-    locked = hand_row_lock(hand=hand)
-    if hand_retry_check(
+    locked, key_event_id = hand_row_lock_keyed(hand=hand, idempotency_key=idempotency_key)
+    retry = hand_retry_check(
         hand=locked,
         idempotency_key=idempotency_key,
         expected_version=expected_version,
         same_request=same_request,
-    ):
+        key_event_id=key_event_id,
+    )
+    if retry is not None:
+        _written(locked, event=retry)
         return locked
     replay = hand_replay_stored(hand=locked)
     decided = decide(locked, replay)
     new = [decided] if isinstance(decided, NewEvent) else list(decided)
     if not new:  # the service decided to write nothing to the log (a wrong PIN's count)
+        _written(locked, event=None)
         return locked
     snapshot = {
         **replay.snapshot,
         "actions": list(replay.snapshot["actions"]),
         "announced": list(replay.snapshot["announced"]),
     }
+    keyed: HandEvent | None = None
     for index, item in enumerate(new):
         event = hand_event_append(
             hand=locked,
@@ -97,7 +104,95 @@ def hand_write(
             seq=locked.version + 1,
         )
         snapshot_fold(snapshot, event)
-    return hand_commit(hand=locked, replay=replay_of_snapshot(hand=locked, snapshot=snapshot))
+        if index == 0 and idempotency_key is not None:
+            keyed = event
+    after = replay_of_snapshot(hand=locked, snapshot=snapshot)
+    hand_commit(hand=locked, replay=after)
+    _written(locked, event=keyed, replay=after)
+    return locked
+
+
+@dataclass(frozen=True)
+class HandWritten:
+    """What ``hand_write`` leaves on the hand it returns (``hand.written``), for the
+    write's answer (``selectors.hand_detail``) in the same request: the event recorded
+    under the request's key (the one appended, or a retry's), and the replay the write
+    computed (none for a retry). Valid while ``hand.version`` is ``version``."""
+
+    version: int
+    event: HandEvent | None
+    replay: HandReplay | None = None
+
+
+def _written(hand: Hand, *, event: HandEvent | None, replay: HandReplay | None = None) -> None:
+    setattr(hand, "written", HandWritten(version=hand.version, event=event, replay=replay))  # noqa: B010
+
+
+def hand_written(hand: Hand) -> HandWritten | None:
+    """What ``hand_write`` left on ``hand`` (``HandWritten``), if the hand is still at
+    the version it wrote."""
+    written = getattr(hand, "written", None)
+    if isinstance(written, HandWritten) and written.version == hand.version:
+        return written
+    return None
+
+
+_HAND_FIELDS = Hand._meta.concrete_fields
+_HAND_ATTNAMES = [f.attname for f in _HAND_FIELDS]
+_HAND_TABLE = Hand._meta.db_table
+_EVENT_TABLE = HandEvent._meta.db_table
+_EVENT_HAND = HandEvent._meta.get_field("hand").column
+_EVENT_KEY = HandEvent._meta.get_field("idempotency_key").column
+_HAND_PK = Hand._meta.pk.column if Hand._meta.pk is not None else "id"
+_HAND_VERSION = Hand._meta.get_field("version").column
+#: The lock, with (in the same statement, so as of its start) the row's version and the
+#: id of the event recorded under the key: when the lock waited for another write, the
+#: version differs from the locked row's, and the key is read again after the lock.
+_HAND_COLUMNS = ", ".join(f'h."{f.column}"' for f in _HAND_FIELDS)
+_LOCK_SQL = (
+    f"SELECT {_HAND_COLUMNS},"
+    f" (SELECT v.{_HAND_VERSION} FROM {_HAND_TABLE} v WHERE v.{_HAND_PK} = %s),"
+    f" (SELECT e.id FROM {_EVENT_TABLE} e WHERE e.{_EVENT_HAND} = %s AND e.{_EVENT_KEY} = %s)"
+    f" FROM {_HAND_TABLE} h WHERE h.{_HAND_PK} = %s"
+)
+
+
+def _converter(field: Any) -> Callable[[Any], Any] | None:
+    if isinstance(field, JSONField):
+        return lambda value: (
+            json.loads(value, cls=field.decoder) if isinstance(value, str) else value
+        )
+    if isinstance(field, BooleanField):  # SQLite answers 0 / 1
+        return lambda value: value if value is None else bool(value)
+    return None
+
+
+_HAND_CONVERTERS = [
+    (index, converter)
+    for index, converter in enumerate(_converter(f) for f in _HAND_FIELDS)
+    if converter is not None
+]
+
+
+def hand_row_lock_keyed(*, hand: Hand, idempotency_key: str | None) -> tuple[Hand, int | None]:
+    """``hand_row_lock`` in one hand-written statement, with the id of the event recorded
+    under ``idempotency_key`` when the statement saw the row as it locked it (None: not
+    found, or to be read again after the lock: ``hand_retry_check``)."""
+    sql = _LOCK_SQL if connection.vendor == "sqlite" else _LOCK_SQL + " FOR UPDATE OF h"
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [hand.pk, hand.pk, idempotency_key, hand.pk])
+        row = cursor.fetchone()
+    if row is None:
+        raise Hand.DoesNotExist
+    values = list(row[: len(_HAND_FIELDS)])
+    for index, converter in _HAND_CONVERTERS:
+        values[index] = converter(values[index])
+    locked = Hand.from_db(connection.alias, _HAND_ATTNAMES, values)
+    _keep_related(locked, hand)
+    seen_version, key_event_id = row[len(_HAND_FIELDS)], row[len(_HAND_FIELDS) + 1]
+    if idempotency_key is not None and key_event_id is None and seen_version != locked.version:
+        return locked, -1  # waited for another write: the key is read again
+    return locked, key_event_id
 
 
 def hand_row_lock(*, hand: Hand) -> Hand:
@@ -105,10 +200,14 @@ def hand_row_lock(*, hand: Hand) -> Hand:
     (rows a hand write reads but does not change, so does not lock) are the caller's
     hand's: read with it (``selectors.hand_get``), not read again."""
     locked = Hand.objects.select_for_update().get(pk=hand.pk)
+    _keep_related(locked, hand)
+    return locked
+
+
+def _keep_related(locked: Hand, hand: Hand) -> None:
     locked.table = hand.table
     if locked.board_id is not None and locked.board_id == hand.board_id:
         locked.board = hand.board
-    return locked
 
 
 def hand_retry_check(
@@ -117,17 +216,23 @@ def hand_retry_check(
     idempotency_key: str | None,
     expected_version: int | None,
     same_request: Callable[[HandEvent], bool],
-) -> bool:
+    key_event_id: int | None = -1,
+) -> HandEvent | None:
     """The checks of the locked row (``hand_row_lock``): whether the write is a retry.
 
     The event of the key is read by a statement of its own, after the lock: on
     PostgreSQL (READ COMMITTED) a statement that waited for the lock still sees the data
     of when it started, so a key recorded by the write it waited for would be missed in
     the locking statement itself (the second of two requests with one key would then be
-    refused instead of answered)."""
-    if idempotency_key is not None:
+    refused instead of answered). ``key_event_id``: that event's id as the locking
+    statement read it when it saw the locked row (``hand_row_lock_keyed``; None: no
+    such event), -1: to be read here. Returns the retry's event, or None."""
+    if idempotency_key is not None and key_event_id is not None:
         try:  # one at most (hand_event_idempotency_key_unique)
-            event = HandEvent.objects.get(hand_id=hand.pk, idempotency_key=idempotency_key)
+            if key_event_id == -1:
+                event = HandEvent.objects.get(hand_id=hand.pk, idempotency_key=idempotency_key)
+            else:
+                event = HandEvent.objects.get(pk=key_event_id)
         except HandEvent.DoesNotExist:
             event = None
         if event is not None:
@@ -136,7 +241,7 @@ def hand_retry_check(
                     "idempotency_conflict",
                     _("This idempotency key was already used for a different request."),
                 )
-            return True
+            return event
     if expected_version is not None and expected_version != hand.version:
         raise ApplicationError(
             "version_conflict",
@@ -144,7 +249,7 @@ def hand_retry_check(
             % {"current": hand.version, "seen": expected_version},
             extra={"version": hand.version},
         )
-    return False
+    return None
 
 
 def hand_event_append(
@@ -199,10 +304,13 @@ def hand_commit(*, hand: Hand, replay: HandReplay | None = None) -> Hand:
 __all__ = [
     "DEVICE_ID_MAX_LENGTH",
     "Decide",
+    "HandWritten",
     "NewEvent",
     "hand_commit",
     "hand_event_append",
     "hand_retry_check",
     "hand_row_lock",
+    "hand_row_lock_keyed",
     "hand_write",
+    "hand_written",
 ]

@@ -4,7 +4,9 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
-from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
+from django.db.models import Count, Prefetch, Q, QuerySet
 
 from referee.rules.cards import format_cards
 from referee.rules.errors import RulesError
@@ -12,9 +14,8 @@ from referee.rules.hand import HandState
 from referee.rules.physical import IMPOSSIBLE_CHECKS, PhysicalHandState
 from referee.rules.profiles import get_profile
 from referee.rules.scoring import DealResult, DefenderStake, stake_breakdown
-from tournaments.common.access import assigned_referee_rows
 from tournaments.common.player_names import display_name
-from tournaments.common.roles import user_is_director
+from tournaments.common.roles import REFEREE_GROUP, user_is_director
 from tournaments.hands.card_secrecy import ALL, NONE, CardsShown
 from tournaments.hands.replay import (
     HandReplay,
@@ -23,17 +24,21 @@ from tournaments.hands.replay import (
     hand_replay_stored,
     replay_of_snapshot,
 )
+from tournaments.hands.rows import Columns, column, fetch_one, table_name
 from tournaments.hands.writing import hand_written
 from tournaments.models import (
+    Board,
     Confirmation,
     Hand,
     HandEvent,
     HandEventKind,
     HandStatus,
     RefereeAssignment,
+    Round,
     RoundStatus,
     Seat,
     Table,
+    Tournament,
 )
 from tournaments.tournament import selectors
 
@@ -53,18 +58,59 @@ def hand_get(*, hand_id: int) -> Hand | None:
         return None
 
 
+_HAND = Columns(Hand, "h")
+_TABLE = Columns(Table, "t")
+_ROUND = Columns(Round, "r")
+_TOURNAMENT = Columns(Tournament, "o")
+_BOARD = Columns(Board, "b")
+_USER_GROUPS: Any = get_user_model().groups.through
+
+
+def _hand_for_write_sql() -> str:
+    """``hand_get_for_write``'s statement: what ``hand_get`` reads, and
+    ``access.assigned_referee_rows`` as an EXISTS; built once (the ORM would build it again
+    on every write)."""
+    a = {name: column(RefereeAssignment, name) for name in ("user", "round", "table")}
+    user_groups = {name: column(_USER_GROUPS, name) for name in ("user", "group")}
+    pk = column(Hand, "id")  # every table's primary key is "id"
+    return (
+        f"SELECT {_HAND.sql}, {_TABLE.sql}, {_ROUND.sql}, {_TOURNAMENT.sql}, {_BOARD.sql},"
+        f" EXISTS (SELECT 1 FROM {table_name(RefereeAssignment)} a"
+        f" JOIN {table_name(_USER_GROUPS)} ug ON ug.{user_groups['user']} = a.{a['user']}"
+        f" JOIN {table_name(Group)} g ON g.{pk} = ug.{user_groups['group']}"
+        f" WHERE a.{a['user']} = %s AND a.{a['round']} = t.{column(Table, 'round')}"
+        f" AND (a.{a['table']} IS NULL OR a.{a['table']} = h.{column(Hand, 'table')})"
+        f" AND g.{column(Group, 'name')} = %s)"
+        f" FROM {table_name(Hand)} h"
+        f" JOIN {table_name(Table)} t ON t.{pk} = h.{column(Hand, 'table')}"
+        f" JOIN {table_name(Round)} r ON r.{pk} = t.{column(Table, 'round')}"
+        f" JOIN {table_name(Tournament)} o ON o.{pk} = r.{column(Round, 'tournament')}"
+        f" LEFT JOIN {table_name(Board)} b ON b.{pk} = h.{column(Hand, 'board')}"
+        f" WHERE h.{pk} = %s"
+    )
+
+
+_HAND_FOR_WRITE_SQL = _hand_for_write_sql()
+
+
 def hand_get_for_write(*, hand_id: int, user: Any) -> Hand | None:
     """The hand as ``hand_get`` reads it, with ``writer_assigned``: whether ``user`` is a
     referee assigned to its table (for ``access.table_write_check``), in one query."""
-    hands = _hands_with_table().annotate(
-        writer_assigned=Exists(
-            assigned_referee_rows(user.pk, OuterRef("table_id"), OuterRef("table__round_id"))
-        )
-    )
-    try:
-        return hands.get(pk=hand_id)
-    except Hand.DoesNotExist:
+    row = fetch_one(_HAND_FOR_WRITE_SQL, [user.pk, REFEREE_GROUP, hand_id])
+    if row is None:
         return None
+    start = 0
+    instances = []
+    for columns in (_HAND, _TABLE, _ROUND, _TOURNAMENT, _BOARD):
+        instances.append(columns.instance(row, start))
+        start += columns.width
+    hand, table, round_, tournament, board = instances
+    round_.tournament = tournament
+    table.round = round_
+    hand.table = table
+    hand.board = board
+    hand.writer_assigned = bool(row[start])
+    return hand
 
 
 def table_get(*, table_id: int) -> Table | None:

@@ -8,13 +8,12 @@ summary, the snapshot and the version; queue the standings on commit (through
 ``hand_results_sync`` when the hand's counting fields changed).
 """
 
-import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from django.db import connection
-from django.db.models import BooleanField, JSONField, Max
+from django.db.models import Max
 from django.utils.translation import gettext as _
 
 from tournaments.common.errors import ApplicationError
@@ -28,6 +27,7 @@ from tournaments.hands.replay import (
     snapshot_fold,
 )
 from tournaments.hands.results import hand_results_sync
+from tournaments.hands.rows import Columns, column, fetch_one, table_name
 from tournaments.models import Hand, HandEvent
 
 #: HandEvent.device_id is a varchar(64).
@@ -137,41 +137,18 @@ def hand_written(hand: Hand) -> HandWritten | None:
     return None
 
 
-_HAND_FIELDS = Hand._meta.concrete_fields
-_HAND_ATTNAMES = [f.attname for f in _HAND_FIELDS]
-_HAND_TABLE = Hand._meta.db_table
-_EVENT_TABLE = HandEvent._meta.db_table
-_EVENT_HAND = HandEvent._meta.get_field("hand").column
-_EVENT_KEY = HandEvent._meta.get_field("idempotency_key").column
-_HAND_PK = Hand._meta.pk.column if Hand._meta.pk is not None else "id"
-_HAND_VERSION = Hand._meta.get_field("version").column
+_HAND = Columns(Hand, "h")
 #: The lock, with (in the same statement, so as of its start) the row's version and the
 #: id of the event recorded under the key: when the lock waited for another write, the
 #: version differs from the locked row's, and the key is read again after the lock.
-_HAND_COLUMNS = ", ".join(f'h."{f.column}"' for f in _HAND_FIELDS)
 _LOCK_SQL = (
-    f"SELECT {_HAND_COLUMNS},"
-    f" (SELECT v.{_HAND_VERSION} FROM {_HAND_TABLE} v WHERE v.{_HAND_PK} = %s),"
-    f" (SELECT e.id FROM {_EVENT_TABLE} e WHERE e.{_EVENT_HAND} = %s AND e.{_EVENT_KEY} = %s)"
-    f" FROM {_HAND_TABLE} h WHERE h.{_HAND_PK} = %s"
+    f"SELECT {_HAND.sql},"
+    f" (SELECT v.{column(Hand, 'version')} FROM {table_name(Hand)} v"
+    f" WHERE v.{column(Hand, 'id')} = %s),"
+    f" (SELECT e.{column(HandEvent, 'id')} FROM {table_name(HandEvent)} e"
+    f" WHERE e.{column(HandEvent, 'hand')} = %s AND e.{column(HandEvent, 'idempotency_key')} = %s)"
+    f" FROM {table_name(Hand)} h WHERE h.{column(Hand, 'id')} = %s"
 )
-
-
-def _converter(field: Any) -> Callable[[Any], Any] | None:
-    if isinstance(field, JSONField):
-        return lambda value: (
-            json.loads(value, cls=field.decoder) if isinstance(value, str) else value
-        )
-    if isinstance(field, BooleanField):  # SQLite answers 0 / 1
-        return lambda value: value if value is None else bool(value)
-    return None
-
-
-_HAND_CONVERTERS = [
-    (index, converter)
-    for index, converter in enumerate(_converter(f) for f in _HAND_FIELDS)
-    if converter is not None
-]
 
 
 def hand_row_lock_keyed(*, hand: Hand, idempotency_key: str | None) -> tuple[Hand, int | None]:
@@ -179,17 +156,12 @@ def hand_row_lock_keyed(*, hand: Hand, idempotency_key: str | None) -> tuple[Han
     under ``idempotency_key`` when the statement saw the row as it locked it (None: not
     found, or to be read again after the lock: ``hand_retry_check``)."""
     sql = _LOCK_SQL if connection.vendor == "sqlite" else _LOCK_SQL + " FOR UPDATE OF h"
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [hand.pk, hand.pk, idempotency_key, hand.pk])
-        row = cursor.fetchone()
+    row = fetch_one(sql, [hand.pk, hand.pk, idempotency_key, hand.pk])
     if row is None:
         raise Hand.DoesNotExist
-    values = list(row[: len(_HAND_FIELDS)])
-    for index, converter in _HAND_CONVERTERS:
-        values[index] = converter(values[index])
-    locked = Hand.from_db(connection.alias, _HAND_ATTNAMES, values)
+    locked: Hand = _HAND.instance(row)
     _keep_related(locked, hand)
-    seen_version, key_event_id = row[len(_HAND_FIELDS)], row[len(_HAND_FIELDS) + 1]
+    seen_version, key_event_id = row[_HAND.width], row[_HAND.width + 1]
     if idempotency_key is not None and key_event_id is None and seen_version != locked.version:
         return locked, -1  # waited for another write: the key is read again
     return locked, key_event_id

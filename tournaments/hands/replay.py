@@ -285,11 +285,16 @@ def _event_of(hand: Hand, data: EventJson | None, by_seq: dict[int, HandEvent]) 
 
 
 def replay_of_snapshot(
-    *, hand: Hand, snapshot: dict[str, Any], events: list[HandEvent] | None = None
+    *,
+    hand: Hand,
+    snapshot: dict[str, Any],
+    events: list[HandEvent] | None = None,
+    state: AnyHandState | None = None,
 ) -> HandReplay:
     """The replay ``snapshot`` stands for: the state rebuilt from the deal and the actions
     in force, and the summary. With ``events`` (the log read), its events are the log's
-    own; without, unsaved copies (and the replay's ``events`` is empty)."""
+    own; without, unsaved copies (and the replay's ``events`` is empty). ``state``: the
+    rules state after the snapshot's actions, when the caller has it (not rebuilt)."""
     by_seq = {event.seq: event for event in events or ()}
     replay = HandReplay(hand=hand, events=events or [], snapshot=snapshot)
     for seq, kind, seat, action in snapshot["actions"]:
@@ -304,7 +309,11 @@ def replay_of_snapshot(
     replay.announced = {(s, c, i) for s, c, i in snapshot["announced"]}
     replay.closing = _event_of(hand, snapshot["closing"], by_seq)
     replay.irregular = _event_of(hand, snapshot["irregular"], by_seq)
-    replay.state = _state_of(hand, [action for _, _, _, action in snapshot["actions"]])
+    replay.state = (
+        state
+        if state is not None
+        else _state_of(hand, [action for _, _, _, action in snapshot["actions"]])
+    )
     deal_json = hand.deal if not hand.physical_cards else None
     if replay.deal_event is not None:
         deal_json = replay.deal_event.payload["deal"]

@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 from tournaments.common.errors import ApplicationError
 from tournaments.common.validation import idempotency_key_check, int_check, text_check
 from tournaments.hands.replay import (
+    AnyHandState,
     HandReplay,
     hand_replay,
     hand_replay_stored,
@@ -28,7 +29,7 @@ from tournaments.hands.replay import (
 )
 from tournaments.hands.results import hand_results_sync
 from tournaments.hands.rows import Columns, column, fetch_one, table_name
-from tournaments.models import Hand, HandEvent
+from tournaments.models import ACTION_KINDS, Hand, HandEvent
 
 #: HandEvent.device_id is a varchar(64).
 DEVICE_ID_MAX_LENGTH = 64
@@ -106,10 +107,29 @@ def hand_write(
         snapshot_fold(snapshot, event)
         if index == 0 and idempotency_key is not None:
             keyed = event
-    after = replay_of_snapshot(hand=locked, snapshot=snapshot)
+    after = replay_of_snapshot(
+        hand=locked, snapshot=snapshot, state=_state_pushed(replay, new, snapshot)
+    )
     hand_commit(hand=locked, replay=after)
     _written(locked, event=keyed, replay=after)
     return locked
+
+
+def _state_pushed(
+    replay: HandReplay, new: list[NewEvent], snapshot: dict[str, Any]
+) -> AnyHandState | None:
+    """The rules state after the write, when ``decide`` pushed the one action it appends
+    onto the replay's state (an action: ``write.hand_action_record``), so that it need not
+    be rebuilt from the snapshot; else None."""
+    state = replay.state
+    if state is None or len(new) != 1 or new[0].kind not in ACTION_KINDS:
+        return None
+    actions = snapshot["actions"]
+    if len(state.actions) != len(replay.snapshot["actions"]) + 1 or len(actions) != len(
+        state.actions
+    ):
+        return None
+    return state if state.actions[-1].to_json() == actions[-1][3] else None
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ from referee.rules.profiles import get_profile
 from referee.rules.scoring import DealResult, DefenderStake, stake_breakdown
 from tournaments.common.player_names import display_name
 from tournaments.common.roles import REFEREE_GROUP, user_is_director
+from tournaments.common.rows import Columns, column, fetch_one, table_name
 from tournaments.hands.card_secrecy import ALL, NONE, CardsShown
 from tournaments.hands.replay import (
     HandReplay,
@@ -24,7 +25,6 @@ from tournaments.hands.replay import (
     hand_replay_stored,
     replay_of_snapshot,
 )
-from tournaments.hands.rows import Columns, column, fetch_one, table_name
 from tournaments.hands.writing import hand_written
 from tournaments.models import (
     Board,

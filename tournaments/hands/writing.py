@@ -17,6 +17,7 @@ from django.db.models import Max
 from django.utils.translation import gettext as _
 
 from tournaments.common.errors import ApplicationError
+from tournaments.common.rows import Columns, column, fetch_one, table_name
 from tournaments.common.validation import idempotency_key_check, int_check, text_check
 from tournaments.hands.replay import (
     AnyHandState,
@@ -28,7 +29,6 @@ from tournaments.hands.replay import (
     snapshot_fold,
 )
 from tournaments.hands.results import hand_results_sync
-from tournaments.hands.rows import Columns, column, fetch_one, table_name
 from tournaments.models import ACTION_KINDS, Hand, HandEvent
 
 #: HandEvent.device_id is a varchar(64).

@@ -1,9 +1,9 @@
-"""Model instances from the rows of the hand write's hand-written statements.
+"""Model instances from the rows of hand-written statements (the hottest reads).
 
-The hottest reads of a hand write (the hand with its table, round, tournament and board,
-and the row lock) are one SQL statement each, written here once at import from the
-models' ``db_table`` and ``column`` names (parameters always bound): the ORM would build
-their SQL again on every call. A row becomes instances through the public
+The hottest reads of a hand write (the token with its user, the hand with its table,
+round, tournament and board, and the row lock) are one SQL statement each, written once
+at import from the models' ``db_table`` and ``column`` names (parameters always bound):
+the ORM would build their SQL again on every call. A row becomes instances through the public
 ``Model.from_db``, its values converted as the ORM would (JSON text, SQLite's 0 / 1 and
 datetime text).
 """

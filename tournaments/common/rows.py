@@ -72,12 +72,71 @@ class Columns:
         return self.model.from_db(connection.alias, self.attnames, values)
 
 
+class Insert:
+    """``INSERT`` of ``fields`` of ``model`` returning the primary key and the columns
+    the database fills (``db_default``), and the instance written (``Model.from_db``)."""
+
+    def __init__(self, model: type[models.Model], fields: Sequence[str]) -> None:
+        self.model = model
+        meta = model._meta
+        self.fields = [meta.get_field(name) for name in fields]
+        self.returned = [
+            field
+            for field in meta.concrete_fields
+            if field.primary_key or (field.db_default is not models.NOT_PROVIDED)
+        ]
+        self.sql = (
+            f"INSERT INTO {table_name(model)}"
+            f" ({', '.join(column(model, name) for name in fields)})"
+            f" VALUES ({', '.join(['%s'] * len(fields))})"
+            f" RETURNING {', '.join(quoted(field.column) for field in self.returned)}"
+        )
+        self.converters = [_converter(field) for field in self.returned]
+        self.attnames = [field.attname for field in meta.concrete_fields]
+
+    def save(self, **values: Any) -> Any:
+        params = [
+            field.get_db_prep_save(values[field.attname], connection)  # type: ignore[union-attr]
+            for field in self.fields
+        ]
+        row = fetch_one(self.sql, params)
+        assert row is not None
+        for field, converter, value in zip(self.returned, self.converters, row, strict=True):
+            values[field.attname] = converter(value) if converter is not None else value
+        return self.model.from_db(
+            connection.alias, self.attnames, [values[name] for name in self.attnames]
+        )
+
+
+def update(instance: models.Model, fields: Sequence[str]) -> None:
+    """``instance.save(update_fields=fields)`` in a statement built per call from the
+    fields' columns (``Field.get_db_prep_save``), without the ORM's compiler."""
+    model = type(instance)
+    meta = model._meta
+    columns = [meta.get_field(name) for name in fields]
+    sql = (
+        f"UPDATE {table_name(model)}"
+        f" SET {', '.join(f'{quoted(field.column)} = %s' for field in columns)}"  # type: ignore[union-attr]
+        f" WHERE {column(model, 'pk' if meta.pk is None else meta.pk.name)} = %s"
+    )
+    params = [
+        field.get_db_prep_save(getattr(instance, field.attname), connection)  # type: ignore[union-attr]
+        for field in columns
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*params, instance.pk])
+
+
+def quoted(name: Any) -> str:
+    return f'"{name}"'
+
+
 def table_name(model: type[models.Model]) -> str:
-    return f'"{model._meta.db_table}"'
+    return quoted(model._meta.db_table)
 
 
 def column(model: type[models.Model], name: str) -> str:
-    return f'"{model._meta.get_field(name).column}"'  # type: ignore[union-attr]
+    return quoted(model._meta.get_field(name).column)  # type: ignore[union-attr]
 
 
 def fetch_one(sql: str, params: Sequence[Any]) -> Sequence[Any] | None:
@@ -86,4 +145,4 @@ def fetch_one(sql: str, params: Sequence[Any]) -> Sequence[Any] | None:
         return cursor.fetchone()
 
 
-__all__ = ["Columns", "column", "fetch_one", "table_name"]
+__all__ = ["Columns", "Insert", "column", "fetch_one", "table_name", "update"]

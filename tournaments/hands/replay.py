@@ -19,6 +19,7 @@ from referee.rules.hand import Announcement, HandState, Phase
 from referee.rules.physical import PhysicalHandState
 from referee.rules.profiles import get_profile
 from tournaments.common.errors import ApplicationError
+from tournaments.common.rows import update
 from tournaments.models import (
     ACTION_KINDS,
     Confirmation,
@@ -429,7 +430,7 @@ def hand_summary_apply(*, hand: Hand, replay: HandReplay) -> None:
     for name in changed:
         setattr(hand, name, replay.summary[name])
     hand.state = replay.snapshot
-    hand.save(update_fields=[*changed, "state", "version"])
+    update(hand, [*changed, "state", "version"])
 
 
 def hand_summary_of_row(*, hand: Hand) -> dict[str, Any]:

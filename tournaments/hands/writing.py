@@ -17,7 +17,7 @@ from django.db.models import Max
 from django.utils.translation import gettext as _
 
 from tournaments.common.errors import ApplicationError
-from tournaments.common.rows import Columns, column, fetch_one, table_name
+from tournaments.common.rows import Columns, Insert, column, fetch_one, table_name
 from tournaments.common.validation import idempotency_key_check, int_check, text_check
 from tournaments.hands.replay import (
     AnyHandState,
@@ -244,6 +244,22 @@ def hand_retry_check(
     return None
 
 
+#: The event's insert (the hottest write: one per hand write), built once.
+_EVENT_INSERT = Insert(
+    HandEvent,
+    [
+        "hand_id",
+        "seq",
+        "kind",
+        "payload",
+        "actor_seat",
+        "recorded_by_id",
+        "idempotency_key",
+        "device_id",
+    ],
+)
+
+
 def hand_event_append(
     *,
     hand: Hand,
@@ -261,17 +277,17 @@ def hand_event_append(
     text_check("device_id", device_id, max_length=DEVICE_ID_MAX_LENGTH)
     if seq is None:
         seq = (hand.events.aggregate(last=Max("seq"))["last"] or 0) + 1
-    event = HandEvent(
-        hand=hand,
+    event: HandEvent = _EVENT_INSERT.save(
+        hand_id=hand.pk,
         seq=seq,
         kind=kind,
         payload=payload,
         actor_seat=actor_seat,
-        recorded_by=recorded_by if getattr(recorded_by, "pk", None) else None,
+        recorded_by_id=getattr(recorded_by, "pk", None),
         idempotency_key=idempotency_key,
         device_id=device_id,
     )
-    event.save(force_insert=True)
+    event.hand = hand
     hand.version += 1
     return event
 

@@ -54,6 +54,7 @@ from tournaments.hands.writing import (
     hand_commit,
     hand_event_append,
     hand_write,
+    hand_written_set,
 )
 from tournaments.models import (
     Board,
@@ -299,6 +300,7 @@ def hand_create(
     # A new hand has no log: its snapshot is the empty log's (the first write's state).
     hand.state = snapshot_new()
     hand.save()
+    hand_written_set(hand, event=None)  # its answer: no event written, the empty log's state
     return hand
 
 

@@ -79,13 +79,13 @@ def hand_write(
         key_event_id=key_event_id,
     )
     if retry is not None:
-        _written(locked, event=retry)
+        hand_written_set(locked, event=retry)
         return locked
     replay = hand_replay_stored(hand=locked)
     decided = decide(locked, replay)
     new = [decided] if isinstance(decided, NewEvent) else list(decided)
     if not new:  # the service decided to write nothing to the log (a wrong PIN's count)
-        _written(locked, event=None)
+        hand_written_set(locked, event=None)
         return locked
     snapshot = {
         **replay.snapshot,
@@ -111,7 +111,7 @@ def hand_write(
         hand=locked, snapshot=snapshot, state=_state_pushed(replay, new, snapshot)
     )
     hand_commit(hand=locked, replay=after)
-    _written(locked, event=keyed, replay=after)
+    hand_written_set(locked, event=keyed, replay=after)
     return locked
 
 
@@ -144,7 +144,10 @@ class HandWritten:
     replay: HandReplay | None = None
 
 
-def _written(hand: Hand, *, event: HandEvent | None, replay: HandReplay | None = None) -> None:
+def hand_written_set(
+    hand: Hand, *, event: HandEvent | None, replay: HandReplay | None = None
+) -> None:
+    """Leave ``HandWritten`` on ``hand``, at its version (``hand_written``)."""
     setattr(hand, "written", HandWritten(version=hand.version, event=event, replay=replay))  # noqa: B010
 
 
@@ -321,4 +324,5 @@ __all__ = [
     "hand_row_lock_keyed",
     "hand_write",
     "hand_written",
+    "hand_written_set",
 ]

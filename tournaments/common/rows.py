@@ -49,9 +49,10 @@ def _converter(field: "models.Field[Any, Any]") -> Callable[[Any], Any] | None:
 class Columns:
     """A model's concrete columns under a table alias, and its instance from a row."""
 
-    def __init__(self, model: type[models.Model], alias: str) -> None:
+    def __init__(self, model: type[models.Model], alias: str, *, defer: Sequence[str] = ()) -> None:
+        """``defer``: fields not read (loaded on access, as ``QuerySet.defer`` does)."""
         self.model = model
-        fields = model._meta.concrete_fields
+        fields = [field for field in model._meta.concrete_fields if field.name not in defer]
         self.sql = ", ".join(f'{alias}."{field.column}"' for field in fields)
         self.attnames = [field.attname for field in fields]
         self.width = len(fields)

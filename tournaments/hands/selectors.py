@@ -60,8 +60,9 @@ def hand_get(*, hand_id: int) -> Hand | None:
 
 _HAND = Columns(Hand, "h")
 _TABLE = Columns(Table, "t")
-_ROUND = Columns(Round, "r")
-_TOURNAMENT = Columns(Tournament, "o")
+#: Not read for a write (its seating text and tie-breaks can be long).
+_ROUND = Columns(Round, "r", defer=["seating_explanation"])
+_TOURNAMENT = Columns(Tournament, "o", defer=["tiebreaks"])
 _BOARD = Columns(Board, "b")
 _USER_GROUPS: Any = get_user_model().groups.through
 

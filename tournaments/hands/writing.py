@@ -5,7 +5,12 @@ Lock the hand row; answer a retry (the same Idempotency-Key: the recorded write)
 (``Hand.state``, in the same transaction: no process keeps anything between requests);
 let the service decide (refuse, or name the event to append); append it; write the
 summary, the snapshot and the version; queue the standings on commit (through
-``hand_results_sync`` when the hand's counting fields changed).
+``hand_results_sync`` when the hand's counting fields changed). The hand returned carries
+``HandWritten`` (the event under the key and the replay computed), which the write's answer
+uses in the same request instead of reading them again.
+
+The lock, the event's insert and the row's update are hand-written statements
+(``tournaments.common.rows``): the hottest statements of every write, built once.
 """
 
 from collections.abc import Callable, Sequence

@@ -3,8 +3,8 @@
 
 gthread workers: a worker process serves its connections from a pool of threads, so a
 request waiting on PostgreSQL does not hold a CPU, and a phone's keep-alive connection
-stays with one process (whose replay cache then holds that table's hand; see
-``tournaments.hands.replay``). A few processes per core (Python runs one thread of a
+stays with one process (nothing depends on it: a hand write builds its state from the
+hand row, ``tournaments.hands.writing``). A few processes per core (Python runs one thread of a
 process at a time), a few threads each to cover the database waits; each thread keeps its
 own database connection (``CONN_MAX_AGE``).
 """

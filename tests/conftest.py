@@ -13,7 +13,6 @@ from django.contrib.auth.models import Group
 
 from tests import factories
 from tournaments.common.roles import REFEREE_GROUP
-from tournaments.hands.replay import replay_cache_clear
 
 BROKER_CONFIGURED = bool(os.environ.get("CELERY_BROKER_URL"))
 POSTGRESQL_CONFIGURED = os.environ.get("DATABASE_URL", "").startswith(("postgres", "pgsql"))
@@ -48,14 +47,6 @@ def eager_tasks_unless_broker(request: pytest.FixtureRequest) -> Any:
         yield
     finally:
         celery_app.conf.task_always_eager = previous
-
-
-@pytest.fixture(autouse=True)
-def empty_replay_cache() -> Iterator[None]:
-    """Each test leaves this process's replay cache empty: its hands are rolled back or
-    flushed, and their ids come round again in a later test's (SQLite)."""
-    yield
-    replay_cache_clear()
 
 
 @pytest.fixture(autouse=True)

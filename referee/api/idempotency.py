@@ -15,12 +15,13 @@ from typing import Any
 
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import IntegrityError
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from tournaments.common.compiled import CompiledGet, row_insert
 from tournaments.common.errors import ApplicationError
+from tournaments.common.rows import Insert
 from tournaments.common.transactions import caller_transaction
 from tournaments.models import IdempotencyRecord
 
@@ -29,11 +30,13 @@ DEVICE_PATTERN = re.compile(r"[\x20-\x7e]{0,64}")
 VERSION_PATTERN = re.compile(r'(?:W/)?"?(\d{1,9})"?')
 REPLAYED_HEADER = "Idempotent-Replayed"
 
-#: The record of a user's key (every write looks it up first), compiled once per connection.
-_record_of = CompiledGet(
-    "idempotency_record",
-    lambda user_id, key: IdempotencyRecord.objects.filter(user_id=user_id, key=key),
-)
+
+def _record_of(user_id: Any, key: str) -> IdempotencyRecord | None:
+    """The record of a user's key (every write looks it up first)."""
+    try:
+        return IdempotencyRecord.objects.get(user_id=user_id, key=key)
+    except IdempotencyRecord.DoesNotExist:
+        return None
 
 
 def idempotency_key(request: Request) -> str:
@@ -84,6 +87,12 @@ def _replay(record: IdempotencyRecord, fingerprint: str) -> Response:
     return Response(body, status=record.status_code, headers={REPLAYED_HEADER: "true"})
 
 
+#: The record's insert, built once (one per write: ``tournaments.common.rows``).
+_RECORD_INSERT = Insert(
+    IdempotencyRecord, ["user_id", "key", "request_hash", "status_code", "body", "created_at"]
+)
+
+
 def idempotent_write(
     request: Request,
     key: str,
@@ -107,14 +116,14 @@ def idempotent_write(
     try:
         with caller_transaction():
             status, body = perform()
-            record = IdempotencyRecord(
-                user=user,
+            _RECORD_INSERT.save(
+                user_id=user.pk,
                 key=key,
                 request_hash=fingerprint,
                 status_code=status,
                 body=json.dumps(body, cls=DjangoJSONEncoder, ensure_ascii=False),
+                created_at=timezone.now(),
             )
-            row_insert(record)
     except (IntegrityError, ApplicationError):
         # A concurrent request with the same key committed first: its insert of the record
         # won, or its write made this one a refusal (a hand it started is now live at the

@@ -293,7 +293,7 @@ class HandWriteApi(APIView):
                 idempotency_retry_check(recorded_at=datetime.fromisoformat(event["recorded_at"]))
             return 200, body
 
-        # Every hand service finds a retry in the hand's log (``hands.hand_lock``).
+        # Every hand service finds a retry in the hand's log (``hands.writing.hand_write``).
         return idempotent_write(request, key, perform, perform_finds_retries=True)
 
 

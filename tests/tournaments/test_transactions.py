@@ -8,7 +8,6 @@ from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
 from referee.rules.cards import Deal
-from tournaments.common.compiled import row_insert
 from tournaments.common.errors import ApplicationError
 from tournaments.common.transactions import caller_transaction
 from tournaments.hands.write import hand_action_record, hand_create
@@ -45,8 +44,8 @@ def test_a_refusal_in_a_caller_transaction_rolls_back_the_callers_writes(
     hand = hand_create(table=seated_table, random_deal=True)
     wrong_seat = (_first_bid(hand)["seat"] + 1) % 3
     with pytest.raises(ApplicationError) as refused, caller_transaction():
-        row_insert(
-            IdempotencyRecord(user=referee, key="k", request_hash="h", status_code=200, body="{}")
+        IdempotencyRecord.objects.create(
+            user=referee, key="k", request_hash="h", status_code=200, body="{}"
         )
         hand_action_record(hand=hand, action={"seat": wrong_seat, "bid": 1})
     assert refused.value.code == "out_of_turn"
@@ -63,8 +62,8 @@ def test_outside_a_caller_transaction_a_refusal_keeps_the_callers_writes(
     hand = hand_create(table=seated_table, random_deal=True)
     wrong_seat = (_first_bid(hand)["seat"] + 1) % 3
     with transaction.atomic():
-        row_insert(
-            IdempotencyRecord(user=referee, key="k", request_hash="h", status_code=200, body="{}")
+        IdempotencyRecord.objects.create(
+            user=referee, key="k", request_hash="h", status_code=200, body="{}"
         )
         with pytest.raises(ApplicationError):
             hand_action_record(hand=hand, action={"seat": wrong_seat, "bid": 1})

@@ -16,9 +16,8 @@ from referee.rules.cards import deal_from_seed
 from tests import factories
 from tests.play import random_hand_actions
 from tournaments.common.errors import ApplicationError
-from tournaments.hands import confirmation as hand_confirmation
-from tournaments.hands import corrections as hand_corrections
 from tournaments.hands import write as hands
+from tournaments.hands import writing as hand_writing
 from tournaments.hands.confirmation import hand_confirm, hand_dispute
 from tournaments.hands.corrections import hand_result_correct, hand_void
 from tournaments.hands.write import (
@@ -230,7 +229,8 @@ def test_the_corrector_cannot_confirm_the_correction_but_the_first_recorder_can(
 
 # --------------------------------------------------------------------------- transactions
 def _fail_after_append(monkeypatch: pytest.MonkeyPatch, module: Any) -> None:
-    """Make the service fail after it appended its event (as a lost connection would)."""
+    """Make the service fail after it appended its event (as a lost connection would):
+    every service writes through ``writing.hand_write``, which commits with ``hand_commit``."""
 
     def broken(*, hand: Hand, replay: Any = None) -> Hand:
         raise RuntimeError("the connection dropped after the append")
@@ -239,16 +239,16 @@ def _fail_after_append(monkeypatch: pytest.MonkeyPatch, module: Any) -> None:
 
 
 _WRITES: dict[str, tuple[Any, Callable[[Hand, Any], object]]] = {
-    "void": (hand_corrections, lambda h, u: hand_void(hand=h, reason="r", recorded_by=u)),
+    "void": (hand_writing, lambda h, u: hand_void(hand=h, reason="r", recorded_by=u)),
     "correction": (
-        hand_corrections,
+        hand_writing,
         lambda h, u: hand_result_correct(
             hand=h, reason="r", landlord=0, bid=3, winner="landlord", recorded_by=u
         ),
     ),
-    "confirm": (hand_confirmation, lambda h, u: hand_confirm(hand=h, recorded_by=u)),
+    "confirm": (hand_writing, lambda h, u: hand_confirm(hand=h, recorded_by=u)),
     "dispute": (
-        hand_confirmation,
+        hand_writing,
         lambda h, u: hand_dispute(hand=h, reason="r", recorded_by=u),
     ),
 }

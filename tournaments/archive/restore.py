@@ -34,7 +34,13 @@ from tournaments.archive.export import (
 )
 from tournaments.common.errors import ApplicationError
 from tournaments.common.roles import user_is_privileged
-from tournaments.hands.replay import SUMMARY_FIELDS, hand_deal, hand_replay, hand_summary_of_row
+from tournaments.hands.replay import (
+    SUMMARY_FIELDS,
+    HandReplay,
+    hand_deal,
+    hand_replay,
+    hand_summary_of_row,
+)
 from tournaments.hands.results import hand_result_rows
 from tournaments.hands.write import result_payload
 from tournaments.models import (
@@ -191,10 +197,11 @@ def result_event_rescore(hand: Hand, event: HandEvent, where: str) -> None:
         )
 
 
-def hand_log_check(hand: Hand, events: list[HandEvent], where: str) -> None:
+def hand_log_check(hand: Hand, events: list[HandEvent], where: str) -> HandReplay:
     """The hand's stored summary is what replaying its log gives (``replay.hand_replay``,
     the projection the write path uses), field by field; every result or correction event
-    is re-scored by ``referee.rules.scoring``."""
+    is re-scored by ``referee.rules.scoring``. Answers the replay (its snapshot is the
+    imported row's ``state``: the archive does not carry it, the log does)."""
     if [e.seq for e in events] != list(range(1, len(events) + 1)):
         raise ArchiveError(f"{where}.events", "sequence numbers are not 1, 2, 3, …")
     for k, event in enumerate(events):
@@ -203,15 +210,17 @@ def hand_log_check(hand: Hand, events: list[HandEvent], where: str) -> None:
     if hand.version != len(events):
         raise ArchiveError(f"{where}.version", f"{hand.version} but the log has {len(events)}")
     try:
-        replayed = hand_replay(hand=hand, events=events).summary
+        replay = hand_replay(hand=hand, events=events)
     except _REPLAY_ERRORS as exc:
         raise ArchiveError(f"{where}.events", f"the log does not replay: {exc}") from exc
+    replayed = replay.summary
     stored = hand_summary_of_row(hand=hand)
     for name in SUMMARY_FIELDS:
         if stored[name] != replayed[name]:
             raise ArchiveError(
                 f"{where}.{name}", f"{stored[name]!r} but the log gives {replayed[name]!r}"
             )
+    return replay
 
 
 def settings_check(fields: dict[str, Any]) -> None:
@@ -456,7 +465,7 @@ class _Restore:
                 event.payload = self.payload_ids(event.payload, f"{ew}.payload")
             _validate(event, ew, ["hand", "recorded_by"])
             events.append(event)
-        hand_log_check(hand, events, where)
+        hand.state = hand_log_check(hand, events, where).snapshot
         _validate(hand, where, ["table", "board"])
         hand.save()
         for event in events:

@@ -4,10 +4,9 @@
   with stable codes), ``referee_sessions`` (a referee's session ends after a fixed time).
 - Refusals and arguments: ``errors`` (``ApplicationError``), ``validation`` (a service's plain
   arguments), ``model_validation`` (a model's fields), ``limits`` (the largest numbers).
-- The database: ``transactions`` (a hand write's transaction), ``compiled`` (hot reads
-  compiled once per connection), ``db_binding`` (integers bound as text), ``db_roles`` and
-  ``sql/`` (the application role and its grants), ``idempotency`` (how long API answers are
-  kept), ``converters`` (``<id:…>`` in paths).
+- The database: ``transactions`` (a hand write's transaction), ``db_binding`` (integers
+  bound as text), ``db_roles`` and ``sql/`` (the application role and its grants),
+  ``idempotency`` (how long API answers are kept), ``converters`` (``<id:…>`` in paths).
 - The broker and health: ``broker_publish`` (Celery messages off the request's path),
   ``health`` and ``health_selectors`` (the checks of /healthz), ``heartbeat`` (the worker's),
   ``healthz`` (the view).

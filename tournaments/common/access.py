@@ -11,7 +11,6 @@ from typing import Any
 from django.db.models import Q, QuerySet
 from django.utils.translation import gettext as _
 
-from tournaments.common.compiled import CompiledExists
 from tournaments.common.errors import ApplicationError
 from tournaments.common.roles import REFEREE_GROUP, user_is_director, user_is_referee
 from tournaments.models import RefereeAssignment, Round, RoundStatus, Table, Tournament
@@ -62,10 +61,6 @@ def assigned_referee_rows(user_id: Any, table_id: Any, round_id: Any) -> QuerySe
     )
 
 
-#: The permission check's one query, compiled once per connection.
-_assigned_referee = CompiledExists("assigned_referee", assigned_referee_rows)
-
-
 def table_write_check(
     *, user: Any, table: Table, live: bool = True, assigned: bool | None = None
 ) -> None:
@@ -83,7 +78,7 @@ def table_write_check(
         return
     # Only a refusal asks which of the two (referee, assignment) the user lacks.
     if assigned is None:
-        assigned = _assigned_referee(user.pk, table.pk, table.round_id)
+        assigned = assigned_referee_rows(user.pk, table.pk, table.round_id).exists()
     if not (user.is_active and assigned):
         _referee_check(user)
         raise ApplicationError("not_assigned", _("You are not assigned to this table."))

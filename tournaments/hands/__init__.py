@@ -1,11 +1,14 @@
 """A hand from its first action to its counted result.
 
-- ``write``: the one write path of a hand (lock the row → check the key and version → replay
-  the state → push the action through ``referee.rules`` → append the event → write the
-  summary → queue the standings on commit): start a hand, record an action, an undo, an
+- ``writing``: the one skeleton of every hand write, ``hand_write`` (lock the row → answer a
+  retry or a stale version → build the state from the row's snapshot → the service decides
+  → append the event → write the summary, snapshot and version → queue the standings on
+  commit).
+- ``write``: the hand services on it: start a hand, record an action, an undo, an
   announcement (报牌), a written-in deal, a result, a passed-out hand.
-- ``replay``: a hand's event log replayed: the rules state and the summary its row must hold
-  (the row is a projection of the log), and the replay cache.
+- ``replay``: a hand's event log replayed or folded: the rules state, the summary and the
+  snapshot (``Hand.state``) its row must hold (the row is a projection of the log).
+- ``audit``: every hand row compared with its log (``manage.py hand_audit``).
 - ``corrections``: void a hand, correct its result: new events with a reason (SPEC R9.5).
 - ``confirmation``: confirm or dispute a hand (SPEC R10.8.1), by a second official or by the
   players' PINs.

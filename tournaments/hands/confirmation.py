@@ -21,19 +21,14 @@ from tournaments.common.errors import ApplicationError
 from tournaments.common.roles import user_is_director
 from tournaments.common.transactions import hand_write_atomic
 from tournaments.common.validation import reason_check
-from tournaments.hands.replay import hand_replay
-from tournaments.hands.write import hand_commit, hand_event_append, hand_lock
+from tournaments.hands.replay import HandReplay
+from tournaments.hands.writing import NewEvent, hand_write
 from tournaments.models import Confirmation, ConfirmedBy, Hand, HandEventKind, HandStatus, Seat
 
 
-def _recorder_id(hand: Hand) -> int | None:
+def _recorder_id(replay: HandReplay) -> int | None:
     """Who recorded the hand's current result: the closing result, correction or action."""
-    for event in reversed(hand_replay(hand=hand).events):
-        if event.kind in (HandEventKind.RESULT, HandEventKind.CORRECTION) or event.payload.get(
-            "closes"
-        ):
-            return event.recorded_by_id
-    return None
+    return replay.closing.recorded_by_id if replay.closing is not None else None
 
 
 @hand_write_atomic
@@ -47,47 +42,43 @@ def hand_confirm(
 ) -> Hand:
     """Confirm a closed hand awaiting confirmation (or disputed); the hand then counts.
     The person who recorded the result cannot confirm it."""
-    locked, retry = hand_lock(
+
+    def decide(locked: Hand, replay: HandReplay) -> NewEvent:
+        if locked.confirmation not in (Confirmation.PENDING, Confirmation.DISPUTED):
+            raise ApplicationError(
+                "not_awaiting_confirmation", _("This hand is not awaiting confirmation.")
+            )
+        tournament = locked.table.round.tournament
+        if tournament.confirmed_by == ConfirmedBy.PLAYERS and not user_is_director(recorded_by):
+            raise ApplicationError(
+                "confirmed_by_players",
+                _("In this tournament the players confirm a hand with their PINs (or a director)."),
+            )
+        if replay.irregular is not None:  # hand_corrections.hand_irregular_keep
+            raise ApplicationError(
+                "hand_irregular",
+                _(
+                    "This hand's written-in deal does not fit its log: a director keeps it as "
+                    "played (with a reason), corrects or voids it."
+                ),
+            )
+        recorder = _recorder_id(replay)
+        if recorder is not None and recorder == getattr(recorded_by, "pk", None):
+            raise ApplicationError(
+                "second_person_required",
+                _("A second person confirms a result, not the one who recorded it."),
+            )
+        return NewEvent(HandEventKind.CONFIRM, {"by": ConfirmedBy.OFFICIAL.value})
+
+    return hand_write(
         hand=hand,
         idempotency_key=idempotency_key,
         expected_version=expected_version,
         same_request=lambda e: e.kind == HandEventKind.CONFIRM,
-    )
-    if retry:
-        return locked
-    if locked.confirmation not in (Confirmation.PENDING, Confirmation.DISPUTED):
-        raise ApplicationError(
-            "not_awaiting_confirmation", _("This hand is not awaiting confirmation.")
-        )
-    tournament = locked.table.round.tournament
-    if tournament.confirmed_by == ConfirmedBy.PLAYERS and not user_is_director(recorded_by):
-        raise ApplicationError(
-            "confirmed_by_players",
-            _("In this tournament the players confirm a hand with their PINs (or a director)."),
-        )
-    if hand_replay(hand=locked).irregular is not None:  # hand_corrections.hand_irregular_keep
-        raise ApplicationError(
-            "hand_irregular",
-            _(
-                "This hand's written-in deal does not fit its log: a director keeps it as "
-                "played (with a reason), corrects or voids it."
-            ),
-        )
-    recorder = _recorder_id(locked)
-    if recorder is not None and recorder == getattr(recorded_by, "pk", None):
-        raise ApplicationError(
-            "second_person_required",
-            _("A second person confirms a result, not the one who recorded it."),
-        )
-    hand_event_append(
-        hand=locked,
-        kind=HandEventKind.CONFIRM,
-        payload={"by": ConfirmedBy.OFFICIAL.value},
+        decide=decide,
         recorded_by=recorded_by,
-        idempotency_key=idempotency_key,
         device_id=device_id,
     )
-    return hand_commit(hand=locked)
 
 
 @hand_write_atomic
@@ -102,29 +93,26 @@ def hand_dispute(
 ) -> Hand:
     """Dispute a closed hand's result: it stops counting until corrected and confirmed."""
     reason_check(reason)
-    locked, retry = hand_lock(
+
+    def decide(locked: Hand, replay: HandReplay) -> NewEvent:
+        if locked.confirmation != Confirmation.PENDING:
+            raise ApplicationError(
+                "not_awaiting_confirmation",
+                _("Only a hand awaiting confirmation can be disputed."),
+            )
+        return NewEvent(HandEventKind.DISPUTE, {"reason": reason})
+
+    return hand_write(
         hand=hand,
         idempotency_key=idempotency_key,
         expected_version=expected_version,
         same_request=lambda e: (
             e.kind == HandEventKind.DISPUTE and e.payload.get("reason") == reason
         ),
-    )
-    if retry:
-        return locked
-    if locked.confirmation != Confirmation.PENDING:
-        raise ApplicationError(
-            "not_awaiting_confirmation", _("Only a hand awaiting confirmation can be disputed.")
-        )
-    hand_event_append(
-        hand=locked,
-        kind=HandEventKind.DISPUTE,
-        payload={"reason": reason},
+        decide=decide,
         recorded_by=recorded_by,
-        idempotency_key=idempotency_key,
         device_id=device_id,
     )
-    return hand_commit(hand=locked)
 
 
 #: Wrong PIN entries a hand accepts before it is locked against PINs.
@@ -161,64 +149,67 @@ def hand_confirm_by_pins(
 def _hand_confirm_by_pins(
     *, hand: Hand, pins: dict[int, str], **write: Any
 ) -> Hand | ApplicationError:
-    locked, retry = hand_lock(
+    wrong: list[ApplicationError] = []
+
+    def decide(locked: Hand, replay: HandReplay) -> list[NewEvent]:
+        tournament = locked.table.round.tournament
+        if tournament.confirmed_by != ConfirmedBy.PLAYERS:
+            raise ApplicationError(
+                "confirmed_by_official",
+                _("In this tournament a second official confirms a hand, not the players."),
+            )
+        if locked.confirmation != Confirmation.PENDING:
+            raise ApplicationError(
+                "not_awaiting_confirmation",
+                _("Only a hand awaiting confirmation can be confirmed by the players."),
+            )
+        if locked.pin_failures >= PIN_TRIES:
+            raise ApplicationError(
+                "pins_locked",
+                _("Too many wrong PINs for this hand: a director confirms it."),
+            )
+        seats = {
+            s.position: s.entry
+            for s in Seat.objects.filter(table_id=locked.table_id).select_related("entry__player")
+        }
+        _sides_check(hand=locked, seats=set(pins), known=set(seats))
+        if not all(hmac.compare_digest(seats[p].pin.encode(), pins[p].encode()) for p in pins):
+            # Counted and kept: no event, and the transaction commits (the caller raises).
+            Hand.objects.filter(pk=locked.pk).update(pin_failures=F("pin_failures") + 1)
+            left = PIN_TRIES - locked.pin_failures - 1
+            wrong.append(
+                ApplicationError(
+                    "pin_wrong",
+                    ngettext(
+                        "A PIN is wrong (%(left)d try left for this hand).",
+                        "A PIN is wrong (%(left)d tries left for this hand).",
+                        left,
+                    )
+                    % {"left": left},
+                    extra={"tries_left": left},
+                )
+            )
+            return []
+        payload = {
+            "by": ConfirmedBy.PLAYERS.value,
+            "seats": sorted(pins),
+            # registration numbers, not ids: they survive an archive's export and import
+            "registrations": [seats[p].registration_order for p in sorted(pins)],
+        }
+        return [NewEvent(HandEventKind.CONFIRM, payload)]
+
+    written = hand_write(
         hand=hand,
         idempotency_key=write["idempotency_key"],
         expected_version=write["expected_version"],
         same_request=lambda e: (
             e.kind == HandEventKind.CONFIRM and e.payload.get("by") == ConfirmedBy.PLAYERS
         ),
-    )
-    if retry:
-        return locked
-    tournament = locked.table.round.tournament
-    if tournament.confirmed_by != ConfirmedBy.PLAYERS:
-        raise ApplicationError(
-            "confirmed_by_official",
-            _("In this tournament a second official confirms a hand, not the players."),
-        )
-    if locked.confirmation != Confirmation.PENDING:
-        raise ApplicationError(
-            "not_awaiting_confirmation",
-            _("Only a hand awaiting confirmation can be confirmed by the players."),
-        )
-    if locked.pin_failures >= PIN_TRIES:
-        raise ApplicationError(
-            "pins_locked",
-            _("Too many wrong PINs for this hand: a director confirms it."),
-        )
-    seats = {
-        s.position: s.entry
-        for s in Seat.objects.filter(table_id=locked.table_id).select_related("entry__player")
-    }
-    _sides_check(hand=locked, seats=set(pins), known=set(seats))
-    if not all(hmac.compare_digest(seats[p].pin.encode(), pins[p].encode()) for p in pins):
-        Hand.objects.filter(pk=locked.pk).update(pin_failures=F("pin_failures") + 1)
-        left = PIN_TRIES - locked.pin_failures - 1
-        return ApplicationError(
-            "pin_wrong",
-            ngettext(
-                "A PIN is wrong (%(left)d try left for this hand).",
-                "A PIN is wrong (%(left)d tries left for this hand).",
-                left,
-            )
-            % {"left": left},
-            extra={"tries_left": left},
-        )
-    hand_event_append(
-        hand=locked,
-        kind=HandEventKind.CONFIRM,
-        payload={
-            "by": ConfirmedBy.PLAYERS.value,
-            "seats": sorted(pins),
-            # registration numbers, not ids: they survive an archive's export and import
-            "registrations": [seats[p].registration_order for p in sorted(pins)],
-        },
+        decide=decide,
         recorded_by=write["recorded_by"],
-        idempotency_key=write["idempotency_key"],
         device_id=write["device_id"],
     )
-    return hand_commit(hand=locked)
+    return wrong[0] if wrong else written
 
 
 def _sides_check(*, hand: Hand, seats: set[int], known: set[int]) -> None:

@@ -9,15 +9,9 @@ from referee.rules.profiles import get_profile
 from tournaments.common.errors import ApplicationError
 from tournaments.common.transactions import hand_write_atomic
 from tournaments.common.validation import bool_check, bool_triple_check, reason_check
-from tournaments.hands.replay import HandReplay, hand_replay
-from tournaments.hands.write import (
-    deal_result,
-    hand_commit,
-    hand_event_append,
-    hand_lock,
-    hand_needs_confirmation,
-    result_payload,
-)
+from tournaments.hands.replay import HandReplay
+from tournaments.hands.write import deal_result, hand_needs_confirmation, result_payload
+from tournaments.hands.writing import NewEvent, hand_write
 from tournaments.models import Hand, HandEventKind, HandStatus
 
 
@@ -33,25 +27,21 @@ def hand_void(
 ) -> Hand:
     """Void the hand (it no longer counts), keeping its whole log."""
     reason = reason_check(reason)
-    locked, retry = hand_lock(
+
+    def decide(locked: Hand, replay: HandReplay) -> NewEvent:
+        if locked.status == HandStatus.VOIDED:
+            raise ApplicationError("hand_closed", _("The hand is already voided."))
+        return NewEvent(HandEventKind.VOID, {"reason": reason})
+
+    return hand_write(
         hand=hand,
         idempotency_key=idempotency_key,
         expected_version=expected_version,
         same_request=lambda e: e.kind == HandEventKind.VOID and e.payload.get("reason") == reason,
-    )
-    if retry:
-        return locked
-    if locked.status == HandStatus.VOIDED:
-        raise ApplicationError("hand_closed", _("The hand is already voided."))
-    hand_event_append(
-        hand=locked,
-        kind=HandEventKind.VOID,
-        payload={"reason": reason},
+        decide=decide,
         recorded_by=recorded_by,
-        idempotency_key=idempotency_key,
         device_id=device_id,
     )
-    return hand_commit(hand=locked)
 
 
 #: The result fields a correction is compared on with the play-by-play log, in order.
@@ -106,7 +96,15 @@ def hand_irregular_keep(
     """Keep, with a reason, a hand whose written-in deal failed its check (the log as
     played stands): a ``confirm`` event with ``keep``; the hand counts again."""
     reason = reason_check(reason)
-    locked, retry = hand_lock(
+
+    def decide(locked: Hand, replay: HandReplay) -> NewEvent:
+        if replay.irregular is None:
+            raise ApplicationError(
+                "hand_not_irregular", _("Only a hand whose deal check failed is kept as played.")
+            )
+        return NewEvent(HandEventKind.CONFIRM, {"keep": True, "reason": reason})
+
+    return hand_write(
         hand=hand,
         idempotency_key=idempotency_key,
         expected_version=expected_version,
@@ -115,22 +113,10 @@ def hand_irregular_keep(
             and bool(e.payload.get("keep"))
             and e.payload.get("reason") == reason
         ),
-    )
-    if retry:
-        return locked
-    if hand_replay(hand=locked).irregular is None:
-        raise ApplicationError(
-            "hand_not_irregular", _("Only a hand whose deal check failed is kept as played.")
-        )
-    hand_event_append(
-        hand=locked,
-        kind=HandEventKind.CONFIRM,
-        payload={"keep": True, "reason": reason},
+        decide=decide,
         recorded_by=recorded_by,
-        idempotency_key=idempotency_key,
         device_id=device_id,
     )
-    return hand_commit(hand=locked)
 
 
 @hand_write_atomic
@@ -190,7 +176,35 @@ def hand_result_correct(
         )
         payload = result_payload(result, hand.rule_profile)
         wanted = {"passed_out": False, **payload["result"]}
-    locked, retry = hand_lock(
+
+    def decide(locked: Hand, replay: HandReplay) -> NewEvent:
+        if locked.status not in (HandStatus.FINISHED, HandStatus.PASSED_OUT):
+            raise ApplicationError(
+                "hand_not_closed",
+                _("Only a finished hand's result is corrected; undo or void a live hand."),
+            )
+        written = dict(payload)
+        logged = log_result(replay=replay)
+        if logged is not None:
+            contradiction = _first_contradiction(logged, wanted)
+            if contradiction is not None and not override:
+                name, log_value, value = contradiction
+                raise ApplicationError(
+                    "contradicts_log",
+                    _(
+                        "This hand was logged play by play and its log says %(field)s = "
+                        "%(log_value)s, not %(value)s: correct it through its log (undo, "
+                        "void), or override the log with a reason."
+                    )
+                    % {"field": name, "log_value": _text(log_value), "value": _text(value)},
+                    extra={"field": name, "log_value": log_value, "value": value},
+                )
+            if contradiction is not None:
+                written.update(override=True, log_result=logged)
+        written.update(reason=reason, needs_confirmation=hand_needs_confirmation(hand=locked))
+        return NewEvent(HandEventKind.CORRECTION, written)
+
+    return hand_write(
         hand=hand,
         idempotency_key=idempotency_key,
         expected_version=expected_version,
@@ -200,44 +214,10 @@ def hand_result_correct(
             and bool(e.payload.get("passed_out")) == passed_out
             and e.payload.get("reason") == reason
         ),
-    )
-    if retry:
-        return locked
-    if locked.status not in (HandStatus.FINISHED, HandStatus.PASSED_OUT):
-        raise ApplicationError(
-            "hand_not_closed",
-            _("Only a finished hand's result is corrected; undo or void a live hand."),
-        )
-    logged = log_result(replay=hand_replay(hand=locked))
-    if logged is not None:
-        contradiction = _first_contradiction(logged, wanted)
-        if contradiction is not None and not override:
-            name, log_value, value = contradiction
-            raise ApplicationError(
-                "contradicts_log",
-                _(
-                    "This hand was logged play by play and its log says %(field)s = "
-                    "%(log_value)s, not %(value)s: correct it through its log (undo, void), "
-                    "or override the log with a reason."
-                )
-                % {"field": name, "log_value": _text(log_value), "value": _text(value)},
-                extra={"field": name, "log_value": log_value, "value": value},
-            )
-        if contradiction is not None:
-            payload.update(override=True, log_result=logged)
-    payload.update(
-        reason=reason,
-        needs_confirmation=hand_needs_confirmation(hand=locked),
-    )
-    hand_event_append(
-        hand=locked,
-        kind=HandEventKind.CORRECTION,
-        payload=payload,
+        decide=decide,
         recorded_by=recorded_by,
-        idempotency_key=idempotency_key,
         device_id=device_id,
     )
-    return hand_commit(hand=locked)
 
 
 def _text(value: Any) -> str:

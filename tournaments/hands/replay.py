@@ -7,22 +7,19 @@ services write to the row and what the projection test compares the row with.
 
 from __future__ import annotations
 
-from collections import OrderedDict
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from django.db import transaction
 from django.utils.translation import gettext as _
 
-from referee.rules.actions import Action, action_from_json
 from referee.rules.cards import Deal
 from referee.rules.errors import RulesError
 from referee.rules.hand import Announcement, HandState, Phase
 from referee.rules.physical import PhysicalHandState
 from referee.rules.profiles import get_profile
-from tournaments.common.compiled import row_update
 from tournaments.common.errors import ApplicationError
+from tournaments.common.rows import update
 from tournaments.models import (
     ACTION_KINDS,
     Confirmation,
@@ -80,14 +77,27 @@ def rules_error(exc: RulesError, **details: Any) -> ApplicationError:
     return ApplicationError(exc.code, message, extra=extra)
 
 
+@dataclass(frozen=True, slots=True)
+class LoggedAction:
+    """An action event in force as the snapshot keeps it (the fields a write reads)."""
+
+    seq: int
+    kind: str
+    actor_seat: int | None
+    payload: dict[str, Any]
+
+
 @dataclass
 class HandReplay:
     """What replaying a hand's events gives."""
 
     hand: Hand
     events: list[HandEvent]
-    #: Action events in force (undone ones removed), in order.
-    actions: list[HandEvent] = field(default_factory=list)
+    #: Action events in force (undone ones removed), in order: the log's own ``HandEvent``s
+    #: when it was read, else ``LoggedAction``s from the snapshot (the same ``seq``,
+    #: ``kind``, ``actor_seat`` and ``payload["action"]``; typed Any for the readers that
+    #: take them for events).
+    actions: list[Any] = field(default_factory=list)
     state: AnyHandState | None = None
     result_event: HandEvent | None = None
     #: A result-only pass-out (流局): no result event, scores 0.
@@ -105,6 +115,8 @@ class HandReplay:
     #: has kept, corrected or voided since: the hand does not count (irregular).
     irregular: HandEvent | None = None
     summary: dict[str, Any] = field(default_factory=dict)
+    #: The log folded (what ``Hand.state`` stores).
+    snapshot: dict[str, Any] = field(default_factory=dict)
 
     @property
     def announcements_due(self) -> list[Announcement]:
@@ -167,88 +179,160 @@ def hand_replay(*, hand: Hand, events: list[HandEvent] | None = None) -> HandRep
     """Replay ``hand``'s log (its events, in order) into a state and a row summary."""
     if events is None:
         events = list(hand.events.order_by("seq"))
-    replay = HandReplay(hand=hand, events=events)
-    deal_json = hand.deal if not hand.physical_cards else None
-    closing: HandEvent | None = None
+    snapshot = snapshot_new()
     for event in events:
-        kind = event.kind
-        if kind in ACTION_KINDS:
-            replay.actions.append(event)
-        elif kind == HandEventKind.UNDO:
-            replay.actions.pop()
-            closing = None
-        elif kind in (HandEventKind.RESULT, HandEventKind.CORRECTION):
-            replay.result_event = event
-            replay.override = event if event.payload.get("override") else None
-            replay.irregular = None
-        elif kind == HandEventKind.PASS_OUT:
-            replay.passed_out = True
-        elif kind == HandEventKind.VOID:
-            replay.voided = True
-            replay.irregular = None
-        elif kind == HandEventKind.CONFIRM and event.payload.get("keep"):
-            # a director kept an irregular hand as played, with a reason: it counts again
-            replay.irregular = None
-            replay.confirmation = (
-                Confirmation.CONFIRMED
-                if closing is not None and closing.payload.get("needs_confirmation")
-                else Confirmation.NOT_REQUIRED
-            )
-        elif kind == HandEventKind.CONFIRM and replay.irregular is None:
-            replay.confirmation = Confirmation.CONFIRMED
-        elif kind == HandEventKind.DISPUTE:
-            replay.confirmation = Confirmation.DISPUTED
-        elif kind in (HandEventKind.ANNOUNCE, HandEventKind.ANNOUNCE_MISSING):
-            p = event.payload
-            replay.announced.add((p["seat"], p["cards_left"], p["action_index"]))
-        elif kind == HandEventKind.DEAL:
-            replay.deal_event = event
-            deal_json = event.payload["deal"]
-            check = event.payload.get("check") or {}
-            replay.irregular = None if check.get("ok", True) else event
-        if event.payload.get("closes") or kind in (HandEventKind.RESULT, HandEventKind.CORRECTION):
-            closing = event
-            replay.confirmation = (
-                Confirmation.PENDING
-                if event.payload.get("needs_confirmation")
-                else Confirmation.NOT_REQUIRED
-            )
-    state = hand_state_new(hand=hand)
-    if state is not None and replay.actions:
-        try:
-            for event in replay.actions:
-                state.push(_action(event))
-        except RulesError as exc:  # the log was checked when written: a broken log is a bug
-            raise RuntimeError(f"hand {hand.pk} log does not replay: {exc}") from exc
-    replay.state = state
-    replay.closing = closing
-    replay.summary = _summary(hand, replay, closing, deal_json)
+        snapshot_fold(snapshot, event)
+    return replay_of_snapshot(hand=hand, snapshot=snapshot, events=events)
+
+
+# --------------------------------------------------------------------------- snapshot
+# A hand's snapshot (``Hand.state``, written by the write that appends an event, in its
+# transaction) is its log folded: the actions in force and the few events the summary and
+# the checks of the next write depend on, as JSON. ``replay_of_snapshot`` rebuilds the
+# replay from it (the rules state from the deal and the actions: well under a millisecond
+# for a whole hand), so a write reads no log; ``hand_check_replays`` (the projection test,
+# ``manage.py hand_audit``) holds it equal to the fold of the log. A NULL snapshot (a hand
+# written before the column existed, or imported) is rebuilt from the log by the next write.
+
+#: An event as the snapshot keeps it.
+EventJson = dict[str, Any]
+
+
+def snapshot_new() -> dict[str, Any]:
+    """The snapshot of an empty log."""
+    return {
+        "actions": [],
+        "result": None,
+        "passed_out": False,
+        "voided": False,
+        "confirmation": str(Confirmation.NOT_REQUIRED),
+        "deal": None,
+        "announced": [],
+        "closing": None,
+        "irregular": None,
+    }
+
+
+def _event_json(event: HandEvent) -> EventJson:
+    return {
+        "seq": event.seq,
+        "kind": str(event.kind),
+        "payload": event.payload,
+        "actor_seat": event.actor_seat,
+        "recorded_by": event.recorded_by_id,
+    }
+
+
+def snapshot_fold(snapshot: dict[str, Any], event: HandEvent) -> None:
+    """Fold one more ``event`` of the log into ``snapshot`` (in place)."""
+    kind = event.kind
+    payload = event.payload
+    if kind in ACTION_KINDS:
+        snapshot["actions"].append([event.seq, str(kind), event.actor_seat, payload["action"]])
+    elif kind == HandEventKind.UNDO:
+        snapshot["actions"].pop()
+        snapshot["closing"] = None
+    elif kind in (HandEventKind.RESULT, HandEventKind.CORRECTION):
+        snapshot["result"] = _event_json(event)
+        snapshot["irregular"] = None
+    elif kind == HandEventKind.PASS_OUT:
+        snapshot["passed_out"] = True
+    elif kind == HandEventKind.VOID:
+        snapshot["voided"] = True
+        snapshot["irregular"] = None
+    elif kind == HandEventKind.CONFIRM and payload.get("keep"):
+        # a director kept an irregular hand as played, with a reason: it counts again
+        snapshot["irregular"] = None
+        closing = snapshot["closing"]
+        snapshot["confirmation"] = str(
+            Confirmation.CONFIRMED
+            if closing is not None and closing["payload"].get("needs_confirmation")
+            else Confirmation.NOT_REQUIRED
+        )
+    elif kind == HandEventKind.CONFIRM and snapshot["irregular"] is None:
+        snapshot["confirmation"] = str(Confirmation.CONFIRMED)
+    elif kind == HandEventKind.DISPUTE:
+        snapshot["confirmation"] = str(Confirmation.DISPUTED)
+    elif kind in (HandEventKind.ANNOUNCE, HandEventKind.ANNOUNCE_MISSING):
+        snapshot["announced"].append(
+            [payload["seat"], payload["cards_left"], payload["action_index"]]
+        )
+    elif kind == HandEventKind.DEAL:
+        snapshot["deal"] = _event_json(event)
+        check = payload.get("check") or {}
+        snapshot["irregular"] = None if check.get("ok", True) else snapshot["deal"]
+    if payload.get("closes") or kind in (HandEventKind.RESULT, HandEventKind.CORRECTION):
+        snapshot["closing"] = _event_json(event)
+        snapshot["confirmation"] = str(
+            Confirmation.PENDING if payload.get("needs_confirmation") else Confirmation.NOT_REQUIRED
+        )
+
+
+def _event_of(hand: Hand, data: EventJson | None, by_seq: dict[int, HandEvent]) -> Any:
+    """The log's event that ``data`` keeps: the one read, or an unsaved copy of it."""
+    if data is None:
+        return None
+    found = by_seq.get(data["seq"])
+    if found is not None:
+        return found
+    return HandEvent(
+        hand=hand,
+        seq=data["seq"],
+        kind=data["kind"],
+        payload=data["payload"],
+        actor_seat=data["actor_seat"],
+        recorded_by_id=data["recorded_by"],
+    )
+
+
+def replay_of_snapshot(
+    *,
+    hand: Hand,
+    snapshot: dict[str, Any],
+    events: list[HandEvent] | None = None,
+    state: AnyHandState | None = None,
+) -> HandReplay:
+    """The replay ``snapshot`` stands for: the state rebuilt from the deal and the actions
+    in force, and the summary. With ``events`` (the log read), its events are the log's
+    own; without, unsaved copies (and the replay's ``events`` is empty). ``state``: the
+    rules state after the snapshot's actions, when the caller has it (not rebuilt)."""
+    by_seq = {event.seq: event for event in events or ()}
+    replay = HandReplay(hand=hand, events=events or [], snapshot=snapshot)
+    for seq, kind, seat, action in snapshot["actions"]:
+        replay.actions.append(by_seq.get(seq) or LoggedAction(seq, kind, seat, {"action": action}))
+    replay.result_event = _event_of(hand, snapshot["result"], by_seq)
+    result = replay.result_event
+    replay.override = result if result is not None and result.payload.get("override") else None
+    replay.passed_out = snapshot["passed_out"]
+    replay.voided = snapshot["voided"]
+    replay.confirmation = snapshot["confirmation"]
+    replay.deal_event = _event_of(hand, snapshot["deal"], by_seq)
+    replay.announced = {(s, c, i) for s, c, i in snapshot["announced"]}
+    replay.closing = _event_of(hand, snapshot["closing"], by_seq)
+    replay.irregular = _event_of(hand, snapshot["irregular"], by_seq)
+    replay.state = (
+        state
+        if state is not None
+        else _state_of(hand, [action for _, _, _, action in snapshot["actions"]])
+    )
+    deal_json = hand.deal if not hand.physical_cards else None
+    if replay.deal_event is not None:
+        deal_json = replay.deal_event.payload["deal"]
+    replay.summary = _summary(hand, replay, replay.closing, deal_json)
     return replay
 
 
-def replay_extend(*, replay: HandReplay, event: HandEvent) -> HandReplay:
-    """The replay after one more action ``event``, whose action the caller has already
-    pushed onto ``replay.state``: what ``hand_replay`` of the longer log gives, without
-    replaying it again (the projection test and ``hand_check_replays`` hold them equal)."""
-    extended = replace(
-        replay,
-        events=[*replay.events, event],
-        actions=[*replay.actions, event],
-        announced=set(replay.announced),
-    )
-    if event.payload.get("closes"):
-        extended.closing = event
-        extended.confirmation = (
-            Confirmation.PENDING
-            if event.payload.get("needs_confirmation")
-            else Confirmation.NOT_REQUIRED
-        )
-    extended.summary = _summary(replay.hand, extended, extended.closing, replay.summary["deal"])
-    return extended
-
-
-def _action(event: HandEvent) -> Action:
-    return action_from_json(event.payload["action"])
+def _state_of(hand: Hand, actions: list[dict[str, Any]]) -> AnyHandState | None:
+    """The rules state after ``actions`` (the log replayed without the per-action undo
+    snapshots a live ``push`` keeps), or None for a result-only hand."""
+    profile = get_profile(hand.rule_profile)
+    try:
+        if hand.physical_cards:
+            return PhysicalHandState.from_events(hand.first_bidder or 0, actions, profile)
+        deal = hand_deal(hand=hand)
+        return None if deal is None else HandState.from_events(deal, actions, profile)
+    except RulesError as exc:  # the log was checked when written: a broken log is a bug
+        raise RuntimeError(f"hand {hand.pk} log does not replay: {exc}") from exc
 
 
 def _summary(
@@ -338,78 +422,15 @@ def _profile_hash(key: str) -> str:
     return get_profile(key).content_hash
 
 
-_REMEMBERED = "_hand_log_replay"
-
-
-def replay_remember(*, hand: Hand, replay: HandReplay) -> None:
-    """Keep a write's replay on the hand object the service returns, keyed by its version,
-    so the answer built from that object needs no second read of the log. It lives only as
-    long as that object (one request); a later version never uses it."""
-    hand.__dict__[_REMEMBERED] = (hand.version, replay)
-
-
-def replay_remembered(*, hand: Hand) -> HandReplay | None:
-    remembered = hand.__dict__.get(_REMEMBERED)
-    if remembered is None or remembered[0] != hand.version:
-        return None
-    replay: HandReplay = remembered[1]
-    return replay
-
-
 def hand_summary_apply(*, hand: Hand, replay: HandReplay) -> None:
-    """Write the replayed summary onto the (locked) hand row: the version and the fields
-    that changed (a play mid-hand changes none; the deal is not rewritten each time)."""
+    """Write the replayed summary and snapshot onto the (locked) hand row, with its
+    version: the summary's fields that changed (a play mid-hand changes none; the deal is
+    not rewritten each time)."""
     changed = [name for name in SUMMARY_FIELDS if getattr(hand, name) != replay.summary[name]]
     for name in changed:
         setattr(hand, name, replay.summary[name])
-    row_update(hand, [*changed, "version"])
-
-
-# --------------------------------------------------------------------------- replay cache
-#: Replays of recent hands in this process, by hand id: (version, id of the last event,
-#: replay). Only a cache (each process has its own; nothing is locked by it): a write takes
-#: the entry after it has locked the hand row and uses it only if the row's version and
-#: last event id are the entry's, so a log written by another process, or an entry of a
-#: rolled-back transaction (a write's new replay is kept only on commit), is never used. A
-#: write that took an entry and then wrote nothing (refused, or a retry) gives it back at
-#: once: an entry is a committed hand's replay, and the refused push left it unchanged. A
-#: hit saves reading and replaying the log. Bounded: the oldest entries go first.
-_CACHE: OrderedDict[int, tuple[int, int | None, HandReplay]] = OrderedDict()
-CACHE_SIZE = 4096
-
-
-def replay_cache_take(*, hand: Hand, last_event_id: int | None) -> HandReplay | None:
-    """The cached replay of the locked ``hand`` at its version, removed from the cache
-    (the caller pushes onto its state), or None."""
-    entry = _CACHE.pop(hand.pk, None)
-    if entry is None or entry[0] != hand.version or entry[1] != last_event_id:
-        return None
-    replay = entry[2]
-    replay.hand = hand
-    return replay
-
-
-def replay_cache_put(*, replay: HandReplay) -> None:
-    """Cache ``replay`` (of a hand row locked by the caller, whose log it replays)
-    now: only when nothing was written since it was taken."""
-    hand = replay.hand
-    last = replay.events[-1].pk if replay.events else None
-    _CACHE[hand.pk] = (hand.version, last, replay)
-    while len(_CACHE) > CACHE_SIZE:
-        try:
-            _CACHE.popitem(last=False)
-        except KeyError:  # another thread emptied it
-            break
-
-
-def replay_cache_clear() -> None:
-    """Empty this process's cache (tests: their rolled-back hands' ids come round again)."""
-    _CACHE.clear()
-
-
-def replay_cache_put_on_commit(*, replay: HandReplay) -> None:
-    """Cache ``replay`` once the caller's transaction commits (never if it rolls back)."""
-    transaction.on_commit(lambda: replay_cache_put(replay=replay))
+    hand.state = replay.snapshot
+    update(hand, [*changed, "state", "version"])
 
 
 def hand_summary_of_row(*, hand: Hand) -> dict[str, Any]:
@@ -417,11 +438,24 @@ def hand_summary_of_row(*, hand: Hand) -> dict[str, Any]:
     return {name: getattr(hand, name) for name in SUMMARY_FIELDS}
 
 
-def hand_check_replays(*, hand: Hand) -> list[str]:
-    """Fields whose stored value differs from the replay of the log (empty when sound)."""
+def hand_check_replays(*, hand: Hand, events: list[HandEvent] | None = None) -> list[str]:
+    """Fields whose stored value differs from the replay of the log (``events``, default:
+    read), empty when sound: the summary's, and ``state`` when the stored snapshot is not
+    the log folded (a NULL snapshot is sound: the next write rebuilds it from the log)."""
     stored = hand_summary_of_row(hand=hand)
-    replayed = hand_replay(hand=hand).summary
-    return [name for name in SUMMARY_FIELDS if stored[name] != replayed[name]]
+    replayed = hand_replay(hand=hand, events=events)
+    wrong = [name for name in SUMMARY_FIELDS if stored[name] != replayed.summary[name]]
+    if hand.state is not None and hand.state != replayed.snapshot:
+        wrong.append("state")
+    return wrong
+
+
+def hand_replay_stored(*, hand: Hand) -> HandReplay:
+    """The replay of ``hand`` as its row holds it: from its snapshot (no read of the log),
+    or from its log when it has none yet."""
+    if hand.state is None:
+        return hand_replay(hand=hand)
+    return replay_of_snapshot(hand=hand, snapshot=hand.state)
 
 
 __all__ = [
@@ -431,15 +465,12 @@ __all__ = [
     "hand_check_replays",
     "hand_deal",
     "hand_replay",
+    "hand_replay_stored",
     "hand_state_new",
     "hand_summary_apply",
     "hand_summary_of_row",
-    "replay_cache_clear",
-    "replay_cache_put",
-    "replay_cache_put_on_commit",
-    "replay_cache_take",
-    "replay_extend",
-    "replay_remember",
-    "replay_remembered",
+    "replay_of_snapshot",
     "rules_error",
+    "snapshot_fold",
+    "snapshot_new",
 ]

@@ -4,7 +4,9 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
-from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
+from django.db.models import Count, Prefetch, Q, QuerySet
 
 from referee.rules.cards import format_cards
 from referee.rules.errors import RulesError
@@ -12,22 +14,31 @@ from referee.rules.hand import HandState
 from referee.rules.physical import IMPOSSIBLE_CHECKS, PhysicalHandState
 from referee.rules.profiles import get_profile
 from referee.rules.scoring import DealResult, DefenderStake, stake_breakdown
-from tournaments.common.access import assigned_referee_rows
-from tournaments.common.compiled import CompiledGet
 from tournaments.common.player_names import display_name
-from tournaments.common.roles import user_is_director
+from tournaments.common.roles import REFEREE_GROUP, user_is_director
+from tournaments.common.rows import Columns, column, fetch_one, table_name
 from tournaments.hands.card_secrecy import ALL, NONE, CardsShown
-from tournaments.hands.replay import HandReplay, hand_deal, hand_replay, replay_remembered
+from tournaments.hands.replay import (
+    HandReplay,
+    hand_deal,
+    hand_replay,
+    hand_replay_stored,
+    replay_of_snapshot,
+)
+from tournaments.hands.writing import hand_written
 from tournaments.models import (
+    Board,
     Confirmation,
     Hand,
     HandEvent,
     HandEventKind,
     HandStatus,
     RefereeAssignment,
+    Round,
     RoundStatus,
     Seat,
     Table,
+    Tournament,
 )
 from tournaments.tournament import selectors
 
@@ -39,47 +50,76 @@ def _hands_with_table() -> QuerySet[Hand]:
     return Hand.objects.select_related("table__round__tournament", "board")
 
 
-_hand_with_table = CompiledGet("hand_with_table", lambda pk: _hands_with_table().filter(pk=pk))
-
-
 def hand_get(*, hand_id: int) -> Hand | None:
-    hand: Hand | None = _hand_with_table(hand_id)
-    return hand
+    # ``get``, not ``first``: no ORDER BY to add (the ORM builds it per call, measurably).
+    try:
+        return _hands_with_table().get(pk=hand_id)
+    except Hand.DoesNotExist:
+        return None
 
 
-#: ``_hand_with_table`` and, in the same query, whether the writer is a referee assigned
-#: to the hand's table (``writer_assigned``).
-_hand_for_writer = CompiledGet(
-    "hand_for_writer",
-    lambda pk, user_id: (
-        _hands_with_table()
-        .annotate(
-            writer_assigned=Exists(
-                assigned_referee_rows(user_id, OuterRef("table_id"), OuterRef("table__round_id"))
-            )
-        )
-        .filter(pk=pk)
-    ),
-)
+_HAND = Columns(Hand, "h")
+_TABLE = Columns(Table, "t")
+#: Not read for a write (its seating text and tie-breaks can be long).
+_ROUND = Columns(Round, "r", defer=["seating_explanation"])
+_TOURNAMENT = Columns(Tournament, "o", defer=["tiebreaks"])
+_BOARD = Columns(Board, "b")
+_USER_GROUPS: Any = get_user_model().groups.through
+
+
+def _hand_for_write_sql() -> str:
+    """``hand_get_for_write``'s statement: what ``hand_get`` reads, and
+    ``access.assigned_referee_rows`` as an EXISTS; built once (the ORM would build it again
+    on every write)."""
+    a = {name: column(RefereeAssignment, name) for name in ("user", "round", "table")}
+    user_groups = {name: column(_USER_GROUPS, name) for name in ("user", "group")}
+    pk = column(Hand, "id")  # every table's primary key is "id"
+    return (
+        f"SELECT {_HAND.sql}, {_TABLE.sql}, {_ROUND.sql}, {_TOURNAMENT.sql}, {_BOARD.sql},"
+        f" EXISTS (SELECT 1 FROM {table_name(RefereeAssignment)} a"
+        f" JOIN {table_name(_USER_GROUPS)} ug ON ug.{user_groups['user']} = a.{a['user']}"
+        f" JOIN {table_name(Group)} g ON g.{pk} = ug.{user_groups['group']}"
+        f" WHERE a.{a['user']} = %s AND a.{a['round']} = t.{column(Table, 'round')}"
+        f" AND (a.{a['table']} IS NULL OR a.{a['table']} = h.{column(Hand, 'table')})"
+        f" AND g.{column(Group, 'name')} = %s)"
+        f" FROM {table_name(Hand)} h"
+        f" JOIN {table_name(Table)} t ON t.{pk} = h.{column(Hand, 'table')}"
+        f" JOIN {table_name(Round)} r ON r.{pk} = t.{column(Table, 'round')}"
+        f" JOIN {table_name(Tournament)} o ON o.{pk} = r.{column(Round, 'tournament')}"
+        f" LEFT JOIN {table_name(Board)} b ON b.{pk} = h.{column(Hand, 'board')}"
+        f" WHERE h.{pk} = %s"
+    )
+
+
+_HAND_FOR_WRITE_SQL = _hand_for_write_sql()
 
 
 def hand_get_for_write(*, hand_id: int, user: Any) -> Hand | None:
     """The hand as ``hand_get`` reads it, with ``writer_assigned``: whether ``user`` is a
     referee assigned to its table (for ``access.table_write_check``), in one query."""
-    hand: Hand | None = _hand_for_writer(hand_id, user.pk)
+    row = fetch_one(_HAND_FOR_WRITE_SQL, [user.pk, REFEREE_GROUP, hand_id])
+    if row is None:
+        return None
+    start = 0
+    instances = []
+    for columns in (_HAND, _TABLE, _ROUND, _TOURNAMENT, _BOARD):
+        instances.append(columns.instance(row, start))
+        start += columns.width
+    hand, table, round_, tournament, board = instances
+    round_.tournament = tournament
+    table.round = round_
+    hand.table = table
+    hand.board = board
+    hand.writer_assigned = bool(row[start])
     return hand
 
 
-#: The table with its round and tournament (every hand start reads it first).
-_table_with_round = CompiledGet(
-    "table_with_round",
-    lambda pk: Table.objects.select_related("round__tournament").filter(pk=pk),
-)
-
-
 def table_get(*, table_id: int) -> Table | None:
-    table: Table | None = _table_with_round(table_id)
-    return table
+    """The table with its round and tournament (every hand start reads it first)."""
+    try:
+        return Table.objects.select_related("round__tournament").get(pk=table_id)
+    except Table.DoesNotExist:
+        return None
 
 
 def hand_mode(hand: Hand) -> str:
@@ -177,13 +217,26 @@ def hand_detail(
     with the Idempotency-Key ``written_key`` (None when the write appended none). A write's
     answer stays small however long the hand; the phone reads the whole hand when it needs
     the log."""
-    replay = None if audit else replay_remembered(hand=hand)
-    if replay is None:
+    written = None if log else hand_written(hand)
+    if written is not None:  # the write's answer, from what the write computed
+        replay = written.replay or hand_replay_stored(hand=hand)
+        events = [written.event] if written.event is not None else []
+    elif log or hand.state is None:
         events = list(
             HandEvent.objects.filter(hand=hand).select_related("recorded_by").order_by("seq")
         )
         replay = hand_replay(hand=hand, events=events)
-    events = replay.events
+    else:  # a write's answer: the row's snapshot and the one event written, not the log
+        replay = replay_of_snapshot(hand=hand, snapshot=hand.state)
+        events = (
+            list(
+                HandEvent.objects.select_related("recorded_by").filter(
+                    hand_id=hand.pk, idempotency_key=written_key
+                )
+            )
+            if written_key
+            else []
+        )
     summary = replay.summary
     live = summary["status"] in LIVE_STATUSES
     shown = show_cards if isinstance(show_cards, CardsShown) else (ALL if show_cards else NONE)
@@ -229,11 +282,11 @@ def hand_detail(
     if log:
         out["events"] = [_event_row(e, audit=audit, **hide) for e in events]
     else:
-        written = next(
+        keyed = next(
             (e for e in reversed(events) if written_key and e.idempotency_key == written_key),
             None,
         )
-        out["event"] = _event_row(written, audit=False, **hide) if written else None
+        out["event"] = _event_row(keyed, audit=False, **hide) if keyed else None
     if state is not None:
         _state_fields(out, replay, state, shown=shown, closed=not live)
     if cards:

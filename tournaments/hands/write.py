@@ -1,17 +1,17 @@
 """Hands and their append-only event log: the one write path for hand actions.
 
-Every write locks the hand row, checks the idempotency key and the expected version,
-replays the log through ``referee.rules``, appends one ``HandEvent`` and writes the
-row's summary from the replay (``replay``); scores come from one place only,
-``referee.rules.scoring``. The API, the admin, the commands and the tests call these.
+Every write goes through ``writing.hand_write``: it locks the hand row, checks the
+idempotency key and the expected version, builds the ``referee.rules`` state from the row's
+snapshot, lets the service decide, appends its ``HandEvent`` and writes the row's summary
+and snapshot (``replay``); scores come from one place only, ``referee.rules.scoring``. The
+API, the admin, the commands and the tests call these.
 """
 
 import secrets
-from collections.abc import Callable
 from typing import Any
 
 from django.db import connection
-from django.db.models import Count, Max, OuterRef, Q, Subquery
+from django.db.models import Count, Q
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -29,7 +29,6 @@ from referee.rules.errors import RulesError
 from referee.rules.physical import check_deal
 from referee.rules.profiles import get_profile
 from referee.rules.scoring import DealResult, score_result
-from tournaments.common.compiled import CompiledGet, row_insert
 from tournaments.common.errors import ApplicationError
 from tournaments.common.model_validation import model_validate
 from tournaments.common.seat_names import seat_name
@@ -37,31 +36,29 @@ from tournaments.common.transactions import hand_write_atomic
 from tournaments.common.validation import (
     bool_check,
     bool_triple_check,
-    idempotency_key_check,
     int_check,
     invalid,
     reason_check,
-    text_check,
 )
 from tournaments.hands.boards import boards_not_replayed_check
 from tournaments.hands.replay import (
     AnyHandState,
     HandReplay,
-    hand_replay,
-    hand_summary_apply,
-    replay_cache_put,
-    replay_cache_put_on_commit,
-    replay_cache_take,
-    replay_extend,
-    replay_remember,
-    replay_remembered,
+    hand_replay_stored,
     rules_error,
+    snapshot_new,
 )
-from tournaments.hands.results import hand_results_sync, results_final_error
+from tournaments.hands.results import results_final_error
+from tournaments.hands.writing import (
+    NewEvent,
+    hand_commit,
+    hand_event_append,
+    hand_write,
+    hand_written_set,
+)
 from tournaments.models import (
     Board,
     Hand,
-    HandEvent,
     HandEventKind,
     HandStatus,
     Seat,
@@ -71,9 +68,6 @@ from tournaments.models import (
 )
 from tournaments.models.hands import LIVE_HAND_STATUSES
 from tournaments.tournament import selectors
-
-#: HandEvent.device_id is a varchar(64).
-DEVICE_ID_MAX_LENGTH = 64
 
 CLOSED_STATUSES = frozenset({HandStatus.FINISHED, HandStatus.PASSED_OUT, HandStatus.VOIDED})
 _KIND_OF_ACTION: dict[type, str] = {
@@ -250,7 +244,7 @@ def hand_create(
     list(Table.objects.select_for_update().filter(pk=table.pk).order_by().values_list("pk"))
     hand_start_check(table=table, hands_per_round=tournament.hands_per_round)
     if number is None:
-        last = _last_hand(table.pk)
+        last = Hand.objects.filter(table_id=table.pk).order_by("-number").only("number").first()
         number = (last.number if last is not None else 0) + 1
     elif Hand.objects.filter(table=table, number=number).exists():
         raise ApplicationError(
@@ -303,181 +297,10 @@ def hand_create(
     # The row's check constraints hold by construction (and the database enforces them);
     # its one unique constraint, the number, is checked above under the table's lock.
     model_validate(hand, exclude=["table", "board"], constraints=False)
+    # A new hand has no log: its snapshot is the empty log's (the first write's state).
+    hand.state = snapshot_new()
     hand.save()
-    # A new hand has no log: its replay (the answer's state, and the first action's) needs
-    # no read of one.
-    replay = hand_replay(hand=hand, events=[])
-    replay_remember(hand=hand, replay=replay)
-    replay_cache_put_on_commit(replay=replay)
-    return hand
-
-
-#: The table's hand with the highest number (its number only), for the next number.
-_last_hand = CompiledGet(
-    "last_hand",
-    lambda table_id: Hand.objects.filter(table_id=table_id).order_by("-number").only("number")[:1],
-)
-
-
-# --------------------------------------------------------------------------- write helpers
-def hand_lock(
-    *,
-    hand: Hand,
-    idempotency_key: str | None,
-    expected_version: int | None,
-    same_request: Callable[[HandEvent], bool],
-    events: list[HandEvent] | None = None,
-) -> tuple[Hand, bool]:
-    """Lock the hand row; return it and whether this is a retry of a recorded write.
-
-    A retry (same key, same request) writes nothing; the same key with another request
-    is ``idempotency_conflict``; a stale ``expected_version`` is ``version_conflict``.
-    With ``events`` (an empty list), the hand's log is read into it, in order (from this
-    process's replay cache when it holds the row's version: then ``replay_remembered``
-    of the returned hand is that replay).
-    """
-    idempotency_key_check(idempotency_key)
-    int_check("expected_version", expected_version, minimum=0, allow_none=True)
-    locked = _hand_row_lock(hand=hand, with_last_event=events is not None)
-    cached = None
-    if events is not None:
-        cached = replay_cache_take(hand=locked, last_event_id=locked.last_event_id)
-        if cached is not None:
-            events.extend(cached.events)
-            replay_remember(hand=locked, replay=cached)
-        else:
-            events.extend(HandEvent.objects.filter(hand=locked).order_by("seq"))
-    try:
-        retry = _hand_lock_checks(
-            locked=locked,
-            idempotency_key=idempotency_key,
-            expected_version=expected_version,
-            same_request=same_request,
-            events=events,
-        )
-    except ApplicationError:
-        if cached is not None:  # nothing written: still the committed hand's replay
-            replay_cache_put(replay=cached)
-        raise
-    if retry and cached is not None:
-        replay_cache_put(replay=cached)
-    return locked, retry
-
-
-def _hand_lock_checks(
-    *,
-    locked: Hand,
-    idempotency_key: str | None,
-    expected_version: int | None,
-    same_request: Callable[[HandEvent], bool],
-    events: list[HandEvent] | None,
-) -> bool:
-    """``hand_lock``'s checks of the locked row: whether the write is a retry."""
-    if idempotency_key is not None:
-        if events is not None:
-            previous = next((e for e in events if e.idempotency_key == idempotency_key), None)
-        else:
-            previous = locked.events.filter(idempotency_key=idempotency_key).first()
-        if previous is not None:
-            if not same_request(previous):
-                raise ApplicationError(
-                    "idempotency_conflict",
-                    _("This idempotency key was already used for a different request."),
-                )
-            return True
-    if expected_version is not None and expected_version != locked.version:
-        raise ApplicationError(
-            "version_conflict",
-            _("Another device wrote first: the hand is at version %(current)s, not %(seen)s.")
-            % {"current": locked.version, "seen": expected_version},
-            extra={"version": locked.version},
-        )
-    return False
-
-
-#: ``SELECT … FOR UPDATE`` of a hand row and the id of its last event (for the replay cache).
-_hand_row_locked = CompiledGet(
-    "hand_row_locked",
-    lambda pk: (
-        Hand.objects.select_for_update(of=("self",))
-        .annotate(
-            last_event_id=Subquery(
-                HandEvent.objects.filter(hand=OuterRef("pk")).order_by("-seq").values("pk")[:1]
-            )
-        )
-        .filter(pk=pk)
-    ),
-)
-
-
-def _hand_row_lock(*, hand: Hand, with_last_event: bool) -> Any:
-    """Lock the hand row (with the id of its last event when asked, for the replay cache).
-    The caller's hand already holds its table, round, tournament and board (rows a hand
-    write does not change): they are reused, not read again."""
-    related = Hand.table.is_cached(hand) and (hand.board_id is None or Hand.board.is_cached(hand))
-    if not (related and with_last_event):
-        rows = Hand.objects.select_for_update(of=("self",))
-        if not related:
-            rows = rows.select_related("table__round__tournament", "board")
-        locked = rows.get(pk=hand.pk)
-        locked.last_event_id = None  # type: ignore[attr-defined]
-        if not related:
-            return locked
-    else:
-        locked = _hand_row_locked(hand.pk)
-        if locked is None:
-            raise Hand.DoesNotExist
-    locked.table = hand.table
-    if hand.board_id is not None:
-        locked.board = hand.board
-    return locked
-
-
-def hand_event_append(
-    *,
-    hand: Hand,
-    kind: str,
-    payload: dict[str, Any],
-    recorded_by: Any,
-    actor_seat: int | None = None,
-    idempotency_key: str | None = None,
-    device_id: str = "",
-    seq: int | None = None,
-) -> HandEvent:
-    """Append an event to a hand whose row the caller has locked; bumps ``version``
-    (saved by ``hand_commit``). ``seq``: the next number, when the caller read the log."""
-    text_check("device_id", device_id, max_length=DEVICE_ID_MAX_LENGTH)
-    if seq is None:
-        seq = (hand.events.aggregate(last=Max("seq"))["last"] or 0) + 1
-    event = HandEvent(
-        hand=hand,
-        seq=seq,
-        kind=kind,
-        payload=payload,
-        actor_seat=actor_seat,
-        recorded_by=recorded_by if getattr(recorded_by, "pk", None) else None,
-        idempotency_key=idempotency_key,
-        device_id=device_id,
-    )
-    row_insert(event)
-    hand.version += 1
-    return event
-
-
-#: What the per-seat rows and the standings depend on.
-_COUNTING_FIELDS = ("status", "confirmation", "score_0", "score_1", "score_2", "landlord_seat")
-
-
-def hand_commit(*, hand: Hand, replay: HandReplay | None = None) -> Hand:
-    """Write the row's summary from the log and, when the status, scores or confirmation
-    changed, the per-seat rows (same transaction). A play in the middle of a hand leaves
-    the tournament row alone, so tables do not queue on its log version."""
-    replay = replay or hand_replay(hand=hand)
-    before = [getattr(hand, name) for name in _COUNTING_FIELDS]
-    hand_summary_apply(hand=hand, replay=replay)
-    if before != [getattr(hand, name) for name in _COUNTING_FIELDS]:
-        hand_results_sync(hand=hand)
-    replay_remember(hand=hand, replay=replay)
+    hand_written_set(hand, event=None)  # its answer: no event written, the empty log's state
     return hand
 
 
@@ -520,41 +343,24 @@ def hand_action_record(
     except RulesError as exc:
         raise rules_error(exc) from exc
     canonical = parsed.to_json()
-    events: list[HandEvent] = []
-    locked, retry = hand_lock(
+
+    def decide(locked: Hand, replay: HandReplay) -> NewEvent:
+        hand_open_check(hand=locked)
+        state = _action_push(replay=replay, action=parsed)
+        payload: dict[str, Any] = {"action": canonical}
+        if state.is_over:
+            payload.update(closes=True, needs_confirmation=hand_needs_confirmation(hand=locked))
+        return NewEvent(_KIND_OF_ACTION[type(parsed)], payload, actor_seat=parsed.seat)
+
+    return hand_write(
         hand=hand,
         idempotency_key=idempotency_key,
         expected_version=expected_version,
         same_request=lambda e: e.payload.get("action") == canonical,
-        events=events,
-    )
-    if retry:
-        return locked
-    cached = replay_remembered(hand=locked)  # taken from the replay cache by hand_lock
-    try:
-        hand_open_check(hand=locked)
-        replay = cached or hand_replay(hand=locked, events=events)
-        state = _action_push(replay=replay, action=parsed)
-    except ApplicationError:
-        if cached is not None:  # refused: the state is as it was taken
-            replay_cache_put(replay=cached)
-        raise
-    payload: dict[str, Any] = {"action": canonical}
-    if state.is_over:
-        payload.update(closes=True, needs_confirmation=hand_needs_confirmation(hand=locked))
-    event = hand_event_append(
-        hand=locked,
-        kind=_KIND_OF_ACTION[type(parsed)],
-        payload=payload,
-        actor_seat=parsed.seat,
+        decide=decide,
         recorded_by=recorded_by,
-        idempotency_key=idempotency_key,
         device_id=device_id,
-        seq=events[-1].seq + 1 if events else 1,
     )
-    written = hand_commit(hand=locked, replay=replay_extend(replay=replay, event=event))
-    replay_cache_put_on_commit(replay=replay_remembered(hand=written) or hand_replay(hand=written))
-    return written
 
 
 def _action_push(*, replay: HandReplay, action: Action) -> AnyHandState:
@@ -593,35 +399,33 @@ def hand_action_undo(
     event, nothing deleted. A hand finished by its last play reopens, unless its table
     has started another hand since (``hand_reopen_check``); a confirmed, voided or
     result-entered hand cannot be undone."""
-    locked, retry = hand_lock(
+
+    def decide(locked: Hand, replay: HandReplay) -> NewEvent:
+        reason_check(reason)
+        if locked.status == HandStatus.VOIDED or replay.result_event is not None:
+            raise ApplicationError("hand_closed", _("Only actions of a live hand can be undone."))
+        if locked.confirmation == "confirmed":
+            raise ApplicationError("hand_closed", _("A confirmed hand cannot be undone."))
+        if not replay.actions:
+            raise ApplicationError("nothing_to_undo", _("The hand has no action to undo."))
+        if locked.status in CLOSED_STATUSES:  # closed by the action undone: the hand reopens
+            hand_reopen_check(hand=locked)
+        undone = replay.actions[-1]
+        return NewEvent(
+            HandEventKind.UNDO,
+            {"undone_seq": undone.seq, "action": undone.payload["action"], "reason": reason},
+            actor_seat=undone.actor_seat,
+        )
+
+    return hand_write(
         hand=hand,
         idempotency_key=idempotency_key,
         expected_version=expected_version,
         same_request=lambda e: e.kind == HandEventKind.UNDO and e.payload.get("reason") == reason,
-    )
-    if retry:
-        return locked
-    reason_check(reason)
-    replay = hand_replay(hand=locked)
-    if locked.status == HandStatus.VOIDED or replay.result_event is not None:
-        raise ApplicationError("hand_closed", _("Only actions of a live hand can be undone."))
-    if locked.confirmation == "confirmed":
-        raise ApplicationError("hand_closed", _("A confirmed hand cannot be undone."))
-    if not replay.actions:
-        raise ApplicationError("nothing_to_undo", _("The hand has no action to undo."))
-    if locked.status in CLOSED_STATUSES:  # closed by the action undone: the hand reopens
-        hand_reopen_check(hand=locked)
-    undone = replay.actions[-1]
-    hand_event_append(
-        hand=locked,
-        kind=HandEventKind.UNDO,
-        payload={"undone_seq": undone.seq, "action": undone.payload["action"], "reason": reason},
-        actor_seat=undone.actor_seat,
+        decide=decide,
         recorded_by=recorded_by,
-        idempotency_key=idempotency_key,
         device_id=device_id,
     )
-    return hand_commit(hand=locked)
 
 
 @hand_write_atomic
@@ -638,36 +442,31 @@ def hand_announcement_record(
     """Confirm the due 报牌 of ``seat`` (SPEC R6.1), or log it as missing (R6.2: an
     irregularity, no score change; a penalty is a separate decision)."""
     kind = HandEventKind.ANNOUNCE if made else HandEventKind.ANNOUNCE_MISSING
-    locked, retry = hand_lock(
+
+    def decide(locked: Hand, replay: HandReplay) -> NewEvent:
+        due = [a for a in replay.announcements_due if a.seat == seat]
+        if not due:
+            raise ApplicationError(
+                "no_announcement_due",
+                _("%(seat)s has no announcement due.") % {"seat": seat_name(seat)},
+            )
+        announcement = due[0]
+        payload = {
+            "seat": announcement.seat,
+            "cards_left": announcement.cards_left,
+            "action_index": announcement.event_index,
+        }
+        return NewEvent(kind, payload, actor_seat=seat)
+
+    return hand_write(
         hand=hand,
         idempotency_key=idempotency_key,
         expected_version=expected_version,
         same_request=lambda e: e.kind == kind and e.payload.get("seat") == seat,
-    )
-    if retry:
-        return locked
-    replay = hand_replay(hand=locked)
-    due = [a for a in replay.announcements_due if a.seat == seat]
-    if not due:
-        raise ApplicationError(
-            "no_announcement_due",
-            _("%(seat)s has no announcement due.") % {"seat": seat_name(seat)},
-        )
-    announcement = due[0]
-    hand_event_append(
-        hand=locked,
-        kind=kind,
-        payload={
-            "seat": announcement.seat,
-            "cards_left": announcement.cards_left,
-            "action_index": announcement.event_index,
-        },
-        actor_seat=seat,
+        decide=decide,
         recorded_by=recorded_by,
-        idempotency_key=idempotency_key,
         device_id=device_id,
     )
-    return hand_commit(hand=locked)
 
 
 @hand_write_atomic
@@ -693,59 +492,54 @@ def hand_deal_record(
     except RulesError as exc:
         raise rules_error(exc) from exc
     canonical = parsed.to_json()
-    locked, retry = hand_lock(
+
+    def decide(locked: Hand, replay: HandReplay) -> list[NewEvent]:
+        if not locked.physical_cards:
+            raise ApplicationError(
+                "not_physical_cards", _("Only a physical-cards hand has its deal written in.")
+            )
+        if locked.status not in (HandStatus.FINISHED, HandStatus.PASSED_OUT):
+            # Written in while the hand is live, the deal would check only the actions so
+            # far and not the ones after it: it is written in once the hand has ended.
+            raise ApplicationError(
+                "hand_live",
+                _("The deal of a physical-cards hand is written in once the hand has ended."),
+            )
+        if canonical.get("first_bidder") != locked.first_bidder:
+            raise ApplicationError(
+                "first_bidder_mismatch",
+                _("The deal's first bidder must be the hand's (%(seat)s).")
+                % {"seat": seat_name(locked.first_bidder)},
+            )
+        error = check_deal(
+            parsed,
+            [e.payload["action"] for e in replay.actions],
+            get_profile(locked.rule_profile),
+        )
+        check: dict[str, Any] = {"ok": error is None}
+        if error is not None:
+            check.update(index=error.index, code=error.code, rule=error.message)
+        events = [NewEvent(HandEventKind.DEAL, {"deal": canonical, "check": check})]
+        if error is not None:
+            # Irregular: held back from the standings (disputed) until a director keeps it
+            # with a reason (``hand_irregular_keep``), corrects or voids it.
+            events.append(
+                NewEvent(
+                    HandEventKind.DISPUTE,
+                    {"irregular": "deal_check_failed", "reason": error.message},
+                )
+            )
+        return events
+
+    return hand_write(
         hand=hand,
         idempotency_key=idempotency_key,
         expected_version=expected_version,
         same_request=lambda e: e.kind == HandEventKind.DEAL and e.payload["deal"] == canonical,
-    )
-    if retry:
-        return locked
-    if not locked.physical_cards:
-        raise ApplicationError(
-            "not_physical_cards", _("Only a physical-cards hand has its deal written in.")
-        )
-    if locked.status not in (HandStatus.FINISHED, HandStatus.PASSED_OUT):
-        # Written in while the hand is live, the deal would check only the actions so far
-        # and not the ones after it: it is written in once the hand has ended.
-        raise ApplicationError(
-            "hand_live",
-            _("The deal of a physical-cards hand is written in once the hand has ended."),
-        )
-    if canonical.get("first_bidder") != locked.first_bidder:
-        raise ApplicationError(
-            "first_bidder_mismatch",
-            _("The deal's first bidder must be the hand's (%(seat)s).")
-            % {"seat": seat_name(locked.first_bidder)},
-        )
-    replay = hand_replay(hand=locked)
-    error = check_deal(
-        parsed,
-        [e.payload["action"] for e in replay.actions],
-        get_profile(locked.rule_profile),
-    )
-    check: dict[str, Any] = {"ok": error is None}
-    if error is not None:
-        check.update(index=error.index, code=error.code, rule=error.message)
-    hand_event_append(
-        hand=locked,
-        kind=HandEventKind.DEAL,
-        payload={"deal": canonical, "check": check},
+        decide=decide,
         recorded_by=recorded_by,
-        idempotency_key=idempotency_key,
         device_id=device_id,
     )
-    if error is not None:
-        # Irregular: held back from the standings (disputed) until a director keeps it
-        # with a reason (``hand_irregular_keep``), corrects or voids it.
-        hand_event_append(
-            hand=locked,
-            kind=HandEventKind.DISPUTE,
-            payload={"irregular": "deal_check_failed", "reason": error.message},
-            recorded_by=recorded_by,
-            device_id=device_id,
-        )
-    return hand_commit(hand=locked)
 
 
 # --------------------------------------------------------------------------- result-only
@@ -828,15 +622,18 @@ def result_entry(
     )
 
 
-def result_entry_check(*, hand: Hand, result: DealResult) -> dict[str, Any]:
+def result_entry_check(
+    *, hand: Hand, result: DealResult, replay: HandReplay | None = None
+) -> dict[str, Any]:
     """What entering ``result`` on ``hand`` must pass, in this order: the hand is open
     (``hand_closed``), its actions are not being logged (``hand_logged_live``), and the
     result is consistent and possible (``score_result``: ``invalid_result`` or
     ``impossible_result`` naming the rule in ``details.rule``). Answers the result event's
     payload, with the scores. ``hand_record_result`` calls it on the locked row,
-    ``hand_result_preview`` on the row as read."""
+    ``hand_result_preview`` on the row as read (``replay``: the hand's, when the caller has
+    it)."""
     hand_open_check(hand=hand)
-    if hand_replay(hand=hand).actions:
+    if (replay or hand_replay_stored(hand=hand)).actions:
         raise ApplicationError(
             "hand_logged_live",
             _("This hand's actions are being logged; its result comes from the log."),
@@ -888,7 +685,13 @@ def hand_record_result(
         spring=spring,
         anti_spring=anti_spring,
     )
-    locked, retry = hand_lock(
+
+    def decide(locked: Hand, replay: HandReplay) -> NewEvent:
+        payload = result_entry_check(hand=locked, result=result, replay=replay)
+        payload["needs_confirmation"] = hand_needs_confirmation(hand=locked)
+        return NewEvent(HandEventKind.RESULT, payload)
+
+    return hand_write(
         hand=hand,
         idempotency_key=idempotency_key,
         expected_version=expected_version,
@@ -896,20 +699,10 @@ def hand_record_result(
             e.kind == HandEventKind.RESULT
             and e.payload.get("result") == result_payload(result, hand.rule_profile)["result"]
         ),
-    )
-    if retry:
-        return locked
-    payload = result_entry_check(hand=locked, result=result)
-    payload["needs_confirmation"] = hand_needs_confirmation(hand=locked)
-    hand_event_append(
-        hand=locked,
-        kind=HandEventKind.RESULT,
-        payload=payload,
+        decide=decide,
         recorded_by=recorded_by,
-        idempotency_key=idempotency_key,
         device_id=device_id,
     )
-    return hand_commit(hand=locked)
 
 
 @hand_write_atomic
@@ -923,29 +716,26 @@ def hand_record_passed_out(
 ) -> Hand:
     """Record, for a table that does not log plays, that everybody passed (流局, R2.4):
     the hand scores 0 for every seat and counts as a hand played (R10.8.2)."""
-    locked, retry = hand_lock(
+
+    def decide(locked: Hand, replay: HandReplay) -> NewEvent:
+        hand_open_check(hand=locked)
+        if replay.actions:
+            raise ApplicationError(
+                "hand_logged_live",
+                _("This hand's actions are being logged; its result comes from the log."),
+            )
+        payload = {"closes": True, "needs_confirmation": hand_needs_confirmation(hand=locked)}
+        return NewEvent(HandEventKind.PASS_OUT, payload)
+
+    return hand_write(
         hand=hand,
         idempotency_key=idempotency_key,
         expected_version=expected_version,
         same_request=lambda e: e.kind == HandEventKind.PASS_OUT,
-    )
-    if retry:
-        return locked
-    hand_open_check(hand=locked)
-    if hand_replay(hand=locked).actions:
-        raise ApplicationError(
-            "hand_logged_live",
-            _("This hand's actions are being logged; its result comes from the log."),
-        )
-    hand_event_append(
-        hand=locked,
-        kind=HandEventKind.PASS_OUT,
-        payload={"closes": True, "needs_confirmation": hand_needs_confirmation(hand=locked)},
+        decide=decide,
         recorded_by=recorded_by,
-        idempotency_key=idempotency_key,
         device_id=device_id,
     )
-    return hand_commit(hand=locked)
 
 
 __all__ = [
@@ -958,7 +748,7 @@ __all__ = [
     "hand_create",
     "hand_deal_record",
     "hand_event_append",
-    "hand_lock",
+    "hand_needs_confirmation",
     "hand_open_check",
     "hand_record_passed_out",
     "hand_record_result",

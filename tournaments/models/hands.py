@@ -109,6 +109,11 @@ class Hand(models.Model):
         _("deal seed"), null=True, blank=True, help_text=_("The random seed the server dealt from.")
     )
     version = models.IntegerField(_("version"), default=0)
+    #: The log folded at ``version`` (``tournaments.hands.replay``: the actions in force and
+    #: the events the summary depends on), written by each write with its event: a write
+    #: rebuilds its state from it instead of reading the log. NULL: not written yet (the next
+    #: write folds the log).
+    state = models.JSONField(_("log snapshot"), null=True, blank=True, editable=False)
     pin_failures = models.SmallIntegerField(
         _("wrong PINs"),
         default=0,

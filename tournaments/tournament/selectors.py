@@ -7,7 +7,6 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Permission
 from django.db.models import Count, Exists, Max, OuterRef, Prefetch, Q, QuerySet
 
-from tournaments.common.compiled import CompiledGet
 from tournaments.common.roles import REFEREE_GROUP
 from tournaments.models import (
     Board,
@@ -217,20 +216,15 @@ def table_first_bidder(*, table: Table, hand_number: int) -> int | None:
     return (table.first_bidder + hand_number - 1) % 3
 
 
-#: A round's board for one section and hand number (read at every hand start).
-_round_board = CompiledGet(
-    "round_board",
-    lambda round_id, section, hand_number: (
-        RoundBoard.objects.filter(round_id=round_id, section=section, hand_number=hand_number)
-        .select_related("board")
-        .order_by()
-    ),
-)
-
-
 def round_board(*, table: Table, hand_number: int) -> Board | None:
     """The board every table of ``table``'s section plays as hand ``hand_number``."""
-    row = _round_board(table.round_id, table.section, hand_number)
+    row = (
+        RoundBoard.objects.filter(
+            round_id=table.round_id, section=table.section, hand_number=hand_number
+        )
+        .select_related("board")
+        .first()
+    )
     return row.board if row is not None else None
 
 

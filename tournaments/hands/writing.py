@@ -1,0 +1,333 @@
+"""The one skeleton of a hand write (``hand_write``): every hand service goes through it.
+
+Lock the hand row; answer a retry (the same Idempotency-Key: the recorded write) or a stale
+``If-Match`` version (``version_conflict``); build the state from the row's snapshot
+(``Hand.state``, in the same transaction: no process keeps anything between requests);
+let the service decide (refuse, or name the event to append); append it; write the
+summary, the snapshot and the version; queue the standings on commit (through
+``hand_results_sync`` when the hand's counting fields changed). The hand returned carries
+``HandWritten`` (the event under the key and the replay computed), which the write's answer
+uses in the same request instead of reading them again.
+
+The lock, the event's insert and the row's update are hand-written statements
+(``tournaments.common.rows``): the hottest statements of every write, built once.
+"""
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import connection
+from django.db.models import Max
+from django.utils.translation import gettext as _
+
+from tournaments.common.errors import ApplicationError
+from tournaments.common.rows import Columns, Insert, column, fetch_one, table_name
+from tournaments.common.validation import idempotency_key_check, int_check, text_check
+from tournaments.hands.replay import (
+    AnyHandState,
+    HandReplay,
+    hand_replay,
+    hand_replay_stored,
+    hand_summary_apply,
+    replay_of_snapshot,
+    snapshot_fold,
+)
+from tournaments.hands.results import hand_results_sync
+from tournaments.models import ACTION_KINDS, Hand, HandEvent
+
+#: HandEvent.device_id is a varchar(64).
+DEVICE_ID_MAX_LENGTH = 64
+
+
+@dataclass(frozen=True)
+class NewEvent:
+    """An event a service decided to append (the skeleton numbers, keys and writes it)."""
+
+    kind: str
+    payload: dict[str, Any]
+    actor_seat: int | None = None
+
+
+#: A service's decision on the locked hand and its replayed state: the event to append
+#: (a written-in deal that breaks the log appends its dispute after it; none: nothing is
+#: appended, as for a wrong PIN, which only counts), or a refusal (``ApplicationError``,
+#: nothing written).
+Decide = Callable[[Hand, HandReplay], NewEvent | Sequence[NewEvent]]
+
+
+def hand_write(
+    *,
+    hand: Hand,
+    idempotency_key: str | None,
+    expected_version: int | None,
+    same_request: Callable[[HandEvent], bool],
+    decide: Decide,
+    recorded_by: Any = None,
+    device_id: str = "",
+) -> Hand:
+    """Run one hand write in the caller's transaction (the services are
+    ``hand_write_atomic``) and return the hand as written (or as it is, for a retry).
+
+    A retry (same key, ``same_request`` of the event recorded with it) writes nothing; the
+    same key with another request is ``idempotency_conflict``; a stale
+    ``expected_version`` is ``version_conflict``; then ``decide`` runs on the locked row
+    and its replay."""
+    idempotency_key_check(idempotency_key)
+    int_check("expected_version", expected_version, minimum=0, allow_none=True)
+    locked, key_event_id = hand_row_lock_keyed(hand=hand, idempotency_key=idempotency_key)
+    retry = hand_retry_check(
+        hand=locked,
+        idempotency_key=idempotency_key,
+        expected_version=expected_version,
+        same_request=same_request,
+        key_event_id=key_event_id,
+    )
+    if retry is not None:
+        hand_written_set(locked, event=retry)
+        return locked
+    replay = hand_replay_stored(hand=locked)
+    decided = decide(locked, replay)
+    new = [decided] if isinstance(decided, NewEvent) else list(decided)
+    if not new:  # the service decided to write nothing to the log (a wrong PIN's count)
+        hand_written_set(locked, event=None)
+        return locked
+    snapshot = {
+        **replay.snapshot,
+        "actions": list(replay.snapshot["actions"]),
+        "announced": list(replay.snapshot["announced"]),
+    }
+    keyed: HandEvent | None = None
+    for index, item in enumerate(new):
+        event = hand_event_append(
+            hand=locked,
+            kind=item.kind,
+            payload=item.payload,
+            actor_seat=item.actor_seat,
+            recorded_by=recorded_by,
+            idempotency_key=idempotency_key if index == 0 else None,
+            device_id=device_id,
+            seq=locked.version + 1,
+        )
+        snapshot_fold(snapshot, event)
+        if index == 0 and idempotency_key is not None:
+            keyed = event
+    after = replay_of_snapshot(
+        hand=locked, snapshot=snapshot, state=_state_pushed(replay, new, snapshot)
+    )
+    hand_commit(hand=locked, replay=after)
+    hand_written_set(locked, event=keyed, replay=after)
+    return locked
+
+
+def _state_pushed(
+    replay: HandReplay, new: list[NewEvent], snapshot: dict[str, Any]
+) -> AnyHandState | None:
+    """The rules state after the write, when ``decide`` pushed the one action it appends
+    onto the replay's state (an action: ``write.hand_action_record``), so that it need not
+    be rebuilt from the snapshot; else None."""
+    state = replay.state
+    if state is None or len(new) != 1 or new[0].kind not in ACTION_KINDS:
+        return None
+    actions = snapshot["actions"]
+    if len(state.actions) != len(replay.snapshot["actions"]) + 1 or len(actions) != len(
+        state.actions
+    ):
+        return None
+    return state if state.actions[-1].to_json() == actions[-1][3] else None
+
+
+@dataclass(frozen=True)
+class HandWritten:
+    """What ``hand_write`` leaves on the hand it returns (``hand.written``), for the
+    write's answer (``selectors.hand_detail``) in the same request: the event recorded
+    under the request's key (the one appended, or a retry's), and the replay the write
+    computed (none for a retry). Valid while ``hand.version`` is ``version``."""
+
+    version: int
+    event: HandEvent | None
+    replay: HandReplay | None = None
+
+
+def hand_written_set(
+    hand: Hand, *, event: HandEvent | None, replay: HandReplay | None = None
+) -> None:
+    """Leave ``HandWritten`` on ``hand``, at its version (``hand_written``)."""
+    setattr(hand, "written", HandWritten(version=hand.version, event=event, replay=replay))  # noqa: B010
+
+
+def hand_written(hand: Hand) -> HandWritten | None:
+    """What ``hand_write`` left on ``hand`` (``HandWritten``), if the hand is still at
+    the version it wrote."""
+    written = getattr(hand, "written", None)
+    if isinstance(written, HandWritten) and written.version == hand.version:
+        return written
+    return None
+
+
+_HAND = Columns(Hand, "h")
+#: The lock, with (in the same statement, so as of its start) the row's version and the
+#: id of the event recorded under the key: when the lock waited for another write, the
+#: version differs from the locked row's, and the key is read again after the lock.
+_LOCK_SQL = (
+    f"SELECT {_HAND.sql},"
+    f" (SELECT v.{column(Hand, 'version')} FROM {table_name(Hand)} v"
+    f" WHERE v.{column(Hand, 'id')} = %s),"
+    f" (SELECT e.{column(HandEvent, 'id')} FROM {table_name(HandEvent)} e"
+    f" WHERE e.{column(HandEvent, 'hand')} = %s AND e.{column(HandEvent, 'idempotency_key')} = %s)"
+    f" FROM {table_name(Hand)} h WHERE h.{column(Hand, 'id')} = %s"
+)
+
+
+def hand_row_lock_keyed(*, hand: Hand, idempotency_key: str | None) -> tuple[Hand, int | None]:
+    """``hand_row_lock`` in one hand-written statement, with the id of the event recorded
+    under ``idempotency_key`` when the statement saw the row as it locked it (None: not
+    found, or to be read again after the lock: ``hand_retry_check``)."""
+    sql = _LOCK_SQL if connection.vendor == "sqlite" else _LOCK_SQL + " FOR UPDATE OF h"
+    row = fetch_one(sql, [hand.pk, hand.pk, idempotency_key, hand.pk])
+    if row is None:
+        raise Hand.DoesNotExist
+    locked: Hand = _HAND.instance(row)
+    _keep_related(locked, hand)
+    seen_version, key_event_id = row[_HAND.width], row[_HAND.width + 1]
+    if idempotency_key is not None and key_event_id is None and seen_version != locked.version:
+        return locked, -1  # waited for another write: the key is read again
+    return locked, key_event_id
+
+
+def hand_row_lock(*, hand: Hand) -> Hand:
+    """``SELECT … FOR UPDATE`` of the hand row. Its table, round, tournament and board
+    (rows a hand write reads but does not change, so does not lock) are the caller's
+    hand's: read with it (``selectors.hand_get``), not read again."""
+    locked = Hand.objects.select_for_update().get(pk=hand.pk)
+    _keep_related(locked, hand)
+    return locked
+
+
+def _keep_related(locked: Hand, hand: Hand) -> None:
+    locked.table = hand.table
+    if locked.board_id is not None and locked.board_id == hand.board_id:
+        locked.board = hand.board
+
+
+def hand_retry_check(
+    *,
+    hand: Hand,
+    idempotency_key: str | None,
+    expected_version: int | None,
+    same_request: Callable[[HandEvent], bool],
+    key_event_id: int | None = -1,
+) -> HandEvent | None:
+    """The checks of the locked row (``hand_row_lock``): whether the write is a retry.
+
+    The event of the key is read by a statement of its own, after the lock: on
+    PostgreSQL (READ COMMITTED) a statement that waited for the lock still sees the data
+    of when it started, so a key recorded by the write it waited for would be missed in
+    the locking statement itself (the second of two requests with one key would then be
+    refused instead of answered). ``key_event_id``: that event's id as the locking
+    statement read it when it saw the locked row (``hand_row_lock_keyed``; None: no
+    such event), -1: to be read here. Returns the retry's event, or None."""
+    if idempotency_key is not None and key_event_id is not None:
+        try:  # one at most (hand_event_idempotency_key_unique)
+            if key_event_id == -1:
+                event = HandEvent.objects.get(hand_id=hand.pk, idempotency_key=idempotency_key)
+            else:
+                event = HandEvent.objects.get(pk=key_event_id)
+        except HandEvent.DoesNotExist:
+            event = None
+        if event is not None:
+            if not same_request(event):
+                raise ApplicationError(
+                    "idempotency_conflict",
+                    _("This idempotency key was already used for a different request."),
+                )
+            return event
+    if expected_version is not None and expected_version != hand.version:
+        raise ApplicationError(
+            "version_conflict",
+            _("Another device wrote first: the hand is at version %(current)s, not %(seen)s.")
+            % {"current": hand.version, "seen": expected_version},
+            extra={"version": hand.version},
+        )
+    return None
+
+
+#: The event's insert (the hottest write: one per hand write), built once.
+_EVENT_INSERT = Insert(
+    HandEvent,
+    [
+        "hand_id",
+        "seq",
+        "kind",
+        "payload",
+        "actor_seat",
+        "recorded_by_id",
+        "idempotency_key",
+        "device_id",
+    ],
+)
+
+
+def hand_event_append(
+    *,
+    hand: Hand,
+    kind: str,
+    payload: dict[str, Any],
+    recorded_by: Any,
+    actor_seat: int | None = None,
+    idempotency_key: str | None = None,
+    device_id: str = "",
+    seq: int | None = None,
+) -> HandEvent:
+    """Append an event to a hand whose row the caller has locked; bumps ``version``
+    (saved by ``hand_commit``). ``seq``: the next number, when the caller knows it (the
+    version counts the events)."""
+    text_check("device_id", device_id, max_length=DEVICE_ID_MAX_LENGTH)
+    if seq is None:
+        seq = (hand.events.aggregate(last=Max("seq"))["last"] or 0) + 1
+    event: HandEvent = _EVENT_INSERT.save(
+        hand_id=hand.pk,
+        seq=seq,
+        kind=kind,
+        payload=payload,
+        actor_seat=actor_seat,
+        recorded_by_id=getattr(recorded_by, "pk", None),
+        idempotency_key=idempotency_key,
+        device_id=device_id,
+    )
+    event.hand = hand
+    hand.version += 1
+    return event
+
+
+#: What the per-seat rows and the standings depend on.
+_COUNTING_FIELDS = ("status", "confirmation", "score_0", "score_1", "score_2", "landlord_seat")
+
+
+def hand_commit(*, hand: Hand, replay: HandReplay | None = None) -> Hand:
+    """Write the row's summary and snapshot (``replay``, default: the log replayed) and,
+    when the status, scores or confirmation changed, the per-seat rows and the standings
+    request on commit (same transaction). A play in the middle of a hand leaves the
+    tournament row alone, so tables do not queue on its log version."""
+    replay = replay or hand_replay(hand=hand)
+    before = [getattr(hand, name) for name in _COUNTING_FIELDS]
+    hand_summary_apply(hand=hand, replay=replay)
+    if before != [getattr(hand, name) for name in _COUNTING_FIELDS]:
+        hand_results_sync(hand=hand)
+    return hand
+
+
+__all__ = [
+    "DEVICE_ID_MAX_LENGTH",
+    "Decide",
+    "HandWritten",
+    "NewEvent",
+    "hand_commit",
+    "hand_event_append",
+    "hand_retry_check",
+    "hand_row_lock",
+    "hand_row_lock_keyed",
+    "hand_write",
+    "hand_written",
+    "hand_written_set",
+]

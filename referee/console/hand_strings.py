@@ -148,6 +148,7 @@ def hand_strings() -> dict[str, str]:
             "pin_farmer": _("Farmer's PIN"),
             "pin_player": _("PIN"),
             "pins_confirm": _("Confirm the result"),
+            "pins_four_digits": _("Type each player's PIN: the 4 digits on their table card."),
             "pins_offline": _(
                 "No connection: the players' PINs are sent only online (they are never kept on "
                 "this phone)."

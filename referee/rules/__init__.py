@@ -24,6 +24,7 @@ from referee.rules.cards import (
 )
 from referee.rules.combos import Kind, Play, beats, classify, readings
 from referee.rules.errors import (
+    BadResult,
     IllegalAction,
     InvalidDeal,
     InvalidResult,
@@ -51,6 +52,7 @@ __all__ = [
     "PROFILES",
     "Action",
     "Announcement",
+    "BadResult",
     "Bid",
     "Card",
     "Deal",

@@ -65,6 +65,17 @@ class InvalidResult(RulesError):
         self.rule = rule
 
 
+class BadResult(RulesError):
+    """A result object that is not ``DealResult``'s JSON form: ``field`` is missing or of the
+    wrong type (whether its values can have happened is InvalidResult's question)."""
+
+    code = "bad_request"
+
+    def __init__(self, message: str, *, field: str = "") -> None:
+        super().__init__(message)
+        self.field = field
+
+
 class ImpossibleResult(InvalidResult):
     """A result that reads consistently but that no deal of one pack can give: more bombs or
     rockets than the cards allow (SPEC R5.24, R7.1-R7.3)."""

@@ -4,9 +4,9 @@ Without the deal the referee cannot know what a seat holds, so ``not_held`` is o
 far as the cards seen allow: no seat plays more than its 17 cards (the landlord 20, with the
 kitty 底牌), no rank is played more than four times, each joker at most once and each physical
 card (when written with its suit) at most once. Everything else — turn order, the auction, the
-doubling, combinations, beating (SPEC §3–§5) — is checked exactly as for a dealt hand: the
-auction and doubling are the library's ``HandState`` (they never look at the cards), the plays
-go through ``classify`` and ``beats``.
+doubling, combinations, beating, the trick's end, the hand's end, announcements, spring (SPEC
+§3–§7) — is decided by the library's ``HandState`` itself, as for a dealt hand: this mode only
+swaps its holdings check for the one above.
 
 If the deal is written in afterwards, ``check_deal`` replays the log against it and names the
 first action that the deal makes illegal.
@@ -19,23 +19,23 @@ from typing import Any, NamedTuple
 
 from referee.rules.actions import Action, Pass, PlayCards, action_from_json
 from referee.rules.cards import (
+    CARD_OF_ID,
     Card,
     Deal,
     counts_fit_pack,
+    counts_of,
     deal_from_seed,
-    format_ranks,
+    key_of,
     parse_cards,
 )
-from referee.rules.combos import Kind, Play, beats, classify
+from referee.rules.combos import Play
 from referee.rules.errors import IllegalAction, RulesError
-from referee.rules.hand import Announcement, HandState, Phase
+from referee.rules.hand import Announcement, HandState, Phase, _Core, _Seat
 from referee.rules.profiles import COMP2016, RuleProfile
-from referee.rules.scoring import DealResult, Winner, score_result
+from referee.rules.scoring import DealResult, Winner
 
 #: What physical-cards mode cannot check without the deal (a read of the hand says so).
 IMPOSSIBLE_CHECKS = ("cards_held", "kitty")
-_HAND_SIZE = 17
-_KITTY_SIZE = 3
 
 
 class SeenPlay(NamedTuple):
@@ -46,27 +46,46 @@ class SeenPlay(NamedTuple):
     cards: tuple[Card, ...]
 
 
+class _SeenCards(HandState):
+    """``HandState`` with what each seat holds unknown: only the sizes of the seats' hands
+    are kept (the placeholder deal's cards are never looked at); ``not_held`` is checked
+    against the cards seen so far instead (R1.7)."""
+
+    def _take(
+        self, c: _Core, seat: int, cards: object
+    ) -> tuple[tuple[int, ...], tuple[int | None, ...], int, _Seat]:
+        if type(cards) is not str:
+            raise IllegalAction("invalid_combination", "cards must be text")
+        laid = parse_cards(cards)
+        seat_key, size, held = c.seats[seat]
+        if len(laid) > size:
+            raise IllegalAction("not_held", f"seat {seat} has {size} cards, not {len(laid)}")
+        ranks = tuple(card.rank for card in laid)
+        seen = counts_of(r for p in c.plays for r in p[2])
+        for rank in ranks:
+            seen[rank] += 1
+        if not counts_fit_pack(seen):
+            raise IllegalAction("not_held", "one pack has no more of these cards")
+        ids = tuple(card.id for card in laid)
+        named = [i for i in ids if i is not None]
+        seen_ids = {i for p in c.plays for i in p[3] if i is not None}
+        if len(set(named)) != len(named) or seen_ids.intersection(named):
+            raise IllegalAction("not_held", "the same physical card was played twice")
+        return ranks, ids, key_of(ranks), (seat_key, size - len(ranks), held)
+
+
 class PhysicalHandState:
-    """A hand without its deal, driven by ``push`` like ``HandState``."""
+    """A hand without its deal, driven by ``push`` / ``pop`` like ``HandState``.
+
+    The rules are ``HandState``'s own (the auction, the doubling and the play phase never
+    look at the cards but for ``not_held``): this state is a ``HandState`` over a placeholder
+    deal whose holdings check is the one above, and shows only what the cards laid tell.
+    """
 
     def __init__(self, first_bidder: int = 0, profile: RuleProfile = COMP2016) -> None:
         self.profile = profile
         self.first_bidder = first_bidder
-        self.actions: list[Action] = []
-        # The auction and doubling never look at the cards: any deal with this first bidder
-        # drives them exactly (SPEC §3, §4).
-        self._auction = HandState(deal_from_seed(0, first_bidder=first_bidder), profile)
-        self._counts = [_HAND_SIZE, _HAND_SIZE, _HAND_SIZE]
-        self._rank_counts = [0] * 15
-        self._card_ids: set[int] = set()
-        self._turn: int | None = None
-        self._top: SeenPlay | None = None
-        self._passes = 0
-        self._plays: list[SeenPlay] = []
-        self._bombs = 0
-        self._rockets = 0
-        self._winner: Winner | None = None
-        self._announcements: list[Announcement] = []
+        self._hand = _SeenCards(deal_from_seed(0, first_bidder=first_bidder), profile)
 
     @classmethod
     def from_events(
@@ -85,209 +104,121 @@ class PhysicalHandState:
                 raise
         return state
 
+    @property
+    def actions(self) -> list[Action]:
+        return self._hand.actions
+
     def to_events(self) -> list[dict[str, Any]]:
-        return [a.to_json() for a in self.actions]
+        return self._hand.to_events()
 
     # ----------------------------------------------------------------- reading
     @property
     def phase(self) -> Phase:
-        if self._winner is not None:
-            return Phase.FINISHED
-        return self._auction.phase
+        return self._hand.phase
 
     @property
     def is_over(self) -> bool:
-        return self.phase in (Phase.FINISHED, Phase.PASSED_OUT)
+        return self._hand.is_over
 
     @property
     def turn(self) -> int | None:
-        if self.phase is Phase.PLAYING:
-            return self._turn
-        return None if self.is_over else self._auction.turn
+        return self._hand.turn
 
     @property
     def landlord(self) -> int | None:
-        return self._auction.landlord
+        return self._hand.landlord
 
     @property
     def bid(self) -> int | None:
-        return self._auction.bid
+        return self._hand.bid
 
     @property
     def doubled(self) -> tuple[bool | None, bool | None, bool | None]:
-        return self._auction.doubled
+        return self._hand.doubled
 
     @property
     def redoubled(self) -> bool | None:
-        return self._auction.redoubled
+        return self._hand.redoubled
 
     @property
     def top_play(self) -> Play | None:
-        return self._top.play if self._top is not None else None
+        return self._hand.top_play
 
     @property
     def top_seat(self) -> int | None:
-        return self._top.seat if self._top is not None else None
+        """The seat of the play to beat, None when the seat on turn leads."""
+        return self._hand.top_seat if self._hand.top_play is not None else None
 
     @property
     def card_counts(self) -> tuple[int, int, int]:
-        return self._counts[0], self._counts[1], self._counts[2]
+        return self._hand.card_counts
 
     @property
     def bombs(self) -> int:
-        return self._bombs
+        return self._hand.bombs
 
     @property
     def rockets(self) -> int:
-        return self._rockets
+        return self._hand.rockets
 
     @property
     def winner(self) -> Winner | None:
-        return self._winner
+        return self._hand.winner
 
     @property
     def spring(self) -> bool:
         """春天 (R7.2): the landlord won and neither defender played a card."""
-        return self._winner == "landlord" and all(p.seat == self.landlord for p in self._plays)
+        return self._hand.spring
 
     @property
     def anti_spring(self) -> bool:
         """反春 (R7.3): the defenders won and the landlord played only his opening lead."""
-        landlord_plays = sum(p.seat == self.landlord for p in self._plays)
-        return self._winner == "defenders" and landlord_plays == 1
+        return self._hand.anti_spring
 
     @property
     def announcements(self) -> tuple[Announcement, ...]:
-        return tuple(self._announcements)
+        return self._hand.announcements
 
     @property
     def plays(self) -> tuple[SeenPlay, ...]:
-        return tuple(self._plays)
-
-    def result(self) -> DealResult | None:
-        landlord, bid = self.landlord, self.bid
-        if self._winner is None or landlord is None or bid is None:
-            return None
-        d = self.doubled
-        return DealResult(
-            landlord=landlord,
-            bid=bid,
-            doubled=(d[0] is True, d[1] is True, d[2] is True),
-            redoubled=self.redoubled is True,
-            bombs=self._bombs,
-            rockets=self._rockets,
-            spring=self.spring,
-            anti_spring=self.anti_spring,
-            winner=self._winner,
+        return tuple(
+            SeenPlay(p.seat, p.play, tuple(map(_card, p.ranks, p.card_ids)))
+            for p in self._hand.plays
         )
 
+    def result(self) -> DealResult | None:
+        return self._hand.result()
+
     def scores(self) -> tuple[int, int, int] | None:
-        if self.phase is Phase.PASSED_OUT:
-            return (0, 0, 0)
-        result = self.result()
-        return None if result is None else score_result(result, self.profile)
+        return self._hand.scores()
 
     def legal_actions(self) -> list[Action]:
         """The actions known to be legal: the auction's, and a pass when following.
         Plays cannot be listed without the seat's cards."""
-        if self.phase is Phase.PLAYING:
-            return [Pass(self._turn)] if self._top is not None and self._turn is not None else []
-        return [] if self.is_over else self._auction.legal_actions()
+        hand = self._hand
+        if hand.phase is Phase.PLAYING:
+            turn = hand.turn
+            return [Pass(turn)] if hand.top_play is not None and turn is not None else []
+        return hand.legal_actions()
 
     # ----------------------------------------------------------------- acting
     def push(self, action: Action) -> None:
         """Apply ``action`` or raise a RulesError, leaving the state unchanged."""
-        if self.phase is Phase.FINISHED:
-            raise IllegalAction("phase", "the hand has ended (finished)")
-        if self._auction.phase is Phase.PLAYING and isinstance(action, PlayCards | Pass):
-            if type(action.seat) is not int or not 0 <= action.seat <= 2:
-                raise IllegalAction("out_of_turn", f"seat {action.seat!r} is not a seat")
-            if isinstance(action, Pass):
-                self._pass(action)
-            else:
-                self._play(action)
-        else:  # bids, doubles, redoubles, and anything out of its phase: the library decides
-            self._auction.push(action)
-            if self._auction.phase is Phase.PLAYING and self._turn is None:
-                self._start_play()
-        self.actions.append(action)
+        if (
+            self._hand.phase is Phase.PLAYING
+            and isinstance(action, PlayCards | Pass)
+            and (type(action.seat) is not int or not 0 <= action.seat <= 2)
+        ):
+            raise IllegalAction("out_of_turn", f"seat {action.seat!r} is not a seat")
+        self._hand.push(action)
 
-    def _start_play(self) -> None:
-        landlord = self._auction.landlord
-        assert landlord is not None
-        self._counts[landlord] += _KITTY_SIZE
-        self._turn = landlord  # R5.1
+    def pop(self) -> Action:
+        """Take back the last action and return it."""
+        return self._hand.pop()
 
-    def _play(self, action: PlayCards) -> None:
-        seat = action.seat
-        if seat != self._turn:
-            raise IllegalAction("out_of_turn", f"seat {self._turn} plays now, not seat {seat}")
-        if type(action.cards) is not str:
-            raise IllegalAction("invalid_combination", "cards must be text")
-        cards = parse_cards(action.cards)
-        if not cards:
-            raise IllegalAction("invalid_combination", "a play needs at least one card, or a pass")
-        self._check_seen(seat, cards)
-        top = self._top.play if self._top is not None else None
-        ranks = [c.rank for c in cards]
-        play = classify(ranks, self.profile, previous=top)
-        if play is None:
-            raise IllegalAction(
-                "invalid_combination",
-                f"{format_ranks(ranks)} is no combination under {self.profile.key}",
-            )
-        if top is not None and not beats(play, top):
-            raise IllegalAction(
-                "does_not_beat", f"{format_ranks(ranks)} does not beat {top.text()}"
-            )
-        # accepted: nothing above changed the state
-        for card in cards:
-            self._rank_counts[card.rank] += 1
-            if card.id is not None:
-                self._card_ids.add(card.id)
-        self._counts[seat] -= len(cards)
-        seen = SeenPlay(seat, play, cards)
-        self._plays.append(seen)
-        self._top, self._passes = seen, 0
-        if play.kind is Kind.BOMB:
-            self._bombs += 1
-        elif play.kind is Kind.ROCKET:
-            self._rockets += 1
-        left = self._counts[seat]
-        if left == 0:  # R5.5
-            self._winner = "landlord" if seat == self.landlord else "defenders"
-            self._turn = None
-            return
-        if left <= 2:  # R6.1
-            self._announcements.append(Announcement(seat, left, len(self.actions)))
-        self._turn = (seat + 1) % 3
 
-    def _check_seen(self, seat: int, cards: tuple[Card, ...]) -> None:
-        """``not_held`` as far as the cards seen so far can tell (R1.7)."""
-        if len(cards) > self._counts[seat]:
-            raise IllegalAction(
-                "not_held", f"seat {seat} has {self._counts[seat]} cards, not {len(cards)}"
-            )
-        counts = list(self._rank_counts)
-        for card in cards:
-            counts[card.rank] += 1
-        if not counts_fit_pack(counts):
-            raise IllegalAction("not_held", "one pack has no more of these cards")
-        ids = [c.id for c in cards if c.id is not None]
-        if len(set(ids)) != len(ids) or self._card_ids.intersection(ids):
-            raise IllegalAction("not_held", "the same physical card was played twice")
-
-    def _pass(self, action: Pass) -> None:
-        if action.seat != self._turn:
-            raise IllegalAction(
-                "out_of_turn", f"seat {self._turn} plays now, not seat {action.seat}"
-            )
-        if self._top is None:
-            raise IllegalAction("lead_pass", "the leader must play; he cannot pass (R5.2)")
-        self._passes += 1
-        self._turn = (action.seat + 1) % 3
-        if self._passes == 2:  # R5.3: the trick is over, its winner leads
-            self._turn, self._top, self._passes = self._top.seat, None, 0
+def _card(rank: int, card_id: int | None) -> Card:
+    return Card(rank) if card_id is None else CARD_OF_ID[card_id]
 
 
 def check_deal(

@@ -114,40 +114,8 @@ def op_legal_plays(request: dict[str, Any], profile: RuleProfile) -> Answer:
     return {"plays": sorted((p.text() for p in plays), key=lambda t: (len(t), parse_ranks(t)))}
 
 
-_SCORE_FIELDS: dict[str, type | tuple[type, ...]] = {
-    "landlord": int,
-    "bid": int,
-    "doubled": list,
-    "redoubled": bool,
-    "bombs": int,
-    "rockets": int,
-    "spring": bool,
-    "anti_spring": bool,
-    "winner": str,
-}
-
-
 def op_score(request: dict[str, Any], profile: RuleProfile) -> Answer:
-    for field, kind in _SCORE_FIELDS.items():
-        value = request.get(field)
-        wrong_bool = kind is int and isinstance(value, bool)
-        if not isinstance(value, kind) or wrong_bool:
-            raise RequestError("bad_request", f"field {field!r} is missing or of the wrong type")
-    doubled = request["doubled"]
-    if len(doubled) != 3 or not all(isinstance(d, bool) for d in doubled):
-        raise RequestError("bad_request", "field 'doubled' must be three booleans")
-    result = DealResult(
-        landlord=request["landlord"],
-        bid=request["bid"],
-        doubled=(doubled[0], doubled[1], doubled[2]),
-        redoubled=request["redoubled"],
-        bombs=request["bombs"],
-        rockets=request["rockets"],
-        spring=request["spring"],
-        anti_spring=request["anti_spring"],
-        winner=request["winner"],
-    )
-    return {"scores": list(score_result(result, profile))}
+    return {"scores": list(score_result(DealResult.from_json(request), profile))}
 
 
 def op_replay(request: dict[str, Any], profile: RuleProfile) -> Answer:

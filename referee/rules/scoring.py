@@ -10,9 +10,9 @@ mode (R8.5) and a cap (R8.3).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
-from referee.rules.errors import ImpossibleResult, InvalidResult
+from referee.rules.errors import BadResult, ImpossibleResult, InvalidResult
 from referee.rules.profiles import RuleProfile
 
 Winner = Literal["landlord", "defenders"]
@@ -32,6 +32,44 @@ class DealResult:
     spring: bool
     anti_spring: bool
     winner: Winner
+
+    def to_json(self) -> dict[str, Any]:
+        """The protocol's form (op ``score``, a result event's ``result``): the fields by
+        name, ``doubled`` a list. ``from_json`` reads it back."""
+        data = {name: getattr(self, name) for name in _JSON_TYPES}
+        data["doubled"] = list(self.doubled)
+        return data
+
+    @classmethod
+    def from_json(cls, data: object) -> DealResult:
+        """Read ``to_json``'s form (other keys are ignored); raises BadResult naming the first
+        field missing or of the wrong type. Whether the values can have happened is
+        ``check_result``'s question (``score_result`` asks it)."""
+        if not isinstance(data, dict):
+            raise BadResult("a result is an object with " + ", ".join(_JSON_TYPES))
+        for name, kind in _JSON_TYPES.items():
+            value = data.get(name)
+            if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+                raise BadResult(f"field {name!r} is missing or of the wrong type", field=name)
+        doubled = data["doubled"]
+        if len(doubled) != 3 or not all(isinstance(d, bool) for d in doubled):
+            raise BadResult("field 'doubled' must be three booleans", field="doubled")
+        return cls(**{**{name: data[name] for name in _JSON_TYPES}, "doubled": tuple(doubled)})
+
+
+#: ``DealResult``'s fields in its JSON form, with the type each must have there (a
+#: ``winner`` that is text but neither side is ``check_result``'s R7.1).
+_JSON_TYPES: dict[str, type | tuple[type, ...]] = {
+    "landlord": int,
+    "bid": int,
+    "doubled": (list, tuple),
+    "redoubled": bool,
+    "bombs": int,
+    "rockets": int,
+    "spring": bool,
+    "anti_spring": bool,
+    "winner": str,
+}
 
 
 def check_result(result: DealResult, profile: RuleProfile) -> None:

@@ -1,12 +1,25 @@
 """Physical-cards mode (referee.rules.physical): every check that needs no deal."""
 
+import random
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from referee.rules import IllegalAction, PhysicalHandState, check_deal, deal_from_seed
-from referee.rules.actions import action_from_json
-from referee.rules.hand import HandState
+from referee.rules import (
+    CLASSIC,
+    COMP2016,
+    DealResult,
+    IllegalAction,
+    PhysicalHandState,
+    RuleProfile,
+    RulesError,
+    check_deal,
+    deal_from_seed,
+)
+from referee.rules.actions import Action, Pass, PlayCards, action_from_json
+from referee.rules.cards import format_cards
+from referee.rules.hand import HandState, Phase
 from tests.play import random_hand_actions
 
 
@@ -92,3 +105,114 @@ def test_check_deal_names_the_first_action_the_deal_forbids() -> None:
     error = check_deal(other, actions)
     assert error is not None and error.code == "not_held"
     assert error.index is not None and actions[error.index].get("play")
+
+
+# --- the play phase is HandState's own: both states decide every play alike -------------------
+
+
+def _seen(state: HandState | PhysicalHandState) -> dict[str, object]:
+    """What both states show: everything the play phase decides."""
+    top = state.top_play
+    return {
+        "phase": state.phase,
+        "turn": state.turn,
+        "top": None if top is None else (state.top_seat, top),
+        "card_counts": state.card_counts,
+        "plays": [(p.seat, p.play) for p in state.plays],
+        "bombs": state.bombs,
+        "rockets": state.rockets,
+        "announcements": state.announcements,
+        "winner": state.winner,
+        "spring": state.spring,
+        "anti_spring": state.anti_spring,
+        "result": state.result(),
+        "scores": state.scores(),
+        "events": state.to_events(),
+    }
+
+
+def _decision(state: HandState | PhysicalHandState, action: Action) -> str:
+    """``accepted`` or the refusal's code; the state is left as it was."""
+    try:
+        state.push(action)
+    except RulesError as exc:
+        return exc.code
+    state.pop()
+    return "accepted"
+
+
+def _attempts(dealt: HandState, rng: random.Random) -> list[Action]:
+    """Plays to try now: cards the seat on turn really holds (so the cards seen never tell
+    them apart), some legal, most not; a pass; and a play out of turn."""
+    turn = dealt.turn
+    assert turn is not None
+    held = list(dealt.hand_of(turn))
+    tries: list[Action] = [Pass(turn), PlayCards((turn + 1) % 3, format_cards(held[:1]))]
+    for _ in range(6):
+        cards = rng.sample(held, rng.randint(1, min(len(held), 6)))
+        tries.append(PlayCards(turn, format_cards(cards)))
+    return tries
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    seed=st.integers(0, 100_000),
+    play_seed=st.integers(0, 100_000),
+    profile=st.sampled_from([COMP2016, CLASSIC]),
+)
+def test_both_states_decide_every_play_alike_with_the_dealt_cards(
+    seed: int, play_seed: int, profile: RuleProfile
+) -> None:
+    deal = deal_from_seed(seed)
+    rng = random.Random(play_seed)
+    dealt = HandState(deal, profile)
+    physical = PhysicalHandState(deal.first_bidder, profile)
+    while not dealt.is_over:
+        if dealt.phase is Phase.PLAYING:
+            for attempt in _attempts(dealt, rng):
+                assert _decision(physical, attempt) == _decision(dealt, attempt), attempt
+        action = rng.choice(dealt.legal_actions())
+        dealt.push(action)
+        physical.push(action)
+        assert _seen(physical) == _seen(dealt)
+    assert physical.is_over and physical.legal_actions() == []
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 100_000), play_seed=st.integers(0, 100_000))
+def test_pop_takes_a_physical_hand_back_to_its_start(seed: int, play_seed: int) -> None:
+    deal = deal_from_seed(seed)
+    actions = random_hand_actions(deal, seed=play_seed)
+    state = PhysicalHandState.from_events(deal.first_bidder, actions)
+    fresh = PhysicalHandState(deal.first_bidder)
+    while state.actions:
+        state.pop()
+    assert _seen(state) == _seen(fresh)
+    assert state.card_counts == (17, 17, 17) and state.turn == deal.first_bidder
+
+
+def test_r5_3_two_passes_end_the_trick_and_its_winner_leads() -> None:
+    state = playing(landlord=1)
+    for action in ({"seat": 1, "play": "♠9"}, {"seat": 2, "play": "pass"}):
+        state.push(action_from_json(action))
+    assert state.top_seat == 1 and state.turn == 0
+    state.push(action_from_json({"seat": 0, "play": "pass"}))
+    assert state.top_play is None and state.top_seat is None and state.turn == 1
+    assert state.legal_actions() == []
+
+
+def test_r5_5_r6_1_r7_2_the_landlord_goes_out_in_a_spring() -> None:
+    state = playing()
+    plays = ["3456789TJQKA", "3", "4", "5", "6", "7", "8", "9", "T"]
+    for index, cards in enumerate(plays):
+        state.push(action_from_json({"seat": 0, "play": cards}))
+        if index < len(plays) - 1:
+            state.push(action_from_json({"seat": 1, "play": "pass"}))
+            state.push(action_from_json({"seat": 2, "play": "pass"}))
+    assert state.phase is Phase.FINISHED and state.winner == "landlord"
+    assert [(a.seat, a.cards_left) for a in state.announcements] == [(0, 2), (0, 1)]
+    assert state.spring and not state.anti_spring
+    assert state.result() == DealResult(
+        0, 3, (False, False, False), False, 0, 0, True, False, "landlord"
+    )
+    assert state.scores() == (12, -6, -6)

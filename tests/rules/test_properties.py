@@ -209,6 +209,14 @@ def test_swapping_the_defenders_doubles_swaps_their_scores(
     assert after[result.landlord] == before[result.landlord]
 
 
+@settings(max_examples=200, **SETTINGS)
+@given(data=st.data(), profile=st.sampled_from(SCORE_VARIANTS))
+def test_a_result_round_trips_through_json(data: st.DataObject, profile: RuleProfile) -> None:
+    result = data.draw(valid_results(profile))
+    text = json.dumps(result.to_json())
+    assert DealResult.from_json(json.loads(text)) == result
+
+
 any_value = st.one_of(
     st.none(), st.booleans(), st.integers(-3, 16), st.text(max_size=3), st.floats(-1, 4)
 )

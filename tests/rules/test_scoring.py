@@ -7,7 +7,15 @@ from typing import Any
 
 import pytest
 
-from referee.rules import CLASSIC, COMP2016, DealResult, InvalidResult, RuleProfile, score_result
+from referee.rules import (
+    CLASSIC,
+    COMP2016,
+    BadResult,
+    DealResult,
+    InvalidResult,
+    RuleProfile,
+    score_result,
+)
 
 
 def result(
@@ -337,3 +345,61 @@ def test_breakdown_and_scores_agree_on_every_result() -> None:
                         scores = score_result(r, profile)
                         for stake in stake_breakdown(r, profile):
                             assert scores[stake.seat] == sign * stake.value
+
+
+# --- the JSON form (PROTOCOL op ``score``, a result event's ``result``) -------------------------
+
+PROTOCOL_FORM = {
+    "landlord": 2,
+    "bid": 3,
+    "doubled": [True, False, False],
+    "redoubled": True,
+    "bombs": 1,
+    "rockets": 0,
+    "spring": False,
+    "anti_spring": True,
+    "winner": "defenders",
+}
+
+
+def test_a_result_reads_and_writes_the_protocol_form() -> None:
+    read = DealResult.from_json({**PROTOCOL_FORM, "op": "score", "profile": "comp2016"})
+    assert read == DealResult(2, 3, (True, False, False), True, 1, 0, False, True, "defenders")
+    assert read.to_json() == PROTOCOL_FORM
+    assert DealResult.from_json(read.to_json()) == read
+
+
+@pytest.mark.parametrize(
+    ("change", "field", "message"),
+    [
+        ({"landlord": None}, "landlord", "field 'landlord' is missing or of the wrong type"),
+        ({"bid": True}, "bid", "field 'bid' is missing or of the wrong type"),
+        ({"doubled": "no"}, "doubled", "field 'doubled' is missing or of the wrong type"),
+        ({"doubled": [True, False]}, "doubled", "field 'doubled' must be three booleans"),
+        ({"doubled": [1, 0, 0]}, "doubled", "field 'doubled' must be three booleans"),
+        ({"spring": 0}, "spring", "field 'spring' is missing or of the wrong type"),
+        ({"winner": 1}, "winner", "field 'winner' is missing or of the wrong type"),
+    ],
+)
+def test_a_malformed_result_names_its_field(
+    change: dict[str, Any], field: str, message: str
+) -> None:
+    with pytest.raises(BadResult) as excinfo:
+        DealResult.from_json({**PROTOCOL_FORM, **change})
+    assert (excinfo.value.code, excinfo.value.field, excinfo.value.message) == (
+        "bad_request",
+        field,
+        message,
+    )
+
+
+def test_a_result_is_an_object_and_its_values_are_score_results_question() -> None:
+    with pytest.raises(BadResult):
+        DealResult.from_json([2, 3])
+    missing = {k: v for k, v in PROTOCOL_FORM.items() if k != "anti_spring"}
+    with pytest.raises(BadResult, match="'anti_spring' is missing"):
+        DealResult.from_json(missing)
+    odd = DealResult.from_json({**PROTOCOL_FORM, "winner": "nobody"})  # text: read as written
+    with pytest.raises(InvalidResult) as excinfo:
+        score_result(odd, COMP2016)
+    assert excinfo.value.rule == "R7.1"

@@ -17,6 +17,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
 from referee.rules.errors import RulesError
+from referee.rules.scoring import DealResult
 from tournaments.archive.export import (
     ARCHIVE_FORMAT,
     ARCHIVE_VERSION,
@@ -41,7 +42,7 @@ from tournaments.hands.replay import (
     hand_summary_of_row,
 )
 from tournaments.hands.results import hand_result_rows
-from tournaments.hands.write import deal_result, result_payload
+from tournaments.hands.write import result_payload
 from tournaments.models import (
     Board,
     Entry,
@@ -186,21 +187,8 @@ def result_event_rescore(hand: Hand, event: HandEvent, where: str) -> None:
     if not isinstance(r, dict):
         raise ArchiveError(f"{where}.payload.result", "expected an object")
     try:
-        expected = result_payload(
-            deal_result(
-                landlord=r["landlord"],
-                bid=r["bid"],
-                winner=r["winner"],
-                doubled=r["doubled"],
-                redoubled=r["redoubled"],
-                bombs=r["bombs"],
-                rockets=r["rockets"],
-                spring=r["spring"],
-                anti_spring=r["anti_spring"],
-            ),
-            hand.rule_profile,
-        )
-    except (ApplicationError, KeyError, TypeError, ValueError) as exc:
+        expected = result_payload(DealResult.from_json(r), hand.rule_profile)
+    except (ApplicationError, RulesError) as exc:
         raise ArchiveError(f"{where}.payload.result", f"no rule scores it: {exc}") from exc
     if payload.get("scores") != expected["scores"]:
         raise ArchiveError(

@@ -74,24 +74,30 @@ def hand_mode(hand: Hand) -> str:
     return "dealt" if hand.board_id is not None or hand.deal is not None else "result_only"
 
 
+def summary_result(summary: dict[str, Any]) -> dict[str, Any]:
+    """The result a hand's summary columns hold, in ``DealResult.to_json``'s form; the
+    landlord, the bid and the winner None while the hand has none."""
+    return {
+        "landlord": summary["landlord_seat"],
+        "bid": summary["bid"],
+        "doubled": [summary["doubled_0"], summary["doubled_1"], summary["doubled_2"]],
+        "redoubled": summary["redoubled"],
+        "bombs": summary["bombs"],
+        "rockets": summary["rockets"],
+        "spring": summary["spring"],
+        "anti_spring": summary["anti_spring"],
+        "winner": summary["winner"] or None,
+    }
+
+
 def hand_stakes(summary: dict[str, Any], profile_key: str) -> tuple[DefenderStake, ...]:
     """Each defender's stake as the hand stands (R8.1): the bid times every factor so far,
     as the hand's rule profile counts them (``stake_breakdown``); none before a landlord."""
-    landlord, bid = summary["landlord_seat"], summary["bid"]
-    if landlord is None or bid is None:
+    fields = summary_result(summary)
+    if fields["landlord"] is None or fields["bid"] is None:
         return ()
-    result = DealResult(
-        landlord=landlord,
-        bid=bid,
-        doubled=(summary["doubled_0"], summary["doubled_1"], summary["doubled_2"]),
-        redoubled=summary["redoubled"],
-        bombs=summary["bombs"],
-        rockets=summary["rockets"],
-        spring=summary["spring"],
-        anti_spring=summary["anti_spring"],
-        winner=summary["winner"] or "defenders",
-    )
-    try:
+    try:  # the winner plays no part in a stake: a live hand has none yet
+        result = DealResult.from_json({**fields, "winner": fields["winner"] or "defenders"})
         return stake_breakdown(result, get_profile(profile_key))
     except RulesError:  # a profile this server does not know (an imported archive)
         return ()
@@ -194,15 +200,7 @@ def hand_detail(
         "status": summary["status"],
         "confirmation": summary["confirmation"],
         "counts": hand.counts,
-        "landlord": summary["landlord_seat"],
-        "bid": summary["bid"],
-        "doubled": [summary["doubled_0"], summary["doubled_1"], summary["doubled_2"]],
-        "redoubled": summary["redoubled"],
-        "bombs": summary["bombs"],
-        "rockets": summary["rockets"],
-        "spring": summary["spring"],
-        "anti_spring": summary["anti_spring"],
-        "winner": summary["winner"] or None,
+        **summary_result(summary),
         "scores": (
             [summary["score_0"], summary["score_1"], summary["score_2"]]
             if summary["score_0"] is not None

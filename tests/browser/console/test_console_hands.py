@@ -49,6 +49,7 @@ TEXT = {
         "pin_wrong": "A PIN is wrong (4 tries left for this hand).",
         "confirmed_players": "Confirmed by the players.",
         "pins_locked": "Too many wrong PINs for this hand: a director confirms it.",
+        "pins_four_digits": "Type each player's PIN: the 4 digits on their table card.",
         "states": [
             "Confirmed by the players",
             "Awaiting confirmation",
@@ -86,6 +87,7 @@ TEXT = {
         "pin_wrong": "PIN 有误（本副牌还可尝试 4 次）。",
         "confirmed_players": "已由选手确认。",
         "pins_locked": "本副牌输错 PIN 次数过多：请由裁判长确认。",
+        "pins_four_digits": "请输入每位选手的 PIN：其桌卡上的 4 位数字。",
         "states": [
             "已由选手确认",
             "待确认",
@@ -367,11 +369,19 @@ def test_an_earlier_hand_is_confirmed_by_the_players_pins_on_the_console(
     page.reload()
     page.click("button.table-open")
     page.locator(f"#awaiting-confirmation button[data-hand-id='{locked.pk}']").click()
+    # the hand opened (the table's own screen may show the same hand's form a moment before)
+    expect(page.locator("#earlier-hand")).to_have_attribute("data-hand-id", str(locked.pk))
     form = page.locator("#pin-form")  # a passed-out hand: two players, no sides
-    form.locator("select[name=first_seat]").select_option("0")
-    form.locator("input[name=pin_first]").fill(pins[0])
+    # a PIN left empty is said on the phone and not sent: nothing is counted
+    sent: list[str] = []
+    page.on("request", lambda r: sent.append(r.url) if "/confirm/" in r.url else None)
     form.locator("select[name=second_seat]").select_option("2")
     form.locator("input[name=pin_second]").fill(pins[2])
+    form.locator("button[type=submit]").click()
+    expect(page.locator("#pin-error")).to_have_text(TEXT[language]["pins_four_digits"])
+    assert sent == [] and Hand.objects.get(pk=locked.pk).pin_failures == PIN_TRIES
+    form.locator("select[name=first_seat]").select_option("0")
+    form.locator("input[name=pin_first]").fill(pins[0])
     form.locator("button[type=submit]").click()
     expect(page.locator("#pin-error")).to_have_text(TEXT[language]["pins_locked"])
     page.screenshot(path=artefacts / f"console-{language}-pins-locked.png", full_page=True)
@@ -502,6 +512,7 @@ def test_an_earlier_hand_is_disputed_and_confirmed_by_a_second_official(
     page = context.new_page()
     _open_table(page, referee.username, "en")
     page.locator(f"#awaiting-confirmation button[data-hand-id='{hand.pk}']").click()
+    expect(page.locator("#earlier-hand")).to_have_attribute("data-hand-id", str(hand.pk))
     page.click("#confirm-hand button.confirm-official")
     expect(page.locator("#rejected")).to_contain_text(
         "A second person confirms a result, not the one who recorded it."
@@ -520,6 +531,7 @@ def test_an_earlier_hand_is_disputed_and_confirmed_by_a_second_official(
     page = context.new_page()
     _open_table(page, second.username, "en")
     page.locator(f"#table-hands .hand-row[data-hand-id='{hand.pk}']").click()
+    expect(page.locator("#earlier-hand")).to_have_attribute("data-hand-id", str(hand.pk))
     page.click("#confirm-hand button.confirm-official")
     expect(page.locator("#confirmed-by")).to_have_text("✓ Confirmed by an official.")
     expect(page.locator("#earlier-hand")).to_have_attribute("data-state", "confirmed")

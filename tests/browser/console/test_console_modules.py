@@ -744,3 +744,23 @@ def test_a_hands_state_and_its_result_summary_in_words(page: Page) -> None:
         {"label": "Bombs", "text": "3"},
     ]
     assert result["scores"] == "0: +96 · 1: -120 · 2: +24"
+
+
+def test_a_refusal_names_each_field_error_nested_ones_by_their_key(page: Page) -> None:
+    result = _run(
+        page,
+        """
+        const bad = (fields) => answer(400, { code: 'invalid', message: 'Invalid input.',
+                                              details: { fields } });
+        return {
+          flat: api.errorText(bad({ bid: ['Not a bid.'] })),
+          nested: api.errorText(bad({ pins: { '0': ['Not 4 digits.'], '2': ['Too long.'] } })),
+          plain: api.errorText(bad({ reason: 'Required.' })),
+        };
+        """,
+    )
+    assert result == {
+        "flat": "Invalid input. bid: Not a bid.",
+        "nested": "Invalid input. pins: 0: Not 4 digits.; 2: Too long.",
+        "plain": "Invalid input. reason: Required.",
+    }

@@ -63,10 +63,20 @@ export function refusalParts(answer, fallback, words) {
   let message = d.message || fallback || "HTTP " + answer.status;
   if (d.details && d.details.fields) {
     message += " " + Object.keys(d.details.fields)
-      .map((f) => f + ": " + [].concat(d.details.fields[f]).join(" "))
+      .map((f) => f + ": " + fieldErrors(d.details.fields[f]))
       .join("; ");
   }
   return { message, rule: ruleText(d.details, words) };
+}
+
+/** A field's errors in words: a list joined, a nested field (``pins: {"0": [...]}``)
+ * named by its key. */
+export function fieldErrors(errors) {
+  if (Array.isArray(errors)) return errors.map(fieldErrors).join(" ");
+  if (errors && typeof errors === "object") {
+    return Object.keys(errors).map((k) => k + ": " + fieldErrors(errors[k])).join("; ");
+  }
+  return String(errors);
 }
 
 /** The refusal's text: its message and the rule it names. */

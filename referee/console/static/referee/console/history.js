@@ -359,7 +359,21 @@ function pinForm(ctx, h) {
     ? el("p", { class: "error", id: "pin-error", role: "alert", text: state.pinError.text }) : null;
   return el("form", {
     class: "stack pins", id: "pin-form", autocomplete: "off",
-    onsubmit: (e) => { e.preventDefault(); ctx.do.confirmPins(h, collect()); },
+    onsubmit: (e) => {
+      e.preventDefault();
+      const pins = collect();
+      // Each PIN is the four digits on a table card: an empty or short one is said here,
+      // not sent (nothing is counted against the hand).
+      if (Object.values(pins).some((p) => !/^[0-9]{4}$/.test(p))) {
+        state.pinError = { handId: h.id, text: T.pins_four_digits };
+        const shown = document.getElementById("pin-error");
+        if (shown) shown.textContent = T.pins_four_digits;
+        else e.target.querySelector("button[type=submit]").before(
+          el("p", { class: "error", id: "pin-error", role: "alert", text: T.pins_four_digits }));
+        return;
+      }
+      ctx.do.confirmPins(h, pins);
+    },
   }, [el("h3", { text: T.pins_title })].concat(fields, [error, el("button", { type: "submit", class: "big", text: T.pins_confirm })]));
 }
 

@@ -8,7 +8,7 @@ API, the admin, the commands and the tests call these.
 """
 
 import secrets
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from django.db import connection
@@ -26,7 +26,7 @@ from referee.rules.actions import (
     action_from_json,
 )
 from referee.rules.cards import Deal, deal_from_seed
-from referee.rules.errors import BadResult, RulesError
+from referee.rules.errors import RulesError
 from referee.rules.physical import check_deal
 from referee.rules.profiles import get_profile
 from referee.rules.scoring import DealResult, score_result
@@ -36,6 +36,7 @@ from tournaments.common.seat_names import seat_name
 from tournaments.common.transactions import hand_write_atomic
 from tournaments.common.validation import (
     bool_check,
+    bool_triple_check,
     int_check,
     invalid,
     reason_check,
@@ -562,21 +563,6 @@ _ENTRY_DEFAULTS: dict[str, Any] = {
     "spring": False, "anti_spring": False,
 }  # fmt: skip
 
-#: The entry's flags, which it refuses by type (``invalid`` naming the field), first and in
-#: this order, as ever: ``BadResult.field`` -> the message.
-_FLAG_MESSAGES: dict[str, Callable[[], str]] = {
-    "doubled": lambda: _("must be three booleans, one per seat."),
-    "redoubled": lambda: _("must be true or false."),
-    "spring": lambda: _("must be true or false."),
-    "anti_spring": lambda: _("must be true or false."),
-}
-
-#: Values of the right type for the other fields, to find a flag of the wrong type behind
-#: one of them (``DealResult.from_json`` names the first field in its own order).
-_STAND_INS: dict[str, Any] = {
-    "landlord": 0, "bid": 1, "bombs": 0, "rockets": 0, "winner": "landlord",
-}  # fmt: skip
-
 _RESULT_FIELDS = frozenset(DealResult.__dataclass_fields__)
 
 
@@ -590,18 +576,9 @@ def result_entry(fields: Mapping[str, Any]) -> DealResult:
     if unknown:
         raise TypeError(f"result_entry() got unexpected fields {sorted(unknown)}")
     data = {**_ENTRY_DEFAULTS, **fields}
-    try:
-        return DealResult.from_json(data)
-    except BadResult as exc:
-        bad = exc.field
-    if bad not in _FLAG_MESSAGES:
-        try:
-            DealResult.from_json({**data, **_STAND_INS})
-        except BadResult as exc:
-            bad = exc.field
-    if bad in _FLAG_MESSAGES:
-        raise invalid(bad, _FLAG_MESSAGES[bad]())
-    return DealResult(**{**data, "doubled": tuple(data["doubled"])})  # score_result refuses it
+    bool_triple_check("doubled", data["doubled"])
+    bool_check(redoubled=data["redoubled"], spring=data["spring"], anti_spring=data["anti_spring"])
+    return DealResult(**{**data, "doubled": tuple(data["doubled"])})
 
 
 def result_entry_check(

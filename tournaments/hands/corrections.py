@@ -8,9 +8,9 @@ from django.utils.translation import gettext as _
 from referee.rules.profiles import get_profile
 from tournaments.common.errors import ApplicationError
 from tournaments.common.transactions import hand_write_atomic
-from tournaments.common.validation import bool_check, bool_triple_check, reason_check
+from tournaments.common.validation import bool_check, reason_check
 from tournaments.hands.replay import HandReplay
-from tournaments.hands.write import deal_result, hand_needs_confirmation, result_payload
+from tournaments.hands.write import hand_needs_confirmation, result_entry, result_payload
 from tournaments.hands.writing import NewEvent, hand_write
 from tournaments.models import Hand, HandEventKind, HandStatus
 
@@ -44,7 +44,8 @@ def hand_void(
     )
 
 
-#: The result fields a correction is compared on with the play-by-play log, in order.
+#: The result fields a correction is compared on with the play-by-play log, in order (the
+#: first contradiction named; ``log_result``'s keys, so an override's changes, in it).
 RESULT_FIELDS = (
     "passed_out", "landlord", "bid", "winner", "doubled", "redoubled", "bombs", "rockets",
     "spring", "anti_spring",
@@ -60,18 +61,9 @@ def log_result(*, replay: HandReplay) -> dict[str, Any] | None:
     result = state.result()
     if result is None:  # everybody passed (流局)
         return {"passed_out": True, "landlord": None, "bid": None, "winner": None}
-    return {
-        "passed_out": False,
-        "landlord": result.landlord,
-        "bid": result.bid,
-        "winner": result.winner,
-        "doubled": list(result.doubled),
-        "redoubled": result.redoubled,
-        "bombs": result.bombs,
-        "rockets": result.rockets,
-        "spring": result.spring,
-        "anti_spring": result.anti_spring,
-    }
+    logged = {"passed_out": False, **result.to_json()}
+    # in RESULT_FIELDS' order: an override's changes are listed in it (override_changes)
+    return {name: logged[name] for name in RESULT_FIELDS}
 
 
 def _first_contradiction(
@@ -161,19 +153,12 @@ def hand_result_correct(
         }
         wanted: dict[str, Any] = {"passed_out": True, "landlord": None}
     else:
-        bool_triple_check("doubled", doubled)
-        bool_check(redoubled=redoubled, spring=spring, anti_spring=anti_spring)
-        result = deal_result(
-            landlord=landlord,  # type: ignore[arg-type]  # checked by score_result
-            bid=bid,  # type: ignore[arg-type]
-            winner=winner,  # type: ignore[arg-type]
-            doubled=doubled,
-            redoubled=redoubled,
-            bombs=bombs,
-            rockets=rockets,
-            spring=spring,
-            anti_spring=anti_spring,
-        )
+        fields = {
+            "landlord": landlord, "bid": bid, "doubled": doubled, "redoubled": redoubled,
+            "bombs": bombs, "rockets": rockets, "spring": spring, "anti_spring": anti_spring,
+            "winner": winner,
+        }  # fmt: skip
+        result = result_entry(fields)
         payload = result_payload(result, hand.rule_profile)
         wanted = {"passed_out": False, **payload["result"]}
 

@@ -18,6 +18,7 @@ from referee.rules.errors import RulesError
 from referee.rules.hand import Announcement, HandState, Phase
 from referee.rules.physical import PhysicalHandState
 from referee.rules.profiles import get_profile
+from referee.rules.scoring import DealResult
 from tournaments.common.errors import ApplicationError
 from tournaments.common.rows import update
 from tournaments.models import (
@@ -369,20 +370,11 @@ def _summary(
         )
         out["score_0"] = out["score_1"] = out["score_2"] = 0
     elif result is not None:
-        r = result.payload["result"]
         out.update(
+            _result_columns(DealResult.from_json(result.payload["result"])),
             status=HandStatus.FINISHED,
-            landlord_seat=r["landlord"],
-            bid=r["bid"],
-            winner=r["winner"],
-            redoubled=r["redoubled"],
-            bombs=r["bombs"],
-            rockets=r["rockets"],
-            spring=r["spring"],
-            anti_spring=r["anti_spring"],
             rule_profile_hash=result.payload.get("rule_profile_hash", profile_hash),
         )
-        out["doubled_0"], out["doubled_1"], out["doubled_2"] = r["doubled"]
         out["score_0"], out["score_1"], out["score_2"] = result.payload["scores"]
     elif replay.passed_out:
         out.update(status=HandStatus.PASSED_OUT, rule_profile_hash=profile_hash)
@@ -414,6 +406,23 @@ def _summary(
         out.update(status=HandStatus.VOIDED, score_0=None, score_1=None, score_2=None)
         out["confirmation"] = Confirmation.NOT_REQUIRED
     return out
+
+
+def _result_columns(result: DealResult) -> dict[str, Any]:
+    """A result as the hand row's summary columns hold it."""
+    return {
+        "landlord_seat": result.landlord,
+        "bid": result.bid,
+        "winner": result.winner,
+        "doubled_0": result.doubled[0],
+        "doubled_1": result.doubled[1],
+        "doubled_2": result.doubled[2],
+        "redoubled": result.redoubled,
+        "bombs": result.bombs,
+        "rockets": result.rockets,
+        "spring": result.spring,
+        "anti_spring": result.anti_spring,
+    }
 
 
 @cache

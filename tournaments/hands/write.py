@@ -8,6 +8,7 @@ API, the admin, the commands and the tests call these.
 """
 
 import secrets
+from collections.abc import Mapping
 from typing import Any
 
 from django.db import connection
@@ -551,75 +552,35 @@ def result_payload(result: DealResult, profile_key: str) -> dict[str, Any]:
     except RulesError as exc:
         raise rules_error(exc) from exc
     return {
-        "result": {
-            "landlord": result.landlord,
-            "bid": result.bid,
-            "doubled": list(result.doubled),
-            "redoubled": result.redoubled,
-            "bombs": result.bombs,
-            "rockets": result.rockets,
-            "spring": result.spring,
-            "anti_spring": result.anti_spring,
-            "winner": result.winner,
-        },
+        "result": result.to_json(),
         "scores": list(scores),
         "rule_profile": profile.key,
         "rule_profile_hash": profile.content_hash,
     }
 
 
-def deal_result(
-    *,
-    landlord: int,
-    bid: int,
-    winner: str,
-    doubled: tuple[bool, bool, bool] | list[bool] = (False, False, False),
-    redoubled: bool = False,
-    bombs: int = 0,
-    rockets: int = 0,
-    spring: bool = False,
-    anti_spring: bool = False,
-) -> DealResult:
-    return DealResult(
-        landlord=landlord,
-        bid=bid,
-        doubled=tuple(doubled),  # type: ignore[arg-type]  # checked by score_result
-        redoubled=redoubled,
-        bombs=bombs,
-        rockets=rockets,
-        spring=spring,
-        anti_spring=anti_spring,
-        winner=winner,  # type: ignore[arg-type]  # checked by score_result
-    )
+#: What a result-only entry leaves out: nothing doubled, no bomb, no spring.
+_ENTRY_DEFAULTS: dict[str, Any] = {
+    "doubled": (False, False, False), "redoubled": False, "bombs": 0, "rockets": 0,
+    "spring": False, "anti_spring": False,
+}  # fmt: skip
+
+_RESULT_FIELDS = frozenset(DealResult.__dataclass_fields__)
 
 
-def result_entry(
-    *,
-    landlord: int,
-    bid: int,
-    winner: str,
-    doubled: tuple[bool, bool, bool] | list[bool] = (False, False, False),
-    redoubled: bool = False,
-    bombs: int = 0,
-    rockets: int = 0,
-    spring: bool = False,
-    anti_spring: bool = False,
-) -> DealResult:
-    """A result-only entry's fields as a ``DealResult``, their types checked (the rules
-    check it in ``result_entry_check``)."""
-    bool_triple_check("doubled", doubled)
-    bool_check(redoubled=redoubled, spring=spring, anti_spring=anti_spring)
-    return deal_result(
-        landlord=landlord,
-        bid=bid,
-        winner=winner,
-        doubled=doubled,
-        redoubled=redoubled,
-        bombs=bombs,
-        rockets=rockets,
-        spring=spring,
-        anti_spring=anti_spring,
-    )
+def result_entry(fields: Mapping[str, Any]) -> DealResult:
+    """A result-only entry's (or a correction's) fields, in ``DealResult.to_json``'s form
+    (``doubled`` a tuple too; the flags, the bombs and the rocket may be left out), as a
+    ``DealResult``. A flag of the wrong type is refused here (``invalid``); a landlord, bid,
+    bomb or rocket count or winner of the wrong type is a contradiction the rules name with
+    its rule, as one out of range is (``invalid_result``, in ``result_entry_check``)."""
+    unknown = fields.keys() - _RESULT_FIELDS
+    if unknown:
+        raise TypeError(f"result_entry() got unexpected fields {sorted(unknown)}")
+    data = {**_ENTRY_DEFAULTS, **fields}
+    bool_triple_check("doubled", data["doubled"])
+    bool_check(redoubled=data["redoubled"], spring=data["spring"], anti_spring=data["anti_spring"])
+    return DealResult(**{**data, "doubled": tuple(data["doubled"])})
 
 
 def result_entry_check(
@@ -645,7 +606,7 @@ def hand_result_preview(*, hand: Hand, **fields: Any) -> dict[str, Any]:
     """What ``hand_record_result`` with these fields would record, by its own checks: the
     result, each seat's score and whether the hand would then await confirmation (the
     phone's summary before the referee saves). Writes nothing; refused as the entry is."""
-    payload = result_entry_check(hand=hand, result=result_entry(**fields))
+    payload = result_entry_check(hand=hand, result=result_entry(fields))
     payload["needs_confirmation"] = hand_needs_confirmation(hand=hand)
     return payload
 
@@ -674,17 +635,12 @@ def hand_record_result(
     consistency and scored by ``score_result`` under the hand's rule profile
     (``result_entry_check``, which the preview runs too).
     """
-    result = result_entry(
-        landlord=landlord,
-        bid=bid,
-        winner=winner,
-        doubled=doubled,
-        redoubled=redoubled,
-        bombs=bombs,
-        rockets=rockets,
-        spring=spring,
-        anti_spring=anti_spring,
-    )
+    fields = {
+        "landlord": landlord, "bid": bid, "doubled": doubled, "redoubled": redoubled,
+        "bombs": bombs, "rockets": rockets, "spring": spring, "anti_spring": anti_spring,
+        "winner": winner,
+    }  # fmt: skip
+    result = result_entry(fields)
 
     def decide(locked: Hand, replay: HandReplay) -> NewEvent:
         payload = result_entry_check(hand=locked, result=result, replay=replay)

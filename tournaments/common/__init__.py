@@ -4,7 +4,8 @@
   with stable codes), ``referee_sessions`` (a referee's session ends after a fixed time).
 - Refusals and arguments: ``errors`` (``ApplicationError``), ``validation`` (a service's plain
   arguments), ``model_validation`` (a model's fields), ``limits`` (the largest numbers).
-- The database: ``transactions`` (a hand write's transaction), ``db_binding`` (integers
+- The database: ``transactions`` (a hand write's transaction), ``rows`` (the hand write's
+  hottest reads and writes as plain SQL on public APIs), ``db_binding`` (integers
   bound as text), ``db_roles`` and ``sql/`` (the application role and its grants),
   ``idempotency`` (how long API answers are kept), ``converters`` (``<id:…>`` in paths).
 - The broker and health: ``broker_publish`` (Celery messages off the request's path),

@@ -18,8 +18,7 @@ from tests.tournaments import builders
 from tests.tournaments.builders import table_of, tournament_with_entries
 from tournaments.common.errors import ApplicationError
 from tournaments.common.seat_names import seat_name
-from tournaments.hands import confirmation as hand_confirmation
-from tournaments.hands import corrections as hand_corrections
+from tournaments.hands import writing as hand_writing
 from tournaments.hands.confirmation import (
     hand_confirm,
     hand_confirm_by_pins,
@@ -424,7 +423,7 @@ def test_the_players_confirmation_is_one_transaction(monkeypatch: pytest.MonkeyP
 
     table, pins = _players_table()
     hand = _pending(table, landlord=0)
-    monkeypatch.setattr(hand_confirmation, "hand_commit", broken)
+    monkeypatch.setattr(hand_writing, "hand_commit", broken)  # every write commits there
     with pytest.raises(RuntimeError):
         hand_confirm_by_pins(hand=hand, pins={0: pins[0], 1: pins[1]}, recorded_by=None)
     assert [kind for kind, _ in _events(hand)] == ["result"]
@@ -615,7 +614,7 @@ def test_keeping_an_irregular_hand_is_one_transaction(monkeypatch: pytest.Monkey
 
     hand = _irregular(factories.seated_table())
     before = _written(hand)
-    monkeypatch.setattr(hand_corrections, "hand_commit", broken)
+    monkeypatch.setattr(hand_writing, "hand_commit", broken)  # every write commits there
     with pytest.raises(RuntimeError):
         hand_irregular_keep(hand=hand, reason="kept")
     assert _written(hand) == before

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from typing import Any
 
 import pytest
@@ -14,6 +15,7 @@ from django.urls import reverse
 
 from tests.public_data import page_queries
 from tournaments.models import StandingSnapshot, Tournament
+from tournaments.public import standings as public_standings
 from tournaments.standings.snapshots import standings_snapshot_update
 from tournaments.tournament.generate import GenerateOptions, tournament_generate
 
@@ -105,3 +107,62 @@ def test_player_page_shows_rank_after_each_round_and_landlord_record(client: Any
     assert "Rank after each round" in body
     assert f"{snapshot.landlord_wins} won of {snapshot.landlord_hands}" in body
     assert "<svg" in body
+
+
+def _ranks(body: str) -> list[int]:
+    return [int(r) for r in re.findall(r'<td class="num rank">(\d+)</td>', body)]
+
+
+def _players(body: str) -> set[str]:
+    return set(re.findall(r'<td class="player"><a href="[^"]*/players/(\d+)/">', body))
+
+
+def test_standings_come_in_pages_and_every_player_is_on_one(client: Any, monkeypatch: Any) -> None:
+    """Pages of STANDINGS_PAGE (here 5 of 18 entries), the first by default; a page past
+    the last is the last, a page that is no number the first; ?page=all and the big screen
+    show everyone (what the browser's find searches), as the CSV does."""
+    monkeypatch.setattr(public_standings, "STANDINGS_PAGE", 5)
+    tournament = _generated(18, slug="paged")
+    url = reverse("public:standings", args=[tournament.slug])
+    every = {str(pk) for pk in tournament.entries.values_list("pk", flat=True)}
+    first = client.get(url).content.decode()
+    assert _ranks(first) == sorted(_ranks(first)) and len(_ranks(first)) == 5
+    assert 'href="?page=2"' in first and 'href="?page=4"' in first
+    assert 'href="?page=5"' not in first and 'href="?page=all"' in first
+    seen: set[str] = set()
+    ranks: list[int] = []
+    for page in (1, 2, 3, 4):
+        body = client.get(url, {"page": page}).content.decode()
+        assert f'data-poll="?fragment=1&amp;page={page}"' in body
+        seen |= _players(body)
+        ranks += _ranks(body)
+    assert seen == every and len(ranks) == 18 and ranks == sorted(ranks)
+    assert _ranks(client.get(url, {"page": 99}).content.decode()) == ranks[15:]
+    assert _ranks(client.get(url, {"page": "x"}).content.decode()) == ranks[:5]
+    assert _players(client.get(url, {"page": "all"}).content.decode()) == every
+    assert _players(client.get(url, {"big": 1}).content.decode()) == every
+    fragment = client.get(url, {"fragment": 1, "page": 2})
+    assert _ranks(fragment.content.decode()) == ranks[5:10]
+    assert fragment["ETag"] != client.get(url, {"fragment": 1, "page": 3})["ETag"]
+    again = client.get(url, {"fragment": 1, "page": 2}, headers={"if-none-match": fragment["ETag"]})
+    assert again.status_code == 304
+
+
+def test_a_club_filter_pages_its_own_players(client: Any, monkeypatch: Any) -> None:
+    monkeypatch.setattr(public_standings, "STANDINGS_PAGE", 2)
+    tournament = _generated(9, slug="club-pages")
+    entry = tournament.entries.select_related("player").first()
+    assert entry is not None
+    club = entry.player.club
+    members = {
+        str(pk) for pk in tournament.entries.filter(player__club=club).values_list("pk", flat=True)
+    }
+    url = reverse("public:standings", args=[tournament.slug])
+    pages = -(-len(members) // 2)
+    seen: set[str] = set()
+    for page in range(1, pages + 1):
+        body = client.get(url, {"club": club, "page": page}).content.decode()
+        seen |= _players(body)
+        if pages > 1:
+            assert f"?page={pages}&amp;club=" in body
+    assert seen == members

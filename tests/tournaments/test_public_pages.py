@@ -22,6 +22,8 @@ from tests.public_data import (
     tournament_with_tables,
 )
 from tournaments.models import Hand, HandStatus, Round, RoundStatus
+from tournaments.public.selectors import live_board_scope
+from tournaments.public.views import live_board_key
 
 pytestmark = pytest.mark.django_db
 
@@ -194,6 +196,27 @@ def test_live_board_within_its_window_is_the_same_board(client: Any, settings: A
     assert after.status_code == 200 and after["ETag"] != first["ETag"]
     assert after.content != first.content
     assert after.content.decode().count('<section class="table-card live"') == 2
+
+
+def test_live_board_past_its_window_is_rendered_by_one_request(client: Any) -> None:
+    """Past the window one request renders the board again; while it does (here: its
+    mark in the shared cache), the others are answered with the board before, no render."""
+    tournament, tables = tournament_with_tables(tables=2)
+    hand = hand_played(tables[0], seed=2, upto=3)
+    url = reverse("public:live", args=[tournament.slug]) + "?fragment=1"
+    first = _live_fragment(client, url)
+    hand_play(Hand.objects.get(pk=hand.pk), seed=2, start=3, upto=4)  # one more action
+    time.sleep(1.1)
+    scope = live_board_scope(slug=tournament.slug)
+    assert scope is not None
+    rendering = live_board_key(scope=scope[1]) + ":rendering"
+    assert caches[settings.SHARED_CACHE].add(rendering, 1, timeout=5)  # another request's
+    meanwhile = _live_fragment(client, url)
+    assert meanwhile.content == first.content and len(meanwhile.queries) == 1
+    caches[settings.SHARED_CACHE].delete(rendering)  # that render did not finish
+    after = _live_fragment(client, url)
+    assert after.content != first.content and after["ETag"] != first["ETag"]
+    assert _live_fragment(client, url).content == after.content
 
 
 def test_live_board_window_is_kept_per_language_and_rounds(client: Any) -> None:

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from django.db import connection
+from django.db.models import F
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
@@ -76,6 +77,27 @@ def test_conditional_get_answers_304_until_the_snapshot_changes(client: Any) -> 
     assert changed.status_code == 200 and changed["ETag"] != etag
     marker = 'class="badge final"' if other == "finished" else 'class="badge provisional"'
     assert marker in changed.content.decode()
+
+
+def test_a_result_not_in_the_standings_yet_changes_no_etag(client: Any) -> None:
+    """A finished hand bumps the tournament's log version before its snapshot is made: the
+    page is the same until then (304), and changes when the snapshot does; once finished,
+    the version decides whether the standings are final."""
+    tournament = _generated(6, slug="bumped")
+    Tournament.objects.filter(pk=tournament.pk).update(status="running")
+    url = reverse("public:standings", args=[tournament.slug]) + "?fragment=1"
+    first = client.get(url)
+    Tournament.objects.filter(pk=tournament.pk).update(log_version=F("log_version") + 1)
+    assert client.get(url, headers={"if-none-match": first["ETag"]}).status_code == 304
+    standings_snapshot_update(tournament_id=tournament.pk)
+    changed = client.get(url, headers={"if-none-match": first["ETag"]})
+    assert changed.status_code == 200 and changed["ETag"] != first["ETag"]
+    Tournament.objects.filter(pk=tournament.pk).update(status="finished")
+    final = client.get(url, headers={"if-none-match": changed["ETag"]})
+    assert final.status_code == 200 and 'class="badge final"' in final.content.decode()
+    Tournament.objects.filter(pk=tournament.pk).update(log_version=F("log_version") + 1)
+    behind = client.get(url, headers={"if-none-match": final["ETag"]})
+    assert behind.status_code == 200 and 'class="badge provisional"' in behind.content.decode()
 
 
 def test_club_filter_and_csv(client: Any) -> None:

@@ -21,9 +21,10 @@ steps the number of tables up (a fixed time per level, same pace, spectators in 
 proportion) and prints the largest event that keeps p99 under --p99 ms with no failure;
 --step-up does only that, from 50 tables up (STEP_UP_LEVELS), without the event itself.
 
-The public pages keep their rendered parts in Django's shared cache: the production
-default (the database cache table, made here as `manage.py createcachetable` makes it), or
---cache redis://127.0.0.1:6379/n (CACHE_URL).
+The public pages keep their rendered parts in Django's shared cache: by default the
+database cache table (made here as `manage.py createcachetable` makes it; what `make run`
+and the tests use), or --cache redis://127.0.0.1:6379/n (CACHE_URL), which is what
+production uses (docker-compose.yml: redis://redis:6379/2): pass it to measure as deployed.
 
     DATABASE_URL=postgres://doudizhu@127.0.0.1:5432/postgres python bench/event_load.py
 

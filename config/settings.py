@@ -216,6 +216,13 @@ CACHES = {
 if CACHES[SHARED_CACHE]["BACKEND"].endswith(".DatabaseCache"):
     CACHES[SHARED_CACHE].setdefault("OPTIONS", {}).setdefault("MAX_ENTRIES", 10_000)
 
+# The live board's assembled fragment is kept whole in the shared cache this many seconds: the
+# spectators polling within them cost a cache read each, not a render, and see a board at most
+# this old (tournaments.public.views.live_board_html). 0: rendered on every poll.
+PUBLIC_BOARD_SECONDS = env.int("PUBLIC_BOARD_SECONDS", default=1)
+if PUBLIC_BOARD_SECONDS < 0:
+    raise ImproperlyConfigured("PUBLIC_BOARD_SECONDS must be 0 (off) or more (seconds).")
+
 # Referees (issue 16): a one-time sign-in link stops working REFEREE_LINK_HOURS after it was
 # shown (1-24); a session started by a referee, or by anybody who is not a director (staff), ends
 # REFEREE_SESSION_HOURS after sign-in (1-72). Directors keep SESSION_COOKIE_AGE (two weeks).

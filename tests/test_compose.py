@@ -293,3 +293,23 @@ def test_the_worker_and_migrate_have_their_own_database_timeouts(services: dict[
     assert services["migrate"]["environment"]["DATABASE_LOCK_TIMEOUT"] == "0"
     worker = services["worker"]["environment"]
     assert worker["DATABASE_STATEMENT_TIMEOUT"] == "${WORKER_DATABASE_STATEMENT_TIMEOUT:-60}"
+
+
+@pytest.mark.parametrize("name", RUNNING_SERVICES)
+def test_the_shared_cache_is_redis_in_a_database_of_its_own(
+    services: dict[str, Any], name: str
+) -> None:
+    """Production keeps Django's shared cache in Redis (what django-environ makes of the URL:
+    Django's own RedisCache, whose client is the locked `redis` package), apart from the
+    broker's and the results' databases."""
+    import environ
+    from django.core.cache.backends.redis import RedisCache
+
+    env = services[name]["environment"]
+    url = re.fullmatch(r"\$\{CACHE_URL:-(.*)\}", env["CACHE_URL"])
+    assert url and url.group(1) == "redis://redis:6379/2"
+    config = environ.Env.cache_url_config(url.group(1))
+    assert config["BACKEND"] == "django.core.cache.backends.redis.RedisCache"
+    assert RedisCache(config["LOCATION"], {})._cache._lib.__name__ == "redis"  # no connection
+    others = {env["CELERY_BROKER_URL"], env["CELERY_RESULT_BACKEND"]}
+    assert url.group(1) not in others

@@ -3,6 +3,7 @@ queries per page whatever the tournament's size."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
@@ -21,6 +22,8 @@ from tests.public_data import (
     tournament_with_tables,
 )
 from tournaments.models import Hand, HandStatus, Round, RoundStatus
+from tournaments.public.selectors import live_board_scope
+from tournaments.public.views import live_board_key
 
 pytestmark = pytest.mark.django_db
 
@@ -118,7 +121,8 @@ def test_finished_hand_page_replays_every_action_and_breaks_the_score_down(clien
     assert "×" in body
 
 
-def test_live_board_answers_304_until_a_hand_changes(client: Any) -> None:
+def test_live_board_answers_304_until_a_hand_changes(client: Any, settings: Any) -> None:
+    settings.PUBLIC_BOARD_SECONDS = 0  # every poll reads the board afresh
     tournament, tables = tournament_with_tables(tables=2)
     hand = hand_played(tables[0], seed=2, upto=3)
     url = reverse("public:live", args=[tournament.slug]) + "?fragment=1"
@@ -131,9 +135,10 @@ def test_live_board_answers_304_until_a_hand_changes(client: Any) -> None:
     assert client.get(url, headers={"if-none-match": again["ETag"]}).status_code == 304
 
 
-def test_live_board_renders_each_table_once_per_change(client: Any) -> None:
+def test_live_board_renders_each_table_once_per_change(client: Any, settings: Any) -> None:
     """The live board's cards are kept in the shared cache: a poll renders (and writes)
     only the tables that changed since, and shows the same board as a fresh render."""
+    settings.PUBLIC_BOARD_SECONDS = 0  # no whole board kept: each poll assembles the cards
     tournament, tables = tournament_with_tables(tables=3)
     hands = [hand_played(table, seed=20 + n, upto=3) for n, table in enumerate(tables)]
     url = reverse("public:live", args=[tournament.slug]) + "?fragment=1"
@@ -159,6 +164,87 @@ def test_live_board_changes_when_its_round_closes(client: Any) -> None:
     assert again.status_code == 200 and again["ETag"] != first["ETag"]
     assert "No round is being played." in again.content.decode()
     assert client.get("/t/no-such-event/live/?fragment=1").status_code == 404
+
+
+def _live_fragment(client: Any, url: str, **headers: str) -> Any:
+    with CaptureQueriesContext(connection) as ctx:
+        response = client.get(url, headers=headers)
+    response.queries = page_queries(ctx.captured_queries)
+    return response
+
+
+def test_live_board_within_its_window_is_the_same_board(client: Any, settings: Any) -> None:
+    """The assembled board is kept whole for PUBLIC_BOARD_SECONDS (1): a poll within that
+    window is the same bytes and ETag for one query (no render), even after an action; the
+    next poll after it shows the action."""
+    assert settings.PUBLIC_BOARD_SECONDS == 1
+    tournament, tables = tournament_with_tables(tables=2)
+    hand = hand_played(tables[0], seed=2, upto=3)
+    url = reverse("public:live", args=[tournament.slug]) + "?fragment=1"
+    first = _live_fragment(client, url)
+    assert first.status_code == 200 and len(first.queries) == 7
+    hand_play(Hand.objects.get(pk=hand.pk), seed=2, start=3, upto=4)  # one more action
+    within = _live_fragment(client, url)
+    assert within.status_code == 200 and len(within.queries) == 1
+    assert within.content == first.content and within["ETag"] == first["ETag"]
+    unchanged = _live_fragment(client, url, if_none_match=first["ETag"])
+    assert unchanged.status_code == 304 and len(unchanged.queries) == 1
+    page = client.get(reverse("public:live", args=[tournament.slug])).content.decode()
+    assert first.content.decode() in page  # the page holds the same board
+    time.sleep(1.1)
+    after = _live_fragment(client, url, if_none_match=first["ETag"])
+    assert after.status_code == 200 and after["ETag"] != first["ETag"]
+    assert after.content != first.content
+    assert after.content.decode().count('<section class="table-card live"') == 2
+
+
+def test_live_board_past_its_window_is_rendered_by_one_request(client: Any) -> None:
+    """Past the window one request renders the board again; while it does (here: its
+    mark in the shared cache), the others are answered with the board before, no render."""
+    tournament, tables = tournament_with_tables(tables=2)
+    hand = hand_played(tables[0], seed=2, upto=3)
+    url = reverse("public:live", args=[tournament.slug]) + "?fragment=1"
+    first = _live_fragment(client, url)
+    hand_play(Hand.objects.get(pk=hand.pk), seed=2, start=3, upto=4)  # one more action
+    time.sleep(1.1)
+    scope = live_board_scope(slug=tournament.slug)
+    assert scope is not None
+    rendering = live_board_key(scope=scope[1]) + ":rendering"
+    assert caches[settings.SHARED_CACHE].add(rendering, 1, timeout=5)  # another request's
+    meanwhile = _live_fragment(client, url)
+    assert meanwhile.content == first.content and len(meanwhile.queries) == 1
+    caches[settings.SHARED_CACHE].delete(rendering)  # that render did not finish
+    after = _live_fragment(client, url)
+    assert after.content != first.content and after["ETag"] != first["ETag"]
+    assert _live_fragment(client, url).content == after.content
+
+
+def test_live_board_window_is_kept_per_language_and_rounds(client: Any) -> None:
+    """The window's key holds the language and the rounds' statuses: a Chinese reader never
+    gets the English board, and a round that closes shows at once."""
+    tournament, tables = tournament_with_tables(tables=1)
+    hand_played(tables[0], seed=4, upto=3)
+    url = reverse("public:live", args=[tournament.slug]) + "?fragment=1"
+    english = client.get(url, headers={"accept-language": "en"})
+    chinese = client.get(url, headers={"accept-language": "zh-hans"})
+    assert "<h2>Table 1" in english.content.decode()
+    assert chinese["ETag"] != english["ETag"]
+    assert "<h2>第 1 桌" in chinese.content.decode()
+    assert "<h2>Table 1" not in chinese.content.decode()
+    Round.objects.filter(tournament=tournament).update(status=RoundStatus.CLOSED)
+    closed = client.get(url, headers={"accept-language": "en"})
+    assert "No round is being played." in closed.content.decode()
+
+
+def test_live_board_without_a_window_renders_every_poll(client: Any, settings: Any) -> None:
+    settings.PUBLIC_BOARD_SECONDS = 0
+    tournament, tables = tournament_with_tables(tables=2)
+    hand = hand_played(tables[0], seed=2, upto=3)
+    url = reverse("public:live", args=[tournament.slug]) + "?fragment=1"
+    first = client.get(url)
+    hand_play(Hand.objects.get(pk=hand.pk), seed=2, start=3, upto=4)  # one more action
+    again = client.get(url)
+    assert again.content != first.content and again["ETag"] != first["ETag"]
 
 
 def test_pages_do_without_a_shared_cache_they_cannot_reach(client: Any, settings: Any) -> None:

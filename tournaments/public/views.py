@@ -6,7 +6,9 @@ and renders. Private tournaments and draft rounds answer 404.
 
 from __future__ import annotations
 
+import hashlib
 import logging
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -141,21 +143,89 @@ def conditional(request: HttpRequest, etag: str, page: Callable[[], HttpResponse
     return response
 
 
+def live_board_key(*, scope: tuple[Any, ...]) -> str:
+    """The shared cache's key of a tournament's assembled live board: everything that
+    decides what the board may show besides the hands' moves (``ps.live_board_scope``: the
+    tournament, its rounds and their statuses), the page's language, and whom it is
+    rendered for (always the public: ``card_secrecy.PUBLIC``, whoever is signed in)."""
+    text = repr(("public", scope, get_language()))
+    return "public-live-board:" + hashlib.sha1(text.encode(), usedforsecurity=False).hexdigest()
+
+
+#: How long one process may take to render a board whose window has passed while the others
+#: keep serving the board before it (so a poll that finds the window over costs one render
+#: between them, not one each): a spectator sees a board at most the window and one render
+#: old, this long at worst if that render fails.
+LIVE_BOARD_RENDER_SECONDS = 5
+
+
+def shared_cache_add(key: str, timeout: int) -> bool:
+    """Whether this request took ``key`` (``cache.add``: only the first of several does);
+    True when the cache cannot be reached (every request then renders, as without it)."""
+    try:
+        return bool(caches[settings.SHARED_CACHE].add(key, 1, timeout=timeout))
+    except Exception:  # any backend's failure: render, as without the cache
+        logger.warning("the shared cache could not be written", exc_info=True)
+        return True
+
+
+def shared_cache_delete(key: str) -> None:
+    """Drop ``key`` from the shared cache, if it can be written."""
+    try:
+        caches[settings.SHARED_CACHE].delete(key)
+    except Exception:  # any backend's failure: the key expires by itself
+        logger.warning("the shared cache could not be written", exc_info=True)
+
+
+def live_board_html(*, slug: str) -> tuple[Tournament, str, str] | None:
+    """The public tournament, its live board's fragment and the version that shows
+    (``ps.live_etag``). The fragment is kept whole in the shared cache for
+    ``settings.PUBLIC_BOARD_SECONDS`` (0: rendered every time): the spectators polling
+    within that window cost one query and one cache read each, not a render; after it, one
+    request renders the board again while the others keep the one before
+    (``LIVE_BOARD_RENDER_SECONDS``). None for no public tournament."""
+    found = ps.live_board_scope(slug=slug)
+    if found is None:
+        return None
+    tournament, scope = found
+    seconds = settings.PUBLIC_BOARD_SECONDS
+    key = live_board_key(scope=scope) if seconds > 0 else ""
+    if key:
+        cached = shared_cache_get_many([key]).get(key)
+        if cached is not None:
+            html, version, made = cached
+            fresh = time.time() - made < seconds
+            if fresh or not shared_cache_add(f"{key}:rendering", LIVE_BOARD_RENDER_SECONDS):
+                return tournament, html, version
+    made = time.time()
+    # the version first: cards read after it may be newer than it, never older, so a
+    # spectator's ETag never stands for a board older than the one they were sent
+    version = ps.live_etag(slug=slug)
+    if version is None:  # no longer public since the first query
+        return None
+    html = render_to_string("public/live_board.html", {"cards": live_cards(tournament=tournament)})
+    if key:
+        shared_cache_set_many(
+            {key: (html, version, made)}, timeout=seconds + LIVE_BOARD_RENDER_SECONDS
+        )
+        shared_cache_delete(f"{key}:rendering")
+    return tournament, html, version
+
+
 def live(request: HttpRequest, slug: str) -> HttpResponse:
     """The live tables board; ``?fragment=1`` is what the page polls (with If-None-Match, so
-    an unchanged board costs one query and a 304)."""
-    version = ps.live_etag(slug=slug)
-    if version is None:
+    a board unchanged since the spectator's last poll costs a 304)."""
+    board = live_board_html(slug=slug)
+    if board is None:
         raise Http404("No such public tournament.")
+    tournament, html, version = board
     part = "f" if request.GET.get("fragment") else "p"
 
     def page() -> HttpResponse:
-        tournament = tournament_or_404(slug)
-        context: dict[str, Any] = {
-            "tournament": tournament,
-            "cards": live_cards(tournament=tournament),
-        }
-        template = "public/live_board.html" if part == "f" else "public/live.html"
-        return revalidate(render(request, template, context))
+        fragment = mark_safe(html)  # rendered escaped
+        if part == "f":
+            return revalidate(HttpResponse(fragment))
+        context = {"tournament": tournament, "board": fragment}
+        return revalidate(render(request, "public/live.html", context))
 
     return conditional(request, f"{version}-{get_language()}-{part}", page)

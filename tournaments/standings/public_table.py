@@ -139,7 +139,10 @@ def standings_key(*, slug: str) -> str | None:
     """What the standings page depends on, as one string (None: no public tournament).
     One query, on indexes only (the newest snapshot row by ``standing_by_version``): the
     ETag of a conditional GET costs no more than this. Every row of a snapshot has its
-    version and time, and a newer version is a later snapshot."""
+    version and time, and a newer version is a later snapshot. The tournament's log
+    version counts only as whether the standings are final (``standings_table``): a
+    finished hand bumps it before its snapshot is made, and the page does not change
+    until then."""
     last_log = TournamentLog.objects.filter(tournament=OuterRef("pk")).order_by("-id")
     newest = StandingSnapshot.objects.filter(tournament=OuterRef("pk")).order_by("-log_version")
     row = (
@@ -155,7 +158,8 @@ def standings_key(*, slug: str) -> str | None:
     if row is None:
         return None
     pk, status, log_version, version, at, logged = row
-    return f"s{pk}-{status}-{log_version}-{version}-{at.timestamp() if at else 0}-{logged}"
+    final = int(status == TournamentStatus.FINISHED and version == log_version)
+    return f"s{pk}-{status}-{final}-{version}-{at.timestamp() if at else 0}-{logged}"
 
 
 def _revision_columns() -> dict[str, Subquery]:

@@ -21,6 +21,7 @@ from referee.rules.actions import (
     Pass,
     PlayCards,
     Redouble,
+    accepted_action_from_json,
     action_from_json,
 )
 from referee.rules.cards import (
@@ -183,6 +184,15 @@ def _read_play(text: str, suited: bool) -> tuple[tuple[int, ...], tuple[int | No
 _CANONICAL = {text: (c.rank, c.id, UNIT[c.rank]) for text, c in CARD_OF_TEXT.items()}
 
 
+def _pass_accepted(c: _Core) -> None:
+    """What a pass changes: the turn, and the trick once both others have passed."""
+    c.passes += 1
+    c.turn = (c.turn + 1) % 3
+    if c.passes == 2:  # R5.3: the trick is over, its winner leads
+        c.top, c.passes = None, 0
+        c.turn = c.top_seat if c.top_seat is not None else c.turn
+
+
 class HandState:
     """One hand from the deal to the score. ``push`` an action, ``pop`` to take it back.
 
@@ -218,6 +228,24 @@ class HandState:
             except RulesError as exc:
                 exc.index = len(state.actions)
                 raise
+        return state
+
+    @classmethod
+    def replay(
+        cls, deal: Deal, actions: Iterable[Action | dict[str, Any]], profile: RuleProfile = COMP2016
+    ) -> HandState:
+        """Re-apply actions already accepted, without the legality checks (``chess.Board.push``
+        to ``from_events``' ``push_san``): the caller vouches that each action was legal where
+        it stands, as a log written by ``push`` is. Everything the state tracks is updated as
+        ``push`` would (holdings, trick, turn, passes, bombs, rockets, phase, declarations,
+        announcements); an action that was not legal gives a state no rule describes. Actions
+        in the protocol's JSON form are read without ``action_from_json``'s shape checks.
+        """
+        state = cls(deal, profile)
+        for item in actions:
+            state._push_accepted(
+                accepted_action_from_json(item) if isinstance(item, dict) else item
+            )
         return state
 
     def to_events(self) -> list[dict[str, Any]]:
@@ -415,6 +443,23 @@ class HandState:
         self._stack.append(None)
         self.actions.append(action)
 
+    def _push_accepted(self, action: Action) -> None:
+        """Re-apply one action already accepted, without its checks (see ``replay``)."""
+        c = self._core
+        kind = type(action)
+        if kind is PlayCards:
+            self._play_accepted(c, action)  # type: ignore[arg-type]
+        elif kind is Pass:
+            _pass_accepted(c)
+        elif kind is Bid:
+            self._bid_accepted(c, action.seat, action.value)  # type: ignore[union-attr]
+        elif kind is Double:
+            self._double_accepted(c, action.seat, action.double)  # type: ignore[union-attr]
+        else:
+            self._redouble_accepted(c, action.redouble)  # type: ignore[union-attr]
+        self._stack.append(None)
+        self.actions.append(action)
+
     def _applier(self, action: Action) -> Callable[[HandState, _Core, Any], None]:
         """The method that applies ``action``, once the hand is open and the action well formed."""
         if self._core.phase in ENDED:
@@ -454,9 +499,12 @@ class HandState:
             raise IllegalAction(
                 "invalid_bid", f"a bid must be higher than the current bid {c.high_bid}"
             )
-        c.bids = (*c.bids, (action.seat, value))
+        self._bid_accepted(c, action.seat, value)
+
+    def _bid_accepted(self, c: _Core, seat: int, value: int) -> None:
+        c.bids = (*c.bids, (seat, value))
         if value:
-            c.high_bid, c.high_bidder, c.passes_since_bid = value, action.seat, 0
+            c.high_bid, c.high_bidder, c.passes_since_bid = value, seat, 0
         else:
             c.passes_since_bid += 1
         c.turn = (c.turn + 1) % 3
@@ -506,7 +554,10 @@ class HandState:
             raise IllegalAction("invalid_double", f"seat {action.seat} has already declared")
         if self.profile.doubling_order == "next_defender_first" and action.seat != pending[0]:
             raise IllegalAction("out_of_turn", f"seat {pending[0]} declares first")
-        c.doubled = _replace(c.doubled, action.seat, action.double)
+        self._double_accepted(c, action.seat, action.double)
+
+    def _double_accepted(self, c: _Core, seat: int, double: bool) -> None:
+        c.doubled = _replace(c.doubled, seat, double)
         if not self._pending_doublers(c) and not any(c.doubled):
             self._start_play(c)
 
@@ -523,7 +574,10 @@ class HandState:
             raise IllegalAction("invalid_double", "both defenders declare before the redouble")
         if not any(c.doubled):
             raise IllegalAction("invalid_double", "a redouble needs a double (R4.3)")
-        c.redoubled = action.redouble
+        self._redouble_accepted(c, action.redouble)
+
+    def _redouble_accepted(self, c: _Core, redouble: bool) -> None:
+        c.redoubled = redouble
         self._start_play(c)
 
     # play ---------------------------------------------------------------------
@@ -571,6 +625,38 @@ class HandState:
             play = self._reading(found, ranks, top)  # another reading, or the reason why not
         else:
             play = found[0]
+        self._play_effect(c, seat, play, ranks, ids, rest, size, held)
+
+    def _play_accepted(self, c: _Core, action: PlayCards) -> None:
+        """``_play`` for a play already accepted: the reading it was accepted with (the first
+        that beats the top play) and the cards it took, without the checks."""
+        seat = action.seat
+        ranks, ids, key = _read_play(action.cards, self._suited)
+        seat_key, size, held = c.seats[seat]
+        if self._suited:
+            left_cards = held.difference(ids)
+            if None in ids or len(left_cards) != len(held) - len(ids):  # cards without suits
+                left_cards = self._take_physical(held, ranks, ids, seat)
+            held = left_cards
+        found = self._table[key]
+        top = c.top
+        play = found[0]
+        if top is not None and not beats(play, top):
+            play = first_beating(found, top) or play
+        self._play_effect(c, seat, play, ranks, ids, seat_key - key, size, held)
+
+    def _play_effect(
+        self,
+        c: _Core,
+        seat: int,
+        play: Play,
+        ranks: tuple[int, ...],
+        ids: tuple[int | None, ...],
+        rest: int,
+        size: int,
+        held: frozenset[int],
+    ) -> None:
+        """What an accepted play changes: the seat's cards, the trick, the counts, the turn."""
         left = size - len(ranks)
         c.seats = _with_seat(c.seats, seat, (rest, left, held))
         c.top, c.top_seat, c.passes = play, seat, 0
@@ -594,11 +680,7 @@ class HandState:
             raise IllegalAction("out_of_turn", f"seat {c.turn} plays now, not seat {action.seat}")
         if c.top is None:
             raise IllegalAction("lead_pass", "the leader must play; he cannot pass (R5.2)")
-        c.passes += 1
-        c.turn = (c.turn + 1) % 3
-        if c.passes == 2:  # R5.3: the trick is over, its winner leads
-            c.top, c.passes = None, 0
-            c.turn = c.top_seat if c.top_seat is not None else c.turn
+        _pass_accepted(c)
 
     @staticmethod
     def _take_physical(

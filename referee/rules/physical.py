@@ -17,7 +17,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, NamedTuple
 
-from referee.rules.actions import Action, Pass, PlayCards, action_from_json
+from referee.rules.actions import (
+    Action,
+    Pass,
+    PlayCards,
+    accepted_action_from_json,
+    action_from_json,
+)
 from referee.rules.cards import (
     Card,
     Deal,
@@ -83,6 +89,31 @@ class PhysicalHandState:
             except RulesError as exc:
                 exc.index = len(state.actions)
                 raise
+        return state
+
+    @classmethod
+    def replay(
+        cls,
+        first_bidder: int,
+        actions: Iterable[Action | dict[str, Any]],
+        profile: RuleProfile = COMP2016,
+    ) -> PhysicalHandState:
+        """Re-apply actions already accepted, without the legality checks (see
+        ``HandState.replay``): the caller vouches for each action."""
+        state = cls(first_bidder, profile)
+        auction = state._auction
+        for item in actions:
+            action = accepted_action_from_json(item) if isinstance(item, dict) else item
+            kind = type(action)
+            if kind is PlayCards and state._turn is not None:
+                state._play_accepted(action)  # type: ignore[arg-type]
+            elif kind is Pass and state._turn is not None:
+                state._pass_accepted(action.seat)
+            else:
+                auction._push_accepted(action)
+                if auction.phase is Phase.PLAYING and state._turn is None:
+                    state._start_play()
+            state.actions.append(action)
         return state
 
     def to_events(self) -> list[dict[str, Any]]:
@@ -240,7 +271,18 @@ class PhysicalHandState:
             raise IllegalAction(
                 "does_not_beat", f"{format_ranks(ranks)} does not beat {top.text()}"
             )
-        # accepted: nothing above changed the state
+        self._play_effect(seat, cards, play)
+
+    def _play_accepted(self, action: PlayCards) -> None:
+        """``_play`` for a play already accepted: its reading, without the checks."""
+        cards = parse_cards(action.cards)
+        top = self._top.play if self._top is not None else None
+        play = classify([c.rank for c in cards], self.profile, previous=top)
+        assert play is not None, "an accepted play has a reading"
+        self._play_effect(action.seat, cards, play)
+
+    def _play_effect(self, seat: int, cards: tuple[Card, ...], play: Play) -> None:
+        """What an accepted play changes: the cards seen, the trick, the counts, the turn."""
         for card in cards:
             self._rank_counts[card.rank] += 1
             if card.id is not None:
@@ -284,9 +326,12 @@ class PhysicalHandState:
             )
         if self._top is None:
             raise IllegalAction("lead_pass", "the leader must play; he cannot pass (R5.2)")
+        self._pass_accepted(action.seat)
+
+    def _pass_accepted(self, seat: int) -> None:
         self._passes += 1
-        self._turn = (action.seat + 1) % 3
-        if self._passes == 2:  # R5.3: the trick is over, its winner leads
+        self._turn = (seat + 1) % 3
+        if self._passes == 2 and self._top is not None:  # R5.3: the trick is over, its winner leads
             self._turn, self._top, self._passes = self._top.seat, None, 0
 
 

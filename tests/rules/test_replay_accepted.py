@@ -141,3 +141,24 @@ def test_a_deal_read_again_from_its_text_is_the_same_value_and_a_bad_one_is_refu
             assert exc.code == "invalid_deal"
         else:
             raise AssertionError("a deal with three ♠3 is refused")
+
+
+def test_a_deal_written_twice_gives_the_same_text_in_fresh_objects() -> None:
+    hands = ["33334444555566667", "77788889999TTTTJJ", "JJQQQQKKKKAAAA222"]
+    deal = Deal.from_json({"hands": hands, "kitty": "2XD", "first_bidder": 0})
+    first, second = deal.to_json(), deal.to_json()
+    assert (
+        first
+        == second
+        == {
+            "hands": ["33334444555566667", "77788889999TTTTJJ", "JJQQQQKKKKAAAA222"],
+            "kitty": "2XD",
+            "first_bidder": 0,
+        }
+    )
+    second["hands"].append("changed")
+    assert deal.to_json()["hands"] == [
+        "33334444555566667",
+        "77788889999TTTTJJ",
+        "JJQQQQKKKKAAAA222",
+    ]

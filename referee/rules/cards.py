@@ -22,7 +22,6 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 
 from referee.rules.errors import InvalidDeal, NotationError
 
@@ -250,21 +249,12 @@ class Deal:
         first = data.get("first_bidder", 0)
         if not isinstance(first, int) or isinstance(first, bool):
             raise InvalidDeal("first_bidder must be a seat number 0..2")
-        h0, h1, h2 = (_as_text(h) for h in hands)
-        return _deal_of_text(h0, h1, h2, _as_text(data.get("kitty")), first)
-
-
-@lru_cache(maxsize=1024)
-def _deal_of_text(h0: str, h1: str, h2: str, kitty: str, first_bidder: int) -> Deal:
-    """The deal these texts write, read and checked once per process for each text: a
-    ``Deal`` is an immutable value of its text, so a hand's later writes, which each rebuild
-    its state from the stored deal, share it (no parsing, no pack check, no keys worked out
-    again). Nothing of a hand's progress is kept: a different process reads the text anew."""
-    try:
-        hands = (parse_cards(h0), parse_cards(h1), parse_cards(h2))
-        return Deal(hands=hands, kitty=parse_cards(kitty), first_bidder=first_bidder)
-    except NotationError as exc:
-        raise InvalidDeal(f"unreadable deal: {exc}") from exc
+        kitty = data.get("kitty")
+        try:
+            h0, h1, h2 = (parse_cards(_as_text(h)) for h in hands)
+            return cls(hands=(h0, h1, h2), kitty=parse_cards(_as_text(kitty)), first_bidder=first)
+        except NotationError as exc:
+            raise InvalidDeal(f"unreadable deal: {exc}") from exc
 
 
 def _as_text(value: object) -> str:

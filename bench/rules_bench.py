@@ -6,7 +6,8 @@ Single process, no Django. Measures:
   * classifications per second of pre-parsed plays (multiset keys), legal and illegal;
   * legal-play generation for 20-card hands, as a lead and as an answer (median and p90), on
     uniformly dealt hands and on trio-rich hands, with the mask caches cold and warm;
-  * complete-hand replay (rebuild a HandState from its event log), median and p90.
+  * complete-hand replay (rebuild a HandState from its event log, checked and as accepted),
+    and a deal read from its text, median and p90.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from referee.rules import HandState, Play, deal_from_seed, get_profile
+from referee.rules import Deal, HandState, Play, deal_from_seed, get_profile
 from referee.rules.cards import PACK_COUNTS, key_of
 from referee.rules.combos import readings
 from referee.rules.moves import legal_plays
@@ -184,6 +185,19 @@ def main() -> None:
         times.append((time.perf_counter() - start) * 1e6)
     print(f"  complete hands: {len(logs)}, events per hand median {statistics.median(lengths)}")
     report("replay of a complete hand", times, TARGETS["replay_median"])
+    times = []
+    for deal, log in events:
+        start = time.perf_counter()
+        HandState.replay(deal, log, profile)
+        times.append((time.perf_counter() - start) * 1e6)
+    report("re-apply as accepted (HandState.replay)", times, None)
+    texts = [deal.to_json() for deal, _ in events]
+    times = []
+    for text in texts:
+        start = time.perf_counter()
+        Deal.from_json(text)
+        times.append((time.perf_counter() - start) * 1e6)
+    report("deal from its text (each write reads it)", times, None)
 
 
 if __name__ == "__main__":

@@ -124,3 +124,21 @@ def action_from_json(event: object) -> Action:
             raise BadEvent(f"{kind} must be true or false, got {value!r}")
         return Double(seat, value) if kind == "double" else Redouble(seat, value)
     raise BadEvent(f"unknown event field {kind!r}: expected bid, double, redouble or play")
+
+
+def accepted_action_from_json(event: dict[str, Any]) -> Action:
+    """An accepted action from its protocol form (written by ``to_json``: one seat and one
+    field), without ``action_from_json``'s shape checks."""
+    seat = event["seat"]
+    value = event.get("play")
+    if value is not None:
+        if value == "pass" or (len(value) < 16 and value.strip().lower() == "pass"):
+            return _new(Pass, (seat,))
+        return _new(PlayCards, (seat, value))
+    value = event.get("bid")
+    if value is not None:
+        return _new(Bid, (seat, value))
+    value = event.get("double")
+    if value is not None:
+        return _new(Double, (seat, value))
+    return _new(Redouble, (seat, event["redouble"]))

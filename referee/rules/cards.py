@@ -215,6 +215,8 @@ class Deal:
     has_suits: bool = field(init=False, repr=False, compare=False)
     #: With suits: the physical card ids (``Card.id``) of each hand and of the kitty.
     ids: tuple[frozenset[int], ...] = field(init=False, repr=False, compare=False)
+    #: The canonical texts of the hands and the kitty, written on the first ``to_json``.
+    _texts: tuple[str, ...] | None = field(init=False, repr=False, compare=False, default=None)
 
     def __post_init__(self) -> None:
         validate_deal(self)
@@ -229,12 +231,12 @@ class Deal:
 
     def to_json(self) -> dict[str, object]:
         """The deal as text (physical cards when suits are known, else ranks)."""
-        fmt = format_cards if self.has_suits else _rank_text_of_cards
-        return {
-            "hands": [fmt(h) for h in self.hands],
-            "kitty": fmt(self.kitty),
-            "first_bidder": self.first_bidder,
-        }
+        texts = self._texts
+        if texts is None:  # the deal is a value: its text is written once
+            fmt = format_cards if self.has_suits else _rank_text_of_cards
+            texts = tuple(fmt(cards) for cards in (*self.hands, self.kitty))
+            object.__setattr__(self, "_texts", texts)
+        return {"hands": list(texts[:3]), "kitty": texts[3], "first_bidder": self.first_bidder}
 
     @classmethod
     def from_json(cls, data: dict[str, object]) -> Deal:

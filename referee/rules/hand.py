@@ -21,6 +21,7 @@ from referee.rules.actions import (
     Pass,
     PlayCards,
     Redouble,
+    accepted_action_from_json,
     action_from_json,
 )
 from referee.rules.cards import (
@@ -187,6 +188,15 @@ def _read_play(text: str, suited: bool) -> tuple[tuple[int, ...], tuple[int | No
 _CANONICAL = {text: (c.rank, c.id, UNIT[c.rank]) for text, c in CARD_OF_TEXT.items()}
 
 
+def _pass_accepted(c: _Core) -> None:
+    """What a pass changes: the turn, and the trick once both others have passed."""
+    c.passes += 1
+    c.turn = (c.turn + 1) % 3
+    if c.passes == 2:  # R5.3: the trick is over, its winner leads
+        c.top, c.passes = None, 0
+        c.turn = c.top_seat if c.top_seat is not None else c.turn
+
+
 class HandState:
     """One hand from the deal to the score. ``push`` an action, ``pop`` to take it back.
 
@@ -222,6 +232,21 @@ class HandState:
             except RulesError as exc:
                 exc.index = len(state.actions)
                 raise
+        return state
+
+    @classmethod
+    def replay(
+        cls, deal: Deal, actions: Iterable[Action | dict[str, Any]], profile: RuleProfile = COMP2016
+    ) -> HandState:
+        """Re-apply actions already accepted, without the legality checks (``chess.Board.push``
+        to ``from_events``' ``push_san``): the caller vouches that each action was legal where
+        it stands, as a log written by ``push`` is. Everything the state tracks is updated as
+        ``push`` would (holdings, trick, turn, passes, bombs, rockets, phase, declarations,
+        announcements); an action that was not legal gives a state no rule describes. Actions
+        in the protocol's JSON form are read without ``action_from_json``'s shape checks.
+        """
+        state = cls(deal, profile)
+        state._reapply(actions)
         return state
 
     def to_events(self) -> list[dict[str, Any]]:
@@ -419,6 +444,30 @@ class HandState:
         self._stack.append(None)
         self.actions.append(action)
 
+    def _reapply(self, actions: Iterable[Action | dict[str, Any]]) -> None:
+        """``replay``'s re-apply, for this state and for one that wraps it
+        (``physical.PhysicalHandState.replay``)."""
+        push = self._push_accepted
+        for item in actions:
+            push(accepted_action_from_json(item) if isinstance(item, dict) else item)
+
+    def _push_accepted(self, action: Action) -> None:
+        """Re-apply one action already accepted, without its checks (see ``replay``)."""
+        c = self._core
+        kind = type(action)
+        if kind is PlayCards:
+            self._play_accepted(c, action)  # type: ignore[arg-type]
+        elif kind is Pass:
+            _pass_accepted(c)
+        elif kind is Bid:
+            self._bid_accepted(c, action.seat, action.value)  # type: ignore[union-attr]
+        elif kind is Double:
+            self._double_accepted(c, action.seat, action.double)  # type: ignore[union-attr]
+        else:
+            self._redouble_accepted(c, action.redouble)  # type: ignore[union-attr]
+        self._stack.append(None)
+        self.actions.append(action)
+
     def _applier(self, action: Action) -> Callable[[HandState, _Core, Any], None]:
         """The method that applies ``action``, once the hand is open and the action well formed."""
         if self._core.phase in ENDED:
@@ -458,9 +507,12 @@ class HandState:
             raise IllegalAction(
                 "invalid_bid", f"a bid must be higher than the current bid {c.high_bid}"
             )
-        c.bids = (*c.bids, (action.seat, value))
+        self._bid_accepted(c, action.seat, value)
+
+    def _bid_accepted(self, c: _Core, seat: int, value: int) -> None:
+        c.bids = (*c.bids, (seat, value))
         if value:
-            c.high_bid, c.high_bidder, c.passes_since_bid = value, action.seat, 0
+            c.high_bid, c.high_bidder, c.passes_since_bid = value, seat, 0
         else:
             c.passes_since_bid += 1
         c.turn = (c.turn + 1) % 3
@@ -510,7 +562,10 @@ class HandState:
             raise IllegalAction("invalid_double", f"seat {action.seat} has already declared")
         if self.profile.doubling_order == "next_defender_first" and action.seat != pending[0]:
             raise IllegalAction("out_of_turn", f"seat {pending[0]} declares first")
-        c.doubled = _replace(c.doubled, action.seat, action.double)
+        self._double_accepted(c, action.seat, action.double)
+
+    def _double_accepted(self, c: _Core, seat: int, double: bool) -> None:
+        c.doubled = _replace(c.doubled, seat, double)
         if not self._pending_doublers(c) and not any(c.doubled):
             self._start_play(c)
 
@@ -527,7 +582,10 @@ class HandState:
             raise IllegalAction("invalid_double", "both defenders declare before the redouble")
         if not any(c.doubled):
             raise IllegalAction("invalid_double", "a redouble needs a double (R4.3)")
-        c.redoubled = action.redouble
+        self._redouble_accepted(c, action.redouble)
+
+    def _redouble_accepted(self, c: _Core, redouble: bool) -> None:
+        c.redoubled = redouble
         self._start_play(c)
 
     # play ---------------------------------------------------------------------
@@ -548,10 +606,10 @@ class HandState:
         c.turn = c.landlord if c.landlord is not None else 0  # R5.1
 
     def _play(self, c: _Core, action: PlayCards) -> None:
-        """R5.2 turn and lead, R5.21 / R5.22 the reading that beats, R5.5 the hand's end,
-        R6.1 the announcements: the play phase's decision, for a dealt hand and for one
-        refereed from the cards laid (``physical.PhysicalHandState``) alike. Only what the
-        seat holds is checked by the mode (``_take``)."""
+        """R5.2 turn and lead, R5.21 / R5.22 the reading that beats: the play phase's checks,
+        for a dealt hand and for one refereed from the cards laid (``physical.PhysicalHandState``)
+        alike. Only what the seat holds is checked by the mode (``_take``); what the play then
+        changes is ``_play_effect``, shared with the unchecked replay (``_play_accepted``)."""
         if c.phase is not _PLAYING:
             raise IllegalAction("phase", f"no play during {c.phase.value}")
         seat = action.seat
@@ -566,6 +624,31 @@ class HandState:
             play = self._reading(found, ranks, top)  # another reading, or the reason why not
         else:
             play = found[0]
+        self._play_effect(c, seat, play, ranks, ids, after)
+
+    def _play_accepted(self, c: _Core, action: PlayCards) -> None:
+        """``_play`` for a play already accepted: the reading it was accepted with (the first
+        that beats the top play) and the cards it took (``_taken``), without the checks."""
+        seat = action.seat
+        ranks, ids, key, after = self._taken(c, seat, action.cards)
+        found = self._table[key]
+        top = c.top
+        play = found[0]
+        if top is not None and not beats(play, top):
+            play = first_beating(found, top) or play
+        self._play_effect(c, seat, play, ranks, ids, after)
+
+    def _play_effect(
+        self,
+        c: _Core,
+        seat: int,
+        play: Play,
+        ranks: tuple[int, ...],
+        ids: tuple[int | None, ...],
+        after: _Seat,
+    ) -> None:
+        """What an accepted play changes (R5.3 the trick, R5.5 the hand's end, R6.1 the
+        announcements): ``seat``'s cards become ``after``, the trick, the counts, the turn."""
         c.seats = _with_seat(c.seats, seat, after)
         c.top, c.top_seat, c.passes = play, seat, 0
         c.plays = (*c.plays, (seat, play, ranks, ids))
@@ -594,12 +677,27 @@ class HandState:
         rest = seat_key - key
         if rest < 0 or rest & _BORROWED:  # some rank went below zero: not held (R1.7)
             raise IllegalAction("not_held", f"seat {seat} does not hold {format_ranks(ranks)}")
-        if self._suited:
-            left_cards = held.difference(ids)
-            if None in ids or len(left_cards) != len(held) - len(ids):  # unnamed or not held
-                left_cards = self._take_physical(held, ranks, ids, seat)
-            held = left_cards
-        return ranks, ids, key, (rest, size - len(ranks), held)
+        return ranks, ids, key, (rest, size - len(ranks), self._held_after(held, ranks, ids, seat))
+
+    def _taken(
+        self, c: _Core, seat: int, cards: str
+    ) -> tuple[tuple[int, ...], tuple[int | None, ...], int, _Seat]:
+        """``_take`` for a play already accepted: the same answer, without the check."""
+        ranks, ids, key = _read_play(cards, self._suited)
+        seat_key, size, held = c.seats[seat]
+        after = (seat_key - key, size - len(ranks), self._held_after(held, ranks, ids, seat))
+        return ranks, ids, key, after
+
+    def _held_after(
+        self, held: frozenset[int], ranks: tuple[int, ...], ids: tuple[int | None, ...], seat: int
+    ) -> frozenset[int]:
+        """The seat's physical cards after the play (with suits; else ``held`` as it is)."""
+        if not self._suited:
+            return held
+        left_cards = held.difference(ids)
+        if None in ids or len(left_cards) != len(held) - len(ids):  # unnamed or not held
+            left_cards = self._take_physical(held, ranks, ids, seat)
+        return left_cards
 
     def _pass(self, c: _Core, action: Pass) -> None:
         if c.phase is not _PLAYING:
@@ -608,11 +706,7 @@ class HandState:
             raise IllegalAction("out_of_turn", f"seat {c.turn} plays now, not seat {action.seat}")
         if c.top is None:
             raise IllegalAction("lead_pass", "the leader must play; he cannot pass (R5.2)")
-        c.passes += 1
-        c.turn = (c.turn + 1) % 3
-        if c.passes == 2:  # R5.3: the trick is over, its winner leads
-            c.top, c.passes = None, 0
-            c.turn = c.top_seat if c.top_seat is not None else c.turn
+        _pass_accepted(c)
 
     @staticmethod
     def _take_physical(

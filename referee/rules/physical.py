@@ -30,7 +30,7 @@ from referee.rules.cards import (
 )
 from referee.rules.combos import Play
 from referee.rules.errors import IllegalAction, RulesError
-from referee.rules.hand import Announcement, HandState, Phase, _Core, _Seat
+from referee.rules.hand import _SIZE, Announcement, HandState, Phase, _Core, _Seat
 from referee.rules.profiles import COMP2016, RuleProfile
 from referee.rules.scoring import DealResult, Winner
 
@@ -56,21 +56,30 @@ class _SeenCards(HandState):
     ) -> tuple[tuple[int, ...], tuple[int | None, ...], int, _Seat]:
         if type(cards) is not str:
             raise IllegalAction("invalid_combination", "cards must be text")
-        laid = parse_cards(cards)
-        seat_key, size, held = c.seats[seat]
-        if len(laid) > size:
-            raise IllegalAction("not_held", f"seat {seat} has {size} cards, not {len(laid)}")
-        ranks = tuple(card.rank for card in laid)
+        taken = self._taken(c, seat, cards)
+        ranks, ids = taken[0], taken[1]
+        size = c.seats[seat][_SIZE]
+        if len(ranks) > size:
+            raise IllegalAction("not_held", f"seat {seat} has {size} cards, not {len(ranks)}")
         seen = counts_of(r for p in c.plays for r in p[2])
         for rank in ranks:
             seen[rank] += 1
         if not counts_fit_pack(seen):
             raise IllegalAction("not_held", "one pack has no more of these cards")
-        ids = tuple(card.id for card in laid)
         named = [i for i in ids if i is not None]
         seen_ids = {i for p in c.plays for i in p[3] if i is not None}
         if len(set(named)) != len(named) or seen_ids.intersection(named):
             raise IllegalAction("not_held", "the same physical card was played twice")
+        return taken
+
+    def _taken(
+        self, c: _Core, seat: int, cards: str
+    ) -> tuple[tuple[int, ...], tuple[int | None, ...], int, _Seat]:
+        """The cards laid as written; the seat's hand only shrinks (its cards are unknown)."""
+        laid = parse_cards(cards)
+        ranks = tuple(card.rank for card in laid)
+        seat_key, size, held = c.seats[seat]
+        ids = tuple(card.id for card in laid)
         return ranks, ids, key_of(ranks), (seat_key, size - len(ranks), held)
 
 
@@ -102,6 +111,21 @@ class PhysicalHandState:
             except RulesError as exc:
                 exc.index = len(state.actions)
                 raise
+        return state
+
+    @classmethod
+    def replay(
+        cls,
+        first_bidder: int,
+        actions: Iterable[Action | dict[str, Any]],
+        profile: RuleProfile = COMP2016,
+    ) -> PhysicalHandState:
+        """Re-apply actions already accepted, without the legality checks (see
+        ``HandState.replay``): the caller vouches for each action. The effects are
+        ``HandState``'s own; only the cards a play takes are read as this mode reads them
+        (``_SeenCards._taken``)."""
+        state = cls(first_bidder, profile)
+        state._hand._reapply(actions)
         return state
 
     @property

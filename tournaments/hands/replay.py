@@ -183,7 +183,7 @@ def hand_replay(*, hand: Hand, events: list[HandEvent] | None = None) -> HandRep
     snapshot = snapshot_new()
     for event in events:
         snapshot_fold(snapshot, event)
-    return replay_of_snapshot(hand=hand, snapshot=snapshot, events=events)
+    return replay_of_snapshot(hand=hand, snapshot=snapshot, events=events, checked=True)
 
 
 # --------------------------------------------------------------------------- snapshot
@@ -292,11 +292,15 @@ def replay_of_snapshot(
     snapshot: dict[str, Any],
     events: list[HandEvent] | None = None,
     state: AnyHandState | None = None,
+    checked: bool = False,
 ) -> HandReplay:
     """The replay ``snapshot`` stands for: the state rebuilt from the deal and the actions
     in force, and the summary. With ``events`` (the log read), its events are the log's
     own; without, unsaved copies (and the replay's ``events`` is empty). ``state``: the
-    rules state after the snapshot's actions, when the caller has it (not rebuilt)."""
+    rules state after the snapshot's actions, when the caller has it (not rebuilt).
+    ``checked``: re-check every action's legality (a log read to be audited); by default
+    the actions are re-applied as accepted (``HandState.replay``): the row's snapshot holds
+    only actions its writes checked."""
     by_seq = {event.seq: event for event in events or ()}
     replay = HandReplay(hand=hand, events=events or [], snapshot=snapshot)
     for seq, kind, seat, action in snapshot["actions"]:
@@ -314,7 +318,7 @@ def replay_of_snapshot(
     replay.state = (
         state
         if state is not None
-        else _state_of(hand, [action for _, _, _, action in snapshot["actions"]])
+        else _state_of(hand, [action for _, _, _, action in snapshot["actions"]], checked)
     )
     deal_json = hand.deal if not hand.physical_cards else None
     if replay.deal_event is not None:
@@ -323,15 +327,20 @@ def replay_of_snapshot(
     return replay
 
 
-def _state_of(hand: Hand, actions: list[dict[str, Any]]) -> AnyHandState | None:
+def _state_of(hand: Hand, actions: list[dict[str, Any]], checked: bool) -> AnyHandState | None:
     """The rules state after ``actions`` (the log replayed without the per-action undo
-    snapshots a live ``push`` keeps), or None for a result-only hand."""
+    snapshots a live ``push`` keeps; re-checked, or re-applied as accepted), or None for a
+    result-only hand."""
     profile = get_profile(hand.rule_profile)
     try:
         if hand.physical_cards:
-            return PhysicalHandState.from_events(hand.first_bidder or 0, actions, profile)
+            physical = PhysicalHandState.from_events if checked else PhysicalHandState.replay
+            return physical(hand.first_bidder or 0, actions, profile)
         deal = hand_deal(hand=hand)
-        return None if deal is None else HandState.from_events(deal, actions, profile)
+        if deal is None:
+            return None
+        rebuild = HandState.from_events if checked else HandState.replay
+        return rebuild(deal, actions, profile)
     except RulesError as exc:  # the log was checked when written: a broken log is a bug
         raise RuntimeError(f"hand {hand.pk} log does not replay: {exc}") from exc
 

@@ -32,7 +32,6 @@ from referee.rules.cards import (
     UNIT,
     Card,
     Deal,
-    card_order,
     counts_fit_pack,
     counts_of,
     format_cards,
@@ -63,6 +62,8 @@ ENDED = (Phase.FINISHED, Phase.PASSED_OUT)
 #: makes several such reads per action.
 _BIDDING, _PLAYING, _BOMB, _ROCKET = Phase.BIDDING, Phase.PLAYING, Kind.BOMB, Kind.ROCKET
 _T = TypeVar("_T")
+#: Each physical card's canonical text by its id (``Card.id`` order is ``card_order``).
+_TEXT_OF_ID = tuple(str(CARD_OF_ID[i]) for i in range(len(CARD_OF_ID)))
 #: The physical card ids of each rank, lowest first (ranks written without a suit take these).
 _IDS_OF_RANK = tuple(
     tuple(i for i, card in CARD_OF_ID.items() if card.rank == rank) for rank in range(NUM_RANKS)
@@ -298,8 +299,15 @@ class HandState:
         physical cards when the deal has suits."""
         if self._suited:
             held = self._core.seats[seat][_HELD]
-            return tuple(sorted((CARD_OF_ID[i] for i in held), key=card_order))
+            return tuple(CARD_OF_ID[i] for i in sorted(held))  # id order is card order
         return tuple(Card(r) for r in ranks_of_key(self._core.seats[seat][_KEY]))
+
+    def hand_cards_text(self, seat: int) -> str:
+        """``format_cards(hand_of(seat))``: the physical cards ``seat`` still holds (ranks
+        only when the deal has no suits), written from the held card ids."""
+        if self._suited:
+            return " ".join(_TEXT_OF_ID[i] for i in sorted(self._core.seats[seat][_HELD]))
+        return format_cards(self.hand_of(seat))
 
     def hand_text(self, seat: int) -> str:
         """The rank text of what ``seat`` still holds, e.g. ``3345QQ2``."""
@@ -420,7 +428,7 @@ class HandState:
         ids: list[int] = []
         for rank in play.ranks:
             ids.append(next(i for i in _IDS_OF_RANK[rank] if i in held and i not in ids))
-        return format_cards(CARD_OF_ID[i] for i in ids)
+        return " ".join(_TEXT_OF_ID[i] for i in sorted(ids))  # id order is card order
 
     # ----------------------------------------------------------------- acting
     def push(self, action: Action) -> None:

@@ -58,7 +58,9 @@ def hand_get(*, hand_id: int) -> Hand | None:
         return None
 
 
-_HAND = Columns(Hand, "h")
+#: The hand's snapshot (``Hand.state``) is not read before the write: ``hand_write`` reads
+#: it with the row lock.
+_HAND = Columns(Hand, "h", defer=["state"])
 _TABLE = Columns(Table, "t")
 #: Not read for a write (its seating text and tie-breaks can be long).
 _ROUND = Columns(Round, "r", defer=["seating_explanation"])
@@ -348,7 +350,7 @@ def _state_fields(
         if state.kitty_revealed and shown.played:
             out["kitty"] = format_cards(state.deal.kitty)
         if show_cards:
-            out["hands"] = [format_cards(state.hand_of(seat)) for seat in range(3)]
+            out["hands"] = [state.hand_cards_text(seat) for seat in range(3)]
     if show_cards and not closed:
         out["legal_actions"] = [a.to_json() for a in state.legal_actions()]
 

@@ -27,6 +27,7 @@ from referee.rules.actions import (
 from referee.rules.cards import (
     CARD_OF_ID,
     CARD_OF_TEXT,
+    CARD_TEXT_OF_ID,
     KEY_BITS,
     NUM_RANKS,
     UNIT,
@@ -62,8 +63,6 @@ ENDED = (Phase.FINISHED, Phase.PASSED_OUT)
 #: makes several such reads per action.
 _BIDDING, _PLAYING, _BOMB, _ROCKET = Phase.BIDDING, Phase.PLAYING, Kind.BOMB, Kind.ROCKET
 _T = TypeVar("_T")
-#: Each physical card's canonical text by its id (``Card.id`` order is ``card_order``).
-_TEXT_OF_ID = tuple(str(CARD_OF_ID[i]) for i in range(len(CARD_OF_ID)))
 #: The physical card ids of each rank, lowest first (ranks written without a suit take these).
 _IDS_OF_RANK = tuple(
     tuple(i for i, card in CARD_OF_ID.items() if card.rank == rank) for rank in range(NUM_RANKS)
@@ -306,7 +305,7 @@ class HandState:
         """``format_cards(hand_of(seat))``: the physical cards ``seat`` still holds (ranks
         only when the deal has no suits), written from the held card ids."""
         if self._suited:
-            return " ".join(_TEXT_OF_ID[i] for i in sorted(self._core.seats[seat][_HELD]))
+            return " ".join(CARD_TEXT_OF_ID[i] for i in sorted(self._core.seats[seat][_HELD]))
         return format_cards(self.hand_of(seat))
 
     def hand_text(self, seat: int) -> str:
@@ -428,7 +427,7 @@ class HandState:
         ids: list[int] = []
         for rank in play.ranks:
             ids.append(next(i for i in _IDS_OF_RANK[rank] if i in held and i not in ids))
-        return " ".join(_TEXT_OF_ID[i] for i in sorted(ids))  # id order is card order
+        return " ".join(CARD_TEXT_OF_ID[i] for i in sorted(ids))  # id order is card order
 
     # ----------------------------------------------------------------- acting
     def push(self, action: Action) -> None:

@@ -1,13 +1,18 @@
 """The seating engine (SPEC §10.5, R10.8.6, R10.8.7): properties checked with hypothesis,
 and the repeat-meeting minimum checked against a brute force that imports nothing from it."""
 
-import itertools
 from collections import Counter
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.tournaments.seating_fields import (
+    brute_force_min_repeats,
+    entries_of,
+    fields_with_history,
+    history_after,
+)
 from tournaments.seating.engine import (
     History,
     PastTable,
@@ -18,63 +23,6 @@ from tournaments.seating.engine import (
     first_bidder_turns,
     seat,
 )
-
-
-def _entries(count: int, clubs: int = 0) -> list[SeatingEntry]:
-    return [
-        SeatingEntry(id=100 + i, registration_order=i, club=f"c{i % clubs}" if clubs else "")
-        for i in range(1, count + 1)
-    ]
-
-
-@st.composite
-def fields_with_history(draw: st.DrawFn, max_entries: int = 12) -> tuple:
-    """A field of entries and some earlier tables drawn among them."""
-    count = draw(st.integers(min_value=3, max_value=max_entries))
-    entries = _entries(count, clubs=draw(st.integers(min_value=0, max_value=4)))
-    ids = [e.id for e in entries]
-    tables = draw(
-        st.lists(
-            st.permutations(ids).map(lambda p: PastTable(tuple(p[:3]))),
-            max_size=8,
-        )
-    )
-    byes = draw(st.lists(st.sampled_from(ids), max_size=4))
-    return entries, History(tables=tuple(tables), byes=tuple(byes))
-
-
-def _history_after(seatings: list[Seating], hands: int = 0) -> History:
-    return History(
-        tables=tuple(
-            PastTable(t.entries, first_bidder_turns(t.first_bidder or 0, hands))
-            for s in seatings
-            for t in s.tables
-        ),
-        byes=tuple(e for s in seatings for e in s.byes),
-    )
-
-
-def _brute_force_min_repeats(seated: list[int], history: History) -> int:
-    """The fewest earlier meetings any grouping of ``seated`` into threes has."""
-    met: Counter[frozenset[int]] = Counter()
-    for table in history.tables:
-        for a, b in itertools.combinations(table.entries, 2):
-            met[frozenset((a, b))] += 1
-
-    def best(rest: tuple[int, ...]) -> int:
-        if not rest:
-            return 0
-        first, others = rest[0], rest[1:]
-        result = None
-        for b, c in itertools.combinations(others, 2):
-            cost = met[frozenset((first, b))] + met[frozenset((first, c))] + met[frozenset((b, c))]
-            left = tuple(x for x in others if x not in (b, c))
-            total = cost + best(left)
-            result = total if result is None else min(result, total)
-        assert result is not None
-        return result
-
-    return best(tuple(seated))
 
 
 @settings(max_examples=60, deadline=None)
@@ -98,7 +46,7 @@ def test_repeat_meetings_are_minimal_on_small_fields(field: tuple, seed: int, sw
     options = SeatingOptions(method="swiss" if swiss else "random")
     seating = seat(entries=entries, seed=seed, history=history, options=options)
     seated = [e for t in seating.tables for e in t.entries]
-    assert seating.repeat_meetings == _brute_force_min_repeats(seated, history)
+    assert seating.repeat_meetings == brute_force_min_repeats(seated, history)
 
 
 @settings(max_examples=40, deadline=None)
@@ -133,12 +81,12 @@ def test_same_inputs_and_seed_give_the_same_seating(
 )
 def test_byes_are_spread(count: int, rounds: int, seed: int, swiss: bool) -> None:
     """R10.5.2: nobody sits out twice while someone has not sat out yet."""
-    entries = _entries(count)
+    entries = entries_of(count)
     options = SeatingOptions(method="swiss" if swiss else "random")
     seatings: list[Seating] = []
     for r in range(rounds):
         seatings.append(
-            seat(entries=entries, seed=seed + r, history=_history_after(seatings), options=options)
+            seat(entries=entries, seed=seed + r, history=history_after(seatings), options=options)
         )
         byes = Counter(e for s in seatings for e in s.byes)
         counts = [byes.get(e.id, 0) for e in entries]
@@ -150,7 +98,7 @@ def test_byes_are_spread(count: int, rounds: int, seed: int, swiss: bool) -> Non
 def test_seat_positions_and_first_bids_are_balanced(seed: int, swiss: bool) -> None:
     """R10.5.2: over three rounds of 3 hands, nobody holds one position twice while
     another never, and first-bidder turns stay within one of each other's."""
-    entries = _entries(9)
+    entries = entries_of(9)
     options = SeatingOptions(method="swiss" if swiss else "random", hands_per_round=3)
     standing = [e.id for e in entries]
     seatings: list[Seating] = []
@@ -159,7 +107,7 @@ def test_seat_positions_and_first_bids_are_balanced(seed: int, swiss: bool) -> N
             seat(
                 entries=entries,
                 seed=seed + r,
-                history=_history_after(seatings, hands=3),
+                history=history_after(seatings, hands=3),
                 standing=standing,
                 options=options,
             )
@@ -174,7 +122,7 @@ def test_seat_positions_and_first_bids_are_balanced(seed: int, swiss: bool) -> N
 
 
 def test_r10_5_1_swiss_seats_ranks_by_threes_when_nobody_has_met() -> None:
-    entries = _entries(9)
+    entries = entries_of(9)
     standing = [e.id for e in reversed(entries)]  # the last registered leads
     seating = seat(
         entries=entries, seed=1, standing=standing, options=SeatingOptions(method="swiss")
@@ -189,7 +137,7 @@ def test_r10_5_1_swiss_seats_ranks_by_threes_when_nobody_has_met() -> None:
 
 def test_r10_8_7_swiss_moves_the_fewest_ranks_to_avoid_a_repeat() -> None:
     """Ranks 1 and 2 met last round: rank 2 swaps with rank 4, the nearest that helps."""
-    entries = _entries(9)
+    entries = entries_of(9)
     ids = [e.id for e in entries]
     history = History(tables=(PastTable((ids[0], ids[1], ids[8])),))
     seating = seat(
@@ -206,7 +154,7 @@ def test_r10_8_7_swiss_moves_the_fewest_ranks_to_avoid_a_repeat() -> None:
 
 
 def test_r10_8_6_the_bye_goes_to_the_lowest_standing_without_a_bye() -> None:
-    entries = _entries(7)
+    entries = entries_of(7)
     ids = [e.id for e in entries]
     history = History(byes=(ids[6],))
     seating = seat(
@@ -226,12 +174,12 @@ def test_clubs_are_kept_apart_when_asked() -> None:
 
 def test_first_bidder_rotation() -> None:
     assert first_bidder_turns(1, 4) == (1, 2, 1)
-    duplicate = seat(entries=_entries(3), seed=0, options=SeatingOptions(hands_per_round=0))
+    duplicate = seat(entries=entries_of(3), seed=0, options=SeatingOptions(hands_per_round=0))
     assert duplicate.tables[0].first_bidder is None
 
 
 def test_every_table_explains_itself() -> None:
-    entries = _entries(5)
+    entries = entries_of(5)
     seating = seat(entries=entries, seed=9)
     text = seating.explanation
     assert "seed 9" in text and "Table 1:" in text and "Byes:" in text
@@ -239,7 +187,7 @@ def test_every_table_explains_itself() -> None:
 
 def test_too_few_or_duplicate_entries_are_refused() -> None:
     with pytest.raises(SeatingError):
-        seat(entries=_entries(2), seed=0)
+        seat(entries=entries_of(2), seed=0)
     entry = SeatingEntry(id=1, registration_order=1)
     with pytest.raises(SeatingError):
         seat(entries=[entry, entry, SeatingEntry(id=2, registration_order=2)], seed=0)

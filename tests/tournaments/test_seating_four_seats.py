@@ -2,13 +2,18 @@
 properties of three-seat tables hold with tables of four, checked with hypothesis, and the
 repeat-meeting minimum against a brute force that imports nothing from the engine."""
 
-import itertools
 from collections import Counter
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.tournaments.seating_fields import (
+    brute_force_min_repeats,
+    entries_of,
+    fields_with_history,
+    history_after,
+)
 from tournaments.seating.engine import (
     BAD_TABLE_SIZE,
     TOO_FEW_ENTRIES_4,
@@ -23,64 +28,16 @@ from tournaments.seating.engine import (
 )
 
 
-def _entries(count: int, clubs: int = 0) -> list[SeatingEntry]:
-    return [
-        SeatingEntry(id=100 + i, registration_order=i, club=f"c{i % clubs}" if clubs else "")
-        for i in range(1, count + 1)
-    ]
-
-
 def _options(swiss: bool = False, **more: object) -> SeatingOptions:
     return SeatingOptions(method="swiss" if swiss else "random", table_size=4, **more)  # type: ignore[arg-type]
 
 
-@st.composite
-def fields_with_history(draw: st.DrawFn, max_entries: int = 12) -> tuple:
-    """A field of entries and some earlier four-seat tables drawn among them."""
-    count = draw(st.integers(min_value=4, max_value=max_entries))
-    entries = _entries(count, clubs=draw(st.integers(min_value=0, max_value=4)))
-    ids = [e.id for e in entries]
-    tables = draw(st.lists(st.permutations(ids).map(lambda p: PastTable(tuple(p[:4]))), max_size=8))
-    byes = draw(st.lists(st.sampled_from(ids), max_size=4))
-    return entries, History(tables=tuple(tables), byes=tuple(byes))
-
-
-def _history_after(seatings: list[Seating], hands: int = 0) -> History:
-    return History(
-        tables=tuple(
-            PastTable(t.entries, first_bidder_turns(t.first_bidder or 0, hands, 4))
-            for s in seatings
-            for t in s.tables
-        ),
-        byes=tuple(e for s in seatings for e in s.byes),
-    )
-
-
-def _brute_force_min_repeats(seated: list[int], history: History) -> int:
-    """The fewest earlier meetings any grouping of ``seated`` into fours has."""
-    met: Counter[frozenset[int]] = Counter()
-    for table in history.tables:
-        for a, b in itertools.combinations(table.entries, 2):
-            met[frozenset((a, b))] += 1
-
-    def best(rest: tuple[int, ...]) -> int:
-        if not rest:
-            return 0
-        first, others = rest[0], rest[1:]
-        result = None
-        for mates in itertools.combinations(others, 3):
-            table = (first, *mates)
-            cost = sum(met[frozenset(pair)] for pair in itertools.combinations(table, 2))
-            total = cost + best(tuple(x for x in others if x not in mates))
-            result = total if result is None else min(result, total)
-        assert result is not None
-        return result
-
-    return best(tuple(seated))
-
-
 @settings(max_examples=60, deadline=None)
-@given(field=fields_with_history(max_entries=41), seed=st.integers(0, 2**32), swiss=st.booleans())
+@given(
+    field=fields_with_history(max_entries=41, size=4),
+    seed=st.integers(0, 2**32),
+    swiss=st.booleans(),
+)
 def test_every_entry_sits_once_at_a_table_of_four_or_has_a_bye(
     field: tuple, seed: int, swiss: bool
 ) -> None:
@@ -95,14 +52,18 @@ def test_every_entry_sits_once_at_a_table_of_four_or_has_a_bye(
 
 
 @settings(max_examples=40, deadline=None)
-@given(field=fields_with_history(max_entries=12), seed=st.integers(0, 2**32), swiss=st.booleans())
+@given(
+    field=fields_with_history(max_entries=12, size=4),
+    seed=st.integers(0, 2**32),
+    swiss=st.booleans(),
+)
 def test_repeat_meetings_are_minimal_on_small_fields(field: tuple, seed: int, swiss: bool) -> None:
     """R10.5.2 at four-seat tables: no grouping of the seated entries has fewer earlier
     meetings (12 entries: every one of the 5,775 groupings is tried)."""
     entries, history = field
     seating = seat(entries=entries, seed=seed, history=history, options=_options(swiss))
     seated = [e for t in seating.tables for e in t.entries]
-    assert seating.repeat_meetings == _brute_force_min_repeats(seated, history)
+    assert seating.repeat_meetings == brute_force_min_repeats(seated, history, 4)
 
 
 @settings(max_examples=30, deadline=None)
@@ -115,14 +76,14 @@ def test_repeat_meetings_are_minimal_on_small_fields(field: tuple, seed: int, sw
 def test_byes_rotate_never_twice_to_one_entry_while_another_has_none(
     count: int, rounds: int, seed: int, swiss: bool
 ) -> None:
-    entries = _entries(count)
+    entries = entries_of(count)
     seatings: list[Seating] = []
     for r in range(rounds):
         seatings.append(
             seat(
                 entries=entries,
                 seed=seed + r,
-                history=_history_after(seatings),
+                history=history_after(seatings),
                 options=_options(swiss),
             )
         )
@@ -138,7 +99,7 @@ def test_seat_positions_and_first_bids_are_balanced_over_four_rounds(
 ) -> None:
     """Four rounds of 4 hands at three tables of four: each entry holds each of the four
     positions about as often, and the first bidder rotates through all four seats."""
-    entries = _entries(12)
+    entries = entries_of(12)
     standing = [e.id for e in entries]
     seatings: list[Seating] = []
     for r in range(4):
@@ -146,7 +107,7 @@ def test_seat_positions_and_first_bids_are_balanced_over_four_rounds(
             seat(
                 entries=entries,
                 seed=seed + r,
-                history=_history_after(seatings, hands=4),
+                history=history_after(seatings, hands=4),
                 standing=standing,
                 options=_options(swiss, hands_per_round=4),
             )
@@ -162,7 +123,7 @@ def test_seat_positions_and_first_bids_are_balanced_over_four_rounds(
 
 
 def test_r10_5_1_swiss_seats_ranks_by_fours_when_nobody_has_met() -> None:
-    entries = _entries(12)
+    entries = entries_of(12)
     standing = [e.id for e in reversed(entries)]
     seating = seat(entries=entries, seed=1, standing=standing, options=_options(swiss=True))
     assert [sorted(t.entries) for t in seating.tables] == [
@@ -175,7 +136,7 @@ def test_r10_5_1_swiss_seats_ranks_by_fours_when_nobody_has_met() -> None:
 
 
 def test_the_three_byes_of_fifteen_entries_go_to_the_lowest_standing_without_a_bye() -> None:
-    entries = _entries(15)
+    entries = entries_of(15)
     ids = [e.id for e in entries]
     history = History(byes=(ids[14],))
     seating = seat(
@@ -200,11 +161,11 @@ def test_clubs_are_kept_apart_at_four_seat_tables() -> None:
 
 def test_too_few_entries_and_mixed_table_sizes_are_refused() -> None:
     with pytest.raises(SeatingError, match=TOO_FEW_ENTRIES_4):
-        seat(entries=_entries(3), seed=0, options=_options())
+        seat(entries=entries_of(3), seed=0, options=_options())
     with pytest.raises(SeatingError, match=BAD_TABLE_SIZE):
-        seat(entries=_entries(6), seed=0, options=SeatingOptions(table_size=5))
+        seat(entries=entries_of(6), seed=0, options=SeatingOptions(table_size=5))
     three_seat_history = History(tables=(PastTable((101, 102, 103)),))
     with pytest.raises(SeatingError, match=BAD_TABLE_SIZE):
-        seat(entries=_entries(8), seed=0, history=three_seat_history, options=_options())
+        seat(entries=entries_of(8), seed=0, history=three_seat_history, options=_options())
     with pytest.raises(SeatingError, match=BAD_TABLE_SIZE):
         PastTable((101, 102, 103, 104), first_bidder_turns=(1, 1, 1))

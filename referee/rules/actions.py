@@ -97,13 +97,15 @@ _new = tuple.__new__
 Action = Bid | Double | Redouble | PlayCards | Pass
 
 
-def action_from_json(event: object) -> Action:
-    """Read one protocol event; raises BadEvent for a malformed shape (not for bad cards)."""
+def action_from_json(event: object, seats: int = 3) -> Action:
+    """Read one protocol event of a table of ``seats`` (3, or 4 in ``four_p``); raises
+    BadEvent for a malformed shape (not for bad cards)."""
     if type(event) is not dict:
         raise BadEvent("an event must be a JSON object")
     seat = event.get("seat")
-    if type(seat) is not int or not 0 <= seat <= 2:  # type(True) is bool, not int
-        raise BadEvent(f"event seat must be 0, 1 or 2, got {seat!r}")
+    if type(seat) is not int or not 0 <= seat < seats:  # type(True) is bool, not int
+        last = ", ".join(str(s) for s in range(seats - 1))
+        raise BadEvent(f"event seat must be {last} or {seats - 1}, got {seat!r}")
     if len(event) != 2:
         raise BadEvent("an event is a seat and exactly one of bid, double, redouble, play")
     value = event.get("play")
@@ -142,3 +144,30 @@ def accepted_action_from_json(event: dict[str, Any]) -> Action:
     if value is not None:
         return _new(Double, (seat, value))
     return _new(Redouble, (seat, event["redouble"]))
+
+
+@_value_object
+class DeclaredPlay(NamedTuple):
+    """Cards played with a declaration (``laizi``, PROTOCOL-variants §2.2): ``declared`` are the
+    cards the play stands for, its wild cards included."""
+
+    seat: int
+    cards: str
+    declared: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seat": self.seat, "play": self.cards, "as": self.declared}
+
+
+def wild_action_from_json(event: object) -> Action | DeclaredPlay:
+    """``action_from_json`` for ``laizi``: a play event may carry ``as``; ``as`` beside a pass
+    or on any other event is a malformed event (BadEvent)."""
+    if type(event) is not dict or "as" not in event:
+        return action_from_json(event)
+    declared = event["as"]
+    action = action_from_json({k: v for k, v in event.items() if k != "as"})
+    if type(action) is not PlayCards:
+        raise BadEvent("'as' goes with a play of cards, not with a pass, bid or double")
+    if type(declared) is not str:
+        raise BadEvent(f"'as' must be card text, got {declared!r}")
+    return DeclaredPlay(action.seat, action.cards, declared)

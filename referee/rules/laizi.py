@@ -1,0 +1,266 @@
+"""Wild cards of ``laizi`` (癞子, SPEC §11.2, PROTOCOL-variants §2): declarations, bomb classes,
+beating and legal plays.
+
+One rank 3…2 is wild; its four cards may stand for any rank 3…2 inside a combination (R11.2.2).
+A play may carry a *declaration*, the cards it stands for; without one every wild card is its
+own rank. A valid declaration is judged by the ``comp2016`` rules on the declared cards
+(``WildPlay``: kind, rank and length of the declared cards, and the cards actually spent). Bombs
+come in three classes, ``pure_wild`` > ``hard`` > ``soft``, below the rocket (R11.2.3, Q20).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Literal
+
+from referee.rules.cards import (
+    NUM_RANKS,
+    SMALL_JOKER,
+    TWO,
+    UNIT,
+    counts_fit_pack,
+    counts_of,
+    counts_of_key,
+    format_ranks,
+    key_of,
+    key_of_counts,
+    parse_ranks,
+    ranks_of_key,
+)
+from referee.rules.combos import Kind, Play, readings
+from referee.rules.errors import IllegalAction, NotationError, RulesError
+from referee.rules.moves import legal_plays
+from referee.rules.profiles import COMP2016
+
+BombClass = Literal["soft", "hard", "pure_wild"]
+#: R11.2.3: rocket > pure-wild > hard > soft; within a class, the higher rank (Q20).
+CLASS_ORDER: dict[str, int] = {"soft": 0, "hard": 1, "pure_wild": 2}
+WILD_CARDS = 4  # all four cards of the wild rank (R11.2.1)
+
+
+class InvalidSubstitution(IllegalAction):
+    """A declaration the wild cards cannot make (R11.2.2, R11.2.5)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__("invalid_substitution", message)
+
+
+class BadWildRank(RulesError):
+    """A wild rank that is a joker or not one rank (an unreadable one is a NotationError)."""
+
+    code = "bad_request"
+
+
+def parse_wild(text: object) -> int:
+    """The wild rank written as one card (``7``, ``T`` or ``10``, any case), never a joker."""
+    if not isinstance(text, str):
+        raise BadWildRank(f"the wild rank is one card written as text, not {text!r}")
+    ranks = parse_ranks(text)
+    if len(ranks) != 1:
+        raise BadWildRank(f"the wild rank is one rank, got {text!r}")
+    if ranks[0] > TWO:
+        raise BadWildRank("a joker is never wild (R11.2.1)")
+    return ranks[0]
+
+
+@dataclass(frozen=True, slots=True)
+class WildPlay(Play):
+    """A play of ``laizi``: ``kind``, ``rank``, ``length`` and ``key`` are those of the declared
+    cards (a pure-wild bomb's rank is the wild rank); ``cards`` is the key of the cards spent and
+    ``wilds`` how many of them are wild; ``bomb_class`` is set for bombs only."""
+
+    cards: int = field(default=0, kw_only=True)
+    wilds: int = field(default=0, kw_only=True)
+    bomb_class: BombClass | None = field(default=None, kw_only=True)
+
+    def notation(self) -> str:
+        """``<cards>`` when the cards read as themselves, else ``<cards>=<declared>``."""
+        cards = format_ranks(ranks_of_key(self.cards))
+        return cards if self.key == self.cards else f"{cards}={self.text()}"
+
+    def to_json(self) -> dict[str, object]:
+        data = Play.to_json(self)
+        data["play"] = self.notation()
+        if self.bomb_class is not None:
+            data["bomb_class"] = self.bomb_class
+        return data
+
+
+def check_declaration(cards: Sequence[int], declared: Sequence[int], wild: int) -> None:
+    """Raise InvalidSubstitution unless ``declared`` is what ``cards`` may stand for
+    (PROTOCOL-variants §2.2: as many cards; natural cards and jokers keep their rank; a wild
+    card stands for a rank 3…2; a wild card alone stands for itself)."""
+    if len(declared) != len(cards):
+        raise InvalidSubstitution(
+            f"the declaration has {len(declared)} cards for a play of {len(cards)}"
+        )
+    have, want = counts_of(cards), counts_of(declared)
+    if have[SMALL_JOKER:] != want[SMALL_JOKER:]:
+        raise InvalidSubstitution("a joker keeps its rank and a wild card never stands for one")
+    for rank in range(TWO + 1):
+        if rank != wild and want[rank] < have[rank]:
+            raise InvalidSubstitution(
+                f"a natural {format_ranks([rank])} keeps its rank (R11.2.5); only "
+                f"{format_ranks([wild])}s are wild"
+            )
+    if len(cards) == 1 and have[wild] == 1 and want[wild] != 1:
+        raise InvalidSubstitution("a wild card played alone is its own rank (R11.2.2)")
+
+
+def wild_readings(cards: Sequence[int], declared: Sequence[int], wild: int) -> tuple[WildPlay, ...]:
+    """Every ``comp2016`` reading of the declared cards (preferred first), as plays of
+    ``cards``; none when the declared cards are no combination. The declaration must be valid
+    (``check_declaration``)."""
+    counts = counts_of(cards)
+    return _as_wild(key_of_counts(counts), counts[wild], key_of(declared), wild)
+
+
+def _as_wild(cards_key: int, wilds: int, declared_key: int, wild: int) -> tuple[WildPlay, ...]:
+    return tuple(_wild_play(p, cards_key, wilds, wild) for p in readings(declared_key, COMP2016))
+
+
+def _wild_play(play: Play, cards_key: int, wilds: int, wild: int) -> WildPlay:
+    if play.kind is not Kind.BOMB:
+        return WildPlay(play.kind, play.rank, play.length, play.key, cards=cards_key, wilds=wilds)
+    if wilds == WILD_CARDS:  # R11.2.3, Q20: the pure-wild bomb is of the wild rank
+        bomb_class: BombClass = "pure_wild"
+        rank: int | None = wild
+    else:
+        bomb_class, rank = ("hard" if wilds == 0 else "soft"), play.rank
+    return WildPlay(
+        Kind.BOMB, rank, 1, play.key, cards=cards_key, wilds=wilds, bomb_class=bomb_class
+    )
+
+
+def beats_wild(play: Play, previous: Play) -> bool:
+    """R5.21 with the bomb classes of R11.2.3: the rocket over all; a bomb over any non-bomb
+    and over a bomb of a lower class, or of the same class and a lower rank; otherwise the same
+    kind and length with a higher rank."""
+    if previous.kind is Kind.ROCKET:
+        return False
+    if play.kind is Kind.ROCKET:
+        return True
+    if play.kind is Kind.BOMB:
+        if previous.kind is not Kind.BOMB:
+            return True
+        return _bomb_strength(play) > _bomb_strength(previous)
+    return (
+        play.kind is previous.kind
+        and play.length == previous.length
+        and (play.rank or 0) > (previous.rank or 0)
+    )
+
+
+def _bomb_strength(play: Play) -> tuple[int, int]:
+    bomb_class = getattr(play, "bomb_class", None) or "hard"
+    return CLASS_ORDER[bomb_class], play.rank or 0
+
+
+def read_wild_play(
+    cards_text: str, declared_text: str | None, wild: int, *, previous: Play | None = None
+) -> WildPlay | None:
+    """The reading to record for ``cards`` declared as ``declared`` (None: as themselves):
+    one that beats ``previous`` if any does, else the preferred; None for no combination or
+    cards one pack cannot hold. Raises NotationError, InvalidSubstitution."""
+    cards = parse_ranks(cards_text)
+    declared = cards if declared_text is None else _declared(declared_text)
+    if not counts_fit_pack(counts_of(cards)):
+        return None
+    check_declaration(cards, declared, wild)
+    found = wild_readings(cards, declared, wild)
+    if not found:
+        return None
+    if previous is not None:
+        for play in found:
+            if beats_wild(play, previous):
+                return play
+    return found[0]
+
+
+def _declared(text: str) -> tuple[int, ...]:
+    declared = parse_ranks(text)
+    if not declared:
+        raise NotationError("an empty declaration: write the cards the play stands for", token="")
+    return declared
+
+
+# --------------------------------------------------------------------------- legal plays
+def legal_plays_wild(
+    hand: Sequence[int], wild: int, previous: Play | None = None
+) -> list[WildPlay]:
+    """Every distinct ``laizi`` play of a hand (15 rank counts) that leads or beats
+    ``previous``: plays differ by the cards spent or by the kind, rank or length they stand
+    for; each with its canonical declaration (PROTOCOL-variants §2.3: the fewest wild cards
+    standing for another rank, then the lowest declared cards)."""
+    wilds = hand[wild]
+    natural = list(hand)
+    natural[wild] = 0
+    pool = [min(4, n + wilds) for n in natural[:SMALL_JOKER]] + natural[SMALL_JOKER:]
+    plain = None if previous is None or previous.kind is Kind.BOMB else previous
+    candidates = legal_plays(pool, plain, COMP2016) if wilds else legal_plays(hand, plain, COMP2016)
+    natural_levels = _levels(key_of_counts(natural))
+    best: dict[tuple[int, Kind, int | None, int], tuple[int, tuple[int, ...], WildPlay]] = {}
+    for candidate in candidates:
+        declared = candidate.key
+        short = _shortfall(declared, natural_levels)
+        if short > wilds:
+            continue
+        for cards_key, used in _spendings(declared, natural, wild, wilds - short):
+            if used == 1 and cards_key == UNIT[wild] and declared != cards_key:
+                continue  # a wild card alone stands for itself
+            changed = used - (declared >> (4 * wild) & 0xF)
+            for play in _as_wild(cards_key, used, declared, wild):
+                if previous is not None and not beats_wild(play, previous):
+                    continue
+                ident = (cards_key, play.kind, play.rank, play.length)
+                order = (changed, ranks_of_key(declared))
+                kept = best.get(ident)
+                if kept is None or order < kept[:2]:
+                    best[ident] = (changed, order[1], play)
+    return [entry[2] for entry in best.values()]
+
+
+@cache
+def _levels(key: int) -> tuple[int, int, int, int]:
+    """Rank masks of the ranks counted at least 1, 2, 3 and 4 times in a multiset key."""
+    counts = counts_of_key(key)
+    return tuple(  # type: ignore[return-value]
+        sum(1 << r for r in range(NUM_RANKS) if counts[r] >= level) for level in (1, 2, 3, 4)
+    )
+
+
+def _shortfall(declared: int, natural_levels: tuple[int, int, int, int]) -> int:
+    """How many declared cards the hand's natural cards cannot give: wild cards needed."""
+    levels = _levels(declared)
+    return sum((d & ~n).bit_count() for d, n in zip(levels, natural_levels, strict=True))
+
+
+def _spendings(
+    declared: int, natural: Sequence[int], wild: int, spare: int
+) -> Iterator[tuple[int, int]]:
+    """(key of the cards spent, wild cards among them) for each way the hand can make the
+    declared cards: as many natural cards as possible, then ``spare`` wild cards at most put
+    in place of natural ones, in every way."""
+    want = counts_of_key(declared)
+    take = [min(w, n) for w, n in zip(want, natural, strict=True)]
+    base_wilds = sum(want) - sum(take)
+    natural_key = key_of_counts(take)
+    yield natural_key + base_wilds * UNIT[wild], base_wilds
+    if spare <= 0:
+        return
+    swappable = [r for r in range(SMALL_JOKER) if take[r] and r != wild]
+    for swaps in _distributions(tuple(take[r] for r in swappable), spare):
+        moved = sum(swaps)
+        key = natural_key - sum(k * UNIT[r] for r, k in zip(swappable, swaps, strict=True))
+        yield key + (base_wilds + moved) * UNIT[wild], base_wilds + moved
+
+
+@cache
+def _distributions(caps: tuple[int, ...], most: int) -> tuple[tuple[int, ...], ...]:
+    """Every vector k with 0 <= k[i] <= caps[i] and 1 <= sum(k) <= most."""
+    out: list[tuple[int, ...]] = [()]
+    for cap in caps:
+        out = [(*v, k) for v in out for k in range(cap + 1) if sum(v) + k <= most]
+    return tuple(v for v in out if sum(v) >= 1)

@@ -7,7 +7,10 @@ Single process, no Django. Measures:
   * legal-play generation for 20-card hands, as a lead and as an answer (median and p90), on
     uniformly dealt hands and on trio-rich hands, with the mask caches cold and warm;
   * complete-hand replay (rebuild a HandState from its event log, checked and as accepted),
-    and a deal read from its text, median and p90.
+    and a deal read from its text, median and p90;
+  * the variants (SPEC §11): legal plays of a 33-card ``four_p`` landlord hand and of a
+    ``laizi`` hand holding three or four wild cards, as a lead, per hand and per play listed,
+    beside the three-player lead per play.
 """
 
 from __future__ import annotations
@@ -18,19 +21,23 @@ import random
 import statistics
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from referee.rules import Deal, HandState, Play, deal_from_seed, get_profile
-from referee.rules.cards import PACK_COUNTS, key_of
+from referee.rules.cards import PACK_COUNTS, counts_of, key_of
 from referee.rules.combos import readings
+from referee.rules.four_combos import TWO_PACK_COUNTS, legal_plays_four
+from referee.rules.laizi import legal_plays_wild
 from referee.rules.moves import legal_plays
 from referee.rules.profiles import PROFILES, RuleProfile
 from referee.rules.table import play_table, warm_up
 
 PACK = [r for r, n in enumerate(PACK_COUNTS) for _ in range(n)]
+TWO_PACKS = [r for r, n in enumerate(TWO_PACK_COUNTS) for _ in range(n)]
 TARGETS = {
     "classify": 1_000_000,
     "lead_uniform_median": 30.0,
@@ -116,6 +123,46 @@ def random_hand_log(profile: RuleProfile, seed: int) -> HandState:
         seed += 1_000_003  # passed out: deal again
 
 
+def per_play(name: str, times: Sequence[float], sizes: Sequence[int]) -> float:
+    """Print the median time per hand, the median number of plays and the median time per
+    play listed; returns the last."""
+    each = [t / max(1, n) for t, n in zip(times, sizes, strict=True)]
+    print(
+        f"  {name:<42} median {statistics.median(times):8.1f} us   p90 "
+        f"{percentile(times, 0.9):8.1f} us   plays median {statistics.median(sizes):6.0f}   "
+        f"per play {statistics.median(each):6.3f} us"
+    )
+    return statistics.median(each)
+
+
+def timed(call: Callable[[], list[Any]]) -> tuple[float, int]:
+    start = time.perf_counter()
+    plays = call()
+    return (time.perf_counter() - start) * 1e6, len(plays)
+
+
+def bench_variants(rng: random.Random, lead_hands: list[int], n: int) -> None:
+    """Leads of the variants beside the three-player lead, per play listed (aim: within 2x)."""
+    three = [timed(lambda h=h: legal_plays(h, None, get_profile("comp2016"))) for h in lead_hands]
+    base = per_play("three players, lead, 20-card hands", *zip(*three, strict=True))
+    four = []
+    for _ in range(n):
+        hand = counts_of(rng.sample(TWO_PACKS, 33))
+        four.append(timed(lambda h=hand: legal_plays_four(h)))
+    got = per_play("four_p, lead, 33-card landlord hands", *zip(*four, strict=True))
+    print(f"  {'':<42} per play {got / base:5.1f}x the three-player lead")
+    for wilds in (3, 4):
+        laizi = []
+        for _ in range(max(20, n // 10)):
+            wild = rng.randrange(13)
+            rest = [r for r in PACK if r != wild]
+            hand = counts_of(rng.sample(rest, 20 - wilds))
+            hand[wild] = wilds
+            laizi.append(timed(lambda h=hand, w=wild: legal_plays_wild(h, w)))
+        got = per_play(f"laizi, lead, 20 cards with {wilds} wild", *zip(*laizi, strict=True))
+        print(f"  {'':<42} per play {got / base:5.1f}x the three-player lead")
+
+
 def report(name: str, values: Sequence[float], target: float | None = None) -> None:
     median, p90 = statistics.median(values), percentile(values, 0.9)
     verdict = "" if target is None else ("  OK" if median <= target else "  MISSED")
@@ -198,6 +245,9 @@ def main() -> None:
         Deal.from_json(text)
         times.append((time.perf_counter() - start) * 1e6)
     report("deal from its text (each write reads it)", times, None)
+
+    print("variants (SPEC §11), legal plays as a lead:")
+    bench_variants(rng, fresh_uniform, max(200, n // 10))
 
 
 if __name__ == "__main__":

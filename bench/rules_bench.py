@@ -135,20 +135,21 @@ def per_play(name: str, times: Sequence[float], sizes: Sequence[int]) -> float:
     return statistics.median(each)
 
 
-def timed(call: Callable[[], list[Any]]) -> tuple[float, int]:
+def timed(call: Callable[..., list[Any]], *args: Any) -> tuple[float, int]:
     start = time.perf_counter()
-    plays = call()
+    plays = call(*args)
     return (time.perf_counter() - start) * 1e6, len(plays)
 
 
 def bench_variants(rng: random.Random, lead_hands: list[int], n: int) -> None:
     """Leads of the variants beside the three-player lead, per play listed (aim: within 2x)."""
-    three = [timed(lambda h=h: legal_plays(h, None, get_profile("comp2016"))) for h in lead_hands]
+    comp2016 = get_profile("comp2016")
+    three = [timed(legal_plays, hand, None, comp2016) for hand in lead_hands]
     base = per_play("three players, lead, 20-card hands", *zip(*three, strict=True))
     four = []
     for _ in range(n):
         hand = counts_of(rng.sample(TWO_PACKS, 33))
-        four.append(timed(lambda h=hand: legal_plays_four(h)))
+        four.append(timed(legal_plays_four, hand))
     got = per_play("four_p, lead, 33-card landlord hands", *zip(*four, strict=True))
     print(f"  {'':<42} per play {got / base:5.1f}x the three-player lead")
     for wilds in (3, 4):
@@ -158,7 +159,7 @@ def bench_variants(rng: random.Random, lead_hands: list[int], n: int) -> None:
             rest = [r for r in PACK if r != wild]
             hand = counts_of(rng.sample(rest, 20 - wilds))
             hand[wild] = wilds
-            laizi.append(timed(lambda h=hand, w=wild: legal_plays_wild(h, w)))
+            laizi.append(timed(legal_plays_wild, hand, wild))
         got = per_play(f"laizi, lead, 20 cards with {wilds} wild", *zip(*laizi, strict=True))
         print(f"  {'':<42} per play {got / base:5.1f}x the three-player lead")
 

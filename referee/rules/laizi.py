@@ -10,12 +10,13 @@ come in three classes, ``pure_wild`` > ``hard`` > ``soft``, below the rocket (R1
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from typing import Literal
 
 from referee.rules.cards import (
+    KEY_BITS,
     NUM_RANKS,
     SMALL_JOKER,
     TWO,
@@ -33,6 +34,7 @@ from referee.rules.combos import Kind, Play, readings
 from referee.rules.errors import IllegalAction, NotationError, RulesError
 from referee.rules.moves import legal_plays
 from referee.rules.profiles import COMP2016
+from referee.rules.table import play_table
 
 BombClass = Literal["soft", "hard", "pure_wild"]
 #: R11.2.3: rocket > pure-wild > hard > soft; within a class, the higher rank (Q20).
@@ -193,68 +195,109 @@ def legal_plays_wild(
     """Every distinct ``laizi`` play of a hand (15 rank counts) that leads or beats
     ``previous``: plays differ by the cards spent or by the kind, rank or length they stand
     for; each with its canonical declaration (PROTOCOL-variants §2.3: the fewest wild cards
-    standing for another rank, then the lowest declared cards)."""
+    standing for another rank, then the lowest declared cards).
+
+    The declared multisets are the ``comp2016`` plays of the hand's natural cards topped up
+    with its wild cards (every rank 3…2 up to four); each is made with as many natural cards
+    as the hand has (the shortfall from wild cards), then in every way that puts spare wild
+    cards in place of natural ones."""
     wilds = hand[wild]
     natural = list(hand)
     natural[wild] = 0
     pool = [min(4, n + wilds) for n in natural[:SMALL_JOKER]] + natural[SMALL_JOKER:]
     plain = None if previous is None or previous.kind is Kind.BOMB else previous
-    candidates = legal_plays(pool, plain, COMP2016) if wilds else legal_plays(hand, plain, COMP2016)
-    natural_levels = _levels(key_of_counts(natural))
-    best: dict[tuple[int, Kind, int | None, int], tuple[int, tuple[int, ...], WildPlay]] = {}
+    candidates = legal_plays(pool if wilds else hand, plain, COMP2016)
+    natural_key = key_of_counts(natural)
+    wild_unit, wild_shift = UNIT[wild], KEY_BITS * wild
+    table = play_table(COMP2016)
+    # ident (cards spent, kind, rank, length) -> (wild cards changed, declared key, reading, used)
+    best: dict[tuple[int, Kind, int | None, int], tuple[int, int, Play, int]] = {}
     for candidate in candidates:
         declared = candidate.key
-        short = _shortfall(declared, natural_levels)
-        if short > wilds:
+        short = (declared | _EIGHTS) - natural_key  # each field 8 + declared - natural
+        short &= ((short & _EIGHTS) >> 3) * 7  # the fields where declared >= natural
+        needed = ((short & _LOW_FIELDS) + (short >> KEY_BITS & _LOW_FIELDS)) % 255
+        if needed > wilds:
             continue
-        for cards_key, used in _spendings(declared, natural, wild, wilds - short):
-            if used == 1 and cards_key == UNIT[wild] and declared != cards_key:
+        taken = declared - short  # the natural cards used, as many as the hand has
+        spendings: tuple[tuple[int, int], ...] = ((0, 0),)
+        if needed < wilds and taken:
+            spendings = _swaps(taken, wilds - needed)
+        own = declared >> wild_shift & 0xF
+        for swapped, moved in spendings:
+            used = needed + moved
+            cards = taken - swapped + used * wild_unit
+            if used == 1 and cards == wild_unit and declared != cards:
                 continue  # a wild card alone stands for itself
-            changed = used - (declared >> (4 * wild) & 0xF)
-            for play in _as_wild(cards_key, used, declared, wild):
-                if previous is not None and not beats_wild(play, previous):
+            changed = used - own
+            for reading in table[declared]:
+                kind, rank = reading.kind, reading.rank
+                bomb_class: BombClass | None = None
+                if kind is Kind.BOMB:
+                    bomb_class = (
+                        "hard" if used == 0 else "soft" if used < WILD_CARDS else "pure_wild"
+                    )
+                    if used == WILD_CARDS:
+                        rank = wild
+                if previous is not None and not _beats(
+                    kind, rank, reading.length, bomb_class, previous
+                ):
                     continue
-                ident = (cards_key, play.kind, play.rank, play.length)
-                order = (changed, ranks_of_key(declared))
+                ident = (cards, kind, rank, reading.length)
                 kept = best.get(ident)
-                if kept is None or order < kept[:2]:
-                    best[ident] = (changed, order[1], play)
-    return [entry[2] for entry in best.values()]
+                if kept is not None and (
+                    kept[0] < changed or (kept[0] == changed and not _lower(declared, kept[1]))
+                ):
+                    continue
+                best[ident] = (changed, declared, reading, used)
+    return [
+        _wild_play(reading, cards, used, wild)
+        for (cards, _, _, _), (_, _, reading, used) in best.items()
+    ]
 
 
-@cache
-def _levels(key: int) -> tuple[int, int, int, int]:
-    """Rank masks of the ranks counted at least 1, 2, 3 and 4 times in a multiset key."""
-    counts = counts_of_key(key)
-    return tuple(  # type: ignore[return-value]
-        sum(1 << r for r in range(NUM_RANKS) if counts[r] >= level) for level in (1, 2, 3, 4)
+#: Bit 3 of every rank's field in a multiset key, and the low field of every byte.
+_EIGHTS = sum(8 << (KEY_BITS * r) for r in range(NUM_RANKS))
+_LOW_FIELDS = sum(0xF << (2 * KEY_BITS * r) for r in range(8))
+
+
+def _lower(a: int, b: int) -> bool:
+    """Whether the multiset ``a`` comes before ``b`` (as many cards) compared card by card, low
+    to high: at the lowest rank where their counts differ, the one with more cards of it."""
+    differ = a ^ b
+    if not differ:
+        return False
+    shift = ((differ & -differ).bit_length() - 1) // KEY_BITS * KEY_BITS
+    return (a >> shift & 0xF) > (b >> shift & 0xF)
+
+
+def _beats(
+    kind: Kind, rank: int | None, length: int, bomb_class: BombClass | None, previous: Play
+) -> bool:
+    """``beats_wild`` for a play given by its parts (no play built for one that loses)."""
+    if previous.kind is Kind.ROCKET:
+        return False
+    if kind is Kind.ROCKET:
+        return True
+    if kind is Kind.BOMB:
+        if previous.kind is not Kind.BOMB:
+            return True
+        return (CLASS_ORDER[bomb_class or "hard"], rank or 0) > _bomb_strength(previous)
+    return (
+        kind is previous.kind and length == previous.length and (rank or 0) > (previous.rank or 0)
     )
 
 
-def _shortfall(declared: int, natural_levels: tuple[int, int, int, int]) -> int:
-    """How many declared cards the hand's natural cards cannot give: wild cards needed."""
-    levels = _levels(declared)
-    return sum((d & ~n).bit_count() for d, n in zip(levels, natural_levels, strict=True))
-
-
-def _spendings(
-    declared: int, natural: Sequence[int], wild: int, spare: int
-) -> Iterator[tuple[int, int]]:
-    """(key of the cards spent, wild cards among them) for each way the hand can make the
-    declared cards: as many natural cards as possible, then ``spare`` wild cards at most put
-    in place of natural ones, in every way."""
-    want = counts_of_key(declared)
-    take = [min(w, n) for w, n in zip(want, natural, strict=True)]
-    base_wilds = sum(want) - sum(take)
-    natural_key = key_of_counts(take)
-    yield natural_key + base_wilds * UNIT[wild], base_wilds
-    if spare <= 0:
-        return
-    swappable = [r for r in range(SMALL_JOKER) if take[r] and r != wild]
-    for swaps in _distributions(tuple(take[r] for r in swappable), spare):
-        moved = sum(swaps)
-        key = natural_key - sum(k * UNIT[r] for r, k in zip(swappable, swaps, strict=True))
-        yield key + (base_wilds + moved) * UNIT[wild], base_wilds + moved
+@lru_cache(maxsize=1 << 16)
+def _swaps(taken: int, spare: int) -> tuple[tuple[int, int], ...]:
+    """(key of the natural cards put back, how many) for every way to put back 0 to ``spare``
+    of the natural cards ``taken`` (spare wild cards then stand in for them)."""
+    counts = counts_of_key(taken)
+    ranks = [r for r in range(SMALL_JOKER) if counts[r]]
+    out = [(0, 0)]
+    for caps in _distributions(tuple(counts[r] for r in ranks), spare):
+        out.append((sum(k * UNIT[r] for r, k in zip(ranks, caps, strict=True)), sum(caps)))
+    return tuple(out)
 
 
 @cache

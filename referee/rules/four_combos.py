@@ -10,7 +10,7 @@ most one reading, so ``classify_four`` works straight from the rank counts (no t
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cache
+from functools import cache, lru_cache
 from itertools import combinations
 
 from referee.rules.cards import ACE, BIG_JOKER, NUM_RANKS, SMALL_JOKER, TWO, UNIT, key_of_counts
@@ -123,13 +123,18 @@ def legal_plays_four(counts: Sequence[int], previous: Play | None = None) -> lis
         raise ValueError(f"two packs cannot hold these cards: {list(counts)}")
     masks = _masks(counts)
     if previous is None:
-        out: list[Play] = []
-        for kind in _KINDS:
-            out += _of_kind(kind, counts, masks, None, -1)
-        return out
+        _, m1, m2, m3, m4 = masks
+        trios = m3 & _NO_JOKERS
+        leads = [*_leads(m1, 1), *_leads(m2, 2), *_leads(trios, 3), *_trio_pairs(trios, m2)]
+        if trios & trios >> 1:  # two adjacent trios: airplanes with pairs
+            leads += _airplanes_with_pairs(trios, m2)
+        if m4:
+            leads += _bombs(counts, m4)
+        if counts[SMALL_JOKER] == 2 and counts[BIG_JOKER] == 2:
+            leads.append(_JOKER_BOMB)
+        return leads
     if previous.kind is Kind.JOKER_BOMB:
         return []
-    out = []
     if previous.kind is Kind.BOMB:
         size, rank = previous.length, previous.rank if previous.rank is not None else -1
         out = [p for p in _bombs(counts, masks[4]) if (p.length, p.rank or 0) > (size, rank)]
@@ -140,20 +145,6 @@ def legal_plays_four(counts: Sequence[int], previous: Play | None = None) -> lis
     if counts[SMALL_JOKER] == 2 and counts[BIG_JOKER] == 2:
         out.append(_JOKER_BOMB)
     return out
-
-
-_KINDS = (
-    Kind.SINGLE,
-    Kind.PAIR,
-    Kind.TRIO,
-    Kind.TRIO_PAIR,
-    Kind.STRAIGHT,
-    Kind.PAIR_STRAIGHT,
-    Kind.AIRPLANE,
-    Kind.AIRPLANE_PAIRS,
-    Kind.BOMB,
-    Kind.JOKER_BOMB,
-)
 
 
 def _masks(counts: Sequence[int]) -> tuple[int, int, int, int, int]:
@@ -200,40 +191,77 @@ def _of_kind(
     bodies = _runs(masks[need], need, shortest, longest)
     if kind is not Kind.AIRPLANE_PAIRS:
         return [p for p in bodies if (p.rank or 0) > above]
-    out = []
+    out: list[Play] = []
     for body in bodies:
-        if (body.rank or 0) <= above:
-            continue
-        n = body.length
-        lo = (body.rank or 0) - n + 1
-        wings = masks[2] & ~(((1 << n) - 1) << lo)
-        for wing_key in _wing_pairs(wings, n):
-            out.append(Play(Kind.AIRPLANE_PAIRS, body.rank, n, body.key + wing_key))
+        if (body.rank or 0) > above:
+            out += _with_pairs(body, masks[2])
     return out
+
+
+@lru_cache(maxsize=1 << 12)
+def _leads(mask: int, need: int) -> tuple[Play, ...]:
+    """The plain leads of ``need`` cards per rank over ``mask``: singles and straights, pairs
+    and pair chains, or trios and airplanes."""
+    kind = {1: Kind.STRAIGHT, 2: Kind.PAIR_STRAIGHT, 3: Kind.AIRPLANE}[need]
+    _, shortest, longest = CHAINS[kind]
+    return _solo_plays(mask, need) + _runs(mask, need, shortest, longest)
+
+
+@lru_cache(maxsize=1 << 12)
+def _airplanes_with_pairs(trios: int, pairs: int) -> tuple[Play, ...]:
+    _, shortest, longest = CHAINS[Kind.AIRPLANE_PAIRS]
+    out: list[Play] = []
+    for body in _runs(trios, 3, shortest, longest):
+        out += _with_pairs(body, pairs)
+    return tuple(out)
+
+
+def _with_pairs(body: Play, pairs: int) -> list[Play]:
+    """The airplanes with pairs on ``body`` (a plain airplane) whose wings ``pairs`` allows."""
+    n = body.length
+    lo = (body.rank or 0) - n + 1
+    wings = pairs & ~(((1 << n) - 1) << lo)
+    known, base = _KNOWN, body.key
+    return [
+        known.get(base + wing_key) or _remember(Kind.AIRPLANE_PAIRS, body.rank, n, base + wing_key)
+        for wing_key in _wing_pairs(wings, n)
+    ]
+
+
+#: Every winged play built so far, by its key (two packs make some 10,000 of them): a hand's
+#: plays are looked up rather than built again.
+_KNOWN: dict[int, Play] = {}
+
+
+def _remember(kind: Kind, rank: int | None, length: int, key: int) -> Play:
+    play = _KNOWN[key] = Play(kind, rank, length, key)
+    return play
 
 
 _NO_JOKERS = (1 << SMALL_JOKER) - 1
 
 
-@cache
+@lru_cache(maxsize=1 << 12)
 def _solo_plays(mask: int, need: int) -> tuple[Play, ...]:
     kind = {1: Kind.SINGLE, 2: Kind.PAIR, 3: Kind.TRIO}[need]
     return tuple(Play(kind, r, 1, need * UNIT[r]) for r in range(NUM_RANKS) if mask >> r & 1)
 
 
-@cache
+@lru_cache(maxsize=1 << 12)
 def _trio_pairs(trios: int, pairs: int) -> tuple[Play, ...]:
+    known = _KNOWN
     out = []
     for t in range(TWO + 1):
         if trios >> t & 1:
             body = 3 * UNIT[t]
             for p in range(NUM_RANKS):
                 if p != t and pairs >> p & 1:
-                    out.append(Play(Kind.TRIO_PAIR, t, 1, body + 2 * UNIT[p]))
+                    key = body + 2 * UNIT[p]
+                    out.append(known.get(key) or _remember(Kind.TRIO_PAIR, t, 1, key))
     return tuple(out)
 
 
-@cache
+@lru_cache(maxsize=1 << 12)
 def _runs(mask: int, need: int, shortest: int, longest: int) -> tuple[Play, ...]:
     """Chains of ``need`` cards per rank, ``shortest``..``longest`` ranks long, within 3…A."""
     kind = {1: Kind.STRAIGHT, 2: Kind.PAIR_STRAIGHT, 3: Kind.AIRPLANE}[need]
@@ -247,7 +275,7 @@ def _runs(mask: int, need: int, shortest: int, longest: int) -> tuple[Play, ...]
     return tuple(out)
 
 
-@cache
+@lru_cache(maxsize=1 << 12)
 def _wing_pairs(mask: int, n: int) -> tuple[int, ...]:
     """Keys of ``n`` pairs of ``n`` different ranks of ``mask``, never ``XX`` with ``DD``."""
     units = [2 * UNIT[r] for r in range(NUM_RANKS) if mask >> r & 1]

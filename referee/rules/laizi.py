@@ -10,12 +10,13 @@ come in three classes, ``pure_wild`` > ``hard`` > ``soft``, below the rocket (R1
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import cache, lru_cache
+from functools import lru_cache
 from typing import Literal
 
 from referee.rules.cards import (
+    BIG_JOKER,
     KEY_BITS,
     NUM_RANKS,
     SMALL_JOKER,
@@ -23,7 +24,6 @@ from referee.rules.cards import (
     UNIT,
     counts_fit_pack,
     counts_of,
-    counts_of_key,
     format_ranks,
     key_of,
     key_of_counts,
@@ -206,16 +206,22 @@ def legal_plays_wild(
     natural[wild] = 0
     pool = [min(4, n + wilds) for n in natural[:SMALL_JOKER]] + natural[SMALL_JOKER:]
     plain = None if previous is None or previous.kind is Kind.BOMB else previous
-    candidates = legal_plays(pool if wilds else hand, plain, COMP2016)
+    table = play_table(COMP2016)
+    candidates: Iterable[tuple[int, tuple[Play, ...]]]
+    if previous is None and wilds >= _SCAN_FROM:  # most of the table: scan it
+        candidates = table.items()
+    else:
+        found = legal_plays(pool if wilds else hand, plain, COMP2016)
+        candidates = [(p.key, table[p.key]) for p in found]
     natural_key = key_of_counts(natural)
     wild_unit, wild_shift = UNIT[wild], KEY_BITS * wild
-    table = play_table(COMP2016)
     # ident (cards spent, kind, rank, length) -> (wild cards changed, declared key, reading, used)
     best: dict[tuple[int, Kind, int | None, int], tuple[int, int, Play, int]] = {}
-    for candidate in candidates:
-        declared = candidate.key
+    for declared, found_readings in candidates:
         short = (declared | _EIGHTS) - natural_key  # each field 8 + declared - natural
         short &= ((short & _EIGHTS) >> 3) * 7  # the fields where declared >= natural
+        if short & _JOKER_FIELDS:  # a joker the hand does not hold: no wild card stands for it
+            continue
         needed = ((short & _LOW_FIELDS) + (short >> KEY_BITS & _LOW_FIELDS)) % 255
         if needed > wilds:
             continue
@@ -230,7 +236,7 @@ def legal_plays_wild(
             if used == 1 and cards == wild_unit and declared != cards:
                 continue  # a wild card alone stands for itself
             changed = used - own
-            for reading in table[declared]:
+            for reading in found_readings:
                 kind, rank = reading.kind, reading.rank
                 bomb_class: BombClass | None = None
                 if kind is Kind.BOMB:
@@ -259,6 +265,10 @@ def legal_plays_wild(
 #: Bit 3 of every rank's field in a multiset key, and the low field of every byte.
 _EIGHTS = sum(8 << (KEY_BITS * r) for r in range(NUM_RANKS))
 _LOW_FIELDS = sum(0xF << (2 * KEY_BITS * r) for r in range(8))
+_JOKER_FIELDS = 0xF << (KEY_BITS * SMALL_JOKER) | 0xF << (KEY_BITS * BIG_JOKER)
+#: From this many wild cards a lead can make most of the table's multisets: the table is
+#: scanned rather than the plays of the topped-up hand generated.
+_SCAN_FROM = 3
 
 
 def _lower(a: int, b: int) -> bool:
@@ -291,19 +301,15 @@ def _beats(
 @lru_cache(maxsize=1 << 16)
 def _swaps(taken: int, spare: int) -> tuple[tuple[int, int], ...]:
     """(key of the natural cards put back, how many) for every way to put back 0 to ``spare``
-    of the natural cards ``taken`` (spare wild cards then stand in for them)."""
-    counts = counts_of_key(taken)
-    ranks = [r for r in range(SMALL_JOKER) if counts[r]]
+    of the natural cards ``taken`` other than jokers (wild cards then stand in for them)."""
     out = [(0, 0)]
-    for caps in _distributions(tuple(counts[r] for r in ranks), spare):
-        out.append((sum(k * UNIT[r] for r, k in zip(ranks, caps, strict=True)), sum(caps)))
+    for rank in range(SMALL_JOKER):
+        count = taken >> (KEY_BITS * rank) & 0xF
+        if count:
+            unit = UNIT[rank]
+            out = [
+                (key + k * unit, moved + k)
+                for key, moved in out
+                for k in range(min(count, spare - moved) + 1)
+            ]
     return tuple(out)
-
-
-@cache
-def _distributions(caps: tuple[int, ...], most: int) -> tuple[tuple[int, ...], ...]:
-    """Every vector k with 0 <= k[i] <= caps[i] and 1 <= sum(k) <= most."""
-    out: list[tuple[int, ...]] = [()]
-    for cap in caps:
-        out = [(*v, k) for v in out for k in range(cap + 1) if sum(v) + k <= most]
-    return tuple(v for v in out if sum(v) >= 1)

@@ -97,15 +97,13 @@ _new = tuple.__new__
 Action = Bid | Double | Redouble | PlayCards | Pass
 
 
-def action_from_json(event: object, seats: int = 3) -> Action:
-    """Read one protocol event of a table of ``seats`` (3, or 4 in ``four_p``); raises
-    BadEvent for a malformed shape (not for bad cards)."""
+def action_from_json(event: object) -> Action:
+    """Read one protocol event; raises BadEvent for a malformed shape (not for bad cards)."""
     if type(event) is not dict:
         raise BadEvent("an event must be a JSON object")
     seat = event.get("seat")
-    if type(seat) is not int or not 0 <= seat < seats:  # type(True) is bool, not int
-        last = ", ".join(str(s) for s in range(seats - 1))
-        raise BadEvent(f"event seat must be {last} or {seats - 1}, got {seat!r}")
+    if type(seat) is not int or not 0 <= seat <= 2:  # type(True) is bool, not int
+        raise BadEvent(f"event seat must be 0, 1 or 2, got {seat!r}")
     if len(event) != 2:
         raise BadEvent("an event is a seat and exactly one of bid, double, redouble, play")
     value = event.get("play")
@@ -157,6 +155,16 @@ class DeclaredPlay(NamedTuple):
 
     def to_json(self) -> dict[str, Any]:
         return {"seat": self.seat, "play": self.cards, "as": self.declared}
+
+
+def four_seat_action_from_json(event: object) -> Action:
+    """``action_from_json`` for the four seats of ``four_p`` (0..3)."""
+    seat = event.get("seat") if type(event) is dict else None
+    if type(seat) is int and seat == 3 and type(event) is dict:
+        return action_from_json({**event, "seat": 0})._replace(seat=3)
+    if seat is not None and (type(seat) is not int or not 0 <= seat <= 3):
+        raise BadEvent(f"event seat must be 0, 1, 2 or 3, got {seat!r}")
+    return action_from_json(event)
 
 
 def wild_action_from_json(event: object) -> Action | DeclaredPlay:

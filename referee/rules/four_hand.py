@@ -24,7 +24,7 @@ from referee.rules.actions import (
     Pass,
     PlayCards,
     Redouble,
-    action_from_json,
+    four_seat_action_from_json,
 )
 from referee.rules.cards import (
     counts_of,
@@ -153,7 +153,9 @@ class FourHandState:
         state = cls(deal, profile)
         for event in events:
             try:
-                state.push(event if not isinstance(event, dict) else action_from_json(event, SEATS))
+                state.push(
+                    event if not isinstance(event, dict) else four_seat_action_from_json(event)
+                )
             except RulesError as exc:
                 exc.index = len(state.actions)
                 raise

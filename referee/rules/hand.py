@@ -210,7 +210,7 @@ class HandState:
     _accepts_wild: ClassVar[bool] = False
 
     def __init__(self, deal: Deal, profile: RuleProfile = COMP2016) -> None:
-        if not profile.is_three_player and not (profile.wild_cards and self._accepts_wild):
+        if profile.seats != 3 or (profile.wild_cards and not self._accepts_wild):
             raise ValueError(
                 f"HandState plays three seats without wild cards; for {profile.key} use "
                 "four_hand.FourHandState or laizi_hand.LaiziHandState"

@@ -19,6 +19,7 @@ from referee.rules.four_combos import (
 from referee.rules.four_hand import FourDeal, FourHandState
 from referee.rules.four_scoring import FourResult, score_four
 from referee.rules.laizi import (
+    InvalidSubstitution,
     WildPlay,
     beats_wild,
     legal_plays_wild,
@@ -119,11 +120,10 @@ def _wild_previous(request: dict[str, Any], wild: int) -> WildPlay | None:
     text = _text(request, "previous", required=False)
     if not text or not text.strip():
         return None
+    declared = _declaration(request, "previous_as")
     try:
-        play = read_wild_play(text, _declaration(request, "previous_as"), wild)
-    except RulesError as exc:
-        if exc.code == "bad_notation":
-            raise
+        play = read_wild_play(text, declared, wild)
+    except InvalidSubstitution as exc:
         raise RequestError("invalid_previous", f"previous play: {exc.message}") from exc
     if play is None:
         raise RequestError("invalid_previous", f"previous play {text!r} is no combination")

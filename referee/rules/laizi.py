@@ -33,6 +33,7 @@ from referee.rules.cards import (
 from referee.rules.combos import Kind, Play, readings
 from referee.rules.errors import IllegalAction, NotationError, RulesError
 from referee.rules.moves import legal_plays
+from referee.rules.patterns import ALL_KINDS, PLAIN, Pool, bodies, wings
 from referee.rules.profiles import COMP2016
 from referee.rules.table import play_table
 
@@ -90,6 +91,16 @@ class WildPlay(Play):
         return data
 
 
+_BOMB = Kind.BOMB
+_new_wild = object.__new__
+#: The slot setters of WildPlay's fields: building the thousands of plays of a hand with
+#: several wild cards through them skips the frozen dataclass's checked __init__.
+_set_kind, _set_rank, _set_length, _set_key, _set_cards, _set_wilds, _set_bomb_class = (
+    getattr(WildPlay, name).__set__
+    for name in ("kind", "rank", "length", "key", "cards", "wilds", "bomb_class")
+)
+
+
 def check_declaration(cards: Sequence[int], declared: Sequence[int], wild: int) -> None:
     """Raise InvalidSubstitution unless ``declared`` is what ``cards`` may stand for
     (PROTOCOL-variants §2.2: as many cards; natural cards and jokers keep their rank; a wild
@@ -124,16 +135,27 @@ def _as_wild(cards_key: int, wilds: int, declared_key: int, wild: int) -> tuple[
 
 
 def _wild_play(play: Play, cards_key: int, wilds: int, wild: int) -> WildPlay:
-    if play.kind is not Kind.BOMB:
-        return WildPlay(play.kind, play.rank, play.length, play.key, cards=cards_key, wilds=wilds)
-    if wilds == WILD_CARDS:  # R11.2.3, Q20: the pure-wild bomb is of the wild rank
-        bomb_class: BombClass = "pure_wild"
-        rank: int | None = wild
-    else:
-        bomb_class, rank = ("hard" if wilds == 0 else "soft"), play.rank
-    return WildPlay(
-        Kind.BOMB, rank, 1, play.key, cards=cards_key, wilds=wilds, bomb_class=bomb_class
-    )
+    """``play`` (a reading of the declared cards) made with the cards ``cards_key``, ``wilds``
+    of them wild: a bomb gets its class, and the pure-wild bomb the wild rank (R11.2.3, Q20)."""
+    kind = play.kind
+    bomb_class = _bomb_class(kind, wilds)
+    rank = wild if bomb_class == "pure_wild" else play.rank
+    made = _new_wild(WildPlay)  # WildPlay(...) without the frozen dataclass's __init__
+    _set_kind(made, kind)
+    _set_rank(made, rank)
+    _set_length(made, play.length)
+    _set_key(made, play.key)
+    _set_cards(made, cards_key)
+    _set_wilds(made, wilds)
+    _set_bomb_class(made, bomb_class)
+    return made
+
+
+def _bomb_class(kind: Kind, wilds: int) -> BombClass | None:
+    """R11.2.3: hard without a wild card, pure-wild with four, soft otherwise (bombs only)."""
+    if kind is not _BOMB:
+        return None
+    return "hard" if wilds == 0 else "pure_wild" if wilds == WILD_CARDS else "soft"
 
 
 def beats_wild(play: Play, previous: Play) -> bool:
@@ -208,8 +230,8 @@ def legal_plays_wild(
     plain = None if previous is None or previous.kind is Kind.BOMB else previous
     table = play_table(COMP2016)
     candidates: Iterable[tuple[int, tuple[Play, ...]]]
-    if previous is None and wilds >= _SCAN_FROM:  # most of the table: scan it
-        candidates = table.items()
+    if previous is None and wilds:
+        candidates = _lead_candidates(natural, wilds, table)
     else:
         found = legal_plays(pool if wilds else hand, plain, COMP2016)
         candidates = [(p.key, table[p.key]) for p in found]
@@ -238,15 +260,10 @@ def legal_plays_wild(
             changed = used - own
             for reading in found_readings:
                 kind, rank = reading.kind, reading.rank
-                bomb_class: BombClass | None = None
-                if kind is Kind.BOMB:
-                    bomb_class = (
-                        "hard" if used == 0 else "soft" if used < WILD_CARDS else "pure_wild"
-                    )
-                    if used == WILD_CARDS:
-                        rank = wild
+                if kind is _BOMB and used == WILD_CARDS:
+                    rank = wild  # the pure-wild bomb (Q20)
                 if previous is not None and not _beats(
-                    kind, rank, reading.length, bomb_class, previous
+                    kind, rank, reading.length, _bomb_class(kind, used), previous
                 ):
                     continue
                 ident = (cards, kind, rank, reading.length)
@@ -266,9 +283,54 @@ def legal_plays_wild(
 _EIGHTS = sum(8 << (KEY_BITS * r) for r in range(NUM_RANKS))
 _LOW_FIELDS = sum(0xF << (2 * KEY_BITS * r) for r in range(8))
 _JOKER_FIELDS = 0xF << (KEY_BITS * SMALL_JOKER) | 0xF << (KEY_BITS * BIG_JOKER)
-#: From this many wild cards a lead can make most of the table's multisets: the table is
-#: scanned rather than the plays of the topped-up hand generated.
-_SCAN_FROM = 3
+
+
+def _shortfall(declared: int, natural_key: int) -> int:
+    """How many of the declared cards the natural cards cannot give (-1 for a joker not
+    held: no wild card stands for a joker). Counts are at most 4, so each 4-bit field of
+    ``(declared | 8s) - natural`` is 8 + declared - natural, with bit 3 set where declared >=
+    natural; the deficits are then summed byte-wise."""
+    short = (declared | _EIGHTS) - natural_key
+    short &= ((short & _EIGHTS) >> 3) * 7
+    if short & _JOKER_FIELDS:
+        return -1
+    return ((short & _LOW_FIELDS) + (short >> KEY_BITS & _LOW_FIELDS)) % 255
+
+
+def _lead_candidates(
+    natural: list[int], wilds: int, table: dict[int, tuple[Play, ...]]
+) -> list[tuple[int, tuple[Play, ...]]]:
+    """The declared multisets a hand with ``wilds`` wild cards can make, with their readings:
+    bodies of every kind from the natural cards topped up with the wild cards, each body's
+    wings only from what the wild cards it left can top up (bodies and wings never share a
+    rank), then the exact shortfall."""
+    natural_key = key_of_counts(natural)
+    topped = [Pool(_topped(natural, budget)) for budget in range(wilds + 1)]
+    seen: set[int] = set()
+    out: list[tuple[int, tuple[Play, ...]]] = []
+    for kind in ALL_KINDS:
+        for top, n, body_key in bodies(topped[wilds], kind, COMP2016):
+            body_short = _shortfall(body_key, natural_key)
+            if not 0 <= body_short <= wilds:
+                continue
+            if kind in PLAIN:
+                keys: Iterable[int] = (body_key,)
+            else:
+                spare_pool = topped[wilds - body_short]
+                keys = [body_key + w for w in wings(spare_pool, kind, COMP2016, top, n)]
+            for declared in keys:
+                if declared in seen:
+                    continue
+                short = _shortfall(declared, natural_key)
+                if 0 <= short <= wilds:
+                    seen.add(declared)
+                    out.append((declared, table[declared]))
+    return out
+
+
+def _topped(natural: list[int], budget: int) -> list[int]:
+    """The natural cards with ``budget`` more of every rank 3…2, at most 4 (no joker)."""
+    return [min(4, n + budget) for n in natural[:SMALL_JOKER]] + natural[SMALL_JOKER:]
 
 
 def _lower(a: int, b: int) -> bool:

@@ -226,14 +226,16 @@ def legal_plays_wild(
     wilds = hand[wild]
     natural = list(hand)
     natural[wild] = 0
-    pool = [min(4, n + wilds) for n in natural[:SMALL_JOKER]] + natural[SMALL_JOKER:]
     plain = None if previous is None or previous.kind is Kind.BOMB else previous
     table = play_table(COMP2016)
     candidates: Iterable[tuple[int, tuple[Play, ...]]]
-    if previous is None and wilds:
-        candidates = _lead_candidates(natural, wilds, table)
+    if previous is not None and previous.kind is Kind.ROCKET:
+        return []
+    if wilds:
+        kinds = ALL_KINDS if previous is None else _ANSWER_KINDS.get(previous.kind, ALL_KINDS)
+        candidates = _candidates(natural, wilds, table, kinds)
     else:
-        found = legal_plays(pool if wilds else hand, plain, COMP2016)
+        found = legal_plays(hand, plain, COMP2016)
         candidates = [(p.key, table[p.key]) for p in found]
     natural_key = key_of_counts(natural)
     wild_unit, wild_shift = UNIT[wild], KEY_BITS * wild
@@ -297,18 +299,21 @@ def _shortfall(declared: int, natural_key: int) -> int:
     return ((short & _LOW_FIELDS) + (short >> KEY_BITS & _LOW_FIELDS)) % 255
 
 
-def _lead_candidates(
-    natural: list[int], wilds: int, table: dict[int, tuple[Play, ...]]
+def _candidates(
+    natural: list[int],
+    wilds: int,
+    table: dict[int, tuple[Play, ...]],
+    kinds: Iterable[Kind] = ALL_KINDS,
 ) -> list[tuple[int, tuple[Play, ...]]]:
-    """The declared multisets a hand with ``wilds`` wild cards can make, with their readings:
-    bodies of every kind from the natural cards topped up with the wild cards, each body's
+    """The declared multisets of ``kinds`` a hand with ``wilds`` wild cards can make, with
+    their readings: bodies from the natural cards topped up with the wild cards, each body's
     wings only from what the wild cards it left can top up (bodies and wings never share a
     rank), then the exact shortfall."""
     natural_key = key_of_counts(natural)
     topped = [Pool(_topped(natural, budget)) for budget in range(wilds + 1)]
     seen: set[int] = set()
     out: list[tuple[int, tuple[Play, ...]]] = []
-    for kind in ALL_KINDS:
+    for kind in kinds:
         for top, n, body_key in bodies(topped[wilds], kind, COMP2016):
             body_short = _shortfall(body_key, natural_key)
             if not 0 <= body_short <= wilds:
@@ -326,6 +331,12 @@ def _lead_candidates(
                     seen.add(declared)
                     out.append((declared, table[declared]))
     return out
+
+
+#: What may answer a play of each kind (R5.21): the same kind, a bomb, the rocket.
+_ANSWER_KINDS: dict[Kind, tuple[Kind, ...]] = {
+    kind: tuple(dict.fromkeys((kind, Kind.BOMB, Kind.ROCKET))) for kind in ALL_KINDS
+}
 
 
 def _topped(natural: list[int], budget: int) -> list[int]:

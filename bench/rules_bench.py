@@ -141,27 +141,40 @@ def timed(call: Callable[..., list[Any]], *args: Any) -> tuple[float, int]:
     return (time.perf_counter() - start) * 1e6, len(plays)
 
 
-def bench_variants(rng: random.Random, lead_hands: list[int], n: int) -> None:
-    """Leads of the variants beside the three-player lead, per play listed (aim: within 2x)."""
+def bench_variants(rng: random.Random, hands: list[int], tops: list[Play | None], n: int) -> None:
+    """Legal plays of the variants beside the three-player ones (uniform 20-card hands), as a
+    lead and as an answer to a random lead of another hand, per play listed (aim: within
+    2x)."""
     comp2016 = get_profile("comp2016")
-    three = [timed(legal_plays, hand, None, comp2016) for hand in lead_hands]
-    base = per_play("three players, lead, 20-card hands", *zip(*three, strict=True))
-    four = []
+    three = [timed(legal_plays, hand, None, comp2016) for hand in hands]
+    lead = per_play("three players, lead, 20-card hands", *zip(*three, strict=True))
+    three = [timed(legal_plays, hand, top, comp2016) for hand, top in zip(hands, tops, strict=True)]
+    follow = per_play("three players, follow, 20-card hands", *zip(*three, strict=True))
+    leads, answers = [], []
     for _ in range(n):
         hand = counts_of(rng.sample(TWO_PACKS, 33))
-        four.append(timed(legal_plays_four, hand))
-    got = per_play("four_p, lead, 33-card landlord hands", *zip(*four, strict=True))
-    print(f"  {'':<42} per play {got / base:5.1f}x the three-player lead")
+        top = rng.choice(legal_plays_four(counts_of(rng.sample(TWO_PACKS, 25))))
+        leads.append(timed(legal_plays_four, hand))
+        answers.append(timed(legal_plays_four, hand, top))
+    _versus(per_play("four_p, lead, 33-card landlord hands", *zip(*leads, strict=True)), lead)
+    _versus(per_play("four_p, follow, 33-card landlord hands", *zip(*answers, strict=True)), follow)
     for wilds in (3, 4):
-        laizi = []
-        for _ in range(max(20, n // 10)):
+        leads, answers = [], []
+        for _ in range(max(50, n // 4)):
             wild = rng.randrange(13)
             rest = [r for r in PACK if r != wild]
             hand = counts_of(rng.sample(rest, 20 - wilds))
             hand[wild] = wilds
-            laizi.append(timed(legal_plays_wild, hand, wild))
-        got = per_play(f"laizi, lead, 20 cards with {wilds} wild", *zip(*laizi, strict=True))
-        print(f"  {'':<42} per play {got / base:5.1f}x the three-player lead")
+            top = rng.choice(legal_plays_wild(counts_of(rng.sample(rest, 17)), wild))
+            leads.append(timed(legal_plays_wild, hand, wild))
+            answers.append(timed(legal_plays_wild, hand, wild, top))
+        name = f"laizi, {{}}, 20 cards with {wilds} wild"
+        _versus(per_play(name.format("lead"), *zip(*leads, strict=True)), lead)
+        _versus(per_play(name.format("follow"), *zip(*answers, strict=True)), follow)
+
+
+def _versus(got: float, base: float) -> None:
+    print(f"  {'':<42} per play {got / base:5.1f}x the three-player number")
 
 
 def report(name: str, values: Sequence[float], target: float | None = None) -> None:
@@ -247,8 +260,8 @@ def main() -> None:
         times.append((time.perf_counter() - start) * 1e6)
     report("deal from its text (each write reads it)", times, None)
 
-    print("variants (SPEC §11), legal plays as a lead:")
-    bench_variants(rng, fresh_uniform, max(200, n // 10))
+    print("variants (SPEC §11), legal plays:")
+    bench_variants(rng, fresh_uniform, previous, max(200, n // 10))
 
 
 if __name__ == "__main__":

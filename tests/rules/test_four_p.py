@@ -221,3 +221,18 @@ def test_a_trick_ends_after_three_passes() -> None:
         assert state.top_play == lead
     state.push(Pass((leader + 3) % 4))
     assert state.top_play is None and state.turn == leader
+
+
+def test_result_round_trips_through_its_json() -> None:
+    result = FourResult(
+        landlord=2, bid=3, bombs=4, spring=False, anti_spring=True, winner="defenders"
+    )
+    assert result.to_json() == {
+        "landlord": 2,
+        "bid": 3,
+        "bombs": 4,
+        "spring": False,
+        "anti_spring": True,
+        "winner": "defenders",
+    }
+    assert FourResult.from_json(result.to_json()) == result

@@ -11,6 +11,7 @@ hand state and scores, with literal cases and properties (hypothesis).
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import random
 from typing import Any
@@ -19,7 +20,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from referee.rules import DealResult, IllegalAction, PlayCards, deal_from_seed, parse_ranks
+from referee.rules import (
+    DealResult,
+    IllegalAction,
+    InvalidResult,
+    PlayCards,
+    deal_from_seed,
+    parse_ranks,
+)
 from referee.rules.actions import DeclaredPlay, wild_action_from_json
 from referee.rules.cards import PACK_COUNTS, counts_of, key_of_counts, ranks_of_key
 from referee.rules.hand import Phase
@@ -278,3 +286,28 @@ def test_random_legal_hands_replay_to_the_same_state(seed: int) -> None:
         state.pop()
     fresh = LaiziHandState(deal, wild=wild)
     assert state.summary() == fresh.summary() and state.hand_text(0) == fresh.hand_text(0)
+
+
+def test_result_round_trips_through_its_json() -> None:
+    base = DealResult(
+        landlord=1,
+        bid=2,
+        doubled=(True, False, False),
+        redoubled=True,
+        bombs=3,
+        rockets=1,
+        spring=False,
+        anti_spring=False,
+        winner="landlord",
+    )
+    result = LaiziResult(base=base, soft_bombs=0, hard_bombs=2, pure_wild_bombs=1)
+    data = result.to_json()
+    classes = (data["soft_bombs"], data["hard_bombs"], data["pure_wild_bombs"], data["bombs"])
+    assert classes == (0, 2, 1, 3)
+    assert LaiziResult.from_json(data) == result
+    # 2 x 2^(2·2 hard + 2 pure-wild + 2 rocket), doubled and redoubled for seat 0
+    assert score_laizi(result) == (-2048, 2560, -512)
+    with pytest.raises(InvalidResult):  # a soft bomb needs a wild card the pure-wild bomb took
+        score_laizi(
+            dataclasses.replace(result, soft_bombs=1, base=dataclasses.replace(base, bombs=4))
+        )

@@ -21,7 +21,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from tournaments.common.errors import ApplicationError
-from tournaments.common.rows import Insert
+from tournaments.common.rows import Columns, Insert, column, fetch_one, table_name
 from tournaments.common.transactions import caller_transaction
 from tournaments.models import IdempotencyRecord
 
@@ -31,12 +31,19 @@ VERSION_PATTERN = re.compile(r'(?:W/)?"?(\d{1,9})"?')
 REPLAYED_HEADER = "Idempotent-Replayed"
 
 
+_RECORD = Columns(IdempotencyRecord, "i")
+#: ``_record_of``'s statement (one record at most: the user's key is unique), built once.
+_RECORD_SQL = (
+    f"SELECT {_RECORD.sql} FROM {table_name(IdempotencyRecord)} i"
+    f" WHERE i.{column(IdempotencyRecord, 'user')} = %s"
+    f" AND i.{column(IdempotencyRecord, 'key')} = %s"
+)
+
+
 def _record_of(user_id: Any, key: str) -> IdempotencyRecord | None:
-    """The record of a user's key (every write looks it up first)."""
-    try:
-        return IdempotencyRecord.objects.get(user_id=user_id, key=key)
-    except IdempotencyRecord.DoesNotExist:
-        return None
+    """The record of a user's key (a write other than a hand's looks it up first)."""
+    row = fetch_one(_RECORD_SQL, [user_id, key])
+    return None if row is None else _RECORD.instance(row)
 
 
 def idempotency_key(request: Request) -> str:

@@ -219,10 +219,14 @@ class HandStartApi(APIView):
         responses={201: io.HandWriteOutput, **ERRORS},
     )
     def post(self, request: Request, table_id: int) -> Response:
-        table = hand_selectors.table_get(table_id=table_id)
+        table = hand_selectors.table_get_for_write(table_id=table_id, user=request.user)
         if table is None:
             raise ApplicationError("not_found", _("No such table."))
-        access.table_write_check(user=request.user, table=table)
+        access.table_write_check(
+            user=request.user,
+            table=table,
+            assigned=table.writer_assigned,  # type: ignore[attr-defined]
+        )
         key = idempotency_key(request)
         device_id(request)
         data = _validated(io.HandStartInput, request)

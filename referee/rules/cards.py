@@ -28,6 +28,8 @@ from referee.rules.errors import InvalidDeal, NotationError
 RANK_CHARS = "3456789TJQKA2XD"
 NUM_RANKS = 15
 THREE, ACE, TWO, SMALL_JOKER, BIG_JOKER = 0, 11, 12, 13, 14
+#: ``Card.id`` of the small joker (the big joker's is one more); suited cards are below.
+_FIRST_JOKER_ID = 52
 #: How many cards of each rank one pack holds.
 PACK_COUNTS: tuple[int, ...] = (4,) * 13 + (1, 1)
 SUITS = "♠♥♣♦"
@@ -122,13 +124,21 @@ def card_id(rank: int, suit: str | None) -> int | None:
     """The one card-id formula: ``rank * 4 + suit`` (suits in ♠♥♣♦ order), the jokers 52 and
     53; None for a card written without its suit."""
     if rank >= SMALL_JOKER:
-        return 52 + rank - SMALL_JOKER
+        return _FIRST_JOKER_ID + rank - SMALL_JOKER
     return None if suit is None else rank * 4 + _SUIT_INDEX[suit]
+
+
+#: ``card_id`` of every physical card by its rank and suit (a joker's suit is None).
+_ID_OF_RANK_SUIT: dict[tuple[int, str | None], int | None] = {
+    (rank, suit): card_id(rank, suit)
+    for rank in range(NUM_RANKS)
+    for suit in ((None,) if rank >= SMALL_JOKER else SUITS)
+}
 
 
 def card_ids(cards: Iterable[Card]) -> list[int | None]:
     """``Card.id`` of each card (None for a card written without its suit)."""
-    return [card_id(c.rank, c.suit) for c in cards]
+    return [_ID_OF_RANK_SUIT.get((c.rank, c.suit)) for c in cards]
 
 
 def card_order(card: Card) -> tuple[int, int]:
@@ -146,6 +156,10 @@ def full_pack() -> tuple[Card, ...]:
 #: cards this way, so reading them back is one lookup per card.
 CARD_OF_ID: dict[int, Card] = {c.id: c for c in full_pack() if c.id is not None}
 CARD_OF_TEXT: dict[str, Card] = {str(c): c for c in CARD_OF_ID.values()}
+#: Each physical card's canonical text by its id (``Card.id`` order is ``card_order``).
+CARD_TEXT_OF_ID = tuple(str(CARD_OF_ID[i]) for i in range(len(CARD_OF_ID)))
+#: A card of each rank without its suit, by its canonical rank character (``T`` for ten).
+_UNSUITED_OF_CHAR: dict[str, Card] = {ch: Card(rank) for rank, ch in enumerate(RANK_CHARS)}
 
 
 def parse_cards(text: str) -> tuple[Card, ...]:
@@ -157,6 +171,10 @@ def parse_cards(text: str) -> tuple[Card, ...]:
         raise NotationError(f"cards must be text, got {type(text).__name__}", token=repr(text))
     try:  # the canonical form, as the service writes it: "♠3 ♥3 ♦3 X"
         return tuple(CARD_OF_TEXT[token] for token in text.split())
+    except KeyError:
+        pass
+    try:  # canonical rank text, as boards without suits hold it: "3345TTJ2X"
+        return tuple(_UNSUITED_OF_CHAR[ch] for ch in text)
     except KeyError:
         pass
     return tuple(Card(rank, suit) for rank, suit in _scan(text, suits=True))
@@ -219,22 +237,26 @@ class Deal:
     _texts: tuple[str, ...] | None = field(init=False, repr=False, compare=False, default=None)
 
     def __post_init__(self) -> None:
-        validate_deal(self)
-        h0, h1, h2 = ([c.rank for c in h] for h in self.hands)
-        object.__setattr__(self, "keys", (key_of(h0), key_of(h1), key_of(h2)))
-        object.__setattr__(self, "kitty_key", key_of(c.rank for c in self.kitty))
-        parts = [card_ids(cards) for cards in (*self.hands, self.kitty)]
-        suited = all(None not in part for part in parts)
-        object.__setattr__(self, "has_suits", suited)
-        ids = tuple(frozenset(i for i in part if i is not None) for part in parts)
-        object.__setattr__(self, "ids", ids)
+        parts = (*self.hands, self.kitty)
+        ranks = [[c.rank for c in part] for part in parts]
+        ids = [card_ids(part) for part in parts]
+        _deal_check(self, ranks, ids)
+        object.__setattr__(self, "keys", (key_of(ranks[0]), key_of(ranks[1]), key_of(ranks[2])))
+        object.__setattr__(self, "kitty_key", key_of(ranks[3]))
+        object.__setattr__(self, "has_suits", all(None not in part for part in ids))
+        sets = tuple(frozenset(i for i in part if i is not None) for part in ids)
+        object.__setattr__(self, "ids", sets)
 
     def to_json(self) -> dict[str, object]:
         """The deal as text (physical cards when suits are known, else ranks)."""
         texts = self._texts
         if texts is None:  # the deal is a value: its text is written once
-            fmt = format_cards if self.has_suits else _rank_text_of_cards
-            texts = tuple(fmt(cards) for cards in (*self.hands, self.kitty))
+            if self.has_suits:  # id order is card order
+                texts = tuple(
+                    " ".join(CARD_TEXT_OF_ID[i] for i in sorted(part)) for part in self.ids
+                )
+            else:
+                texts = tuple(_rank_text_of_cards(cards) for cards in (*self.hands, self.kitty))
             object.__setattr__(self, "_texts", texts)
         return {"hands": list(texts[:3]), "kitty": texts[3], "first_bidder": self.first_bidder}
 
@@ -269,15 +291,20 @@ def _rank_text_of_cards(cards: Iterable[Card]) -> str:
 
 def validate_deal(deal: Deal) -> None:
     """One 54-card pack split 17/17/17/3 (R2.1); each physical card at most once."""
-    sizes = [len(h) for h in deal.hands]
-    if sizes != [17, 17, 17] or len(deal.kitty) != 3:
-        raise InvalidDeal(f"a deal is 17/17/17 + 3 cards, got {sizes} + {len(deal.kitty)}")
+    parts = (*deal.hands, deal.kitty)
+    _deal_check(deal, [[c.rank for c in part] for part in parts], [card_ids(p) for p in parts])
+
+
+def _deal_check(deal: Deal, ranks: list[list[int]], ids: list[list[int | None]]) -> None:
+    """``validate_deal`` on the ranks and card ids of the deal's hands and kitty."""
+    sizes = [len(part) for part in ranks]
+    if sizes != [17, 17, 17, 3]:
+        raise InvalidDeal(f"a deal is 17/17/17 + 3 cards, got {sizes[:3]} + {sizes[3]}")
     if type(deal.first_bidder) is not int or deal.first_bidder not in (0, 1, 2):
         raise InvalidDeal(f"first bidder must be seat 0..2, got {deal.first_bidder}")
-    everything = [c for h in (*deal.hands, deal.kitty) for c in h]
-    if counts_of(c.rank for c in everything) != list(PACK_COUNTS):
+    if counts_of(r for part in ranks for r in part) != list(PACK_COUNTS):
         raise InvalidDeal("the 54 cards are not one pack (wrong count of some rank)")
-    suited = [c for c in everything if c.suit is not None]
+    suited = [i for part in ids for i in part if i is not None and i < _FIRST_JOKER_ID]
     if len(set(suited)) != len(suited):
         raise InvalidDeal("the same physical card appears twice")
 

@@ -27,12 +27,12 @@ from referee.rules.actions import (
 from referee.rules.cards import (
     CARD_OF_ID,
     CARD_OF_TEXT,
+    CARD_TEXT_OF_ID,
     KEY_BITS,
     NUM_RANKS,
     UNIT,
     Card,
     Deal,
-    card_order,
     counts_fit_pack,
     counts_of,
     format_cards,
@@ -306,8 +306,15 @@ class HandState:
         physical cards when the deal has suits."""
         if self._suited:
             held = self._core.seats[seat][_HELD]
-            return tuple(sorted((CARD_OF_ID[i] for i in held), key=card_order))
+            return tuple(CARD_OF_ID[i] for i in sorted(held))  # id order is card order
         return tuple(Card(r) for r in ranks_of_key(self._core.seats[seat][_KEY]))
+
+    def hand_cards_text(self, seat: int) -> str:
+        """``format_cards(hand_of(seat))``: the physical cards ``seat`` still holds (ranks
+        only when the deal has no suits), written from the held card ids."""
+        if self._suited:
+            return " ".join(CARD_TEXT_OF_ID[i] for i in sorted(self._core.seats[seat][_HELD]))
+        return format_cards(self.hand_of(seat))
 
     def hand_text(self, seat: int) -> str:
         """The rank text of what ``seat`` still holds, e.g. ``3345QQ2``."""
@@ -428,7 +435,7 @@ class HandState:
         ids: list[int] = []
         for rank in play.ranks:
             ids.append(next(i for i in _IDS_OF_RANK[rank] if i in held and i not in ids))
-        return format_cards(CARD_OF_ID[i] for i in ids)
+        return " ".join(CARD_TEXT_OF_ID[i] for i in sorted(ids))  # id order is card order
 
     # ----------------------------------------------------------------- acting
     def push(self, action: Action) -> None:

@@ -8,7 +8,7 @@ services write to the row and what the projection test compares the row with.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, cached_property
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -94,11 +94,6 @@ class HandReplay:
 
     hand: Hand
     events: list[HandEvent]
-    #: Action events in force (undone ones removed), in order: the log's own ``HandEvent``s
-    #: when it was read, else ``LoggedAction``s from the snapshot (the same ``seq``,
-    #: ``kind``, ``actor_seat`` and ``payload["action"]``; typed Any for the readers that
-    #: take them for events).
-    actions: list[Any] = field(default_factory=list)
     state: AnyHandState | None = None
     result_event: HandEvent | None = None
     #: A result-only pass-out (流局): no result event, scores 0.
@@ -118,6 +113,18 @@ class HandReplay:
     summary: dict[str, Any] = field(default_factory=dict)
     #: The log folded (what ``Hand.state`` stores).
     snapshot: dict[str, Any] = field(default_factory=dict)
+
+    @cached_property
+    def actions(self) -> list[Any]:
+        """Action events in force (undone ones removed), in order: the log's own
+        ``HandEvent``s when it was read, else ``LoggedAction``s from the snapshot (the same
+        ``seq``, ``kind``, ``actor_seat`` and ``payload["action"]``; typed Any for the
+        readers that take them for events). Made when first read (few writes read it)."""
+        by_seq = {event.seq: event for event in self.events}
+        return [
+            by_seq.get(seq) or LoggedAction(seq, kind, seat, {"action": action})
+            for seq, kind, seat, action in self.snapshot["actions"]
+        ]
 
     @property
     def announcements_due(self) -> list[Announcement]:
@@ -303,8 +310,6 @@ def replay_of_snapshot(
     only actions its writes checked."""
     by_seq = {event.seq: event for event in events or ()}
     replay = HandReplay(hand=hand, events=events or [], snapshot=snapshot)
-    for seq, kind, seat, action in snapshot["actions"]:
-        replay.actions.append(by_seq.get(seq) or LoggedAction(seq, kind, seat, {"action": action}))
     replay.result_event = _event_of(hand, snapshot["result"], by_seq)
     result = replay.result_event
     replay.override = result if result is not None and result.payload.get("override") else None

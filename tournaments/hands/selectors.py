@@ -58,7 +58,9 @@ def hand_get(*, hand_id: int) -> Hand | None:
         return None
 
 
-_HAND = Columns(Hand, "h")
+#: The hand's snapshot (``Hand.state``) is not read before the write: ``hand_write`` reads
+#: it with the row lock.
+_HAND = Columns(Hand, "h", defer=["state"])
 _TABLE = Columns(Table, "t")
 #: Not read for a write (its seating text and tie-breaks can be long).
 _ROUND = Columns(Round, "r", defer=["seating_explanation"])
@@ -67,31 +69,41 @@ _BOARD = Columns(Board, "b")
 _USER_GROUPS: Any = get_user_model().groups.through
 
 
-def _hand_for_write_sql() -> str:
-    """``hand_get_for_write``'s statement: what ``hand_get`` reads, and
-    ``access.assigned_referee_rows`` as an EXISTS; built once (the ORM would build it again
-    on every write)."""
-    a = {name: column(RefereeAssignment, name) for name in ("user", "round", "table")}
-    user_groups = {name: column(_USER_GROUPS, name) for name in ("user", "group")}
-    pk = column(Hand, "id")  # every table's primary key is "id"
-    return (
-        f"SELECT {_HAND.sql}, {_TABLE.sql}, {_ROUND.sql}, {_TOURNAMENT.sql}, {_BOARD.sql},"
-        f" EXISTS (SELECT 1 FROM {table_name(RefereeAssignment)} a"
-        f" JOIN {table_name(_USER_GROUPS)} ug ON ug.{user_groups['user']} = a.{a['user']}"
-        f" JOIN {table_name(Group)} g ON g.{pk} = ug.{user_groups['group']}"
-        f" WHERE a.{a['user']} = %s AND a.{a['round']} = t.{column(Table, 'round')}"
-        f" AND (a.{a['table']} IS NULL OR a.{a['table']} = h.{column(Hand, 'table')})"
-        f" AND g.{column(Group, 'name')} = %s)"
-        f" FROM {table_name(Hand)} h"
-        f" JOIN {table_name(Table)} t ON t.{pk} = h.{column(Hand, 'table')}"
-        f" JOIN {table_name(Round)} r ON r.{pk} = t.{column(Table, 'round')}"
-        f" JOIN {table_name(Tournament)} o ON o.{pk} = r.{column(Round, 'tournament')}"
-        f" LEFT JOIN {table_name(Board)} b ON b.{pk} = h.{column(Hand, 'board')}"
-        f" WHERE h.{pk} = %s"
-    )
-
-
-_HAND_FOR_WRITE_SQL = _hand_for_write_sql()
+#: Every table's primary key column.
+_PK = column(Hand, "id")
+#: ``access.assigned_referee_rows`` of the table ``t`` as an EXISTS (parameters: the user's
+#: id and the referee group's name).
+_ASSIGNED_SQL = (
+    f" EXISTS (SELECT 1 FROM {table_name(RefereeAssignment)} a"
+    f" JOIN {table_name(_USER_GROUPS)} ug"
+    f" ON ug.{column(_USER_GROUPS, 'user')} = a.{column(RefereeAssignment, 'user')}"
+    f" JOIN {table_name(Group)} g ON g.{_PK} = ug.{column(_USER_GROUPS, 'group')}"
+    f" WHERE a.{column(RefereeAssignment, 'user')} = %s"
+    f" AND a.{column(RefereeAssignment, 'round')} = t.{column(Table, 'round')}"
+    f" AND (a.{column(RefereeAssignment, 'table')} IS NULL"
+    f" OR a.{column(RefereeAssignment, 'table')} = t.{_PK})"
+    f" AND g.{column(Group, 'name')} = %s)"
+)
+#: The table with its round and tournament (``t``, ``r``, ``o``).
+_TABLE_JOINS = (
+    f" JOIN {table_name(Round)} r ON r.{_PK} = t.{column(Table, 'round')}"
+    f" JOIN {table_name(Tournament)} o ON o.{_PK} = r.{column(Round, 'tournament')}"
+)
+#: ``hand_get_for_write``'s statement: what ``hand_get`` reads, and whether the user is a
+#: referee assigned to the table; built once (the ORM would build it again on every write).
+_HAND_FOR_WRITE_SQL = (
+    f"SELECT {_HAND.sql}, {_TABLE.sql}, {_ROUND.sql}, {_TOURNAMENT.sql}, {_BOARD.sql},"
+    f" {_ASSIGNED_SQL}"
+    f" FROM {table_name(Hand)} h"
+    f" JOIN {table_name(Table)} t ON t.{_PK} = h.{column(Hand, 'table')}{_TABLE_JOINS}"
+    f" LEFT JOIN {table_name(Board)} b ON b.{_PK} = h.{column(Hand, 'board')}"
+    f" WHERE h.{_PK} = %s"
+)
+#: ``table_get_for_write``'s statement, the same for a table.
+_TABLE_FOR_WRITE_SQL = (
+    f"SELECT {_TABLE.sql}, {_ROUND.sql}, {_TOURNAMENT.sql}, {_ASSIGNED_SQL}"
+    f" FROM {table_name(Table)} t{_TABLE_JOINS} WHERE t.{_PK} = %s"
+)
 
 
 def hand_get_for_write(*, hand_id: int, user: Any) -> Hand | None:
@@ -112,6 +124,19 @@ def hand_get_for_write(*, hand_id: int, user: Any) -> Hand | None:
     hand.board = board
     hand.writer_assigned = bool(row[start])
     return hand
+
+
+def table_get_for_write(*, table_id: int, user: Any) -> Table | None:
+    """The table as ``table_get`` reads it, with ``writer_assigned`` (as
+    ``hand_get_for_write``), in one query: a hand start reads it first."""
+    row = fetch_one(_TABLE_FOR_WRITE_SQL, [user.pk, REFEREE_GROUP, table_id])
+    if row is None:
+        return None
+    table = _TABLE.instance(row)
+    table.round = _ROUND.instance(row, _TABLE.width)
+    table.round.tournament = _TOURNAMENT.instance(row, _TABLE.width + _ROUND.width)
+    table.writer_assigned = bool(row[_TABLE.width + _ROUND.width + _TOURNAMENT.width])
+    return table
 
 
 def table_get(*, table_id: int) -> Table | None:
@@ -348,7 +373,7 @@ def _state_fields(
         if state.kitty_revealed and shown.played:
             out["kitty"] = format_cards(state.deal.kitty)
         if show_cards:
-            out["hands"] = [format_cards(state.hand_of(seat)) for seat in range(3)]
+            out["hands"] = [state.hand_cards_text(seat) for seat in range(3)]
     if show_cards and not closed:
         out["legal_actions"] = [a.to_json() for a in state.legal_actions()]
 

@@ -46,8 +46,10 @@ from tournaments.rounds.services import (
     seat_create,
 )
 from tournaments.seating.engine import (
+    BAD_TABLE_SIZE,
     ENTRY_TWICE,
     TOO_FEW_ENTRIES,
+    TOO_FEW_ENTRIES_4,
     Seating,
     SeatingError,
     SeatingOptions,
@@ -115,6 +117,8 @@ def _seating_compute(*, round: Round, seed: int) -> Seating:
         messages = {
             ENTRY_TWICE: _("An entry is given twice."),
             TOO_FEW_ENTRIES: _("At least 3 entries are needed to seat a round."),
+            TOO_FEW_ENTRIES_4: _("At least 4 entries are needed to seat a round."),
+            BAD_TABLE_SIZE: _("A table has 3 or 4 seats."),
         }
         raise ApplicationError("cannot_seat", messages.get(str(exc), str(exc))) from exc
 

@@ -8,6 +8,7 @@ from django.contrib.auth.models import Permission
 from django.db.models import Count, Exists, Max, OuterRef, Prefetch, Q, QuerySet
 
 from tournaments.common.roles import REFEREE_GROUP
+from tournaments.common.rows import Columns, column, fetch_one, table_name
 from tournaments.models import (
     Board,
     Entry,
@@ -216,16 +217,21 @@ def table_first_bidder(*, table: Table, hand_number: int) -> int | None:
     return (table.first_bidder + hand_number - 1) % 3
 
 
+_BOARD = Columns(Board, "b")
+#: ``round_board``'s statement (read at every hand start), built once.
+_ROUND_BOARD_SQL = (
+    f"SELECT {_BOARD.sql} FROM {table_name(RoundBoard)} rb"
+    f" JOIN {table_name(Board)} b ON b.{column(Board, 'id')} = rb.{column(RoundBoard, 'board')}"
+    f" WHERE rb.{column(RoundBoard, 'round')} = %s AND rb.{column(RoundBoard, 'section')} = %s"
+    f" AND rb.{column(RoundBoard, 'hand_number')} = %s"
+)
+
+
 def round_board(*, table: Table, hand_number: int) -> Board | None:
-    """The board every table of ``table``'s section plays as hand ``hand_number``."""
-    row = (
-        RoundBoard.objects.filter(
-            round_id=table.round_id, section=table.section, hand_number=hand_number
-        )
-        .select_related("board")
-        .first()
-    )
-    return row.board if row is not None else None
+    """The board every table of ``table``'s section plays as hand ``hand_number``
+    (one at most: ``round_board_hand_unique``)."""
+    row = fetch_one(_ROUND_BOARD_SQL, [table.round_id, table.section, hand_number])
+    return None if row is None else _BOARD.instance(row)
 
 
 def boards_played_by(*, entry_ids: list[int], board_ids: list[int]) -> list[tuple[int, int]]:

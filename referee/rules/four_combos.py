@@ -247,32 +247,43 @@ def _solo_plays(mask: int, need: int) -> tuple[Play, ...]:
     return tuple(Play(kind, r, 1, need * UNIT[r]) for r in range(NUM_RANKS) if mask >> r & 1)
 
 
-@lru_cache(maxsize=1 << 12)
-def _trio_pairs(trios: int, pairs: int) -> tuple[Play, ...]:
-    known = _KNOWN
-    out = []
+def _trio_pairs(trios: int, pairs: int) -> list[Play]:
+    """Trio + pair for every trio rank of ``trios`` and pair rank of ``pairs`` (another rank)."""
+    out: list[Play] = []
     for t in range(TWO + 1):
         if trios >> t & 1:
-            body = 3 * UNIT[t]
-            for p in range(NUM_RANKS):
-                if p != t and pairs >> p & 1:
-                    key = body + 2 * UNIT[p]
-                    out.append(known.get(key) or _remember(Kind.TRIO_PAIR, t, 1, key))
-    return tuple(out)
+            out += [play for bit, play in _TRIO_PAIRS[t] if pairs & bit]
+    return out
+
+
+#: For each trio rank, (bit of the pair's rank, the trio + pair) for every other rank.
+_TRIO_PAIRS = tuple(
+    tuple(
+        (1 << p, Play(Kind.TRIO_PAIR, t, 1, 3 * UNIT[t] + 2 * UNIT[p]))
+        for p in range(NUM_RANKS)
+        if p != t
+    )
+    for t in range(TWO + 1)
+)
 
 
 @lru_cache(maxsize=1 << 12)
 def _runs(mask: int, need: int, shortest: int, longest: int) -> tuple[Play, ...]:
     """Chains of ``need`` cards per rank, ``shortest``..``longest`` ranks long, within 3…A."""
-    kind = {1: Kind.STRAIGHT, 2: Kind.PAIR_STRAIGHT, 3: Kind.AIRPLANE}[need]
     out = []
     run = 0
     for top in range(ACE + 1):
         run = run + 1 if mask >> top & 1 else 0
         for n in range(shortest, min(run, longest) + 1):
-            key = sum(need * UNIT[r] for r in range(top - n + 1, top + 1))
-            out.append(Play(kind, top, n, key))
+            out.append(_chain(need, top, n))
     return tuple(out)
+
+
+@cache
+def _chain(need: int, top: int, n: int) -> Play:
+    """The chain of ``n`` ranks up to ``top``, ``need`` cards of each."""
+    kind = {1: Kind.STRAIGHT, 2: Kind.PAIR_STRAIGHT, 3: Kind.AIRPLANE}[need]
+    return Play(kind, top, n, sum(need * UNIT[r] for r in range(top - n + 1, top + 1)))
 
 
 @lru_cache(maxsize=1 << 12)

@@ -7,7 +7,10 @@ Single process, no Django. Measures:
   * legal-play generation for 20-card hands, as a lead and as an answer (median and p90), on
     uniformly dealt hands and on trio-rich hands, with the mask caches cold and warm;
   * complete-hand replay (rebuild a HandState from its event log, checked and as accepted),
-    and a deal read from its text, median and p90.
+    and a deal read from its text, median and p90;
+  * the variants (SPEC §11): legal plays of a 33-card ``four_p`` landlord hand and of a
+    ``laizi`` hand holding three or four wild cards, as a lead, per hand and per play listed,
+    beside the three-player lead per play.
 """
 
 from __future__ import annotations
@@ -18,19 +21,23 @@ import random
 import statistics
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from referee.rules import Deal, HandState, Play, deal_from_seed, get_profile
-from referee.rules.cards import PACK_COUNTS, key_of
+from referee.rules.cards import PACK_COUNTS, counts_of, key_of
 from referee.rules.combos import readings
+from referee.rules.four_combos import TWO_PACK_COUNTS, legal_plays_four
+from referee.rules.laizi import legal_plays_wild
 from referee.rules.moves import legal_plays
 from referee.rules.profiles import PROFILES, RuleProfile
 from referee.rules.table import play_table, warm_up
 
 PACK = [r for r, n in enumerate(PACK_COUNTS) for _ in range(n)]
+TWO_PACKS = [r for r, n in enumerate(TWO_PACK_COUNTS) for _ in range(n)]
 TARGETS = {
     "classify": 1_000_000,
     "lead_uniform_median": 30.0,
@@ -116,6 +123,60 @@ def random_hand_log(profile: RuleProfile, seed: int) -> HandState:
         seed += 1_000_003  # passed out: deal again
 
 
+def per_play(name: str, times: Sequence[float], sizes: Sequence[int]) -> float:
+    """Print the median time per hand, the median number of plays and the median time per
+    play listed; returns the last."""
+    each = [t / max(1, n) for t, n in zip(times, sizes, strict=True)]
+    print(
+        f"  {name:<42} median {statistics.median(times):8.1f} us   p90 "
+        f"{percentile(times, 0.9):8.1f} us   plays median {statistics.median(sizes):6.0f}   "
+        f"per play {statistics.median(each):6.3f} us"
+    )
+    return statistics.median(each)
+
+
+def timed(call: Callable[..., list[Any]], *args: Any) -> tuple[float, int]:
+    start = time.perf_counter()
+    plays = call(*args)
+    return (time.perf_counter() - start) * 1e6, len(plays)
+
+
+def bench_variants(rng: random.Random, hands: list[int], tops: list[Play | None], n: int) -> None:
+    """Legal plays of the variants beside the three-player ones (uniform 20-card hands), as a
+    lead and as an answer to a random lead of another hand, per play listed (aim: within
+    2x)."""
+    comp2016 = get_profile("comp2016")
+    three = [timed(legal_plays, hand, None, comp2016) for hand in hands]
+    lead = per_play("three players, lead, 20-card hands", *zip(*three, strict=True))
+    three = [timed(legal_plays, hand, top, comp2016) for hand, top in zip(hands, tops, strict=True)]
+    follow = per_play("three players, follow, 20-card hands", *zip(*three, strict=True))
+    leads, answers = [], []
+    for _ in range(n):
+        hand = counts_of(rng.sample(TWO_PACKS, 33))
+        top = rng.choice(legal_plays_four(counts_of(rng.sample(TWO_PACKS, 25))))
+        leads.append(timed(legal_plays_four, hand))
+        answers.append(timed(legal_plays_four, hand, top))
+    _versus(per_play("four_p, lead, 33-card landlord hands", *zip(*leads, strict=True)), lead)
+    _versus(per_play("four_p, follow, 33-card landlord hands", *zip(*answers, strict=True)), follow)
+    for wilds in (3, 4):
+        leads, answers = [], []
+        for _ in range(max(50, n // 4)):
+            wild = rng.randrange(13)
+            rest = [r for r in PACK if r != wild]
+            hand = counts_of(rng.sample(rest, 20 - wilds))
+            hand[wild] = wilds
+            top = rng.choice(legal_plays_wild(counts_of(rng.sample(rest, 17)), wild))
+            leads.append(timed(legal_plays_wild, hand, wild))
+            answers.append(timed(legal_plays_wild, hand, wild, top))
+        name = f"laizi, {{}}, 20 cards with {wilds} wild"
+        _versus(per_play(name.format("lead"), *zip(*leads, strict=True)), lead)
+        _versus(per_play(name.format("follow"), *zip(*answers, strict=True)), follow)
+
+
+def _versus(got: float, base: float) -> None:
+    print(f"  {'':<42} per play {got / base:5.1f}x the three-player number")
+
+
 def report(name: str, values: Sequence[float], target: float | None = None) -> None:
     median, p90 = statistics.median(values), percentile(values, 0.9)
     verdict = "" if target is None else ("  OK" if median <= target else "  MISSED")
@@ -198,6 +259,9 @@ def main() -> None:
         Deal.from_json(text)
         times.append((time.perf_counter() - start) * 1e6)
     report("deal from its text (each write reads it)", times, None)
+
+    print("variants (SPEC §11), legal plays:")
+    bench_variants(rng, fresh_uniform, previous, max(200, n // 10))
 
 
 if __name__ == "__main__":

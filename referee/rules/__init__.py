@@ -9,9 +9,23 @@ Usable on its own, like python-chess::
 Profile ``comp2016`` (the 2016 national competitive rules) is the default; ``classic`` is the
 English-language rules. The numbered rules are in ``docs/rules/SPEC.md``, the rules tool's
 protocol in ``docs/rules/PROTOCOL.md`` and the conformance vectors in ``docs/rules/vectors/``.
+
+The variants of SPEC §11 (``docs/rules/variants/``): ``four_p``, four seats with two packs
+(``FourHandState``, ``classify_four``, ``legal_plays_four``, ``score_four``), and ``laizi``, a wild
+rank (``LaiziHandState``, ``WildPlay``, ``legal_plays_wild``, ``score_laizi``).
 """
 
-from referee.rules.actions import Action, Bid, Double, Pass, PlayCards, Redouble, action_from_json
+from referee.rules.actions import (
+    Action,
+    Bid,
+    DeclaredPlay,
+    Double,
+    Pass,
+    PlayCards,
+    Redouble,
+    action_from_json,
+    wild_action_from_json,
+)
 from referee.rules.cards import (
     Card,
     Deal,
@@ -32,10 +46,31 @@ from referee.rules.errors import (
     RulesError,
     UnknownProfile,
 )
+from referee.rules.four_combos import beats_four, classify_four, legal_plays_four
+from referee.rules.four_hand import FourDeal, FourHandState
+from referee.rules.four_scoring import FourResult, score_four
 from referee.rules.hand import Announcement, HandState, Phase
+from referee.rules.laizi import (
+    InvalidSubstitution,
+    WildPlay,
+    beats_wild,
+    legal_plays_wild,
+    read_wild_play,
+)
+from referee.rules.laizi_hand import LaiziHandState
+from referee.rules.laizi_scoring import LaiziResult, score_laizi
 from referee.rules.moves import legal_plays
 from referee.rules.physical import IMPOSSIBLE_CHECKS, PhysicalHandState, check_deal
-from referee.rules.profiles import CLASSIC, COMP2016, PROFILES, RuleProfile, get_profile
+from referee.rules.profiles import (
+    CLASSIC,
+    COMP2016,
+    FOUR_P,
+    LAIZI,
+    PROFILES,
+    VARIANT_PROFILES,
+    RuleProfile,
+    get_profile,
+)
 from referee.rules.protocol import handle_line, handle_request
 from referee.rules.scoring import (
     DealResult,
@@ -48,8 +83,11 @@ from referee.rules.scoring import (
 __all__ = [
     "CLASSIC",
     "COMP2016",
+    "FOUR_P",
     "IMPOSSIBLE_CHECKS",
+    "LAIZI",
     "PROFILES",
+    "VARIANT_PROFILES",
     "Action",
     "Announcement",
     "BadResult",
@@ -57,13 +95,20 @@ __all__ = [
     "Card",
     "Deal",
     "DealResult",
+    "DeclaredPlay",
     "DefenderStake",
     "Double",
+    "FourDeal",
+    "FourHandState",
+    "FourResult",
     "HandState",
     "IllegalAction",
     "InvalidDeal",
     "InvalidResult",
+    "InvalidSubstitution",
     "Kind",
+    "LaiziHandState",
+    "LaiziResult",
     "NotationError",
     "Pass",
     "Phase",
@@ -75,10 +120,14 @@ __all__ = [
     "RulesError",
     "StakeFactor",
     "UnknownProfile",
+    "WildPlay",
     "action_from_json",
     "beats",
+    "beats_four",
+    "beats_wild",
     "check_deal",
     "classify",
+    "classify_four",
     "counts_of",
     "deal_from_seed",
     "format_cards",
@@ -87,9 +136,15 @@ __all__ = [
     "handle_line",
     "handle_request",
     "legal_plays",
+    "legal_plays_four",
+    "legal_plays_wild",
     "parse_cards",
     "parse_ranks",
+    "read_wild_play",
     "readings",
+    "score_four",
+    "score_laizi",
     "score_result",
     "stake_breakdown",
+    "wild_action_from_json",
 ]

@@ -11,6 +11,13 @@ terminal::
         --winner landlord
     python -m referee.rules replay hand.json     # {"deal": ..., "events": [...]}, or - for stdin
     python -m referee.rules deal 42              # a reproducible deal from a seed
+
+The variant profiles of ``docs/rules/variants/PROTOCOL-variants.md`` work the same way:
+``--profile four_p`` (four seats), ``--profile laizi --wild 7`` with ``--as`` / ``--previous-as``
+for what the wild cards stand for::
+
+    python -m referee.rules check KKK7 --profile laizi --wild 7 --as KKKK --previous 3333
+    python -m referee.rules score --profile four_p --landlord 3 --bid 2 --bombs 1 --winner landlord
 """
 
 from __future__ import annotations
@@ -23,7 +30,7 @@ from pathlib import Path
 from typing import TextIO
 
 from referee.rules.cards import deal_from_seed, format_cards
-from referee.rules.profiles import PROFILES
+from referee.rules.profiles import PROFILES, VARIANT_PROFILES, get_profile
 from referee.rules.protocol import handle_line, handle_request
 
 
@@ -41,10 +48,12 @@ def _parser() -> argparse.ArgumentParser:
         prog="python -m referee.rules",
         description="Dou Dizhu rules tool (docs/rules/SPEC.md, docs/rules/PROTOCOL.md)",
     )
-    parser.add_argument("--profile", default="comp2016", choices=sorted(PROFILES))
+    keys = sorted({*PROFILES, *VARIANT_PROFILES})
+    parser.add_argument("--profile", default="comp2016", choices=keys)
     # --profile may also follow the command; there it must not reset an earlier choice
     common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--profile", default=argparse.SUPPRESS, choices=sorted(PROFILES))
+    common.add_argument("--profile", default=argparse.SUPPRESS, choices=keys)
+    common.add_argument("--wild", help="laizi: the wild rank, e.g. 7")
     sub = parser.add_subparsers(dest="command")
     sub.add_parser("batch", help="JSON Lines protocol on stdin/stdout (the default)")
     check = sub.add_parser(
@@ -52,15 +61,20 @@ def _parser() -> argparse.ArgumentParser:
     )
     check.add_argument("cards")
     check.add_argument("--previous")
+    check.add_argument("--as", dest="declared", help="laizi: what the cards stand for")
+    check.add_argument("--previous-as", dest="previous_declared")
     moves = sub.add_parser("moves", parents=[common], help="list the legal plays of a hand")
     moves.add_argument("hand")
     moves.add_argument("--previous")
+    moves.add_argument("--previous-as", dest="previous_declared")
     score = sub.add_parser("score", parents=[common], help="score a hand from its result")
     score.add_argument("--landlord", type=int, required=True)
     score.add_argument("--bid", type=int, required=True)
     score.add_argument("--doubled", type=int, action="append", default=[], metavar="SEAT")
     score.add_argument("--redouble", action="store_true")
     score.add_argument("--bombs", type=int, default=0)
+    for name in ("soft-bombs", "hard-bombs", "pure-wild-bombs"):
+        score.add_argument(f"--{name}", type=int, default=0, help="laizi: bombs by class")
     score.add_argument("--rockets", type=int, default=0)
     score.add_argument("--spring", action="store_true")
     score.add_argument("--anti-spring", action="store_true")
@@ -98,18 +112,38 @@ def main(
 
 def _request(args: argparse.Namespace, stdin: TextIO) -> dict[str, object]:
     base: dict[str, object] = {"profile": args.profile}
+    if getattr(args, "wild", None) is not None:
+        base["wild"] = args.wild
+    declared = {
+        field: value
+        for field, value in (
+            ("as", getattr(args, "declared", None)),
+            ("previous_as", getattr(args, "previous_declared", None)),
+        )
+        if value is not None
+    }
     if args.command == "check":
-        return {**base, "op": "classify", "cards": args.cards, "previous": args.previous}
-    if args.command == "moves":
-        return {**base, "op": "legal_plays", "hand": args.hand, "previous": args.previous}
-    if args.command == "score":
-        doubled = [seat in args.doubled for seat in range(3)]
         return {
+            **base, **declared, "op": "classify", "cards": args.cards, "previous": args.previous
+        }  # fmt: skip
+    if args.command == "moves":
+        return {
+            **base, **declared, "op": "legal_plays", "hand": args.hand, "previous": args.previous
+        }  # fmt: skip
+    if args.command == "score":
+        profile = get_profile(args.profile)
+        doubled = [seat in args.doubled for seat in range(profile.seats)]
+        request: dict[str, object] = {
             **base, "op": "score", "landlord": args.landlord, "bid": args.bid,
             "doubled": doubled, "redoubled": args.redouble, "bombs": args.bombs,
             "rockets": args.rockets, "spring": args.spring, "anti_spring": args.anti_spring,
             "winner": args.winner,
         }  # fmt: skip
+        if profile.wild_cards:
+            classes = (args.soft_bombs, args.hard_bombs, args.pure_wild_bombs)
+            request.update(soft_bombs=classes[0], hard_bombs=classes[1], pure_wild_bombs=classes[2])
+            request["bombs"] = sum(classes)
+        return request
     text = stdin.read() if args.file == "-" else Path(args.file).read_text(encoding="utf-8")
     try:
         record = json.loads(text)
@@ -127,6 +161,8 @@ def _human(command: str, answer: dict[str, object]) -> str:
         if not answer["legal"]:
             return "illegal: no combination" + ("" if "beats" not in answer else " (does not beat)")
         text = f"legal: {answer['kind']}, rank {answer['rank']}, length {answer['length']}"
+        if "bomb_class" in answer:
+            text += f" ({answer['bomb_class']} bomb)"
         if "beats" in answer:
             text += "; beats the previous play" if answer["beats"] else "; does NOT beat it"
         return text
@@ -137,7 +173,8 @@ def _human(command: str, answer: dict[str, object]) -> str:
     if command == "score":
         scores = answer["scores"]
         assert isinstance(scores, list)
-        return "scores (seat 0, 1, 2): " + " ".join(f"{s:+d}" for s in scores)
+        seats = ", ".join(str(seat) for seat in range(len(scores)))
+        return f"scores (seat {seats}): " + " ".join(f"{s:+d}" for s in scores)
     return json.dumps(answer, ensure_ascii=False, indent=2)
 
 

@@ -142,3 +142,40 @@ def accepted_action_from_json(event: dict[str, Any]) -> Action:
     if value is not None:
         return _new(Double, (seat, value))
     return _new(Redouble, (seat, event["redouble"]))
+
+
+@_value_object
+class DeclaredPlay(NamedTuple):
+    """Cards played with a declaration (``laizi``, PROTOCOL-variants §2.2): ``declared`` are the
+    cards the play stands for, its wild cards included."""
+
+    seat: int
+    cards: str
+    declared: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seat": self.seat, "play": self.cards, "as": self.declared}
+
+
+def four_seat_action_from_json(event: object) -> Action:
+    """``action_from_json`` for the four seats of ``four_p`` (0..3)."""
+    seat = event.get("seat") if type(event) is dict else None
+    if type(seat) is int and seat == 3 and type(event) is dict:
+        return action_from_json({**event, "seat": 0})._replace(seat=3)
+    if seat is not None and (type(seat) is not int or not 0 <= seat <= 3):
+        raise BadEvent(f"event seat must be 0, 1, 2 or 3, got {seat!r}")
+    return action_from_json(event)
+
+
+def wild_action_from_json(event: object) -> Action | DeclaredPlay:
+    """``action_from_json`` for ``laizi``: a play event may carry ``as``; ``as`` beside a pass
+    or on any other event is a malformed event (BadEvent)."""
+    if type(event) is not dict or "as" not in event:
+        return action_from_json(event)
+    declared = event["as"]
+    action = action_from_json({k: v for k, v in event.items() if k != "as"})
+    if type(action) is not PlayCards:
+        raise BadEvent("'as' goes with a play of cards, not with a pass, bid or double")
+    if type(declared) is not str:
+        raise BadEvent(f"'as' must be card text, got {declared!r}")
+    return DeclaredPlay(action.seat, action.cards, declared)

@@ -24,7 +24,8 @@ from referee.rules.profiles import COMP2016, RuleProfile
 
 
 class Kind(StrEnum):
-    """The fourteen kinds of three-player Dou Dizhu (R1.4 names them in Chinese)."""
+    """The fourteen kinds of three-player Dou Dizhu (R1.4 names them in Chinese), and the four
+    jokers of ``four_p`` (R11.1.5), a kind of its own there."""
 
     SINGLE = "single"  # 单张
     PAIR = "pair"  # 对子
@@ -40,6 +41,7 @@ class Kind(StrEnum):
     FOUR_TWO_PAIRS = "four_two_pairs"  # 四带两对
     BOMB = "bomb"  # 炸弹
     ROCKET = "rocket"  # 火箭 / 王炸
+    JOKER_BOMB = "joker_bomb"  # 天王炸: XXDD, four players only (R11.1.5)
 
 
 @dataclass(frozen=True, slots=True)

@@ -206,7 +206,15 @@ class HandState:
     snapshot of each action, or None for a replayed one, whose ``pop`` replays the log up to it.
     """
 
+    #: True in a subclass that plays a profile with wild cards (``laizi_hand``).
+    _accepts_wild: ClassVar[bool] = False
+
     def __init__(self, deal: Deal, profile: RuleProfile = COMP2016) -> None:
+        if profile.seats != 3 or (profile.wild_cards and not self._accepts_wild):
+            raise ValueError(
+                f"HandState plays three seats without wild cards; for {profile.key} use "
+                "four_hand.FourHandState or laizi_hand.LaiziHandState"
+            )
         self.deal = deal
         self.profile = profile
         self.actions: list[Action] = []

@@ -309,4 +309,5 @@ def _multisets(options: list[tuple[int, int]], k: int) -> list[int]:
     return by_size[k]
 
 
-ALL_KINDS: tuple[Kind, ...] = tuple(Kind)
+#: The fourteen three-player kinds (the four-joker bomb is ``four_p``'s, in ``four_combos``).
+ALL_KINDS: tuple[Kind, ...] = tuple(k for k in Kind if k is not Kind.JOKER_BOMB)

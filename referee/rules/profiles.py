@@ -3,6 +3,10 @@
 ``comp2016`` is the national competitive rules (竞技二打一扑克竞赛规则, 2016), the default;
 ``classic`` is the English-language (pagat / English Wikipedia) rules. Where SPEC marks a point
 *inferred*, the field holds SPEC's recommended default so that a profile can switch it.
+
+The variants of SPEC §11 (``docs/rules/variants/PROTOCOL-variants.md``) are registered apart, in
+``VARIANT_PROFILES``: ``four_p`` (four seats, two packs) and ``laizi`` (``comp2016`` with a wild
+rank). ``PROFILES`` stays the three-player registry the service builds its tables for.
 """
 
 from __future__ import annotations
@@ -51,6 +55,9 @@ class RuleProfile:
     cap: int | None = None  # R8.3 (inferred: no cap)
     announce_2_and_1: Announce = "mandatory"  # §6
     grab_landlord: bool = False  # R3.5 (CN_ONLINE only)
+    seats: int = 3  # R2.2; 4 in four_p (R11.1.1)
+    packs: int = 1  # R1.1; 2 in four_p (R11.1.1)
+    wild_cards: bool = False  # R11.2.1: one wild rank per deal (laizi)
 
     def __post_init__(self) -> None:
         unsupported = {
@@ -66,6 +73,8 @@ class RuleProfile:
             raise ValueError("spring_factor must be positive")
         if self.cap is not None and self.cap < 1:
             raise ValueError("cap must be positive or None")
+        if (self.seats, self.packs) not in ((3, 1), (4, 2)):
+            raise ValueError("a profile is three seats with one pack or four with two")
 
     def __hash__(self) -> int:
         # Profiles key caches on every hot call; the key alone hashes fast, equality stays exact.
@@ -76,10 +85,20 @@ class RuleProfile:
         return self.doubling != "none"
 
     @property
+    def is_three_player(self) -> bool:
+        """Three seats, one pack, no wild card: what ``HandState`` and the play table model."""
+        return self.seats == 3 and not self.wild_cards
+
+    @property
     def switches(self) -> dict[str, object]:
-        """The switches as a plain dict (without the key)."""
+        """The switches as a plain dict (without the key). The variant fields appear only when
+        they differ from three players with one pack, so every three-player profile keeps the
+        content hash it had before the variants existed."""
         data = dataclasses.asdict(self)
         data.pop("key")
+        for name, default in _THREE_PLAYER.items():
+            if data[name] == default:
+                del data[name]
         return data
 
     @property
@@ -88,6 +107,8 @@ class RuleProfile:
         text = json.dumps(self.switches, sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
+
+_THREE_PLAYER: dict[str, object] = {"seats": 3, "packs": 1, "wild_cards": False}
 
 COMP2016 = RuleProfile(key="comp2016")
 
@@ -104,16 +125,30 @@ CLASSIC = RuleProfile(
     announce_2_and_1="optional",
 )
 
+#: 四人斗地主 (SPEC §11.1, PROTOCOL-variants §1): four seats, two packs, one round of bids, no
+#: doubling; its kinds, bombs and scores are in ``four_combos`` and ``four_hand``.
+FOUR_P = RuleProfile(key="four_p", seats=4, packs=2, doubling="none", kitty_visible_to_all=False)
+
+#: 癞子 (SPEC §11.2, PROTOCOL-variants §2): ``comp2016`` with one wild rank per deal
+#: (``laizi``).
+LAIZI = RuleProfile(key="laizi", wild_cards=True)
+
+#: The three-player profiles: what the service offers and builds play tables for.
 PROFILES: dict[str, RuleProfile] = {p.key: p for p in (COMP2016, CLASSIC)}
+#: The variant profiles of SPEC §11, known to the rules library and its tool.
+VARIANT_PROFILES: dict[str, RuleProfile] = {p.key: p for p in (FOUR_P, LAIZI)}
 
 
 def get_profile(key: str | None = None) -> RuleProfile:
-    """The registered profile for ``key`` (default ``comp2016``)."""
+    """The registered profile for ``key`` (default ``comp2016``), three-player or variant."""
     if key is None:
         key = DEFAULT_PROFILE
     try:
         return PROFILES[key]
     except (KeyError, TypeError):
-        raise UnknownProfile(
-            f"unknown rule profile {key!r}; known: {', '.join(sorted(PROFILES))}"
-        ) from None
+        pass
+    try:
+        return VARIANT_PROFILES[key]
+    except (KeyError, TypeError):
+        known = ", ".join(sorted({*PROFILES, *VARIANT_PROFILES}))
+        raise UnknownProfile(f"unknown rule profile {key!r}; known: {known}") from None

@@ -42,7 +42,12 @@ def handle_request(request: object) -> Answer:
         profile_key = request.get("profile", "comp2016")
         if not isinstance(profile_key, str):
             raise RequestError("unknown_profile", f"profile must be a key, got {profile_key!r}")
-        answer = handler(request, get_profile(profile_key))
+        profile = get_profile(profile_key)
+        if not profile.is_three_player:  # four_p, laizi: PROTOCOL-variants.md
+            from referee.rules.protocol_variants import VARIANT_OPS
+
+            handler = VARIANT_OPS[profile.key][op]  # type: ignore[index]
+        answer = handler(request, profile)
     except RulesError as exc:
         answer = {"error": exc.code, "message": exc.message}
     if isinstance(request, dict) and "id" in request:

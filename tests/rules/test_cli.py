@@ -57,7 +57,7 @@ def test_protocol_batch_answers_every_line_in_order_and_goes_on_after_errors() -
         '{"id": 4, "op": "shuffle", "cards": "3"}',  # unknown op
         '{"id": 5, "op": "classify"}',  # missing field
         '{"id": 6, "op": "classify", "cards": "33Z"}',  # bad notation
-        '{"id": 7, "op": "classify", "profile": "four_p", "cards": "3"}',  # unknown profile
+        '{"id": 7, "op": "classify", "profile": "five_p", "cards": "3"}',  # unknown profile
         '"just a string"',
         '{"id": 9, "op": "legal_plays", "hand": "3345"}',
     ]
@@ -373,3 +373,44 @@ def test_r5_22_classify_answer_reports_the_reading_that_beats_the_previous_play(
 def test_r5_22_a_single_reading_has_no_readings_field() -> None:
     answer = handle_request({"op": "classify", "cards": "333444555666"})
     assert answer == {"legal": True, "kind": "airplane", "rank": "6", "length": 4}
+
+
+# --- the variant profiles (docs/rules/variants/PROTOCOL-variants.md) --------------------------
+
+
+def test_check_a_laizi_declaration_names_the_bomb_class() -> None:
+    proc = run(
+        "check", "KKK7", "--profile", "laizi", "--wild", "7", "--as", "KKKK", "--previous", "3333"
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "legal: bomb, rank K, length 1 (soft bomb); does NOT beat it"
+
+
+def test_check_an_invalid_laizi_declaration_exits_1() -> None:
+    proc = run("check", "7", "--profile", "laizi", "--wild", "7", "--as", "A")
+    assert proc.returncode == 1
+    assert proc.stdout.startswith("error [invalid_substitution]")
+
+
+def test_moves_of_a_laizi_hand_write_declarations() -> None:
+    proc = run("moves", "KK7", "--profile", "laizi", "--wild", "7")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines() == ["5 legal plays:", "7", "K", "7K=KK", "KK", "7KK=KKK"]
+
+
+def test_score_four_p_prints_four_seats() -> None:
+    proc = run(
+        "score", "--profile", "four_p", "--landlord", "2", "--bid", "2", "--bombs", "1",
+        "--winner", "landlord",
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "scores (seat 0, 1, 2, 3): -4 -4 +12 -4"
+
+
+def test_score_laizi_counts_the_bomb_classes() -> None:
+    proc = run(
+        "score", "--profile", "laizi", "--landlord", "0", "--bid", "2", "--doubled", "1",
+        "--soft-bombs", "1", "--rockets", "1", "--winner", "defenders",
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "scores (seat 0, 1, 2): -48 +32 +16"

@@ -12,11 +12,14 @@ from referee.rules import (
     CLASSIC,
     COMP2016,
     PROFILES,
+    HandState,
     RuleProfile,
     UnknownProfile,
+    deal_from_seed,
     get_profile,
     handle_request,
 )
+from referee.rules.profiles import FOUR_P, LAIZI, VARIANT_PROFILES
 from tests.rules.helpers import REPO_ROOT
 
 # SPEC §0.4, the columns COMP2016 and CLASSIC (switches the library models).
@@ -64,7 +67,7 @@ def test_section_0_1_registry_keys_and_default() -> None:
     assert COMP2016.has_doubling and not CLASSIC.has_doubling
 
 
-@pytest.mark.parametrize("key", ["four_p", "COMP2016", "Classic", "", None, 3])
+@pytest.mark.parametrize("key", ["five_p", "FOUR_P", "COMP2016", "Classic", "", None, 3])
 def test_unknown_profile_keys(key: object) -> None:
     if key is None:
         assert get_profile(None) is COMP2016
@@ -146,4 +149,35 @@ def test_unsupported_or_impossible_switches_are_refused(change: dict[str, object
 
 def test_switches_view_lists_every_switch_but_the_key() -> None:
     fields = {f.name for f in dataclasses.fields(RuleProfile)} - {"key"}
-    assert set(COMP2016.switches) == fields
+    variant_fields = {"seats", "packs", "wild_cards"}
+    assert set(COMP2016.switches) == fields - variant_fields  # three players, one pack
+    assert set(FOUR_P.switches) == fields - {"wild_cards"}
+    assert set(LAIZI.switches) == fields - {"seats", "packs"}
+
+
+def test_three_player_content_hashes_are_unchanged_by_the_variant_fields() -> None:
+    """Hands recorded before the variants keep the hash of their rules (values from main)."""
+    assert COMP2016.content_hash == "32d96bd54b164d5c"
+    assert CLASSIC.content_hash == "d4fe34140e45e864"
+    assert len({COMP2016.content_hash, FOUR_P.content_hash, LAIZI.content_hash}) == 3
+
+
+def test_variant_profiles_are_registered_apart_from_the_three_player_ones() -> None:
+    assert set(VARIANT_PROFILES) == {"four_p", "laizi"}
+    assert get_profile("four_p") is FOUR_P and get_profile("laizi") is LAIZI
+    assert (FOUR_P.seats, FOUR_P.packs, FOUR_P.has_doubling) == (4, 2, False)
+    assert (LAIZI.seats, LAIZI.packs, LAIZI.wild_cards) == (3, 1, True)
+    assert not FOUR_P.is_three_player and not LAIZI.is_three_player
+    assert COMP2016.is_three_player and CLASSIC.is_three_player
+
+
+@pytest.mark.parametrize("profile", [FOUR_P, LAIZI])
+def test_hand_state_refuses_a_variant_profile(profile: RuleProfile) -> None:
+    deal = deal_from_seed(1)
+    with pytest.raises(ValueError, match="HandState plays three seats"):
+        HandState(deal, profile)
+
+
+def test_a_profile_is_three_seats_with_one_pack_or_four_with_two() -> None:
+    with pytest.raises(ValueError):
+        dataclasses.replace(COMP2016, key="bad", seats=4)

@@ -1,8 +1,11 @@
-"""Conformance vectors (``docs/rules/vectors/*.jsonl``, see its README.md).
+"""Conformance vectors (``docs/rules/vectors/*.jsonl``, see its README.md), and those of the
+variant profiles ``four_p`` and ``laizi`` (``docs/rules/variants/vectors/*.jsonl``).
 
 Every line is sent through ``handle_request``; every key of ``expect`` must match exactly
 (``plays`` as a set, with no extra play). Score answers and finished replays must be zero-sum
-(SPEC R8.1, SV-15). The whole set also goes once through the CLI batch mode.
+(SPEC R8.1, SV-15), with three or four scores. The whole set also goes once through the CLI
+batch mode. The three-player lines are also checked against an independent reading of the SPEC
+(``reference.py``, three players only).
 """
 
 from __future__ import annotations
@@ -10,6 +13,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -28,13 +32,16 @@ from tests.rules.reference import (
 )
 
 VECTOR_FILES = ("classify.jsonl", "legal_plays.jsonl", "score.jsonl", "replay.jsonl")
+VARIANT_VECTORS_DIR = VECTORS_DIR.parent / "variants" / "vectors"
+#: Lines per variant file (docs/rules/variants/README.md): none may go missing unnoticed.
+VARIANT_FILES = {"four_p.jsonl": 111, "laizi.jsonl": 100}
 
 
-def _load() -> list[dict[str, Any]]:
+def _load(directory: Path = VECTORS_DIR) -> list[dict[str, Any]]:
     lines: list[dict[str, Any]] = []
-    if not VECTORS_DIR.is_dir():
+    if not directory.is_dir():
         return lines
-    for path in sorted(VECTORS_DIR.glob("*.jsonl")):
+    for path in sorted(directory.glob("*.jsonl")):
         for number, line in enumerate(path.read_text("utf-8").splitlines(), 1):
             if line.strip():
                 vector = json.loads(line)
@@ -44,8 +51,10 @@ def _load() -> list[dict[str, Any]]:
 
 
 VECTORS = _load()
+VARIANT_VECTORS = _load(VARIANT_VECTORS_DIR)
+ALL_VECTORS = VECTORS + VARIANT_VECTORS
 # A missing vectors directory must fail, not skip (an empty parameter set would be skipped).
-PARAMS = [pytest.param(v, id=v["id"]) for v in VECTORS] or [
+PARAMS = [pytest.param(v, id=v["id"]) for v in ALL_VECTORS] or [
     pytest.param(None, id="vectors-missing")
 ]
 
@@ -80,6 +89,16 @@ def test_vector_files_present() -> None:
     assert len(ids) == len(set(ids)), "vector ids must be unique"
 
 
+def test_variant_vector_files_present() -> None:
+    counts: dict[str, int] = {}
+    for vector in VARIANT_VECTORS:
+        name = vector["_where"].split(":")[0]
+        counts[name] = counts.get(name, 0) + 1
+    assert counts == VARIANT_FILES
+    ids = [v["id"] for v in ALL_VECTORS]
+    assert len(ids) == len(set(ids)), "vector ids must be unique"
+
+
 @pytest.mark.parametrize("vector", PARAMS)
 def test_vector(vector: dict[str, Any] | None) -> None:
     vector = _require(vector)
@@ -87,18 +106,21 @@ def test_vector(vector: dict[str, Any] | None) -> None:
     assert isinstance(answer, dict)
     _check_expect(answer, vector["expect"])
     op = vector["request"].get("op")
+    seats = 4 if vector["request"].get("profile") == "four_p" else 3
     if op == "score" and "scores" in answer:
         assert sum(answer["scores"]) == 0, "R8.1: every deal is zero-sum"
+        assert len(answer["scores"]) == seats
     if op == "replay" and answer.get("phase") in ("finished", "passed_out"):
         assert answer["scores"] is not None and sum(answer["scores"]) == 0, "R8.1 / R2.4"
+        assert len(answer["scores"]) == seats
     if op == "replay" and answer.get("phase") == "passed_out":
-        assert answer["scores"] == [0, 0, 0]
+        assert answer["scores"] == [0] * seats
 
 
 def test_vectors_through_cli_batch_in_one_process() -> None:
     """PROTOCOL: one answer line per request line, in order, ids echoed, exit status 0."""
-    _require(VECTORS or None)
-    requests = [{**v["request"], "id": v["id"]} for v in VECTORS]
+    _require(ALL_VECTORS or None)
+    requests = [{**v["request"], "id": v["id"]} for v in ALL_VECTORS]
     stdin = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in requests)
     proc = subprocess.run(
         [sys.executable, "-m", "referee.rules"],
@@ -111,7 +133,7 @@ def test_vectors_through_cli_batch_in_one_process() -> None:
     assert proc.returncode == 0, proc.stderr.decode("utf-8", "replace")
     out_lines = proc.stdout.decode("utf-8").splitlines()
     assert len(out_lines) == len(requests)
-    for request, vector, line in zip(requests, VECTORS, out_lines, strict=True):
+    for request, vector, line in zip(requests, ALL_VECTORS, out_lines, strict=True):
         answer = json.loads(line)
         assert answer["id"] == vector["id"]
         assert answer == handle_request(request), vector["id"]

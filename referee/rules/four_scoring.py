@@ -1,0 +1,107 @@
+"""Deal scores of ``four_p`` (SPEC R11.1.8, PROTOCOL-variants §1.2).
+
+Each defender scores ``bid × W × 2^(bombs + S)`` (W = +1 if the defenders won, −1 otherwise;
+S = 1 for a spring or an anti-spring), the landlord −3 times that: four scores, zero-sum. Every
+bomb played counts, the four-joker bomb included; there is no doubling and no rocket.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from referee.rules.errors import BadResult, InvalidResult
+from referee.rules.scoring import Winner
+
+SEATS = 4
+#: Two packs hold two 4-card bombs of each of 13 ranks and the four jokers (27).
+MAX_BOMBS_FOUR = 27
+
+
+@dataclass(frozen=True, slots=True)
+class FourResult:
+    """What a ``four_p`` hand sums up to for scoring."""
+
+    landlord: int
+    bid: int
+    bombs: int
+    spring: bool
+    anti_spring: bool
+    winner: Winner
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "landlord": self.landlord,
+            "bid": self.bid,
+            "bombs": self.bombs,
+            "spring": self.spring,
+            "anti_spring": self.anti_spring,
+            "winner": self.winner,
+        }
+
+    @classmethod
+    def from_json(cls, data: object) -> FourResult:
+        """Read the protocol's ``score`` fields. ``doubled`` (four booleans), ``redoubled`` and
+        ``rockets`` may be sent and must then be false / 0: InvalidResult otherwise; BadResult
+        for a field missing or of the wrong shape, or a landlord seat outside 0..3."""
+        if not isinstance(data, dict):
+            raise BadResult("a result is an object")
+        for name, kind in _JSON_TYPES.items():
+            value = data.get(name)
+            if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+                raise BadResult(f"field {name!r} is missing or of the wrong type", field=name)
+        if not 0 <= data["landlord"] < SEATS:
+            raise BadResult(f"landlord must be seat 0..3, got {data['landlord']}", field="landlord")
+        doubled = data.get("doubled", [False] * SEATS)
+        if not isinstance(doubled, list | tuple) or len(doubled) != SEATS:
+            raise BadResult("field 'doubled' must be four booleans", field="doubled")
+        if not all(isinstance(d, bool) for d in doubled):
+            raise BadResult("field 'doubled' must be four booleans", field="doubled")
+        redoubled, rockets = data.get("redoubled", False), data.get("rockets", 0)
+        if not isinstance(redoubled, bool):
+            raise BadResult("field 'redoubled' must be a boolean", field="redoubled")
+        if not isinstance(rockets, int) or isinstance(rockets, bool):
+            raise BadResult("field 'rockets' must be an integer", field="rockets")
+        if any(doubled) or redoubled:
+            raise InvalidResult("four_p has no doubling (SPEC §11.1)", rule="§11.1")
+        if rockets:
+            raise InvalidResult("four_p has no rocket: the four jokers are a bomb", rule="R11.1.5")
+        return cls(**{name: data[name] for name in _JSON_TYPES})
+
+
+_JSON_TYPES: dict[str, type] = {
+    "landlord": int,
+    "bid": int,
+    "bombs": int,
+    "spring": bool,
+    "anti_spring": bool,
+    "winner": str,
+}
+
+
+def check_four_result(r: FourResult) -> None:
+    """Raise InvalidResult naming the first contradiction in ``r`` and its rule."""
+    if not 1 <= r.bid <= 3:
+        raise InvalidResult(f"R11.1.2: bid must be 1, 2 or 3, got {r.bid}", rule="R11.1.2")
+    if r.winner not in ("landlord", "defenders"):
+        raise InvalidResult(f"R7.1: winner must be landlord or defenders, not {r.winner!r}")
+    if not 0 <= r.bombs <= MAX_BOMBS_FOUR:
+        raise InvalidResult(
+            f"R11.1.5: bombs must be 0..{MAX_BOMBS_FOUR}, got {r.bombs}", rule="R11.1.5"
+        )
+    if r.spring and r.anti_spring:
+        raise InvalidResult("R7.4: spring and anti-spring exclude each other", rule="R7.4")
+    if r.spring and r.winner == "defenders":
+        raise InvalidResult("R7.2: a spring needs the landlord to win", rule="R7.2")
+    if r.anti_spring and r.winner == "landlord":
+        raise InvalidResult("R7.3: an anti-spring needs the defenders to win", rule="R7.3")
+
+
+def score_four(result: FourResult) -> tuple[int, int, int, int]:
+    """Scores of seats 0..3 (zero-sum); raises InvalidResult for an impossible result."""
+    check_four_result(result)
+    won = 1 if result.winner == "defenders" else -1
+    stake = result.bid * 2 ** (result.bombs + int(result.spring or result.anti_spring))
+    scores = [won * stake] * SEATS
+    scores[result.landlord] = -3 * won * stake
+    return scores[0], scores[1], scores[2], scores[3]

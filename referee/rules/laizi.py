@@ -1,0 +1,388 @@
+"""Wild cards of ``laizi`` (癞子, SPEC §11.2, PROTOCOL-variants §2): declarations, bomb classes,
+beating and legal plays.
+
+One rank 3…2 is wild; its four cards may stand for any rank 3…2 inside a combination (R11.2.2).
+A play may carry a *declaration*, the cards it stands for; without one every wild card is its
+own rank. A valid declaration is judged by the ``comp2016`` rules on the declared cards
+(``WildPlay``: kind, rank and length of the declared cards, and the cards actually spent). Bombs
+come in three classes, ``pure_wild`` > ``hard`` > ``soft``, below the rocket (R11.2.3, Q20).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Literal
+
+from referee.rules.cards import (
+    BIG_JOKER,
+    KEY_BITS,
+    NUM_RANKS,
+    SMALL_JOKER,
+    TWO,
+    UNIT,
+    counts_fit_pack,
+    counts_of,
+    format_ranks,
+    key_of,
+    key_of_counts,
+    parse_ranks,
+    ranks_of_key,
+)
+from referee.rules.combos import Kind, Play, readings
+from referee.rules.errors import IllegalAction, NotationError, RulesError
+from referee.rules.moves import legal_plays
+from referee.rules.patterns import ALL_KINDS, PLAIN, Pool, bodies, wings
+from referee.rules.profiles import COMP2016
+from referee.rules.table import play_table
+
+BombClass = Literal["soft", "hard", "pure_wild"]
+#: R11.2.3: rocket > pure-wild > hard > soft; within a class, the higher rank (Q20).
+CLASS_ORDER: dict[str, int] = {"soft": 0, "hard": 1, "pure_wild": 2}
+WILD_CARDS = 4  # all four cards of the wild rank (R11.2.1)
+
+
+class InvalidSubstitution(IllegalAction):
+    """A declaration the wild cards cannot make (R11.2.2, R11.2.5)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__("invalid_substitution", message)
+
+
+class BadWildRank(RulesError):
+    """A wild rank that is a joker or not one rank (an unreadable one is a NotationError)."""
+
+    code = "bad_request"
+
+
+def parse_wild(text: object) -> int:
+    """The wild rank written as one card (``7``, ``T`` or ``10``, any case), never a joker."""
+    if not isinstance(text, str):
+        raise BadWildRank(f"the wild rank is one card written as text, not {text!r}")
+    ranks = parse_ranks(text)
+    if len(ranks) != 1:
+        raise BadWildRank(f"the wild rank is one rank, got {text!r}")
+    if ranks[0] > TWO:
+        raise BadWildRank("a joker is never wild (R11.2.1)")
+    return ranks[0]
+
+
+@dataclass(frozen=True, slots=True)
+class WildPlay(Play):
+    """A play of ``laizi``: ``kind``, ``rank``, ``length`` and ``key`` are those of the declared
+    cards (a pure-wild bomb's rank is the wild rank); ``cards`` is the key of the cards spent and
+    ``wilds`` how many of them are wild; ``bomb_class`` is set for bombs only."""
+
+    cards: int = field(default=0, kw_only=True)
+    wilds: int = field(default=0, kw_only=True)
+    bomb_class: BombClass | None = field(default=None, kw_only=True)
+
+    def notation(self) -> str:
+        """``<cards>`` when the cards read as themselves, else ``<cards>=<declared>``."""
+        cards = format_ranks(ranks_of_key(self.cards))
+        return cards if self.key == self.cards else f"{cards}={self.text()}"
+
+    def to_json(self) -> dict[str, object]:
+        data = Play.to_json(self)
+        data["play"] = self.notation()
+        if self.bomb_class is not None:
+            data["bomb_class"] = self.bomb_class
+        return data
+
+
+_BOMB = Kind.BOMB
+_new_wild = object.__new__
+#: The slot setters of WildPlay's fields: building the thousands of plays of a hand with
+#: several wild cards through them skips the frozen dataclass's checked __init__.
+_set_kind, _set_rank, _set_length, _set_key, _set_cards, _set_wilds, _set_bomb_class = (
+    getattr(WildPlay, name).__set__
+    for name in ("kind", "rank", "length", "key", "cards", "wilds", "bomb_class")
+)
+
+
+def check_declaration(cards: Sequence[int], declared: Sequence[int], wild: int) -> None:
+    """Raise InvalidSubstitution unless ``declared`` is what ``cards`` may stand for
+    (PROTOCOL-variants §2.2: as many cards; natural cards and jokers keep their rank; a wild
+    card stands for a rank 3…2; a wild card alone stands for itself)."""
+    if len(declared) != len(cards):
+        raise InvalidSubstitution(
+            f"the declaration has {len(declared)} cards for a play of {len(cards)}"
+        )
+    have, want = counts_of(cards), counts_of(declared)
+    if have[SMALL_JOKER:] != want[SMALL_JOKER:]:
+        raise InvalidSubstitution("a joker keeps its rank and a wild card never stands for one")
+    for rank in range(TWO + 1):
+        if rank != wild and want[rank] < have[rank]:
+            raise InvalidSubstitution(
+                f"a natural {format_ranks([rank])} keeps its rank (R11.2.5); only "
+                f"{format_ranks([wild])}s are wild"
+            )
+    if len(cards) == 1 and have[wild] == 1 and want[wild] != 1:
+        raise InvalidSubstitution("a wild card played alone is its own rank (R11.2.2)")
+
+
+def wild_readings(cards: Sequence[int], declared: Sequence[int], wild: int) -> tuple[WildPlay, ...]:
+    """Every ``comp2016`` reading of the declared cards (preferred first), as plays of
+    ``cards``; none when the declared cards are no combination. The declaration must be valid
+    (``check_declaration``)."""
+    counts = counts_of(cards)
+    return _as_wild(key_of_counts(counts), counts[wild], key_of(declared), wild)
+
+
+def _as_wild(cards_key: int, wilds: int, declared_key: int, wild: int) -> tuple[WildPlay, ...]:
+    return tuple(_wild_play(p, cards_key, wilds, wild) for p in readings(declared_key, COMP2016))
+
+
+def _wild_play(play: Play, cards_key: int, wilds: int, wild: int) -> WildPlay:
+    """``play`` (a reading of the declared cards) made with the cards ``cards_key``, ``wilds``
+    of them wild: a bomb gets its class, and the pure-wild bomb the wild rank (R11.2.3, Q20)."""
+    kind = play.kind
+    bomb_class = _bomb_class(kind, wilds)
+    rank = wild if bomb_class == "pure_wild" else play.rank
+    made = _new_wild(WildPlay)  # WildPlay(...) without the frozen dataclass's __init__
+    _set_kind(made, kind)
+    _set_rank(made, rank)
+    _set_length(made, play.length)
+    _set_key(made, play.key)
+    _set_cards(made, cards_key)
+    _set_wilds(made, wilds)
+    _set_bomb_class(made, bomb_class)
+    return made
+
+
+def _bomb_class(kind: Kind, wilds: int) -> BombClass | None:
+    """R11.2.3: hard without a wild card, pure-wild with four, soft otherwise (bombs only)."""
+    if kind is not _BOMB:
+        return None
+    return "hard" if wilds == 0 else "pure_wild" if wilds == WILD_CARDS else "soft"
+
+
+def beats_wild(play: Play, previous: Play) -> bool:
+    """R5.21 with the bomb classes of R11.2.3: the rocket over all; a bomb over any non-bomb
+    and over a bomb of a lower class, or of the same class and a lower rank; otherwise the same
+    kind and length with a higher rank."""
+    if previous.kind is Kind.ROCKET:
+        return False
+    if play.kind is Kind.ROCKET:
+        return True
+    if play.kind is Kind.BOMB:
+        if previous.kind is not Kind.BOMB:
+            return True
+        return _bomb_strength(play) > _bomb_strength(previous)
+    return (
+        play.kind is previous.kind
+        and play.length == previous.length
+        and (play.rank or 0) > (previous.rank or 0)
+    )
+
+
+def _bomb_strength(play: Play) -> tuple[int, int]:
+    bomb_class = getattr(play, "bomb_class", None) or "hard"
+    return CLASS_ORDER[bomb_class], play.rank or 0
+
+
+def read_wild_play(
+    cards_text: str, declared_text: str | None, wild: int, *, previous: Play | None = None
+) -> WildPlay | None:
+    """The reading to record for ``cards`` declared as ``declared`` (None: as themselves):
+    one that beats ``previous`` if any does, else the preferred; None for no combination or
+    cards one pack cannot hold. Raises NotationError, InvalidSubstitution."""
+    cards = parse_ranks(cards_text)
+    declared = cards if declared_text is None else _declared(declared_text)
+    if not counts_fit_pack(counts_of(cards)):
+        return None
+    check_declaration(cards, declared, wild)
+    found = wild_readings(cards, declared, wild)
+    if not found:
+        return None
+    if previous is not None:
+        for play in found:
+            if beats_wild(play, previous):
+                return play
+    return found[0]
+
+
+def _declared(text: str) -> tuple[int, ...]:
+    declared = parse_ranks(text)
+    if not declared:
+        raise NotationError("an empty declaration: write the cards the play stands for", token="")
+    return declared
+
+
+# --------------------------------------------------------------------------- legal plays
+def legal_plays_wild(
+    hand: Sequence[int], wild: int, previous: Play | None = None
+) -> list[WildPlay]:
+    """Every distinct ``laizi`` play of a hand (15 rank counts) that leads or beats
+    ``previous``: plays differ by the cards spent or by the kind, rank or length they stand
+    for; each with its canonical declaration (PROTOCOL-variants §2.3: the fewest wild cards
+    standing for another rank, then the lowest declared cards).
+
+    The declared multisets are the ``comp2016`` plays of the hand's natural cards topped up
+    with its wild cards (every rank 3…2 up to four); each is made with as many natural cards
+    as the hand has (the shortfall from wild cards), then in every way that puts spare wild
+    cards in place of natural ones."""
+    wilds = hand[wild]
+    natural = list(hand)
+    natural[wild] = 0
+    plain = None if previous is None or previous.kind is Kind.BOMB else previous
+    table = play_table(COMP2016)
+    candidates: Iterable[tuple[int, tuple[Play, ...]]]
+    if previous is not None and previous.kind is Kind.ROCKET:
+        return []
+    if wilds:
+        kinds = ALL_KINDS if previous is None else _ANSWER_KINDS.get(previous.kind, ALL_KINDS)
+        candidates = _candidates(natural, wilds, table, kinds)
+    else:
+        found = legal_plays(hand, plain, COMP2016)
+        candidates = [(p.key, table[p.key]) for p in found]
+    natural_key = key_of_counts(natural)
+    wild_unit, wild_shift = UNIT[wild], KEY_BITS * wild
+    # ident (cards spent, kind, rank, length) -> (wild cards changed, declared key, reading, used)
+    best: dict[tuple[int, Kind, int | None, int], tuple[int, int, Play, int]] = {}
+    for declared, found_readings in candidates:
+        short = (declared | _EIGHTS) - natural_key  # each field 8 + declared - natural
+        short &= ((short & _EIGHTS) >> 3) * 7  # the fields where declared >= natural
+        if short & _JOKER_FIELDS:  # a joker the hand does not hold: no wild card stands for it
+            continue
+        needed = ((short & _LOW_FIELDS) + (short >> KEY_BITS & _LOW_FIELDS)) % 255
+        if needed > wilds:
+            continue
+        taken = declared - short  # the natural cards used, as many as the hand has
+        spendings: tuple[tuple[int, int], ...] = ((0, 0),)
+        if needed < wilds and taken:
+            spendings = _swaps(taken, wilds - needed)
+        own = declared >> wild_shift & 0xF
+        for swapped, moved in spendings:
+            used = needed + moved
+            cards = taken - swapped + used * wild_unit
+            if used == 1 and cards == wild_unit and declared != cards:
+                continue  # a wild card alone stands for itself
+            changed = used - own
+            for reading in found_readings:
+                kind, rank = reading.kind, reading.rank
+                if kind is _BOMB and used == WILD_CARDS:
+                    rank = wild  # the pure-wild bomb (Q20)
+                if previous is not None and not _beats(
+                    kind, rank, reading.length, _bomb_class(kind, used), previous
+                ):
+                    continue
+                ident = (cards, kind, rank, reading.length)
+                kept = best.get(ident)
+                if kept is not None and (
+                    kept[0] < changed or (kept[0] == changed and not _lower(declared, kept[1]))
+                ):
+                    continue
+                best[ident] = (changed, declared, reading, used)
+    return [
+        _wild_play(reading, cards, used, wild)
+        for (cards, _, _, _), (_, _, reading, used) in best.items()
+    ]
+
+
+#: Bit 3 of every rank's field in a multiset key, and the low field of every byte.
+_EIGHTS = sum(8 << (KEY_BITS * r) for r in range(NUM_RANKS))
+_LOW_FIELDS = sum(0xF << (2 * KEY_BITS * r) for r in range(8))
+_JOKER_FIELDS = 0xF << (KEY_BITS * SMALL_JOKER) | 0xF << (KEY_BITS * BIG_JOKER)
+
+
+def _shortfall(declared: int, natural_key: int) -> int:
+    """How many of the declared cards the natural cards cannot give (-1 for a joker not
+    held: no wild card stands for a joker). Counts are at most 4, so each 4-bit field of
+    ``(declared | 8s) - natural`` is 8 + declared - natural, with bit 3 set where declared >=
+    natural; the deficits are then summed byte-wise."""
+    short = (declared | _EIGHTS) - natural_key
+    short &= ((short & _EIGHTS) >> 3) * 7
+    if short & _JOKER_FIELDS:
+        return -1
+    return ((short & _LOW_FIELDS) + (short >> KEY_BITS & _LOW_FIELDS)) % 255
+
+
+def _candidates(
+    natural: list[int],
+    wilds: int,
+    table: dict[int, tuple[Play, ...]],
+    kinds: Iterable[Kind] = ALL_KINDS,
+) -> list[tuple[int, tuple[Play, ...]]]:
+    """The declared multisets of ``kinds`` a hand with ``wilds`` wild cards can make, with
+    their readings: bodies from the natural cards topped up with the wild cards, each body's
+    wings only from what the wild cards it left can top up (bodies and wings never share a
+    rank), then the exact shortfall."""
+    natural_key = key_of_counts(natural)
+    topped = [Pool(_topped(natural, budget)) for budget in range(wilds + 1)]
+    seen: set[int] = set()
+    out: list[tuple[int, tuple[Play, ...]]] = []
+    for kind in kinds:
+        for top, n, body_key in bodies(topped[wilds], kind, COMP2016):
+            body_short = _shortfall(body_key, natural_key)
+            if not 0 <= body_short <= wilds:
+                continue
+            if kind in PLAIN:
+                keys: Iterable[int] = (body_key,)
+            else:
+                spare_pool = topped[wilds - body_short]
+                keys = [body_key + w for w in wings(spare_pool, kind, COMP2016, top, n)]
+            for declared in keys:
+                if declared in seen:
+                    continue
+                short = _shortfall(declared, natural_key)
+                if 0 <= short <= wilds:
+                    seen.add(declared)
+                    out.append((declared, table[declared]))
+    return out
+
+
+#: What may answer a play of each kind (R5.21): the same kind, a bomb, the rocket.
+_ANSWER_KINDS: dict[Kind, tuple[Kind, ...]] = {
+    kind: tuple(dict.fromkeys((kind, Kind.BOMB, Kind.ROCKET))) for kind in ALL_KINDS
+}
+
+
+def _topped(natural: list[int], budget: int) -> list[int]:
+    """The natural cards with ``budget`` more of every rank 3…2, at most 4 (no joker)."""
+    return [min(4, n + budget) for n in natural[:SMALL_JOKER]] + natural[SMALL_JOKER:]
+
+
+def _lower(a: int, b: int) -> bool:
+    """Whether the multiset ``a`` comes before ``b`` (as many cards) compared card by card, low
+    to high: at the lowest rank where their counts differ, the one with more cards of it."""
+    differ = a ^ b
+    if not differ:
+        return False
+    shift = ((differ & -differ).bit_length() - 1) // KEY_BITS * KEY_BITS
+    return (a >> shift & 0xF) > (b >> shift & 0xF)
+
+
+def _beats(
+    kind: Kind, rank: int | None, length: int, bomb_class: BombClass | None, previous: Play
+) -> bool:
+    """``beats_wild`` for a play given by its parts (no play built for one that loses)."""
+    if previous.kind is Kind.ROCKET:
+        return False
+    if kind is Kind.ROCKET:
+        return True
+    if kind is Kind.BOMB:
+        if previous.kind is not Kind.BOMB:
+            return True
+        return (CLASS_ORDER[bomb_class or "hard"], rank or 0) > _bomb_strength(previous)
+    return (
+        kind is previous.kind and length == previous.length and (rank or 0) > (previous.rank or 0)
+    )
+
+
+@lru_cache(maxsize=1 << 16)
+def _swaps(taken: int, spare: int) -> tuple[tuple[int, int], ...]:
+    """(key of the natural cards put back, how many) for every way to put back 0 to ``spare``
+    of the natural cards ``taken`` other than jokers (wild cards then stand in for them)."""
+    out = [(0, 0)]
+    for rank in range(SMALL_JOKER):
+        count = taken >> (KEY_BITS * rank) & 0xF
+        if count:
+            unit = UNIT[rank]
+            out = [
+                (key + k * unit, moved + k)
+                for key, moved in out
+                for k in range(min(count, spare - moved) + 1)
+            ]
+    return tuple(out)

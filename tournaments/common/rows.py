@@ -14,7 +14,8 @@ from datetime import UTC
 from typing import Any
 
 from django.conf import settings
-from django.db import connection, models
+from django.db import DEFAULT_DB_ALIAS, connection, models
+from django.db.models import DEFERRED
 from django.utils.dateparse import parse_datetime
 
 
@@ -36,11 +37,11 @@ def _datetime(value: Any) -> Any:
 
 def _converter(field: "models.Field[Any, Any]") -> Callable[[Any], Any] | None:
     if isinstance(field, models.JSONField):
-        return _json(field)
+        return _json(field)  # Django has psycopg hand over jsonb as text, as SQLite does
     if isinstance(field, models.BooleanField):
-        return _bool
+        return _bool if connection.vendor == "sqlite" else None  # psycopg gives a bool
     if isinstance(field, models.DateTimeField):
-        return _datetime
+        return _datetime if connection.vendor == "sqlite" else None  # and an aware datetime
     if isinstance(field, (models.DateField, models.TimeField, models.DecimalField)):
         raise TypeError(f"{field}: no converter for its type")  # none on the hot reads yet
     return None
@@ -52,10 +53,15 @@ class Columns:
     def __init__(self, model: type[models.Model], alias: str, *, defer: Sequence[str] = ()) -> None:
         """``defer``: fields not read (loaded on access, as ``QuerySet.defer`` does)."""
         self.model = model
-        fields = [field for field in model._meta.concrete_fields if field.name not in defer]
+        every = model._meta.concrete_fields
+        fields = [field for field in every if field.name not in defer]
         self.sql = ", ".join(f'{alias}."{field.column}"' for field in fields)
-        self.attnames = [field.attname for field in fields]
         self.width = len(fields)
+        #: Every concrete field's attname, and where the row's values go among them (the
+        #: deferred ones stay ``DEFERRED``): ``from_db`` then takes its fast path.
+        self.attnames = [field.attname for field in every]
+        self.positions = [i for i, field in enumerate(every) if field.name not in defer]
+        self.deferred = len(fields) < len(every)
         self.converters = [
             (index, converter)
             for index, converter in enumerate(_converter(field) for field in fields)
@@ -70,7 +76,12 @@ class Columns:
             return None
         for index, converter in self.converters:
             values[index] = converter(values[index])
-        return self.model.from_db(connection.alias, self.attnames, values)
+        if self.deferred:
+            every: list[Any] = [DEFERRED] * len(self.attnames)
+            for position, value in zip(self.positions, values, strict=True):
+                every[position] = value
+            values = every
+        return self.model.from_db(DEFAULT_DB_ALIAS, self.attnames, values)
 
 
 class Insert:
@@ -105,7 +116,7 @@ class Insert:
         for field, converter, value in zip(self.returned, self.converters, row, strict=True):
             values[field.attname] = converter(value) if converter is not None else value
         return self.model.from_db(
-            connection.alias, self.attnames, [values[name] for name in self.attnames]
+            DEFAULT_DB_ALIAS, self.attnames, [values[name] for name in self.attnames]
         )
 
 

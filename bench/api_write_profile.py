@@ -14,7 +14,7 @@ service under load.
     DATABASE_URL=postgres://doudizhu@127.0.0.1:5432/postgres python bench/api_write_profile.py
 
 Options: --hands 20  --db doudizhu_profile (dropped and created)  --sql [KIND]  --profile [KIND]
---pg-statements
+--pg-statements  --deal-seed N (the same deals in two checkouts compared back to back)
 """
 
 from __future__ import annotations
@@ -46,6 +46,13 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=20)
     parser.add_argument("--db", default="doudizhu_profile")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--deal-seed",
+        type=int,
+        default=None,
+        help="draw the server's random deals from this seed (the same hands for two checkouts "
+        "compared back to back)",
+    )
     parser.add_argument(
         "--sql",
         nargs="?",
@@ -85,6 +92,13 @@ def main() -> None:
     from config.warm import warm_rules_tables
 
     warm_rules_tables("profile")
+    if args.deal_seed is not None:  # in this process only: the service draws from ``secrets``
+        import types
+
+        from tournaments.hands import write as hand_write
+
+        seeds = random.Random(args.deal_seed)
+        hand_write.secrets = types.SimpleNamespace(randbelow=seeds.randrange)  # type: ignore[assignment]
     client = Client(HTTP_AUTHORIZATION=f"Token {token}", HTTP_X_DEVICE_ID="profile")
     client.get("/api/v1/me/")  # the first request imports the URL conf: not a write's cost
     rng = random.Random(args.seed)

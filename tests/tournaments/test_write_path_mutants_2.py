@@ -20,6 +20,7 @@ from referee.rules.cards import deal_from_seed
 from referee.rules.errors import InvalidResult, RulesError
 from referee.rules.hand import HandState
 from referee.rules.physical import PhysicalHandState
+from referee.rules.profiles import get_profile
 from tests import factories
 from tests.play import random_hand_actions
 from tournaments.common.errors import ApplicationError
@@ -481,3 +482,42 @@ def test_a_log_that_breaks_the_rules_does_not_replay_and_says_which_hand() -> No
     with pytest.raises(RuntimeError) as caught:
         hand_replay(hand=_row(hand))
     assert str(caught.value).startswith(f"hand {hand.pk} log does not replay: ")
+
+
+def test_a_physical_log_that_breaks_the_rules_does_not_replay_when_checked() -> None:
+    """Written (as accepted) by a ``decide`` of its own, the out-of-turn bid of a
+    physical-cards hand is refused when its log is read again, checked."""
+    hand = hand_create(table=factories.seated_table(), physical_cards=True, first_bidder=2)
+    _write(hand, lambda locked, replay: NewEvent("bid", {"action": {"seat": 0, "bid": 1}}, 0))
+    assert _summary(hand) == (1, "bidding", None, None, 1)
+    with pytest.raises(RuntimeError) as caught:
+        hand_replay(hand=_row(hand))
+    assert str(caught.value).startswith(f"hand {hand.pk} log does not replay: ")
+
+
+_RESULT = {
+    "landlord": 1, "bid": 2, "doubled": [False, False, False], "redoubled": False,
+    "bombs": 0, "rockets": 0, "spring": False, "anti_spring": False, "winner": "landlord",
+}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("payload", "status", "scores"),
+    [
+        ({"result": _RESULT, "scores": [-2, 4, -2]}, "finished", (-2, 4, -2)),
+        ({"passed_out": True, "scores": [0, 0, 0]}, "passed_out", (0, 0, 0)),
+    ],
+)
+def test_a_result_keeps_the_profile_hash_it_was_scored_with(
+    payload: dict[str, Any], status: str, scores: tuple[int, int, int]
+) -> None:
+    """A result event's own profile hash is the row's (a result scored before a profile
+    changed keeps it); one without a hash takes the profile's."""
+    kept = hand_create(table=factories.seated_table())
+    _write(kept, lambda locked, replay: NewEvent("result", {**payload, "rule_profile_hash": "0ld"}))
+    row = _row(kept)
+    assert (row.status, row.score_0, row.score_1, row.score_2) == (status, *scores)
+    assert row.rule_profile_hash == "0ld"
+    plain = hand_create(table=factories.seated_table())
+    _write(plain, lambda locked, replay: NewEvent("result", payload))
+    assert _row(plain).rule_profile_hash == get_profile("comp2016").content_hash

@@ -25,9 +25,14 @@ from tests import factories
 from tests.play import random_hand_actions
 from tournaments.common.errors import ApplicationError
 from tournaments.hands.corrections import hand_result_correct
-from tournaments.hands.replay import hand_replay, hand_state_new, rules_error
+from tournaments.hands.replay import hand_replay, hand_replay_stored, hand_state_new, rules_error
 from tournaments.hands.selectors import hand_detail
-from tournaments.hands.write import hand_action_record, hand_create, hand_deal_record
+from tournaments.hands.write import (
+    hand_action_record,
+    hand_create,
+    hand_deal_record,
+    hand_record_result,
+)
 from tournaments.hands.writing import (
     HandWritten,
     NewEvent,
@@ -521,3 +526,59 @@ def test_a_result_keeps_the_profile_hash_it_was_scored_with(
     plain = hand_create(table=factories.seated_table())
     _write(plain, lambda locked, replay: NewEvent("result", payload))
     assert _row(plain).rule_profile_hash == get_profile("comp2016").content_hash
+
+
+_COLUMNS = (
+    "status", "landlord_seat", "bid", "winner", "doubled_0", "doubled_1", "doubled_2",
+    "redoubled", "bombs", "rockets", "spring", "anti_spring", "score_0", "score_1", "score_2",
+    "confirmation", "rule_profile_hash",
+)  # fmt: skip
+
+
+def _columns(hand: Hand) -> tuple[Any, ...]:
+    row = _row(hand)
+    return tuple(getattr(row, name) for name in _COLUMNS)
+
+
+def test_a_hand_without_deal_or_result_holds_an_empty_summary() -> None:
+    hand = hand_create(table=factories.seated_table())
+    _write(hand, lambda locked, replay: NewEvent("note", {"text": "a note"}))
+    assert _columns(hand) == (
+        "bidding", None, None, "", False, False, False,
+        False, 0, 0, False, False, None, None, None,
+        "not_required", "",
+    )  # fmt: skip
+
+
+def test_a_result_entered_is_stored_column_by_column() -> None:
+    hand = hand_record_result(
+        hand=hand_create(table=factories.seated_table()), landlord=2, bid=3, winner="landlord",
+        doubled=(True, False, False), redoubled=True, bombs=1, rockets=1, spring=True,
+    )  # fmt: skip
+    assert _columns(hand) == (
+        "finished", 2, 3, "landlord", True, False, False,
+        True, 1, 1, True, False, -96, -24, 120,
+        "not_required", get_profile("comp2016").content_hash,
+    )  # fmt: skip
+
+
+def test_a_logged_double_is_stored_on_the_doubling_seats_column() -> None:
+    hand = _dealt()
+    for action in (
+        {"seat": 2, "bid": 3},
+        {"seat": 0, "double": True},
+        {"seat": 1, "double": False},
+    ):
+        hand = hand_action_record(hand=hand, action=action)
+    columns = _columns(hand)
+    assert columns[1:8] == (2, 3, "", True, False, False, False)
+
+
+def test_a_replay_from_the_rows_snapshot_keeps_frozen_actions() -> None:
+    hand = hand_action_record(hand=_dealt(), action={"seat": 2, "bid": 1})
+    replay = hand_replay_stored(hand=_row(hand))
+    assert [(a.seq, a.kind, a.actor_seat, a.payload) for a in replay.actions] == [
+        (1, "bid", 2, {"action": {"seat": 2, "bid": 1}})
+    ]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        replay.actions[0].seq = 5

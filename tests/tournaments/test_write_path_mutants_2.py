@@ -582,3 +582,17 @@ def test_a_replay_from_the_rows_snapshot_keeps_frozen_actions() -> None:
     ]
     with pytest.raises(dataclasses.FrozenInstanceError):
         replay.actions[0].seq = 5
+
+
+def test_a_confirm_without_keep_leaves_an_irregular_hand_irregular() -> None:
+    """Only a director's keep (with a reason) makes an irregular hand count again: a plain
+    confirm appended to its log leaves it disputed and held back."""
+    deal = deal_from_seed(SEED)
+    hand = hand_create(table=factories.seated_table(), physical_cards=True, first_bidder=2)
+    for action in random_hand_actions(deal, seed=5):
+        hand = hand_action_record(hand=hand, action=action)
+    hand = hand_deal_record(hand=hand, deal=deal_from_seed(8, first_bidder=2).to_json())
+    _write(hand, lambda locked, replay: NewEvent("confirm", {}))
+    row = _row(hand)
+    assert (row.confirmation, row.counts) == ("disputed", False)
+    assert hand_detail(hand=row, show_cards=False)["irregular"] == "deal_check_failed"

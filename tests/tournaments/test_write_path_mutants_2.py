@@ -67,6 +67,7 @@ def _events(hand: Hand) -> list[tuple[int, str, dict[str, Any], int | None, str,
 
 def _summary(hand: Hand) -> tuple[Any, ...]:
     row = _row(hand)
+    assert row.state is not None
     return (row.version, row.status, row.landlord_seat, row.bid, len(row.state["actions"]))
 
 
@@ -279,6 +280,7 @@ def test_an_event_appended_without_seq_takes_the_next_number() -> None:
     first = hand_event_append(hand=locked, kind="note", payload={"text": "a"}, recorded_by=None)
     second = hand_event_append(hand=locked, kind="note", payload={"text": "b"}, recorded_by=None)
     assert (first.seq, second.seq, locked.version) == (1, 2, 2)
+    assert (second.hand is locked, second.hand_id) == (True, locked.pk)
     assert (second.device_id, second.idempotency_key) == ("", None)
 
 

@@ -9,7 +9,7 @@ from referee.rules.profiles import get_profile
 from tournaments.common.errors import ApplicationError
 from tournaments.common.transactions import hand_write_atomic
 from tournaments.common.validation import bool_check, reason_check
-from tournaments.hands.replay import HandReplay
+from tournaments.hands.replay import RESULT_FIELDS, HandReplay
 from tournaments.hands.write import hand_needs_confirmation, result_entry, result_payload
 from tournaments.hands.writing import NewEvent, hand_write
 from tournaments.models import Hand, HandEventKind, HandStatus
@@ -44,14 +44,6 @@ def hand_void(
     )
 
 
-#: The result fields a correction is compared on with the play-by-play log, in order (the
-#: first contradiction named; ``log_result``'s keys, so an override's changes, in it).
-RESULT_FIELDS = (
-    "passed_out", "landlord", "bid", "winner", "doubled", "redoubled", "bombs", "rockets",
-    "spring", "anti_spring",
-)  # fmt: skip
-
-
 def log_result(*, replay: HandReplay) -> dict[str, Any] | None:
     """What a hand's play-by-play log says its result is (None when nothing is logged or
     the log has not ended)."""
@@ -62,7 +54,6 @@ def log_result(*, replay: HandReplay) -> dict[str, Any] | None:
     if result is None:  # everybody passed (流局)
         return {"passed_out": True, "landlord": None, "bid": None, "winner": None}
     logged = {"passed_out": False, **result.to_json()}
-    # in RESULT_FIELDS' order: an override's changes are listed in it (override_changes)
     return {name: logged[name] for name in RESULT_FIELDS}
 
 

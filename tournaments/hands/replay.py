@@ -39,6 +39,14 @@ SUMMARY_FIELDS = (
     "confirmation", "rule_profile_hash", "deal",
 )  # fmt: skip
 
+#: The result fields a correction is compared on with the play-by-play log, in order: the
+#: first contradiction is named in it, and an override's changes are listed in it (a stored
+#: payload's keys come back in another order from PostgreSQL's jsonb).
+RESULT_FIELDS = (
+    "passed_out", "landlord", "bid", "winner", "doubled", "redoubled", "bombs", "rockets",
+    "spring", "anti_spring",
+)  # fmt: skip
+
 _STATUS_OF_PHASE = {
     Phase.BIDDING: HandStatus.BIDDING,
     Phase.DOUBLING: HandStatus.DOUBLING,
@@ -152,8 +160,8 @@ class HandReplay:
         )
         return [
             {"field": name, "log": logged[name], "override": wanted[name]}
-            for name in logged
-            if name in wanted and logged[name] != wanted[name]
+            for name in RESULT_FIELDS
+            if name in logged and name in wanted and logged[name] != wanted[name]
         ]
 
 
@@ -482,6 +490,7 @@ def hand_replay_stored(*, hand: Hand) -> HandReplay:
 
 
 __all__ = [
+    "RESULT_FIELDS",
     "SUMMARY_FIELDS",
     "AnyHandState",
     "HandReplay",

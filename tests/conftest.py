@@ -88,6 +88,17 @@ def seated_table(db: Any) -> Any:
 
 
 @pytest.fixture(autouse=True)
+def default_language() -> Iterator[None]:
+    """Each test ends in the default language: a request in another one leaves it active in
+    the test's thread (the test client runs LocaleMiddleware there), and a later test that
+    reads a message would read it in that language."""
+    yield
+    from django.utils import translation
+
+    translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
 def empty_django_cache() -> Iterator[None]:
     """Each test leaves Django's cache (local memory in the tests) empty: the public standings
     table is cached under a key made of the tournament's id and snapshot, which come round

@@ -348,6 +348,9 @@ class AssignmentOutput(serializers.Serializer):
     round = serializers.IntegerField()
     table = serializers.IntegerField()
     seats = SeatOutput(many=True)
+    seat_count = serializers.IntegerField(
+        help_text="Seats at this table: 3, or 4 in the four-player profile (four_p)."
+    )
     current_hand = CurrentHandOutput(allow_null=True)
     hands_per_round = serializers.IntegerField()
     hands_allowed = serializers.IntegerField(

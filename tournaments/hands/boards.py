@@ -22,9 +22,7 @@ def board_create(*, tournament: Tournament, number: int, seed: int) -> Board:
         tournament=tournament,
         number=number,
         seed=seed,
-        hand_0=format_cards(deal.hands[0]),
-        hand_1=format_cards(deal.hands[1]),
-        hand_2=format_cards(deal.hands[2]),
+        seat_cards=[format_cards(cards) for cards in deal.hands],
         kitty=format_cards(deal.kitty),
         first_bidder=deal.first_bidder,
     )

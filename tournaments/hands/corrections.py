@@ -1,6 +1,7 @@
 """Corrections of a hand: void it, correct its result. Each is a new event with a reason;
 nothing is edited or deleted (SPEC R9.5)."""
 
+from collections.abc import Sequence
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -110,7 +111,7 @@ def hand_result_correct(
     landlord: int | None = None,
     bid: int | None = None,
     winner: str | None = None,
-    doubled: tuple[bool, bool, bool] | list[bool] = (False, False, False),
+    doubled: Sequence[bool] | None = None,
     redoubled: bool = False,
     bombs: int = 0,
     rockets: int = 0,
@@ -138,7 +139,7 @@ def hand_result_correct(
     if passed_out:
         payload: dict[str, Any] = {
             "passed_out": True,
-            "scores": [0, 0, 0],
+            "scores": [0] * hand.seats,
             "rule_profile": profile.key,
             "rule_profile_hash": profile.content_hash,
         }
@@ -149,7 +150,7 @@ def hand_result_correct(
             "bombs": bombs, "rockets": rockets, "spring": spring, "anti_spring": anti_spring,
             "winner": winner,
         }  # fmt: skip
-        result = result_entry(fields)
+        result = result_entry(fields, seats=hand.seats)
         payload = result_payload(result, hand.rule_profile)
         wanted = {"passed_out": False, **payload["result"]}
 

@@ -20,6 +20,7 @@ from referee.rules.physical import PhysicalHandState
 from referee.rules.profiles import get_profile
 from referee.rules.scoring import DealResult
 from tournaments.common.errors import ApplicationError
+from tournaments.common.seats import no_doubles
 from tournaments.common.rows import update
 from tournaments.models import (
     ACTION_KINDS,
@@ -34,9 +35,8 @@ AnyHandState = HandState | PhysicalHandState
 
 #: The hand row's columns that are a projection of its log.
 SUMMARY_FIELDS = (
-    "status", "landlord_seat", "bid", "winner", "doubled_0", "doubled_1", "doubled_2",
-    "redoubled", "bombs", "rockets", "spring", "anti_spring", "score_0", "score_1", "score_2",
-    "confirmation", "rule_profile_hash", "deal",
+    "status", "landlord_seat", "bid", "winner", "doubled", "redoubled", "bombs", "rockets",
+    "spring", "anti_spring", "scores", "confirmation", "rule_profile_hash", "deal",
 )  # fmt: skip
 
 #: The result fields a correction is compared on with the play-by-play log, in order: the
@@ -171,7 +171,7 @@ def hand_deal(*, hand: Hand) -> Deal | None:
         board = hand.board
         assert board is not None
         data: dict[str, object] = {
-            "hands": [board.hand_0, board.hand_1, board.hand_2],
+            "hands": board.seat_cards,
             "kitty": board.kitty,
             "first_bidder": board.first_bidder,
         }
@@ -361,22 +361,19 @@ def _state_of(hand: Hand, actions: list[dict[str, Any]], checked: bool) -> AnyHa
 def _summary(
     hand: Hand, replay: HandReplay, closing: HandEvent | None, deal_json: Any
 ) -> dict[str, Any]:
+    seats = hand.seats
     out: dict[str, Any] = {
         "status": HandStatus.BIDDING,
         "landlord_seat": None,
         "bid": None,
         "winner": "",
-        "doubled_0": False,
-        "doubled_1": False,
-        "doubled_2": False,
+        "doubled": no_doubles(seats),
         "redoubled": False,
         "bombs": 0,
         "rockets": 0,
         "spring": False,
         "anti_spring": False,
-        "score_0": None,
-        "score_1": None,
-        "score_2": None,
+        "scores": None,
         "confirmation": Confirmation.NOT_REQUIRED,
         "rule_profile_hash": "",
         "deal": deal_json,
@@ -390,27 +387,24 @@ def _summary(
             status=HandStatus.PASSED_OUT,
             rule_profile_hash=result.payload.get("rule_profile_hash", profile_hash),
         )
-        out["score_0"] = out["score_1"] = out["score_2"] = 0
+        out["scores"] = [0] * seats
     elif result is not None:
         out.update(
             _result_columns(DealResult.from_json(result.payload["result"])),
             status=HandStatus.FINISHED,
             rule_profile_hash=result.payload.get("rule_profile_hash", profile_hash),
         )
-        out["score_0"], out["score_1"], out["score_2"] = result.payload["scores"]
+        out["scores"] = list(result.payload["scores"])
     elif replay.passed_out:
         out.update(status=HandStatus.PASSED_OUT, rule_profile_hash=profile_hash)
-        out["score_0"] = out["score_1"] = out["score_2"] = 0
+        out["scores"] = [0] * seats
     elif state is not None:
-        d = state.doubled
         out.update(
             status=_STATUS_OF_PHASE[state.phase],
             landlord_seat=state.landlord,
             bid=state.bid,
             winner=state.winner or "",
-            doubled_0=d[0] is True,
-            doubled_1=d[1] is True,
-            doubled_2=d[2] is True,
+            doubled=[d is True for d in state.doubled],
             redoubled=state.redoubled is True,
             bombs=state.bombs,
             rockets=state.rockets,
@@ -420,12 +414,12 @@ def _summary(
         if state.is_over:
             scores = state.scores()
             assert scores is not None
-            out["score_0"], out["score_1"], out["score_2"] = scores
+            out["scores"] = list(scores)
             out["rule_profile_hash"] = profile_hash
     if out["status"] in (HandStatus.FINISHED, HandStatus.PASSED_OUT) and closing is not None:
         out["confirmation"] = replay.confirmation
     if replay.voided:
-        out.update(status=HandStatus.VOIDED, score_0=None, score_1=None, score_2=None)
+        out.update(status=HandStatus.VOIDED, scores=None)
         out["confirmation"] = Confirmation.NOT_REQUIRED
     return out
 
@@ -436,9 +430,7 @@ def _result_columns(result: DealResult) -> dict[str, Any]:
         "landlord_seat": result.landlord,
         "bid": result.bid,
         "winner": result.winner,
-        "doubled_0": result.doubled[0],
-        "doubled_1": result.doubled[1],
-        "doubled_2": result.doubled[2],
+        "doubled": list(result.doubled),
         "redoubled": result.redoubled,
         "bombs": result.bombs,
         "rockets": result.rockets,

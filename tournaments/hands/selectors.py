@@ -17,6 +17,7 @@ from referee.rules.scoring import DealResult, DefenderStake, stake_breakdown
 from tournaments.common.player_names import display_name
 from tournaments.common.roles import REFEREE_GROUP, user_is_director
 from tournaments.common.rows import Columns, column, fetch_one, table_name
+from tournaments.common.seats import seat_count, seat_positions
 from tournaments.hands.card_secrecy import ALL, NONE, CardsShown
 from tournaments.hands.replay import (
     HandReplay,
@@ -159,7 +160,7 @@ def summary_result(summary: dict[str, Any]) -> dict[str, Any]:
     return {
         "landlord": summary["landlord_seat"],
         "bid": summary["bid"],
-        "doubled": [summary["doubled_0"], summary["doubled_1"], summary["doubled_2"]],
+        "doubled": list(summary["doubled"]),
         "redoubled": summary["redoubled"],
         "bombs": summary["bombs"],
         "rockets": summary["rockets"],
@@ -188,7 +189,7 @@ def _stakes(summary: dict[str, Any], profile_key: str) -> list[int | None] | Non
     stakes = {stake.seat: stake.value for stake in hand_stakes(summary, profile_key)}
     if not stakes:
         return None
-    return [stakes.get(seat) for seat in range(3)]
+    return [stakes.get(seat) for seat in seat_positions(profile_key)]
 
 
 def _iso(value: datetime) -> str:
@@ -284,11 +285,7 @@ def hand_detail(
         "confirmation": summary["confirmation"],
         "counts": hand.counts,
         **summary_result(summary),
-        "scores": (
-            [summary["score_0"], summary["score_1"], summary["score_2"]]
-            if summary["score_0"] is not None
-            else None
-        ),
+        "scores": summary["scores"],
         "stakes": _stakes(summary, hand.rule_profile),
         "turn": None,
         "top_play": None,
@@ -373,7 +370,7 @@ def _state_fields(
         if state.kitty_revealed and shown.played:
             out["kitty"] = format_cards(state.deal.kitty)
         if show_cards:
-            out["hands"] = [state.hand_cards_text(seat) for seat in range(3)]
+            out["hands"] = [state.hand_cards_text(seat) for seat in range(hand.seats)]
     if show_cards and not closed:
         out["legal_actions"] = [a.to_json() for a in state.legal_actions()]
 
@@ -430,6 +427,7 @@ def assignment_tables(*, user: Any) -> list[dict[str, Any]]:
                 "round": table.round.number,
                 "table": table.number,
                 "seats": [seat_row(seat) for seat in table.seats.all()],
+                "seat_count": seat_count(tournament.rule_profile),
                 "current_hand": (
                     {"id": current.pk, "number": current.number, "status": current.status}
                     if current is not None

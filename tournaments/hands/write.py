@@ -8,7 +8,7 @@ API, the admin, the commands and the tests call these.
 """
 
 import secrets
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.db import connection
@@ -33,10 +33,11 @@ from referee.rules.scoring import DealResult, score_result
 from tournaments.common.errors import ApplicationError
 from tournaments.common.model_validation import model_validate
 from tournaments.common.seat_names import seat_name
+from tournaments.common.seats import no_doubles
 from tournaments.common.transactions import hand_write_atomic
 from tournaments.common.validation import (
     bool_check,
-    bool_triple_check,
+    bool_per_seat_check,
     int_check,
     invalid,
     reason_check,
@@ -561,24 +562,26 @@ def result_payload(result: DealResult, profile_key: str) -> dict[str, Any]:
 
 #: What a result-only entry leaves out: nothing doubled, no bomb, no spring.
 _ENTRY_DEFAULTS: dict[str, Any] = {
-    "doubled": (False, False, False), "redoubled": False, "bombs": 0, "rockets": 0,
-    "spring": False, "anti_spring": False,
+    "redoubled": False, "bombs": 0, "rockets": 0, "spring": False, "anti_spring": False,
 }  # fmt: skip
 
 _RESULT_FIELDS = frozenset(DealResult.__dataclass_fields__)
 
 
-def result_entry(fields: Mapping[str, Any]) -> DealResult:
+def result_entry(fields: Mapping[str, Any], *, seats: int) -> DealResult:
     """A result-only entry's (or a correction's) fields, in ``DealResult.to_json``'s form
     (``doubled`` a tuple too; the flags, the bombs and the rocket may be left out), as a
     ``DealResult``. A flag of the wrong type is refused here (``invalid``); a landlord, bid,
     bomb or rocket count or winner of the wrong type is a contradiction the rules name with
-    its rule, as one out of range is (``invalid_result``, in ``result_entry_check``)."""
+    its rule, as one out of range is (``invalid_result``, in ``result_entry_check``).
+    ``seats``: the hand's table's; nobody doubled when ``doubled`` is left out or None."""
     unknown = fields.keys() - _RESULT_FIELDS
     if unknown:
         raise TypeError(f"result_entry() got unexpected fields {sorted(unknown)}")
     data = {**_ENTRY_DEFAULTS, **fields}
-    bool_triple_check("doubled", data["doubled"])
+    if data.get("doubled") is None:
+        data["doubled"] = no_doubles(seats)
+    bool_per_seat_check("doubled", data["doubled"], seats)
     bool_check(redoubled=data["redoubled"], spring=data["spring"], anti_spring=data["anti_spring"])
     return DealResult(**{**data, "doubled": tuple(data["doubled"])})
 
@@ -606,7 +609,7 @@ def hand_result_preview(*, hand: Hand, **fields: Any) -> dict[str, Any]:
     """What ``hand_record_result`` with these fields would record, by its own checks: the
     result, each seat's score and whether the hand would then await confirmation (the
     phone's summary before the referee saves). Writes nothing; refused as the entry is."""
-    payload = result_entry_check(hand=hand, result=result_entry(fields))
+    payload = result_entry_check(hand=hand, result=result_entry(fields, seats=hand.seats))
     payload["needs_confirmation"] = hand_needs_confirmation(hand=hand)
     return payload
 
@@ -618,7 +621,7 @@ def hand_record_result(
     landlord: int,
     bid: int,
     winner: str,
-    doubled: tuple[bool, bool, bool] = (False, False, False),
+    doubled: Sequence[bool] | None = None,
     redoubled: bool = False,
     bombs: int = 0,
     rockets: int = 0,
@@ -640,7 +643,7 @@ def hand_record_result(
         "bombs": bombs, "rockets": rockets, "spring": spring, "anti_spring": anti_spring,
         "winner": winner,
     }  # fmt: skip
-    result = result_entry(fields)
+    result = result_entry(fields, seats=hand.seats)
 
     def decide(locked: Hand, replay: HandReplay) -> NewEvent:
         payload = result_entry_check(hand=locked, result=result, replay=replay)

@@ -209,7 +209,8 @@ class ConfirmInput(StrictSerializer):
     pins = serializers.DictField(
         child=serializers.RegexField(r"^[0-9]{4}$", max_length=4),
         required=False,
-        help_text="Seat position (0, 1, 2) to the 4-digit PIN of the entry in that seat.",
+        help_text="Seat position (0 … the table's seat count - 1) to the 4-digit PIN of the "
+        "entry in that seat.",
     )
 
     def validate_pins(self, value: dict[str, str]) -> dict[int, str]:

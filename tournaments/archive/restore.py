@@ -72,12 +72,14 @@ _REPLAY_ERRORS = (RuntimeError, RulesError, KeyError, IndexError, TypeError, Val
 
 #: The archive versions this server reads: its own and version 2 (three-seat columns).
 READ_VERSIONS = (2, ARCHIVE_VERSION)
-#: Version 2's three-seat columns, and the array each became in version 3.
+#: Version 2 knew three-seat tables only.
+_V2_SEATS = 3
+#: Version 2's per-seat columns (``hand_<position>`` …), and the array each became in version 3.
 _V2_ARRAYS = {
-    "boards": {"seat_cards": ("hand_0", "hand_1", "hand_2")},
+    "boards": {"seat_cards": tuple(f"hand_{p}" for p in range(_V2_SEATS))},
     "hands": {
-        "doubled": ("doubled_0", "doubled_1", "doubled_2"),
-        "scores": ("score_0", "score_1", "score_2"),
+        "doubled": tuple(f"doubled_{p}" for p in range(_V2_SEATS)),
+        "scores": tuple(f"score_{p}" for p in range(_V2_SEATS)),
     },
 }
 
@@ -97,7 +99,7 @@ def _from_version_2(data: dict[str, Any]) -> dict[str, Any]:
             values = [out.pop(name) for name in columns]
             out[array] = None if array == "scores" and values == [None] * len(columns) else values
         if kind == "hands":
-            out["seats"] = len(_V2_ARRAYS["hands"]["doubled"])
+            out["seats"] = _V2_SEATS
         return out
 
     upgraded = dict(data)
@@ -252,8 +254,8 @@ def result_event_rescore(hand: Hand, event: HandEvent, where: str) -> None:
     result under the hand's rule profile, as on the write path (``hands.result_payload``)."""
     payload = event.payload
     if payload.get("passed_out") is True:  # a correction to 流局: 0 for every seat
-        if payload.get("scores") != [0, 0, 0]:
-            raise ArchiveError(f"{where}.payload.scores", "a passed-out hand scores 0/0/0")
+        if payload.get("scores") != [0] * hand.seats:
+            raise ArchiveError(f"{where}.payload.scores", "a passed-out hand scores 0 a seat")
         return
     r = payload.get("result")
     if not isinstance(r, dict):

@@ -81,7 +81,7 @@ _doubled_label = lazy(_doubled_text, str)
 
 class ResultForm(forms.Form):
     """A hand's result, for a table of ``seats`` seats (the hand's): the landlord among them,
-    one "doubled" box a seat (``doubled_0`` …)."""
+    one "doubled" box a seat (``doubled_<position>``)."""
 
     landlord = forms.TypedChoiceField(label=_("Landlord seat"), coerce=int)
     bid = forms.TypedChoiceField(label=_("Bid"), coerce=int, choices=[(1, "1"), (2, "2"), (3, "3")])
@@ -109,9 +109,11 @@ class ResultForm(forms.Form):
         # the boxes go after the winner, in seat order
         order = list(self.fields)
         at = order.index("winner") + 1
-        self.fields = {name: self.fields[name] for name in order[:at]} | boxes | {
-            name: self.fields[name] for name in order[at:]
-        }
+        self.fields = (
+            {name: self.fields[name] for name in order[:at]}
+            | boxes
+            | {name: self.fields[name] for name in order[at:]}
+        )
 
     def doubled(self) -> list[bool]:
         """The "doubled" boxes, by seat (of a valid form)."""

@@ -20,8 +20,8 @@ from referee.rules.physical import PhysicalHandState
 from referee.rules.profiles import get_profile
 from referee.rules.scoring import DealResult
 from tournaments.common.errors import ApplicationError
-from tournaments.common.seats import no_doubles
 from tournaments.common.rows import update
+from tournaments.common.seats import no_doubles
 from tournaments.models import (
     ACTION_KINDS,
     Confirmation,

@@ -370,7 +370,7 @@ def _state_fields(
         if state.kitty_revealed and shown.played:
             out["kitty"] = format_cards(state.deal.kitty)
         if show_cards:
-            out["hands"] = [state.hand_cards_text(seat) for seat in range(hand.seats)]
+            out["hands"] = [state.hand_cards_text(seat) for seat in range(replay.hand.seats)]
     if show_cards and not closed:
         out["legal_actions"] = [a.to_json() for a in state.legal_actions()]
 

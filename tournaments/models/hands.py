@@ -1,8 +1,8 @@
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
-from django.db.models.lookups import Exact, IsNull
 from django.db.models.functions import Now
+from django.db.models.lookups import Exact, IsNull
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.common.json_arrays import JsonArrayLength, json_int_element

@@ -5,9 +5,10 @@ from django.db.models import Q
 from django.db.models.functions import Now
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.common.seats import MAX_SEATS, SEAT_POSITIONS
 from tournaments.common.limits import ROUND_NUMBER_MAX, TABLE_NUMBER_MAX
+from tournaments.common.seats import MAX_SEATS
 from tournaments.models.tournaments import Entry, Tournament
+
 
 class SeatPosition(models.IntegerChoices):
     SEAT_0 = 0, _("Seat 0")
@@ -19,9 +20,7 @@ class SeatPosition(models.IntegerChoices):
 def seat_position_check(field: str, name: str) -> models.CheckConstraint:
     """A check that ``field`` is a seat position of some table, 0 … ``MAX_SEATS`` − 1 (NULL
     passes, as in SQL); the services keep it within its own table's seats."""
-    return models.CheckConstraint(
-        condition=Q(**{f"{field}__range": (0, MAX_SEATS - 1)}), name=name
-    )
+    return models.CheckConstraint(condition=Q(**{f"{field}__range": (0, MAX_SEATS - 1)}), name=name)
 
 
 class RoundStatus(models.TextChoices):

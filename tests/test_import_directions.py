@@ -13,7 +13,7 @@ ROOT = Path(__file__).resolve().parent.parent
 STDLIB = sys.stdlib_module_names
 
 #: What the plumbing reads of the rules library: the profiles (a table's seat count).
-PLUMBING_RULES = ("referee.rules.profiles",)
+PLUMBING_RULES = ("referee.rules.profiles", "referee.rules.games")
 #: The packages that hold no screen: none of them imports a screen.
 CONCERNS = (
     "tournaments.hands",

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from functools import cache
 
+from referee.rules.games import WILD_RANKS
 from referee.rules.profiles import PROFILES, VARIANT_PROFILES, get_profile
 
 #: The seat counts some profile has, smallest first.
@@ -17,6 +18,8 @@ SEAT_COUNTS: tuple[int, ...] = tuple(
 MAX_SEATS = SEAT_COUNTS[-1]
 #: Every seat position some table has: 0 … ``MAX_SEATS`` − 1.
 SEAT_POSITIONS: tuple[int, ...] = tuple(range(MAX_SEATS))
+#: The highest wild rank (a 2: R11.2.1, never a joker), as the boards' check reads it.
+WILD_RANK_MAX = WILD_RANKS[-1]
 #: The seat count of the default profile (``comp2016``).
 DEFAULT_SEATS = get_profile().seats
 

@@ -13,9 +13,12 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from referee.rules.cards import Deal
+from referee.rules.cards import Deal, rank_text
 from referee.rules.errors import RulesError
+from referee.rules.four_hand import FourHandState
+from referee.rules.games import WILD, state_replayed
 from referee.rules.hand import Announcement, HandState, Phase
+from referee.rules.laizi_hand import LaiziHandState
 from referee.rules.physical import PhysicalHandState
 from referee.rules.profiles import get_profile
 from referee.rules.scoring import DealResult
@@ -31,7 +34,7 @@ from tournaments.models import (
     HandStatus,
 )
 
-AnyHandState = HandState | PhysicalHandState
+AnyHandState = HandState | PhysicalHandState | FourHandState
 
 #: The hand row's columns that are a projection of its log.
 SUMMARY_FIELDS = (
@@ -165,30 +168,51 @@ class HandReplay:
         ]
 
 
-def hand_deal(*, hand: Hand) -> Deal | None:
-    """The hand's known deal: its board's, or its own (server-dealt or written in)."""
+def hand_deal_json(*, hand: Hand) -> dict[str, Any] | None:
+    """The hand's known deal as JSON (its board's, or its own: server-dealt or written in),
+    the wild rank of a ``laizi`` deal included: callers showing it keep that back until the
+    landlord is known (``deal_json_shown``)."""
     if hand.board_id is not None:
         board = hand.board
         assert board is not None
-        data: dict[str, object] = {
+        data: dict[str, Any] = {
             "hands": board.seat_cards,
             "kitty": board.kitty,
             "first_bidder": board.first_bidder,
         }
-        return Deal.from_json(data)
-    if hand.deal is not None:
-        return Deal.from_json(hand.deal)
-    return None
+        if board.wild_rank is not None:
+            data[WILD] = rank_text(board.wild_rank)
+        return data
+    return hand.deal
+
+
+def hand_wild_shown(*, replay: HandReplay) -> str | None:
+    """A ``laizi`` hand's wild rank (``"7"``) once its landlord is known, None before (it is
+    drawn then, R11.2.1) and on the other profiles."""
+    state = replay.state
+    if not isinstance(state, LaiziHandState) or state.landlord is None:
+        return None
+    return rank_text(state.wild)
+
+
+def deal_json_shown(*, replay: HandReplay, data: dict[str, Any]) -> dict[str, Any]:
+    """``data`` (a deal's JSON) as a reader allowed the cards sees it: without the wild rank
+    while the auction runs (``hand_wild_shown``)."""
+    wild = hand_wild_shown(replay=replay)
+    shown = {key: value for key, value in data.items() if key != WILD}
+    return shown if wild is None else {**shown, WILD: wild}
+
+
+def hand_deal(*, hand: Hand) -> Deal | None:
+    """The known deal of a three-player hand (``hand_deal_json`` read); None without one."""
+    data = hand_deal_json(hand=hand)
+    return None if data is None else Deal.from_json(data)
 
 
 def hand_state_new(*, hand: Hand) -> AnyHandState | None:
     """An empty rules state for the hand, or None for a result-only hand (no deal, not
     physical cards)."""
-    profile = get_profile(hand.rule_profile)
-    if hand.physical_cards:
-        return PhysicalHandState(hand.first_bidder or 0, profile)
-    deal = hand_deal(hand=hand)
-    return None if deal is None else HandState(deal, profile)
+    return _state_of(hand, [], checked=False)
 
 
 def hand_replay(*, hand: Hand, events: list[HandEvent] | None = None) -> HandReplay:
@@ -349,6 +373,9 @@ def _state_of(hand: Hand, actions: list[dict[str, Any]], checked: bool) -> AnyHa
         if hand.physical_cards:
             physical = PhysicalHandState.from_events if checked else PhysicalHandState.replay
             return physical(hand.first_bidder or 0, actions, profile)
+        if not profile.is_three_player:
+            data = hand_deal_json(hand=hand)
+            return None if data is None else state_replayed(profile, data, actions)
         deal = hand_deal(hand=hand)
         if deal is None:
             return None

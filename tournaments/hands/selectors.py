@@ -20,10 +20,13 @@ from tournaments.common.rows import Columns, column, fetch_one, table_name
 from tournaments.common.seats import seat_count, seat_positions
 from tournaments.hands.card_secrecy import ALL, NONE, CardsShown
 from tournaments.hands.replay import (
+    AnyHandState,
     HandReplay,
-    hand_deal,
+    deal_json_shown,
+    hand_deal_json,
     hand_replay,
     hand_replay_stored,
+    hand_wild_shown,
     replay_of_snapshot,
 )
 from tournaments.hands.writing import hand_written
@@ -280,6 +283,7 @@ def hand_detail(
         "board": hand.board.number if hand.board is not None else None,
         "mode": hand_mode(hand),
         "rule_profile": hand.rule_profile,
+        "seats": hand.seats,
         "version": hand.version,
         "status": summary["status"],
         "confirmation": summary["confirmation"],
@@ -312,8 +316,9 @@ def hand_detail(
     if state is not None:
         _state_fields(out, replay, state, shown=shown, closed=not live)
     if cards:
-        deal = state.deal if isinstance(state, HandState) else hand_deal(hand=hand)
-        out["deal"] = deal.to_json() if deal is not None else None
+        data = hand_deal_json(hand=hand)
+        out["deal"] = None if data is None else deal_json_shown(replay=replay, data=data)
+    out["wild"] = hand_wild_shown(replay=replay)
     return out
 
 
@@ -347,7 +352,7 @@ def _override(replay: HandReplay) -> dict[str, Any] | None:
 def _state_fields(
     out: dict[str, Any],
     replay: HandReplay,
-    state: HandState | PhysicalHandState,
+    state: AnyHandState,
     *,
     shown: CardsShown,
     closed: bool,
@@ -366,11 +371,10 @@ def _state_fields(
             {"seat": a.seat, "cards_left": a.cards_left} for a in replay.announcements_due
         ],
     )
-    if isinstance(state, HandState):
-        if state.kitty_revealed and shown.played:
-            out["kitty"] = format_cards(state.deal.kitty)
-        if show_cards:
-            out["hands"] = [state.hand_cards_text(seat) for seat in range(replay.hand.seats)]
+    if isinstance(state, HandState) and state.kitty_revealed and shown.played:
+        out["kitty"] = format_cards(state.deal.kitty)
+    if not isinstance(state, PhysicalHandState) and show_cards:
+        out["hands"] = [state.hand_cards_text(seat) for seat in range(replay.hand.seats)]
     if show_cards and not closed:
         out["legal_actions"] = [a.to_json() for a in state.legal_actions()]
 

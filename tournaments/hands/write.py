@@ -9,7 +9,7 @@ API, the admin, the commands and the tests call these.
 
 import secrets
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 from django.db import connection
 from django.db.models import Count, Q
@@ -19,21 +19,22 @@ from django.utils.translation import ngettext
 from referee.rules.actions import (
     Action,
     Bid,
+    DeclaredPlay,
     Double,
     Pass,
     PlayCards,
     Redouble,
-    action_from_json,
 )
-from referee.rules.cards import Deal, deal_from_seed
+from referee.rules.cards import Deal
 from referee.rules.errors import RulesError
+from referee.rules.games import action_reader, deal_json_checked, deal_json_from_seed
 from referee.rules.physical import check_deal
 from referee.rules.profiles import get_profile
 from referee.rules.scoring import DealResult, score_result
 from tournaments.common.errors import ApplicationError
 from tournaments.common.model_validation import model_validate
 from tournaments.common.seat_names import seat_name
-from tournaments.common.seats import no_doubles
+from tournaments.common.seats import MAX_SEATS, no_doubles
 from tournaments.common.transactions import hand_write_atomic
 from tournaments.common.validation import (
     bool_check,
@@ -77,6 +78,7 @@ _KIND_OF_ACTION: dict[type, str] = {
     Double: HandEventKind.DOUBLE,
     Redouble: HandEventKind.REDOUBLE,
     PlayCards: HandEventKind.PLAY,
+    DeclaredPlay: HandEventKind.PLAY,
     Pass: HandEventKind.PLAY,
 }
 #: Seeds the server deals from: below 2**53 so that every JSON client reads them exactly.
@@ -217,7 +219,7 @@ def hand_create(
     """
     int_check("number", number, minimum=1, maximum=2**31 - 1, allow_none=True)
     int_check("seed", seed, minimum=0, maximum=_SEED_LIMIT - 1, allow_none=True)
-    int_check("first_bidder", first_bidder, minimum=0, maximum=2, allow_none=True)
+    int_check("first_bidder", first_bidder, minimum=0, maximum=MAX_SEATS - 1, allow_none=True)
     bool_check(
         random_deal=random_deal,
         physical_cards=physical_cards,
@@ -241,6 +243,13 @@ def hand_create(
     tournament = tournament_share_lock(tournament_id=table.round.tournament_id)
     if tournament.status == TournamentStatus.FINISHED:
         raise results_final_error()
+    profile = get_profile(tournament.rule_profile)
+    if first_bidder is not None and first_bidder >= profile.seats:
+        raise invalid(
+            "first_bidder",
+            _("must be a seat of the table, 0 to %(last)s.") % {"last": profile.seats - 1},
+        )
+
     # Two devices starting a hand at one table at once: the second waits here, then takes
     # the next number (no unique-constraint error half-way through the request).
     list(Table.objects.select_for_update().filter(pk=table.pk).order_by().values_list("pk"))
@@ -263,8 +272,25 @@ def hand_create(
             _("The round assigns no board to hand %(number)s of table %(table)s.")
             % {"number": number, "table": table.number},
         )
+    if not profile.is_three_player and (physical_cards or (board is None and not sources)):
+        raise ApplicationError(
+            "variant_needs_deal",
+            _(
+                "Hands under the %(profile)s rules are refereed from a known deal (a board, "
+                "an entered deal or one dealt by the server), not from physical cards or a "
+                "result alone."
+            )
+            % {"profile": profile.key},
+        )
     if board is not None:
         hand_board_check(table=table, board=board)
+        wild_board = board.wild_rank is not None
+        if len(board.seat_cards) != profile.seats or wild_board != profile.wild_cards:
+            raise ApplicationError(
+                "board_not_for_profile",
+                _("Board %(number)s was not dealt for the tournament's rules (%(profile)s).")
+                % {"number": board.number, "profile": profile.key},
+            )
         boards_not_replayed_check(
             entry_ids=list(
                 Seat.objects.filter(table_id=table.pk).values_list("entry_id", flat=True)
@@ -278,10 +304,10 @@ def hand_create(
     if seed is not None:
         if not 0 <= seed < _SEED_LIMIT:
             raise ApplicationError("validation", _("A seed is a whole number from 0 to 2**53."))
-        deal = deal_from_seed(seed, first_bidder=first_bidder).to_json()
+        deal = deal_json_from_seed(profile, seed, first_bidder=first_bidder)
     elif deal is not None:
         try:
-            deal = Deal.from_json(deal).to_json()
+            deal = deal_json_checked(profile, deal)
         except RulesError as exc:
             raise rules_error(exc) from exc
     if physical_cards and first_bidder is None:
@@ -295,6 +321,8 @@ def hand_create(
         physical_cards=physical_cards,
         first_bidder=first_bidder if physical_cards else None,
         rule_profile=tournament.rule_profile,
+        seats=profile.seats,
+        doubled=no_doubles(profile.seats),
     )
     # The row's check constraints hold by construction (and the database enforces them);
     # its one unique constraint, the number, is checked above under the table's lock.
@@ -341,7 +369,7 @@ def hand_action_record(
     action's index and the play to beat, and changes nothing.
     """
     try:
-        parsed = action_from_json(action)
+        parsed = action_reader(get_profile(hand.rule_profile))(action)
     except RulesError as exc:
         raise rules_error(exc) from exc
     canonical = parsed.to_json()
@@ -365,7 +393,7 @@ def hand_action_record(
     )
 
 
-def _action_push(*, replay: HandReplay, action: Action) -> AnyHandState:
+def _action_push(*, replay: HandReplay, action: Action | DeclaredPlay) -> AnyHandState:
     """Push ``action`` onto the locked hand's replayed state, or raise the refusal (the
     state then unchanged)."""
     state = replay.state
@@ -377,7 +405,8 @@ def _action_push(*, replay: HandReplay, action: Action) -> AnyHandState:
     if replay.result_event is not None:
         raise ApplicationError("hand_closed", _("The hand's result has been entered."))
     try:
-        state.push(action)
+        # a declared play comes only from the laizi reader, whose state takes it
+        state.push(cast(Action, action))
     except RulesError as exc:
         top = state.top_play
         details: dict[str, Any] = {"index": len(state.actions)}

@@ -28,11 +28,12 @@ from django.utils.translation import get_language
 
 from referee.rules.cards import Card, parse_cards
 from referee.rules.errors import RulesError
+from referee.rules.hand import HandState
 from referee.rules.profiles import get_profile
 from referee.rules.scoring import DefenderStake
 from tournaments.common.player_names import display_name
 from tournaments.hands.card_secrecy import PUBLIC, hand_cards_shown, hands_cards_shown
-from tournaments.hands.replay import HandReplay, hand_deal, hand_replay
+from tournaments.hands.replay import HandReplay, hand_deal_json, hand_replay, hand_wild_shown
 from tournaments.hands.selectors import hand_stakes
 from tournaments.models import (
     Board,
@@ -381,6 +382,8 @@ class HandPage:
     steps: list[Step] = field(default_factory=list)
     deal: list[list[Card]] | None = None
     kitty: list[Card] | None = None
+    #: a ``laizi`` hand's wild rank, once its landlord is known (R11.2.1)
+    wild: str | None = None
     breakdown: list[dict[str, Any]] = field(default_factory=list)
 
 
@@ -399,14 +402,14 @@ def hand_page(*, hand: Hand) -> HandPage:
     live = replay.summary["status"] in LIVE_STATUSES
     shown = hand_cards_shown(user=PUBLIC, hand=hand)
     page = HandPage(hand=hand, seats=seats, replay=replay, live=live, secret=not shown.played)
-    deal = hand_deal(hand=hand) if shown.unplayed else None
-    if deal is not None:
-        page.deal = [sorted(h, key=_card_key) for h in deal.hands]
-        page.kitty = list(deal.kitty)
-    elif (
-        shown.played and replay.state is not None and getattr(replay.state, "kitty_revealed", False)
-    ):
-        page.kitty = list(replay.state.deal.kitty)  # type: ignore[union-attr]
+    data = hand_deal_json(hand=hand) if shown.unplayed else None
+    if data is not None:
+        page.deal = [sorted(parse_cards(h), key=_card_key) for h in data["hands"]]
+        page.kitty = sorted(parse_cards(data["kitty"]), key=_card_key)
+    elif shown.played and isinstance(replay.state, HandState) and replay.state.kitty_revealed:
+        page.kitty = list(replay.state.deal.kitty)
+    if shown.played:
+        page.wild = hand_wild_shown(replay=replay)
     profile = get_profile(hand.rule_profile)
     page.steps = _steps(
         replay,

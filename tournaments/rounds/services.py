@@ -95,7 +95,7 @@ def round_start(*, round: Round, recorded_by: Any = None) -> Round:
     if tables:
         raise ApplicationError(
             "table_incomplete",
-            _("Tables without three players: %(tables)s.")
+            _("Tables with an empty seat: %(tables)s.")
             % {"tables": ", ".join(str(t.number) for t in tables)},
         )
     if not Table.objects.filter(round=locked).exists():

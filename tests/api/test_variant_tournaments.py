@@ -26,11 +26,12 @@ pytestmark = pytest.mark.django_db
 HANDS_PER_ROUND = 2
 
 
-def _tournament(profile: str, players: int) -> Tournament:
+def _tournament(profile: str, players: int, format: str = "table") -> Tournament:
     tournament = tournament_create(
-        name=f"{profile} open",
-        slug=f"{profile}-open",
+        name=f"{profile} {format}",
+        slug=f"{profile}-{format}",
         rule_profile=profile,
+        format=format,
         hands_per_round=HANDS_PER_ROUND,
     )
     for i in range(players):
@@ -39,10 +40,11 @@ def _tournament(profile: str, players: int) -> Tournament:
     return tournament
 
 
-def _play_hand(client: Any, table: Table, rng: random.Random) -> dict[str, Any]:
-    """Start a server-dealt hand at ``table`` and play it to its end with legal actions the
-    API lists (the first bid a 1, so that few hands are passed out)."""
-    started = post(client, f"/api/v1/tables/{table.pk}/hands/", {"deal": "random"})
+def _play_hand(client: Any, table: Table, rng: random.Random, deal: str) -> dict[str, Any]:
+    """Start a hand at ``table`` (``deal``: "random", dealt by the server, or "board", the
+    round's board) and play it to its end with legal actions the API lists (the first bid a
+    1, so that few hands are passed out)."""
+    started = post(client, f"/api/v1/tables/{table.pk}/hands/", {"deal": deal})
     assert started.status_code == 201, started.json()
     hand = started.json()
     while hand["status"] in ("bidding", "doubling", "playing"):
@@ -62,8 +64,9 @@ def _play_hand(client: Any, table: Table, rng: random.Random) -> dict[str, Any]:
     return hand
 
 
-def _play_tournament(profile: str, players: int, seed: int) -> Tournament:
-    tournament = _tournament(profile, players)
+def _play_tournament(profile: str, players: int, seed: int, format: str = "table") -> Tournament:
+    tournament = _tournament(profile, players, format)
+    deal = "board" if format == "duplicate" else "random"
     referee = referee_user(f"referee-{profile}")
     client = client_for(referee)
     rng = random.Random(seed)
@@ -74,7 +77,7 @@ def _play_tournament(profile: str, players: int, seed: int) -> Tournament:
         assign(referee, Table.objects.filter(round=round_).first(), whole_round=True)
         for table in Table.objects.filter(round=round_).order_by("number"):
             for _ in range(HANDS_PER_ROUND):
-                _play_hand(client, table, rng)
+                _play_hand(client, table, rng, deal)
         round_close(round=round_)
     return tournament
 
@@ -102,7 +105,9 @@ def _check_tournament(tournament: Tournament, seats: int, players: int) -> None:
         s.entry_id: by_entry[s.entry_id] for s in standings
     }
     assert sum(s.total for s in standings) == 0
-    assert [s.total for s in standings] == sorted((s.total for s in standings), reverse=True)
+    primary = "mp_percentage" if tournament.format == "duplicate" else "total"
+    ranked = [getattr(s, primary) for s in standings]
+    assert ranked == sorted(ranked, reverse=True)
 
 
 def test_a_four_player_tournament_of_twelve_played_through_the_api() -> None:
@@ -123,3 +128,27 @@ def test_a_wild_card_tournament_of_nine_played_through_the_api() -> None:
         if "as" in e.payload["action"]
     ]
     assert declared, "no play declared a wild card"
+
+
+@pytest.mark.parametrize(("profile", "players", "seats"), [("four_p", 8, 4), ("laizi", 6, 3)])
+def test_duplicate_variant_tournaments_compare_boards_by_seat_position(
+    profile: str, players: int, seats: int
+) -> None:
+    """Duplicate (R10.4): every table of a round plays the round's boards, the same cards
+    (and wild rank) at each; results are compared by (board, seat position), matchpoints
+    over the tables' results."""
+    tournament = _play_tournament(profile, players, seed=seats, format="duplicate")
+    _check_tournament(tournament, seats=seats, players=players)
+    hands = Hand.objects.filter(table__round__tournament=tournament).select_related("board")
+    by_board: dict[int, list[Hand]] = {}
+    for hand in hands:
+        assert hand.board is not None and len(hand.board.seat_cards) == seats
+        assert (hand.board.wild_rank is not None) == (profile == "laizi")
+        by_board.setdefault(hand.board.number, []).append(hand)
+    assert all(len(group) == players // seats for group in by_board.values())
+    standings = standings_compute(tournament=tournament)
+    tables = players // seats
+    # each entry's boards were each compared with the other tables' results at its position
+    assert all(s.boards_scored == 2 * HANDS_PER_ROUND for s in standings)
+    assert all(s.matchpoint_top == 2 * HANDS_PER_ROUND * 2 * (tables - 1) for s in standings)
+    assert sum(s.matchpoints for s in standings) == seats * len(by_board) * tables * (tables - 1)

@@ -55,7 +55,8 @@ def log_result(*, replay: HandReplay) -> dict[str, Any] | None:
     if result is None:  # everybody passed (流局)
         return {"passed_out": True, "landlord": None, "bid": None, "winner": None}
     logged = {"passed_out": False, **result.to_json()}
-    return {name: logged[name] for name in RESULT_FIELDS}
+    # a four_p result has no doubling and no rocket (R11.1): what it has is compared
+    return {name: logged[name] for name in RESULT_FIELDS if name in logged}
 
 
 def _first_contradiction(
@@ -150,7 +151,7 @@ def hand_result_correct(
             "bombs": bombs, "rockets": rockets, "spring": spring, "anti_spring": anti_spring,
             "winner": winner,
         }  # fmt: skip
-        result = result_entry(fields, seats=hand.seats)
+        result = result_entry(fields, hand=hand)
         payload = result_payload(result, hand.rule_profile)
         wanted = {"passed_out": False, **payload["result"]}
 

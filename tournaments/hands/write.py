@@ -597,13 +597,26 @@ _ENTRY_DEFAULTS: dict[str, Any] = {
 _RESULT_FIELDS = frozenset(DealResult.__dataclass_fields__)
 
 
-def result_entry(fields: Mapping[str, Any], *, seats: int) -> DealResult:
+def result_entry(fields: Mapping[str, Any], *, hand: Hand) -> DealResult:
     """A result-only entry's (or a correction's) fields, in ``DealResult.to_json``'s form
     (``doubled`` a tuple too; the flags, the bombs and the rocket may be left out), as a
     ``DealResult``. A flag of the wrong type is refused here (``invalid``); a landlord, bid,
     bomb or rocket count or winner of the wrong type is a contradiction the rules name with
     its rule, as one out of range is (``invalid_result``, in ``result_entry_check``).
-    ``seats``: the hand's table's; nobody doubled when ``doubled`` is left out or None."""
+    Nobody doubled when ``doubled`` is left out or None. A variant hand's result comes from
+    its log only (``result_from_log``): its own factors (two packs' bombs, bomb classes) are
+    not a three-player result's."""
+    profile = get_profile(hand.rule_profile)
+    if not profile.is_three_player:
+        raise ApplicationError(
+            "result_from_log",
+            _(
+                "Under the %(profile)s rules a hand's result comes from its log of actions: "
+                "play it to its end, or correct it to passed out, or void it."
+            )
+            % {"profile": profile.key},
+        )
+    seats = hand.seats
     unknown = fields.keys() - _RESULT_FIELDS
     if unknown:
         raise TypeError(f"result_entry() got unexpected fields {sorted(unknown)}")
@@ -638,7 +651,7 @@ def hand_result_preview(*, hand: Hand, **fields: Any) -> dict[str, Any]:
     """What ``hand_record_result`` with these fields would record, by its own checks: the
     result, each seat's score and whether the hand would then await confirmation (the
     phone's summary before the referee saves). Writes nothing; refused as the entry is."""
-    payload = result_entry_check(hand=hand, result=result_entry(fields, seats=hand.seats))
+    payload = result_entry_check(hand=hand, result=result_entry(fields, hand=hand))
     payload["needs_confirmation"] = hand_needs_confirmation(hand=hand)
     return payload
 
@@ -672,7 +685,7 @@ def hand_record_result(
         "bombs": bombs, "rockets": rockets, "spring": spring, "anti_spring": anti_spring,
         "winner": winner,
     }  # fmt: skip
-    result = result_entry(fields, seats=hand.seats)
+    result = result_entry(fields, hand=hand)
 
     def decide(locked: Hand, replay: HandReplay) -> NewEvent:
         payload = result_entry_check(hand=locked, result=result, replay=replay)

@@ -33,6 +33,8 @@ ASSUMPTIONS = {
     "a length of three": re.compile(r"len\([^)]*\)\s*[!=<>]=?\s*3\b|[!=]=\s*3\b"),
     "a hand of 17 or 20 cards": re.compile(r"(==|!=)\s*(17|20)\b|\b(17|20)\s*(==|!=)"),
     "a three-seat template loop": re.compile(r'for \w+ in "012"'),
+    "a seat named by its number in a template": re.compile(r"seat_label [0-9]"),
+    "a row of three seats' cells": re.compile(r"(<td></td>){7,}"),
     "three seats in a type": re.compile(r"tuple\[(bool|int \| None), \1, \1\]"),
 }
 
@@ -74,6 +76,8 @@ def test_the_scan_reads_the_service() -> None:
         "if not isinstance(scores, list) or len(scores) != 3:",
         "if landlord is not None and counts[landlord] == 17:",
         '{% for p in "012" %}<th>',
+        "<th>{% seat_label 0 %}</th><th>{% seat_label 1 %}</th>",
+        "<td>{{ n }}</td><td></td><td></td><td></td><td></td><td></td><td></td><td></td>",
         "def doubled(self) -> tuple[bool, bool, bool]:",
         "score_0=-F('score_1') - F('score_2')",
     ],

@@ -64,13 +64,17 @@ def _play_hand(client: Any, table: Table, rng: random.Random, deal: str) -> dict
     return hand
 
 
-def _play_tournament(profile: str, players: int, seed: int, format: str = "table") -> Tournament:
+def play_tournament(
+    profile: str, players: int, seed: int, format: str = "table", rounds: int = 2
+) -> Tournament:
+    """A tournament of ``profile`` with ``players`` entries, ``rounds`` rounds played through
+    the referee API."""
     tournament = _tournament(profile, players, format)
     deal = "board" if format == "duplicate" else "random"
     referee = referee_user(f"referee-{profile}")
     client = client_for(referee)
     rng = random.Random(seed)
-    for _ in range(2):
+    for _ in range(rounds):
         round_ = round_create(tournament=tournament)
         round_seat(round=round_, seed=rng.randrange(2**32))
         round_start(round=round_)
@@ -111,7 +115,7 @@ def _check_tournament(tournament: Tournament, seats: int, players: int) -> None:
 
 
 def test_a_four_player_tournament_of_twelve_played_through_the_api() -> None:
-    tournament = _play_tournament("four_p", 12, seed=4)
+    tournament = play_tournament("four_p", 12, seed=4)
     _check_tournament(tournament, seats=4, players=12)
     hand = Hand.objects.filter(table__round__tournament=tournament).first()
     assert hand is not None and len(hand.deal["hands"]) == 4
@@ -119,7 +123,7 @@ def test_a_four_player_tournament_of_twelve_played_through_the_api() -> None:
 
 
 def test_a_wild_card_tournament_of_nine_played_through_the_api() -> None:
-    tournament = _play_tournament("laizi", 9, seed=9)
+    tournament = play_tournament("laizi", 9, seed=9)
     _check_tournament(tournament, seats=3, players=9)
     declared = [
         e
@@ -137,7 +141,7 @@ def test_duplicate_variant_tournaments_compare_boards_by_seat_position(
     """Duplicate (R10.4): every table of a round plays the round's boards, the same cards
     (and wild rank) at each; results are compared by (board, seat position), matchpoints
     over the tables' results."""
-    tournament = _play_tournament(profile, players, seed=seats, format="duplicate")
+    tournament = play_tournament(profile, players, seed=seats, format="duplicate")
     _check_tournament(tournament, seats=seats, players=players)
     hands = Hand.objects.filter(table__round__tournament=tournament).select_related("board")
     by_board: dict[int, list[Hand]] = {}

@@ -34,7 +34,8 @@ from tournaments.models import (
 )
 
 ARCHIVE_FORMAT = "doudizhu-tournament-archive"
-#: 3: per-seat arrays (a hand's ``seats``, ``doubled``, ``scores``; a board's ``seat_cards``);
+#: 3: per-seat arrays (a hand's ``seats``, ``doubled``, ``scores``; a board's ``seat_cards``)
+#: and a ``laizi`` board's ``wild_rank``;
 #: 2, the three-seat columns, is still read (``tournaments.archive.restore``).
 ARCHIVE_VERSION = 3
 
@@ -52,7 +53,7 @@ TOURNAMENT_FIELDS = (
     "log_version",
 )
 PLAYER_FIELDS = ("name", "chinese_name", "club", "external_id")
-BOARD_FIELDS = ("number", "seed", "seat_cards", "kitty", "first_bidder")
+BOARD_FIELDS = ("number", "seed", "seat_cards", "kitty", "first_bidder", "wild_rank")
 HAND_FIELDS = (
     "number",
     "deal",

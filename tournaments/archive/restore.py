@@ -18,6 +18,8 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
 from referee.rules.errors import RulesError
+from referee.rules.games import deal_json_checked
+from referee.rules.profiles import get_profile
 from referee.rules.scoring import DealResult
 from tournaments.archive.export import (
     ARCHIVE_FORMAT,
@@ -39,7 +41,7 @@ from tournaments.common.seats import SEAT_COUNTS
 from tournaments.hands.replay import (
     SUMMARY_FIELDS,
     HandReplay,
-    hand_deal,
+    hand_deal_json,
     hand_replay,
     hand_summary_of_row,
 )
@@ -76,7 +78,7 @@ READ_VERSIONS = (2, ARCHIVE_VERSION)
 _V2_SEATS = 3
 #: Version 2's per-seat columns (``hand_<position>`` …), and the array each became in version 3.
 _V2_ARRAYS = {
-    "boards": {"seat_cards": tuple(f"hand_{p}" for p in range(_V2_SEATS))},
+    "boards": {"seat_cards": tuple(f"hand_{p}" for p in range(_V2_SEATS))},  # no wild rank
     "hands": {
         "doubled": tuple(f"doubled_{p}" for p in range(_V2_SEATS)),
         "scores": tuple(f"score_{p}" for p in range(_V2_SEATS)),
@@ -100,6 +102,8 @@ def _from_version_2(data: dict[str, Any]) -> dict[str, Any]:
             out[array] = None if array == "scores" and values == [None] * len(columns) else values
         if kind == "hands":
             out["seats"] = _V2_SEATS
+        else:
+            out["wild_rank"] = None
         return out
 
     upgraded = dict(data)
@@ -532,7 +536,9 @@ class _Restore:
         if hand.rule_profile != tournament.rule_profile:
             raise ArchiveError(f"{where}.rule_profile", "differs from the tournament's")
         try:
-            hand_deal(hand=hand)
+            deal = hand_deal_json(hand=hand)
+            if deal is not None:
+                deal_json_checked(get_profile(hand.rule_profile), deal)
         except (RulesError, KeyError, TypeError, ValueError) as exc:
             raise ArchiveError(f"{where}.deal", str(exc)) from exc
         events = []

@@ -15,6 +15,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
 from tournaments.common.errors import ApplicationError
+from tournaments.common.seats import seat_positions
 from tournaments.director import selectors as director_selectors
 from tournaments.director.helpers import (
     as_int,
@@ -200,6 +201,7 @@ def round_print(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         "round": round_,
         "tables": director_selectors.round_tables(round=round_),
         "hand_numbers": range(1, tournament.hands_per_round + 1),
+        "positions": seat_positions(tournament.rule_profile),
         "assignments": RefereeAssignment.objects.none(),
     }
     return render(request, "director/round_print.html", context)

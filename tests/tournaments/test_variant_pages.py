@@ -1,0 +1,113 @@
+"""The pages of variant tournaments (issue 20): every public and director page of a played
+``four_p`` and ``laizi`` tournament answers, and shows the table's seat count: four seats (the
+fourth, North 北) at a four_p table, three at a laizi one; print sheets with one column a seat."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from tests.api.test_variant_tournaments import play_tournament
+from tournaments.archive.restore import tournament_import
+from tournaments.models import Board, Hand, Tournament
+
+pytestmark = pytest.mark.django_db
+
+NORTH = "North (北)"
+
+
+def _pages(tournament: Tournament) -> tuple[list[str], list[str]]:
+    slug = tournament.slug
+    hands = Hand.objects.filter(table__round__tournament=tournament).order_by("pk")
+    public = [
+        f"/t/{slug}/",
+        f"/t/{slug}/rounds/1/",
+        f"/t/{slug}/standings/",
+        f"/t/{slug}/standings.csv",
+        f"/t/{slug}/live/",
+        *(f"/t/{slug}/hands/{h.pk}/" for h in hands),
+        *(f"/t/{slug}/players/{e.pk}/" for e in tournament.entries.all()),
+        *(f"/t/{slug}/boards/{b.number}/" for b in Board.objects.filter(tournament=tournament)),
+    ]
+    director = [
+        f"/director/t/{slug}/",
+        f"/director/t/{slug}/entries/",
+        f"/director/t/{slug}/rounds/1/",
+        f"/director/t/{slug}/rounds/1/print/",
+        f"/director/t/{slug}/results/1/",
+        f"/director/t/{slug}/standings/",
+        f"/director/t/{slug}/export/hands.csv",
+        f"/director/t/{slug}/export/standings.csv",
+        f"/director/t/{slug}/export/archive.json",
+        *(f"/director/t/{slug}/hands/{h.pk}/" for h in hands),
+    ]
+    return public, director
+
+
+@pytest.mark.parametrize(
+    ("profile", "players", "format"),
+    [("four_p", 4, "table"), ("four_p", 8, "duplicate"), ("laizi", 3, "table")],
+)
+def test_every_page_of_a_variant_tournament_answers(
+    profile: str, players: int, format: str, director_client: Any
+) -> None:
+    tournament = play_tournament(profile, players, seed=players, format=format, rounds=1)
+    Tournament.objects.filter(pk=tournament.pk).update(is_public=True)
+    public, director = _pages(tournament)
+    anonymous = Client()
+    shown: dict[str, str] = {}
+    for url in public:
+        answer = anonymous.get(url)
+        assert answer.status_code == 200, url
+        shown[url] = answer.content.decode()
+    for url in director:
+        answer = director_client.get(url)
+        assert answer.status_code == 200, url
+        shown[url] = answer.content.decode()
+    four = profile == "four_p"
+    slug = tournament.slug
+    assert (NORTH in shown[f"/director/t/{slug}/rounds/1/print/"]) == four
+    standings = shown[f"/director/t/{slug}/export/standings.csv"]
+    assert standings.count("\n") == players + 1
+    header = shown[f"/director/t/{slug}/export/hands.csv"].splitlines()[0]
+    seats = 4 if four else 3
+    assert header.endswith(",".join(f"seat_{p},score_{p}" for p in range(seats)))
+    hand = Hand.objects.filter(table__round__tournament=tournament).first()
+    assert hand is not None
+    page = shown[f"/t/{slug}/hands/{hand.pk}/"]
+    assert (NORTH in page) == four
+
+
+@pytest.mark.parametrize(
+    ("profile", "players", "format"), [("four_p", 8, "duplicate"), ("laizi", 6, "duplicate")]
+)
+def test_a_variant_tournament_round_trips_through_its_archive(
+    profile: str, players: int, format: str, director_client: Any
+) -> None:
+    """The archive (version 3) keeps the seat count, the per-seat arrays and a laizi board's
+    wild rank; importing it replays every hand to the same result."""
+    tournament = play_tournament(profile, players, seed=1, format=format, rounds=1)
+    text = director_client.get(f"/director/t/{tournament.slug}/export/archive.json").content
+    data = json.loads(text)
+    assert data["version"] == 3
+    data["tournament"]["slug"] = f"{tournament.slug}-copy"
+    copy = tournament_import(text=json.dumps(data))
+    original = Hand.objects.filter(table__round__tournament=tournament).order_by(
+        "table__round__number", "table__number", "number"
+    )
+    imported = Hand.objects.filter(table__round__tournament=copy).order_by(
+        "table__round__number", "table__number", "number"
+    )
+    fields = ("seats", "doubled", "scores", "status", "landlord_seat", "bid", "deal")
+    assert [[getattr(h, f) for f in fields] for h in imported] == [
+        [getattr(h, f) for f in fields] for h in original
+    ]
+    boards = Board.objects.filter(tournament=copy).order_by("number")
+    assert [(b.seat_cards, b.wild_rank) for b in boards] == [
+        (b.seat_cards, b.wild_rank)
+        for b in Board.objects.filter(tournament=tournament).order_by("number")
+    ]
+    assert all((b.wild_rank is not None) == (profile == "laizi") for b in boards)

@@ -321,6 +321,12 @@ class HandStateOutput(serializers.Serializer):
         allow_null=True,
         help_text="laizi: the wild rank (癞子), once the landlord is known (R11.2.1); else null.",
     )
+    bomb_classes = serializers.DictField(
+        child=serializers.IntegerField(),
+        allow_null=True,
+        help_text="laizi: bombs played by class (soft, hard, pure_wild: R11.2.3), each scored "
+        "by its own factor (R11.2.4); null on the other profiles.",
+    )
     seed = serializers.IntegerField(
         allow_null=True, help_text="The server's deal seed; null when hidden or a board."
     )

@@ -15,7 +15,16 @@ import pytest
 
 from tests.api.helpers import assign, client_for, post, referee_user
 from tournaments.hands.audit import hands_audit
-from tournaments.models import Hand, HandSeatResult, HandStatus, Player, Seat, Table, Tournament
+from tournaments.models import (
+    Hand,
+    HandSeatResult,
+    HandStatus,
+    Player,
+    RoundBye,
+    Seat,
+    Table,
+    Tournament,
+)
 from tournaments.rounds.services import round_close, round_create, round_start
 from tournaments.seating.services import round_seat
 from tournaments.standings.queries import standings_compute
@@ -61,7 +70,23 @@ def _play_hand(client: Any, table: Table, rng: random.Random, deal: str) -> dict
         )
         assert answer.status_code == 200, (action, answer.json())
         hand = answer.json()
+    _check_hand_read(hand)
     return hand
+
+
+def _check_hand_read(hand: dict[str, Any]) -> None:
+    """What a closed variant hand's read says of its own rules."""
+    assert len(hand["scores"]) == hand["seats"] == len(hand["doubled"]) == len(hand["hands"])
+    assert hand["stakes"] is None  # a variant's factors are not the three-player ones
+    if hand["rule_profile"] == "laizi":
+        classes = hand["bomb_classes"]
+        assert set(classes) == {"soft", "hard", "pure_wild"}
+        assert sum(classes.values()) == hand["bombs"]
+        if hand["status"] == "finished":
+            assert hand["wild"] in list("3456789TJQKA2") and hand["deal"]["wild"] == hand["wild"]
+    else:
+        assert hand["wild"] is None and hand["bomb_classes"] is None
+        assert not any(hand["doubled"]) and hand["rockets"] == 0
 
 
 def play_tournament(
@@ -86,13 +111,13 @@ def play_tournament(
     return tournament
 
 
-def _check_tournament(tournament: Tournament, seats: int, players: int) -> None:
+def _check_tournament(tournament: Tournament, seats: int, players: int, rounds: int = 2) -> None:
     hands = list(Hand.objects.filter(table__round__tournament=tournament))
     tables = Table.objects.filter(round__tournament=tournament)
     assert len(hands) == HANDS_PER_ROUND * tables.count()
     assert all(Seat.objects.filter(table=t).count() == seats for t in tables)
-    byes = 2 * players - Seat.objects.filter(round__tournament=tournament).count()
-    assert byes == 2 * (players % seats)
+    byes = rounds * players - Seat.objects.filter(round__tournament=tournament).count()
+    assert byes == rounds * (players % seats)
     for hand in hands:
         assert hand.seats == seats and len(hand.doubled) == seats
         assert hand.status in (HandStatus.FINISHED, HandStatus.PASSED_OUT)
@@ -156,3 +181,14 @@ def test_duplicate_variant_tournaments_compare_boards_by_seat_position(
     assert all(s.boards_scored == 2 * HANDS_PER_ROUND for s in standings)
     assert all(s.matchpoint_top == 2 * HANDS_PER_ROUND * 2 * (tables - 1) for s in standings)
     assert sum(s.matchpoints for s in standings) == seats * len(by_board) * tables * (tables - 1)
+
+
+def test_byes_at_four_seat_tables_rotate_over_a_swiss_tournament() -> None:
+    """Six entries at four-seat tables: two byes a round (R10.5), never a second bye to an
+    entry while another has had none; Swiss rounds seat ranks 1-4 at table 1."""
+    tournament = play_tournament("four_p", 6, seed=6, format="swiss", rounds=3)
+    byes = Counter(
+        RoundBye.objects.filter(round__tournament=tournament).values_list("entry_id", flat=True)
+    )
+    assert sorted(byes.values()) == [1] * 6
+    _check_tournament(tournament, seats=4, players=6, rounds=3)

@@ -11,8 +11,9 @@ from django.db.models import Count, Prefetch, Q, QuerySet
 from referee.rules.cards import format_cards
 from referee.rules.errors import RulesError
 from referee.rules.hand import HandState
+from referee.rules.laizi_hand import LaiziHandState
 from referee.rules.physical import IMPOSSIBLE_CHECKS, PhysicalHandState
-from referee.rules.profiles import get_profile
+from referee.rules.profiles import PROFILES, get_profile
 from referee.rules.scoring import DealResult, DefenderStake, stake_breakdown
 from tournaments.common.player_names import display_name
 from tournaments.common.roles import REFEREE_GROUP, user_is_director
@@ -179,6 +180,8 @@ def hand_stakes(summary: dict[str, Any], profile_key: str) -> tuple[DefenderStak
     fields = summary_result(summary)
     if fields["landlord"] is None or fields["bid"] is None:
         return ()
+    if profile_key not in PROFILES:  # a variant's own factors (R11.1.8, R11.2.4): no breakdown
+        return ()
     try:  # the winner plays no part in a stake: a live hand has none yet
         result = DealResult.from_json({**fields, "winner": fields["winner"] or "defenders"})
         return stake_breakdown(result, get_profile(profile_key))
@@ -319,6 +322,9 @@ def hand_detail(
         data = hand_deal_json(hand=hand)
         out["deal"] = None if data is None else deal_json_shown(replay=replay, data=data)
     out["wild"] = hand_wild_shown(replay=replay)
+    out["bomb_classes"] = (
+        replay.state.bomb_classes if isinstance(replay.state, LaiziHandState) else None
+    )
     return out
 
 

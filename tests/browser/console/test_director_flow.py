@@ -162,7 +162,8 @@ def test_director_runs_a_two_round_tournament_in_the_browser(
     totals: dict[int, int] = {}
     for hand in hands:
         for seat in hand.table.seats.all():
-            score = getattr(hand, f"score_{seat.position}")
+            score = hand.score_of(seat.position)
+            assert score is not None
             totals[seat.entry_id] = totals.get(seat.entry_id, 0) + score
     shown = {row.entry_id: row.total for row in standings_latest(tournament=tournament)}
     assert shown == totals

@@ -129,3 +129,13 @@ def test_the_hands_left_follow_the_round_the_voided_and_the_added_hands(director
     with pytest.raises(ApplicationError) as refused:
         hand_create(table=table)
     assert refused.value.code == "round_hands_done"
+
+
+@pytest.mark.parametrize("profile", ["comp2016", "classic"])
+def test_the_row_gives_the_tables_seat_count_from_its_rule_profile(profile: str) -> None:
+    """The console lays out a seat for each of ``seat_count`` (issue 20): three in both the
+    competition and the classic rules (R2.2), one for each seated entry."""
+    _, referee = _table(rule_profile=profile)
+    row = _row(referee)
+    assert row["seat_count"] == 3
+    assert [s["position"] for s in row["seats"]] == list(range(row["seat_count"]))

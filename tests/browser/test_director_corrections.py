@@ -53,7 +53,7 @@ def test_a_correction_keeps_the_double(director_page: Callable[[], Any]) -> None
         landlord=0,
         bid=2,
         winner="defenders",
-        doubled=(False, True, False),
+        doubled=[False, True, False],
     )
     slug = table.round.tournament.slug
     page = director_page()
@@ -72,9 +72,9 @@ def test_a_correction_keeps_the_double(director_page: Callable[[], Any]) -> None
     assert "Result corrected." in page.locator(".messages").inner_text()
 
     stored = Hand.objects.get(pk=hand.pk)
-    assert stored.doubled == (False, True, False)  # kept
+    assert stored.doubled == [False, True, False]  # kept
     assert stored.bombs == 1
-    assert stored.scores == (-12, 8, 4)  # seat 1 doubled: 2 × 2^(1 + 1); seat 2: 2 × 2^1
+    assert stored.scores == [-12, 8, 4]  # seat 1 doubled: 2 × 2^(1 + 1); seat 2: 2 × 2^1
     assert page.locator("#id_doubled_1").is_checked()  # the page now starts from the new result
 
 

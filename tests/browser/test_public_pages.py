@@ -30,7 +30,8 @@ def test_live_board_updates_when_a_referee_finishes_a_hand(page_en: Any, screens
 
     scores = card.locator(".scores")
     scores.wait_for(state="visible")  # the poll brought it in: no reload
-    assert f"{finished.score_0} / {finished.score_1} / {finished.score_2}" in scores.inner_text()
+    assert finished.scores is not None and len(finished.scores) == 3
+    assert " / ".join(str(score) for score in finished.scores) in scores.inner_text()
     assert "Finished" in card.inner_text()
     screenshot(page_en, "live-board-en")
 
@@ -55,7 +56,7 @@ def test_hand_page_steps_through_a_complete_hand(page_en: Any, screenshot: Any) 
     assert visible.count() == total
     assert page_en.locator(".stepper .position").inner_text() == f"{total} / {total}"
     breakdown = page_en.locator("table.breakdown")
-    assert str(hand.score_0) in breakdown.inner_text()
+    assert str(hand.score_of(0)) in breakdown.inner_text()
     screenshot(page_en, "hand-replay-en")
 
 

@@ -92,6 +92,59 @@ def test_a_deep_penalty_body_writes_nothing(director: Any) -> None:
     assert not Penalty.objects.exists()
 
 
+#: A ``doubled`` with a flag for some other number of seats than the table's three
+#: (none, one, two, four, and a thousand).
+WRONG_DOUBLED = [[], [True], [True, False], [False, True, False, True], [True] * 1000]
+
+
+@pytest.fixture
+def result_hand(db: Any) -> tuple[int, Any]:
+    """A result-only hand at a three-seat (comp2016) table, and its referee's client."""
+    table = playing_table()
+    referee = referee_user("ref-doubled")
+    assign(referee, table)
+    client = client_for(referee)
+    return start_hand(client, table, deal="none").json()["id"], client
+
+
+def _hand_state(hand_id: int) -> tuple[Any, ...]:
+    hand = Hand.objects.get(pk=hand_id)
+    events = HandEvent.objects.filter(hand_id=hand_id).count()
+    return (hand.status, hand.version, hand.doubled, hand.scores, hand.landlord_seat, events)
+
+
+@pytest.mark.parametrize("doubled", WRONG_DOUBLED, ids=len)
+@pytest.mark.parametrize("operation", ["result/", "result/preview/"])
+def test_a_result_with_a_doubled_flag_not_one_per_seat_is_refused(
+    result_hand: tuple[int, Any], operation: str, doubled: list[bool]
+) -> None:
+    """``doubled`` is one flag a seat (issue 20): any other length is a 400 with the code
+    ``validation`` naming the field, and the hand is as it was."""
+    hand_id, client = result_hand
+    before = _hand_state(hand_id)
+    body = {"landlord": 0, "bid": 1, "winner": "landlord", "doubled": doubled}
+    response = post(client, f"/api/v1/hands/{hand_id}/{operation}", body)
+    error_shape(response, 400, "validation")
+    assert "doubled" in response.json()["details"]["fields"]
+    assert _hand_state(hand_id) == before
+
+
+@pytest.mark.parametrize("doubled", WRONG_DOUBLED, ids=len)
+def test_a_correction_with_a_doubled_flag_not_one_per_seat_is_refused(
+    result_hand: tuple[int, Any], doubled: list[bool]
+) -> None:
+    hand_id, client = result_hand
+    recorded = {"landlord": 0, "bid": 1, "winner": "landlord", "doubled": [False, True, False]}
+    assert post(client, f"/api/v1/hands/{hand_id}/result/", recorded).status_code == 200
+    before = _hand_state(hand_id)
+    body = {"landlord": 1, "bid": 2, "winner": "defenders", "doubled": doubled, "reason": "typo"}
+    response = post(client, f"/api/v1/hands/{hand_id}/correction/", body)
+    error_shape(response, 400, "validation")
+    assert "doubled" in response.json()["details"]["fields"]
+    assert _hand_state(hand_id) == before
+    assert before[2] == [False, True, False] and before[3] is not None
+
+
 UNKNOWN = [
     "/api/v1/hands/null,null/",  # schemathesis ST105
     "/api/v1/hands/abc/",

@@ -90,7 +90,7 @@ def _client(user: Any | None) -> Client:
 
 
 def _board_strings(board: Board) -> list[str]:
-    return [board.hand_0, board.hand_1, board.hand_2, board.kitty, str(board.seed)]
+    return [*board.seat_cards, board.kitty, str(board.seed)]
 
 
 def _text(response: Any) -> str:
@@ -120,7 +120,7 @@ def _assert_json_shows(data: Any, board: Board) -> None:
     assert data["deal"]["kitty"] == board.kitty
     assert data["kitty"] == board.kitty
     text = json.dumps(data, ensure_ascii=False)
-    assert board.hand_0 in text or data["deal"]["hands"][0] == board.hand_0
+    assert board.seat_cards[0] in text or data["deal"]["hands"][0] == board.seat_cards[0]
     plays = [
         e["payload"]["action"]["play"]
         for e in data["events"]
@@ -225,7 +225,7 @@ def _walk_director(e: Event) -> None:
     for hand in Hand.objects.filter(board=e.board):
         data = client.get(f"/api/v1/hands/{hand.pk}/").json()
         assert data["deal"]["kitty"] == e.board.kitty
-        assert [*data["deal"]["hands"]] == [e.board.hand_0, e.board.hand_1, e.board.hand_2]
+        assert [*data["deal"]["hands"]] == e.board.seat_cards
         audit = client.get(f"/api/v1/hands/{hand.pk}/audit/").json()
         assert any(a["payload"].get("action", {}).get("play") not in (None, "pass") for a in audit)
         page = _text(client.get(f"/director/t/{e.slug}/hands/{hand.pk}/"))

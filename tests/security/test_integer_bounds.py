@@ -175,7 +175,7 @@ def test_hand_result_api_refuses_integers_beyond_their_bound(value: int, field: 
     response = post(client, f"/api/v1/hands/{hand_id}/result/", body)
     assert response.status_code == 400 and response.json()["code"] == "validation"
     hand = Hand.objects.get(pk=hand_id)
-    assert hand.score_0 is None and hand.bombs == 0
+    assert hand.scores is None and hand.bombs == 0
 
 
 @pytest.mark.parametrize("value", EDGES)
@@ -277,5 +277,5 @@ def test_hand_result_service_refuses_integers_beyond_their_bound(value: int, fie
         hand_services.hand_record_result(hand=hand, **body)
     assert refused.value.code in ("invalid", "invalid_result")
     stored = Hand.objects.get(pk=hand.pk)
-    assert (stored.status, stored.version, stored.score_0) == ("bidding", 0, None)
+    assert (stored.status, stored.version, stored.scores) == ("bidding", 0, None)
     assert not HandEvent.objects.filter(hand=hand).exists()

@@ -2,7 +2,7 @@
 the console serves: every answer class, the headers of a write, and what the queue does
 with an item for each class (a fake fetch and fake timers; no server write). Then the pure
 helpers of the play composer (entry.js: cards grouped by rank, legal plays in order) and of
-the round (round.js: hands left)."""
+the round (round.js: hands left) and of the table (views.js: its seats)."""
 
 import json
 from pathlib import Path
@@ -252,20 +252,26 @@ def test_waking_sends_at_once_and_versions_follow_the_queue(page: Page) -> None:
 
 
 def test_the_provisional_continuation_of_queued_plays(page: Page) -> None:
-    """What the screen shows while writes wait: the seat after them, the play they leave to
-    beat (two passes give a free lead) and the ranks each seat would still hold."""
+    """What the screen shows while writes wait: the seat after them (going round the hand's
+    seats, one "doubled" flag each), the play they leave to beat (two passes give a free
+    lead) and the ranks each seat would still hold."""
     result = _run(
         page,
         """
         const p = await import('/static/referee/console/provisional.js');
-        const hand = { turn: 0, top_play: null, hands: ['♠3 ♥3 ♦4 ♣10', '♠5 ♥6', null] };
+        const doubled = [false, false, false];
+        const hand = { turn: 0, top_play: null, hands: ['♠3 ♥3 ♦4 ♣10', '♠5 ♥6', null], doubled };
         const item = (seat, play) => ({ kind: 'action', body: { seat, play } });
         const one = p.provisional(hand, [item(0, '33')]);
         const three = p.provisional(hand, [item(0, '33'), item(1, 'pass'), item(2, 'pass')]);
         const none = p.provisional(hand, []);
-        return { one, three, none, ranks: p.ranksOf('♠3 ♥10 ♦J 🃏 x D') };
+        const four = { turn: 2, top_play: null, hands: null, doubled: [...doubled, false] };
+        const fourth = p.provisional(four, [item(2, '33')]).turn;
+        const round = p.provisional(four, [item(2, '33'), item(3, 'pass')]).turn;
+        return { one, three, none, fourth, round, ranks: p.ranksOf('♠3 ♥10 ♦J 🃏 x D') };
         """,
     )
+    assert (result["fourth"], result["round"]) == (3, 0)
     assert result["one"] == {
         "turn": 1,
         "top": {"cards": "33", "seat": 0},
@@ -275,6 +281,20 @@ def test_the_provisional_continuation_of_queued_plays(page: Page) -> None:
     assert result["three"]["turn"] == 0 and result["three"]["top"] is None
     assert result["none"] == {"turn": 0, "top": None, "held": ["334T", "56", None], "count": 0}
     assert result["ranks"] == "3TJXD"
+
+
+def test_the_seats_laid_out_are_the_tables_seat_count(page: Page) -> None:
+    """The console's seats (the start, the result and the correction forms) come from the
+    assignment's ``seat_count`` (issue 20), never a literal three."""
+    result = _run(
+        page,
+        """
+        const v = await import('/static/referee/console/views.js');
+        const ctx = (seat_count) => ({ state: { table: { seat_count } } });
+        return [v.seatPositions(ctx(3)), v.seatPositions(ctx(4))];
+        """,
+    )
+    assert result == [[0, 1, 2], [0, 1, 2, 3]]
 
 
 def test_cards_are_grouped_by_rank_and_labelled_as_the_table_says_them(page: Page) -> None:

@@ -35,6 +35,8 @@ ASSUMPTIONS = {
     "a three-seat template loop": re.compile(r'for \w+ in "012"'),
     "a seat named by its number in a template": re.compile(r"seat_label [0-9]"),
     "a row of three seats' cells": re.compile(r"(<td></td>){7,}"),
+    "a seat bound at the third seat": re.compile(r"(max_value=|maximum\"?:?\s*=?\s*)2\b(?!\*)"),
+    "exactly three per-seat values": re.compile(r"min_length=3,\s*max_length=3"),
     "three seats in a type": re.compile(r"tuple\[(bool|int \| None), \1, \1\]"),
 }
 
@@ -78,6 +80,9 @@ def test_the_scan_reads_the_service() -> None:
         '{% for p in "012" %}<th>',
         "<th>{% seat_label 0 %}</th><th>{% seat_label 1 %}</th>",
         "<td>{{ n }}</td><td></td><td></td><td></td><td></td><td></td><td></td><td></td>",
+        "return serializers.IntegerField(min_value=0, max_value=2, **kwargs)",
+        'child=serializers.BooleanField(), min_length=3, max_length=3, required=False',
+        '_SEAT = {"type": "integer", "minimum": 0, "maximum": 2}',
         "def doubled(self) -> tuple[bool, bool, bool]:",
         "score_0=-F('score_1') - F('score_2')",
     ],
@@ -94,6 +99,7 @@ def test_each_assumption_is_caught(line: str) -> None:
         "turn = (seat + 1) % hand.doubled.length;",
         "BOARD_SEEDS = {1: 20160101, 2: 20160102, 3: 20160103}",
         "page_size = 30",
+        "max_value=2**31 - 1",
         "kind = models.CharField(max_length=20)",
         "keys: dict[tuple[int, int, int], Hand] = {}",
     ],

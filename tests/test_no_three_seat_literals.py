@@ -81,7 +81,7 @@ def test_the_scan_reads_the_service() -> None:
         "<th>{% seat_label 0 %}</th><th>{% seat_label 1 %}</th>",
         "<td>{{ n }}</td><td></td><td></td><td></td><td></td><td></td><td></td><td></td>",
         "return serializers.IntegerField(min_value=0, max_value=2, **kwargs)",
-        'child=serializers.BooleanField(), min_length=3, max_length=3, required=False',
+        "child=serializers.BooleanField(), min_length=3, max_length=3, required=False",
         '_SEAT = {"type": "integer", "minimum": 0, "maximum": 2}',
         "def doubled(self) -> tuple[bool, bool, bool]:",
         "score_0=-F('score_1') - F('score_2')",

@@ -232,11 +232,15 @@ function renderControls(ctx, h, p) {
     (legal.length ? legal : defaultChoices(h, seat)).forEach((a) => {
       const body = { seat };
       let text;
-      if ("bid" in a) { body.bid = a.bid; text = a.bid === 0 ? T.no_bid : fmt(T.bid_n, { n: a.bid }); }
-      else if ("double" in a) { body.double = a.double; text = a.double ? T.double : T.no_double; }
-      else if ("redouble" in a) { body.redouble = a.redouble; text = a.redouble ? T.redouble : T.no_redouble; }
+      let what;
+      if ("bid" in a) { body.bid = a.bid; what = "bid"; text = a.bid === 0 ? T.no_bid : fmt(T.bid_n, { n: a.bid }); }
+      else if ("double" in a) { body.double = a.double; what = "double"; text = a.double ? T.double : T.no_double; }
+      else if ("redouble" in a) { body.redouble = a.redouble; what = "redouble"; text = a.redouble ? T.redouble : T.no_redouble; }
       else return;
-      buttons.appendChild(el("button", { type: "button", class: "big action", text, onclick: () => ctx.do.act(body) }));
+      buttons.appendChild(el("button", {
+        type: "button", class: "big action", "data-action": what, "data-value": String(body[what]),
+        text, onclick: () => ctx.do.act(body),
+      }));
     });
     box.appendChild(buttons);
     app.appendChild(box);

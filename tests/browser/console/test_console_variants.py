@@ -186,9 +186,7 @@ def test_a_soft_bomb_entered_by_choosing_what_the_wild_card_stands_for(
     expect(readings.first).to_be_visible()
     offered = [b.get_attribute("data-as") for b in readings.all()]
     assert "5555" in offered and "" in offered  # the natural reading (trio and single) too
-    expect(page.locator("#readings button.reading[data-as='5555']")).to_have_text(
-        "555 7 → 5555"
-    )
+    expect(page.locator("#readings button.reading[data-as='5555']")).to_have_text("555 7 → 5555")
     assert HandEvent.objects.filter(hand=hand, kind="play").count() == 0  # nothing sent yet
     page.screenshot(path=artefacts / "console-laizi-readings.png")
     page.click("#readings button.reading[data-as='5555']")

@@ -55,14 +55,17 @@ export function playLabel(play, T) {
 }
 
 /** The order of a play among the legal ones: [0, body's top rank, kickers low to high] for
- * a play of the kind to beat, [1, rank] for a bomb, [2] for the rocket. The body is the
+ * a play of the kind to beat, [1, size and rank] for a bomb, [2] for the rocket (the four
+ * jokers of two packs after it). A declared play (癞子) is ordered by what it stands for. The body is the
  * ranks held most often (the trio of 三带一, the four of 四带二, a chain's ranks). */
 export function playOrder(play) {
   const counts = rankCounts(play);
   const ranks = Object.keys(counts);
   const index = (r) => RANKS.indexOf(r);
   if (ranks.length === 2 && counts.X === 1 && counts.D === 1) return [2];
-  if (ranks.length === 1 && counts[ranks[0]] === 4) return [1, index(ranks[0])];
+  if (ranks.length === 2 && counts.X === 2 && counts.D === 2) return [2, 1]; // four jokers (four_p)
+  // A bomb: four cards of a rank, or up to eight with two packs (four_p), by size then rank.
+  if (ranks.length === 1 && counts[ranks[0]] >= 4) return [1, 13 * (counts[ranks[0]] - 4) + index(ranks[0])];
   const most = Math.max(...ranks.map((r) => counts[r]));
   const body = ranks.filter((r) => counts[r] === most).map(index);
   const kickers = ranks.filter((r) => counts[r] !== most).flatMap((r) => Array(counts[r]).fill(index(r)));

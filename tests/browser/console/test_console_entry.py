@@ -64,7 +64,7 @@ TEXT = {
 }
 
 
-def _deal() -> dict[str, str]:
+def _deal() -> dict[str, Any]:
     """Seat 0: ♠3 ♥3 ♣3 ♦3 ♦4 …; seat 1: 444 555 666 777 888 (♠♥♣) ♠9 ♠10; the rest in
     order (seat 0's other 12, seat 2's 17, the kitty: ♦2 and the jokers)."""
     pack = [Card(rank, suit) for rank in range(13) for suit in SUITS] + [Card(13), Card(14)]
@@ -73,9 +73,7 @@ def _deal() -> dict[str, str]:
     rest = sorted((c for c in pack if c not in seat1 and c not in seat0), key=card_order)
     seat0 += rest[:12]
     return {
-        "hand_0": format_cards(seat0),
-        "hand_1": format_cards(seat1),
-        "hand_2": format_cards(rest[12:29]),
+        "seat_cards": [format_cards(seat0), format_cards(seat1), format_cards(rest[12:29])],
         "kitty": format_cards(rest[29:]),
     }
 

@@ -80,6 +80,7 @@ def hand_strings() -> dict[str, str]:
             "ev_redouble": _("%(seat)s redoubles"),
             "ev_no_redouble": _("%(seat)s does not redouble"),
             "ev_play": _("%(seat)s plays %(cards)s"),
+            "ev_play_as": _("%(seat)s plays %(cards)s → %(declared)s"),
             "ev_play_hidden": _("%(seat)s plays (cards not shown)"),
             "ev_pass": _("%(seat)s passes"),
             "ev_undo": _("Undone: %(action)s — %(reason)s"),

@@ -90,12 +90,24 @@ def action_step(action: Mapping[str, Any]) -> tuple[str, Any]:
     return "play", action.get("play")
 
 
-def seat_action_words(action: Mapping[str, Any]) -> str:
-    """ "South (南) · seat 1 bids 2 (叫分)": an action with its seat."""
-    return _("%(seat)s %(action)s") % {
-        "seat": seat_name(action.get("seat")),
-        "action": action_words(*action_step(action)),
+def declared_play_words(cards: str | None, declared: str) -> str:
+    """ "plays 7 7 K → K K K (癞子)": a play with wild cards and what they stood for (the
+    action's ``as``, SPEC §11.2)."""
+    return _("plays %(cards)s → %(declared)s (癞子)") % {
+        "cards": cards_words(cards),
+        "declared": cards_words(declared),
     }
+
+
+def seat_action_words(action: Mapping[str, Any]) -> str:
+    """ "South (南) · seat 1 bids 2 (叫分)": an action with its seat; a declared play
+    with what its wild cards stood for."""
+    declared = action.get("as")
+    if isinstance(declared, str) and action.get("play") not in (None, "pass"):
+        words = declared_play_words(action.get("play"), declared)
+    else:
+        words = action_words(*action_step(action))
+    return _("%(seat)s %(action)s") % {"seat": seat_name(action.get("seat")), "action": words}
 
 
 # --------------------------------------------------------------------------- results

@@ -369,6 +369,8 @@ class Step:
     cards: list[Card] | None = None
     trick: int | None = None
     cards_left: list[int] | None = None
+    #: what a play's wild cards stood for (its ``as``, SPEC §11.2), None for a plain play
+    declared: list[Card] | None = None
 
 
 @dataclass
@@ -461,8 +463,16 @@ def _steps(replay: HandReplay, *, deal_counts: list[int] | None, kitty_size: int
                     counts[landlord] += kitty_size  # the kitty joins the landlord's hand (R3.3)
                     kitty_taken = True
                 counts[seat] -= len(cards)
+            declared = action.get("as")
             steps.append(
-                Step("play", seat, cards=cards, trick=trick, cards_left=list(counts or []))
+                Step(
+                    "play",
+                    seat,
+                    cards=cards,
+                    trick=trick,
+                    cards_left=list(counts or []),
+                    declared=cards_of(declared) if isinstance(declared, str) else None,
+                )
             )
         for note in announced.get(index, []):
             kind = "announce" if note.kind == HandEventKind.ANNOUNCE else "announce_missing"

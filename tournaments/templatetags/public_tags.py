@@ -12,7 +12,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from referee.rules.cards import SMALL_JOKER, Card
+from referee.rules.cards import RANK_CHARS, SMALL_JOKER, Card
 from referee.rules.scoring import DefenderStake
 from tournaments.common.player_names import display_name
 from tournaments.common.seat_names import seat_name
@@ -193,6 +193,15 @@ def players_count(active: int, withdrawn: int = 0, *, noun: bool = True) -> str:
     if withdrawn:
         text = _("%(players)s (%(n)s withdrawn)") % {"players": text, "n": withdrawn}
     return text
+
+
+@register.filter
+def rank_text_label(text: str) -> str:
+    """A rank written in notation ("T", "7": a laizi hand's wild rank) as players say it
+    ("10", "7"); anything else as it is."""
+    if isinstance(text, str) and len(text) == 1 and text in RANK_CHARS:
+        return rank_label(RANK_CHARS.index(text))
+    return str(text)
 
 
 @register.simple_tag

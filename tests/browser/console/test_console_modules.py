@@ -784,3 +784,82 @@ def test_a_refusal_names_each_field_error_nested_ones_by_their_key(page: Page) -
         "nested": "Invalid input. pins: 0: Not 4 digits.; 2: Too long.",
         "plain": "Invalid input. reason: Required.",
     }
+
+
+def test_the_provisional_continuation_at_a_four_seat_table(page: Page) -> None:
+    """Four seats (four_p): the turn goes round four seats, and a trick ends after three
+    passes (every other seat), not two."""
+    result = _run(
+        page,
+        """
+        const p = await import('/static/referee/console/provisional.js');
+        const hand = { seats: 4, turn: 3, top_play: null, hands: ['33', '44', '55', '66'],
+                       doubled: [false, false, false, false] };
+        const item = (seat, play) => ({ kind: 'action', body: { seat, play } });
+        const two = p.provisional(hand, [item(3, '6'), item(0, 'pass'), item(1, 'pass')]);
+        const three = p.provisional(hand, [item(3, '6'), item(0, 'pass'), item(1, 'pass'),
+                                           item(2, 'pass')]);
+        return { two, three };
+        """,
+    )
+    assert result["two"]["turn"] == 2 and result["two"]["top"] == {"cards": "6", "seat": 3}
+    assert result["three"]["turn"] == 3 and result["three"]["top"] is None
+    assert result["three"]["held"] == ["33", "44", "55", "6"]
+
+
+def test_the_readings_of_cards_with_a_wild_card(page: Page) -> None:
+    """Laizi, wild 7: the legal readings of exactly the cards tapped (in any order), the
+    natural reading first; the write carries the chosen reading's ``as``; a play of natural
+    cards or a wild card alone has one reading."""
+    result = _run(
+        page,
+        """
+        const e = await import('/static/referee/console/entry.js');
+        const T = { small_joker: 'Small joker', big_joker: 'Big joker' };
+        const legal = [
+          { seat: 0, play: '7' }, { seat: 0, play: '5' }, { seat: 0, play: '57', as: '55' },
+          { seat: 0, play: '5557' }, { seat: 0, play: '5557', as: '5555' },
+          { seat: 0, play: '555' }, { seat: 0, play: 'pass' },
+        ];
+        const soft = e.readingsOf(legal, '7555');
+        return {
+          soft: soft.map((a) => a.as || null),
+          wild_alone: e.readingsOf(legal, '7').length,
+          natural: e.readingsOf(legal, '555').map((a) => a.as || null),
+          none: e.readingsOf(legal, '33'),
+          body: e.playBody(0, '7555', soft[1]),
+          plain: e.playBody(0, '555', e.readingsOf(legal, '555')[0]),
+          labels: soft.map((a) => e.readingLabel(a, T)),
+          order: e.orderPlays([
+            { seat: 0, play: '7Q', as: 'QQ' }, { seat: 0, play: '5557', as: '5555' },
+            { seat: 0, play: '66' }, { seat: 0, play: '77', as: 'AA' },
+            { seat: 0, play: '57', as: '55' },
+          ]).map((a) => a.play + (a.as ? '=' + a.as : '')),
+          bombs: ['55555', '3333', 'XXDD', '666666', 'XD'].map(e.playOrder),
+        };
+        """,
+    )
+    assert result["soft"] == [None, "5555"]
+    assert result["wild_alone"] == 1
+    assert result["natural"] == [None]
+    assert result["none"] == []
+    assert result["body"] == {"seat": 0, "play": "7555", "as": "5555"}
+    assert result["plain"] == {"seat": 0, "play": "555"}
+    assert result["labels"] == ["555 7", "555 7 → 5555"]
+    # pairs answering a pair, by the pair they stand for; the soft bomb after them
+    assert result["order"] == ["57=55", "66", "7Q=QQ", "77=AA", "5557=5555"]
+    assert result["bombs"] == [[1, 15], [1, 0], [2, 1], [1, 29], [2]]
+
+
+def test_a_declared_play_in_words(page: Page) -> None:
+    result = _run_with(
+        page,
+        """
+        const h = await import('/static/referee/console/history.js');
+        const action = { seat: 0, play: '5557', as: '5555' };
+        const e = { seq: 4, kind: 'play', payload: { action } };
+        return [h.eventWords(arg.en, e, (s) => 'S' + s), h.eventWords(arg.zh, e, (s) => 'S' + s)];
+        """,
+        {"en": _strings("en"), "zh": _strings("zh-hans")},
+    )
+    assert result == ["S0 plays 5557 → 5555", "S0 出 5557 → 5555"]

@@ -9,7 +9,12 @@
  *   buttons come from the cards the seat would still hold (provisional.js).
  * - Physical cards (the cards are unknown): the fifteen rank buttons.
  * Typed notation is accepted in every case. A tap on a legal play is one write through
- * the queue, like any other (ctx.do.act: one Idempotency-Key). */
+ * the queue, like any other (ctx.do.act: one Idempotency-Key).
+ *
+ * Wild cards (癞子, the ``laizi`` profile, ``h.wild`` once the landlord is known): the cards
+ * tapped or typed are matched with the API's legal readings of exactly those cards (its
+ * legal_actions with the same cards, each with its ``as``); one reading is sent as it is,
+ * several are offered to choose from, and the play goes as {seat, play, as}. */
 
 import { el, fmt, fmtn } from "./dom.js";
 import { RANKS, ranksOf } from "./provisional.js";
@@ -50,14 +55,17 @@ export function playLabel(play, T) {
 }
 
 /** The order of a play among the legal ones: [0, body's top rank, kickers low to high] for
- * a play of the kind to beat, [1, rank] for a bomb, [2] for the rocket. The body is the
+ * a play of the kind to beat, [1, size and rank] for a bomb, [2] for the rocket (the four
+ * jokers of two packs after it). A declared play (癞子) is ordered by what it stands for. The body is the
  * ranks held most often (the trio of 三带一, the four of 四带二, a chain's ranks). */
 export function playOrder(play) {
   const counts = rankCounts(play);
   const ranks = Object.keys(counts);
   const index = (r) => RANKS.indexOf(r);
   if (ranks.length === 2 && counts.X === 1 && counts.D === 1) return [2];
-  if (ranks.length === 1 && counts[ranks[0]] === 4) return [1, index(ranks[0])];
+  if (ranks.length === 2 && counts.X === 2 && counts.D === 2) return [2, 1]; // four jokers (four_p)
+  // A bomb: four cards of a rank, or up to eight with two packs (four_p), by size then rank.
+  if (ranks.length === 1 && counts[ranks[0]] >= 4) return [1, 13 * (counts[ranks[0]] - 4) + index(ranks[0])];
   const most = Math.max(...ranks.map((r) => counts[r]));
   const body = ranks.filter((r) => counts[r] === most).map(index);
   const kickers = ranks.filter((r) => counts[r] !== most).flatMap((r) => Array(counts[r]).fill(index(r)));
@@ -78,9 +86,36 @@ function compareOrders(a, b) {
 export function orderPlays(actions) {
   return (actions || [])
     .filter((a) => typeof a.play === "string" && a.play !== "pass")
-    .map((a) => ({ action: a, order: playOrder(a.play) }))
+    .map((a) => ({ action: a, order: playOrder(a.as || a.play) }))
     .sort((a, b) => compareOrders(a.order, b.order))
     .map((x) => x.action);
+}
+
+/** Are ``a`` and ``b`` the same cards (ranks in any order, suits or not)? */
+export function sameCards(a, b) {
+  const sorted = (cards) => ranksOf(cards).split("").sort().join("");
+  return sorted(a) === sorted(b);
+}
+
+/** The legal readings of exactly the cards ``text`` (the ``legal`` actions of the seat
+ * whose play is those cards: with ``as`` when a wild card stands for another rank, without
+ * when every card is its own rank), the natural reading first. */
+export function readingsOf(legal, text) {
+  const plays = (legal || []).filter((a) => typeof a.play === "string" && a.play !== "pass" && sameCards(a.play, text));
+  return plays.filter((a) => !a.as).concat(plays.filter((a) => a.as));
+}
+
+/** The write of a play of ``text`` by ``seat`` read as ``reading`` (a legal action, or
+ * none): the cards as the referee entered them, with the declaration when it has one. */
+export function playBody(seat, text, reading) {
+  const body = { seat, play: text };
+  if (reading && reading.as) body.as = reading.as;
+  return body;
+}
+
+/** A play's cards for its button, with what its wild cards stand for: "7 A A → A A A A". */
+export function readingLabel(action, T) {
+  return action.as ? playLabel(action.play, T) + " → " + playLabel(action.as, T) : playLabel(action.play, T);
 }
 
 /** Can one more card of ``rank`` go into the composer's ``text``, the seat holding ``held``? */
@@ -98,6 +133,7 @@ export function renderPlayEntry(ctx, h, seat, p, box, seatName) {
   const canPassLegal = legal.some((a) => a.play === "pass");
   const top = p ? p.top : h.top_play;
   const held = !p && h.hands && typeof h.hands[seat] === "string" ? h.hands[seat] : null;
+  const wildRank = h.wild ? ranksOf(h.wild) : null;
   const input = el("input", {
     name: "notation", class: "notation", autocomplete: "off", autocapitalize: "characters",
     "aria-label": T.notation, placeholder: T.notation, value: state.composer,
@@ -128,9 +164,10 @@ export function renderPlayEntry(ctx, h, seat, p, box, seatName) {
     const extra = [];
     plays.forEach((a, i) => {
       const button = el("button", {
-        type: "button", class: "legal-play", "data-play": a.play, title: a.play,
-        hidden: i >= SHOWN_PLAYS, text: playLabel(a.play, T),
-        onclick: () => ctx.do.act({ seat, play: a.play }),
+        type: "button", class: "legal-play", "data-play": a.play, "data-as": a.as || null,
+        title: a.as ? a.play + " → " + a.as : a.play,
+        hidden: i >= SHOWN_PLAYS, text: readingLabel(a, T),
+        onclick: () => ctx.do.act(playBody(seat, a.play, a)),
       });
       if (i >= SHOWN_PLAYS) extra.push(button);
       list.appendChild(button);
@@ -158,10 +195,12 @@ export function renderPlayEntry(ctx, h, seat, p, box, seatName) {
     const groups = el("div", { class: "ranks grouped", id: "held-cards" });
     groupCards(held).forEach(({ rank, count }) => {
       const joker = rank === "X" || rank === "D";
+      const wild = rank === wildRank;
       const button = el("button", {
-        type: "button", class: "rank group" + (joker ? " joker joker-" + (rank === "X" ? "small" : "big") : ""),
+        type: "button",
+        class: "rank group" + (joker ? " joker joker-" + (rank === "X" ? "small" : "big") : "") + (wild ? " wild" : ""),
         "data-rank": rank, "data-count": String(count),
-        "aria-label": rankLabel(rank, T) + " ×" + count,
+        "aria-label": rankLabel(rank, T) + " ×" + count + (wild ? " · " + T.wild : ""),
         onclick: () => add(rank),
       }, [el("span", { class: "rank-face", text: rankLabel(rank, T) }), el("span", { class: "rank-count" })]);
       rankButtons.push({ button, rank, count });
@@ -191,9 +230,23 @@ export function renderPlayEntry(ctx, h, seat, p, box, seatName) {
       let text = (input.value || "").trim();
       if (!text) return;
       if (/^(pass|p|过|不要)$/i.test(text)) text = "pass";
-      ctx.do.act({ seat, play: text });
+      const readings = text === "pass" ? [] : readingsOf(legal, text);
+      if (readings.length > 1) ctx.do.offerReadings({ handId: h.id, seat, text, readings });
+      else ctx.do.act(playBody(seat, text, readings[0]));
     },
   }, [input, el("button", { type: "submit", class: "play", text: T.play })]));
+  const offered = state.readings;
+  if (offered && offered.handId === h.id && offered.seat === seat && offered.text === state.composer) {
+    // The cards hold wild cards that can stand for several plays: the referee says which.
+    box.appendChild(el("section", { class: "readings", id: "readings" }, [
+      el("h3", { text: fmt(T.choose_reading, { cards: playLabel(offered.text, T) }) }),
+      el("div", { class: "buttons" }, offered.readings.map((a) => el("button", {
+        type: "button", class: "big reading", "data-as": a.as || "",
+        text: a.as ? readingLabel(a, T) : readingLabel(a, T) + " · " + T.as_themselves,
+        onclick: () => ctx.do.act(playBody(seat, offered.text, a)),
+      }))),
+    ]));
+  }
   const canPass = legal.length ? canPassLegal : top !== null;
   box.appendChild(el("div", { class: "buttons" }, [
     el("button", { type: "button", class: "secondary clear", text: T.clear, onclick: () => { state.composer = ""; update(); } }),

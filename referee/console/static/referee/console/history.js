@@ -37,7 +37,8 @@ export function resultWords(W, result, name, scores) {
   return parts.join(W.comma);
 }
 
-/** A bid, double, redouble, play or pass in words (a hidden play's cards are null). */
+/** A bid, double, redouble, play or pass in words (a hidden play's cards are null; a
+ * declared play's ``as``, what its wild cards stood for, follows its cards). */
 export function actionWords(W, action, name) {
   const seat = name(action.seat);
   if ("bid" in action) return action.bid === 0 ? fmt(W.ev_no_bid, { seat }) : fmt(W.ev_bid, { seat, n: action.bid });
@@ -45,6 +46,8 @@ export function actionWords(W, action, name) {
   if ("redouble" in action) return fmt(action.redouble ? W.ev_redouble : W.ev_no_redouble, { seat });
   if (action.play === "pass") return fmt(W.ev_pass, { seat });
   if (action.play === null || action.play === undefined) return fmt(W.ev_play_hidden, { seat });
+  // A play with wild cards (癞子) says what they stood for: "77K → KKK".
+  if (action.as) return fmt(W.ev_play_as, { seat, cards: action.play, declared: action.as });
   return fmt(W.ev_play, { seat, cards: action.play });
 }
 

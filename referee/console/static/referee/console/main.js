@@ -39,6 +39,7 @@ const state = {
   earlier: null, // an earlier hand opened read only (history.js)
   pinError: null, // the last refusal of the players' PINs {handId, text}
   resultEntry: null, // a result-only entry under way {handId, step, body, preview…} (result.js)
+  readings: null, // the readings offered for cards with wild cards {handId, seat, text, readings} (entry.js)
 };
 const api = createApi({
   fetch: (...args) => window.fetch(...args),
@@ -80,6 +81,7 @@ function show() {
 function setHand(hand) {
   state.hand = hand;
   state.seat = null;
+  state.readings = null;
 }
 
 /** A write's answer: the new state and the one event it appended (not the log). */
@@ -137,6 +139,7 @@ function enqueue(item) {
   queue.push(Object.assign({ key: newKey() }, item));
   state.composer = "";
   state.seat = null;
+  state.readings = null;
   show();
   return sender.flush();
 }
@@ -163,6 +166,7 @@ ctx.do = {
     show();
   },
   setSeat: (seat) => { state.seat = seat; show(); },
+  offerReadings: (offered) => { state.readings = offered; show(); },
   start: (body) => {
     const t = state.table;
     // One start per table in the queue: a second tap is the same intended action.

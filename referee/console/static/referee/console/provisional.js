@@ -18,16 +18,19 @@ export function provisional(hand, items) {
   const actions = items.filter((q) => q.body && typeof q.body.seat === "number" && q.kind === "action");
   let turn = hand.turn;
   let top = hand.top_play ? { cards: hand.top_play.cards, seat: hand.top_play.seat } : null;
+  const seats = hand.seats || (hand.doubled || hand.hands).length; // 4 at a four_p table
   const held = hand.hands ? hand.hands.map((cards) => (cards === null ? null : ranksOf(cards))) : null;
   actions.forEach((q) => {
     const { seat, play } = q.body;
-    turn = (seat + 1) % hand.doubled.length; // one "doubled" flag a seat
+    turn = (seat + 1) % seats;
     if (typeof play !== "string") return;
     if (play === "pass") {
-      if (top && turn === top.seat) top = null; // every other seat passed: a free lead
+      // Every other seat (seats - 1 of them) passed: the turn is back with the top play's
+      // seat, a free lead.
+      if (top && turn === top.seat) top = null;
       return;
     }
-    top = { cards: play, seat };
+    top = { cards: q.body.as ? play + " → " + q.body.as : play, seat };
     if (held && held[seat] !== null) {
       let rest = held[seat];
       ranksOf(play).split("").forEach((r) => {

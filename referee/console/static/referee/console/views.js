@@ -2,11 +2,11 @@
  * controller's ``do`` callbacks (main.js). No request is made here. */
 
 import { el, fmt, fmtn } from "./dom.js";
-import { renderPlayEntry } from "./entry.js";
+import { rankLabel, renderPlayEntry } from "./entry.js";
 import {
   renderAwaiting, renderConfirmation, renderEarlier, renderHandList, renderHandNotes, renderLogWords,
 } from "./history.js";
-import { provisional } from "./provisional.js";
+import { provisional, ranksOf } from "./provisional.js";
 import { renderResultEntry } from "./result.js";
 import { handsLeft } from "./round.js";
 
@@ -34,7 +34,9 @@ export function actionText(ctx, body) {
   if ("bid" in body) what = body.bid === 0 ? T.no_bid : fmt(T.bid_n, { n: body.bid });
   else if ("double" in body) what = body.double ? T.double : T.no_double;
   else if ("redouble" in body) what = body.redouble ? T.redouble : T.no_redouble;
-  else if ("play" in body) what = body.play === "pass" ? T.pass : T.play + " " + body.play;
+  else if ("play" in body) {
+    what = body.play === "pass" ? T.pass : T.play + " " + body.play + (body.as ? " → " + body.as : "");
+  }
   return seatName(ctx, body.seat) + " · " + what;
 }
 
@@ -156,6 +158,7 @@ function renderHand(ctx, h) {
     [T.multiplier, h.stakes ? h.stakes.filter((s) => s !== null).join(" / ") : "—"],
     [T.cards_left, h.cards_left ? h.cards_left.map((n, s) => s + ": " + n).join(" · ") : "—"],
   ];
+  if (h.wild) rows.push([T.wild, rankLabel(ranksOf(h.wild), T)]);
   if (h.kitty) rows.push([T.kitty, h.kitty]);
   if (h.scores) rows.push([T.scores, h.scores.map((n, s) => s + ": " + n).join(" · ")]);
   if (h.confirmation !== "not_required") rows.push([T.confirmation, T["confirmation_" + h.confirmation] || h.confirmation]);
@@ -205,8 +208,12 @@ function seatSelect(ctx, seat) {
   }, seatPositions(ctx).map((s) => el("option", { value: String(s), selected: s === seat, text: seatName(ctx, s) })));
 }
 
+/** The auction's buttons while writes wait (the server's legal actions are then stale):
+ * the bids, or the doubling phase's choices (a profile without doubling, such as
+ * ``four_p``, never reaches that phase). */
 function defaultChoices(h, seat) {
   if (h.status === "bidding") return [0, 1, 2, 3].map((n) => ({ seat, bid: n }));
+  if (h.status !== "doubling") return [];
   if (seat === h.landlord) return [{ seat, redouble: true }, { seat, redouble: false }];
   return [{ seat, double: true }, { seat, double: false }];
 }
@@ -225,11 +232,15 @@ function renderControls(ctx, h, p) {
     (legal.length ? legal : defaultChoices(h, seat)).forEach((a) => {
       const body = { seat };
       let text;
-      if ("bid" in a) { body.bid = a.bid; text = a.bid === 0 ? T.no_bid : fmt(T.bid_n, { n: a.bid }); }
-      else if ("double" in a) { body.double = a.double; text = a.double ? T.double : T.no_double; }
-      else if ("redouble" in a) { body.redouble = a.redouble; text = a.redouble ? T.redouble : T.no_redouble; }
+      let what;
+      if ("bid" in a) { body.bid = a.bid; what = "bid"; text = a.bid === 0 ? T.no_bid : fmt(T.bid_n, { n: a.bid }); }
+      else if ("double" in a) { body.double = a.double; what = "double"; text = a.double ? T.double : T.no_double; }
+      else if ("redouble" in a) { body.redouble = a.redouble; what = "redouble"; text = a.redouble ? T.redouble : T.no_redouble; }
       else return;
-      buttons.appendChild(el("button", { type: "button", class: "big action", text, onclick: () => ctx.do.act(body) }));
+      buttons.appendChild(el("button", {
+        type: "button", class: "big action", "data-action": what, "data-value": String(body[what]),
+        text, onclick: () => ctx.do.act(body),
+      }));
     });
     box.appendChild(buttons);
     app.appendChild(box);

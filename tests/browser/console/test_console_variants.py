@@ -1,0 +1,210 @@
+"""The referee console at the variant tables (issue 20), on a phone (390×844): a ``four_p``
+hand (四人斗地主) entered from its first bid to its last card at a four-seat table, and a
+``laizi`` hand (癞子) whose soft bomb is entered by tapping its cards and choosing what the
+wild card stands for. Each action is one the API lists as legal, entered as a referee
+would: the auction's buttons, the seat's cards tapped rank by rank, Play (or Pass)."""
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from referee.rules.cards import RANK_CHARS
+from tests import factories
+from tests.api.helpers import assign, playing_table, referee_user
+from tests.browser.console.conftest import phone_context as _phone
+from tests.variant_deals import laizi_soft_bomb_deal
+from tournaments.hands import selectors as hand_selectors
+from tournaments.hands.write import hand_create
+from tournaments.models import Hand, HandEvent, Table
+
+pytestmark = pytest.mark.django_db(transaction=True)
+PASSWORD = "console-pass-variants"
+FOUR_P_SEED = 25  # a deal the choices below play out in 58 actions, every seat playing
+LIVE = ("bidding", "doubling", "playing")
+
+
+def _referee(table: Table) -> Any:
+    referee = referee_user("variant-ref")
+    referee.set_password(PASSWORD)
+    referee.save()
+    assign(referee, table)
+    return referee
+
+
+def _sign_in_and_open(page: Page, referee: Any) -> None:
+    page.goto("/referee/login/")
+    page.fill("input[name=username]", referee.username)
+    page.fill("input[name=password]", PASSWORD)
+    page.click("button[type=submit]")
+    expect(page.locator("#app h1")).to_have_text("My tables now")
+    page.click("button.table-open")
+    expect(page.locator("section.hand")).to_be_visible()
+
+
+def _detail(hand: Hand) -> dict[str, Any]:
+    hand = Hand.objects.select_related("table__round__tournament", "board").get(pk=hand.pk)
+    return hand_selectors.hand_detail(hand=hand, show_cards=True)
+
+
+def _ranks(cards: str) -> str:
+    return "".join(c for c in cards.replace("10", "T") if c in RANK_CHARS)
+
+
+def _state(page: Page) -> dict[str, str]:
+    """The hand's state list (dt → dd) as the console shows it."""
+    terms = page.locator("#hand-state dt").all_inner_texts()
+    return dict(zip(terms, page.locator("#hand-state dd").all_inner_texts(), strict=True))
+
+
+def _choose(detail: dict[str, Any]) -> dict[str, Any]:
+    """The action the referee enters: the first bidder bids 3; in play the longest legal
+    play (a free lead is never a pass), else pass."""
+    legal = detail["legal_actions"]
+    if detail["status"] != "playing":
+        return next((a for a in legal if a.get("bid") == 3), legal[0])
+    plays = [a for a in legal if a["play"] != "pass" and "as" not in a]
+    if not plays:
+        return next(a for a in legal if a["play"] == "pass")
+    return max(plays, key=lambda a: (len(a["play"]), a["play"]))
+
+
+def _tap_cards(page: Page, play: str) -> None:
+    for rank in _ranks(play):
+        page.click(f"#held-cards button.rank[data-rank='{rank}']")
+
+
+def _enter(page: Page, action: dict[str, Any]) -> None:
+    """Enter ``action`` on the console: its auction button, or its cards tapped and Play,
+    or Pass."""
+    if "bid" in action:
+        page.click(f"button.action[data-action=bid][data-value='{action['bid']}']")
+    elif action["play"] == "pass":
+        page.locator("button.pass").first.click()
+    else:
+        _tap_cards(page, action["play"])
+        expect(page.locator("input[name=notation]")).to_have_value(_ranks(action["play"]))
+        page.click("form.composer button.play")
+
+
+def test_a_four_seat_hand_from_the_first_bid_to_the_last_card(
+    live_server: Any, console_browser: Browser, http_cookies: None, artefacts: Path
+) -> None:
+    table = playing_table(name="Four-player open", slug="four-p-open", rule_profile="four_p")
+    factories.SeatFactory(table=table, position=3)
+    referee = _referee(table)
+    hand = hand_create(table=table, seed=FOUR_P_SEED)
+    context = _phone(console_browser, live_server, "en")
+    page = context.new_page()
+    _sign_in_and_open(page, referee)
+
+    # Four seats everywhere: the seat list, the cards left, each seat's cards.
+    assert page.locator("select[name=seat] option").count() == 4
+    assert page.locator("ul.held li").count() == 4
+    assert _state(page)["Cards left"] == "0: 25 · 1: 25 · 2: 25 · 3: 25"
+    page.screenshot(path=artefacts / "console-four-p-bidding.png")
+
+    detail = _detail(hand)
+    entered = 0
+    while detail["status"] in LIVE:
+        # No doubling at a four_p table: the console offers what the API lists, no more.
+        assert page.locator("button.action[data-action=double]").count() == 0
+        assert page.locator("button.action[data-action=redouble]").count() == 0
+        if detail["status"] == "playing" and entered and detail["top_play"] is None:
+            expect(page.locator(".legal-plays")).to_have_count(0)  # a free lead
+        action = _choose(detail)
+        _enter(page, action)
+        entered += 1
+        expect(page.locator("section.hand")).to_have_attribute(
+            "data-version", str(detail["version"] + 1)
+        )
+        detail = _detail(hand)
+        assert detail["status"] != "doubling"
+        assert entered < 200, "the hand did not end"
+        if entered == 4:
+            page.screenshot(path=artefacts / "console-four-p-playing.png")
+
+    assert detail["status"] == "finished"
+    scores = detail["scores"]
+    assert len(scores) == 4 and sum(scores) == 0 and any(scores)
+    expect(page.locator("section.hand")).to_have_attribute("data-status", "finished")
+    shown = _state(page)["Scores"]
+    assert shown == " · ".join(f"{seat}: {score}" for seat, score in enumerate(scores))
+    row = page.locator("#table-hands .hand-row .scores")
+    expect(row).to_have_text(
+        " · ".join(f"{s}: {'+' if n > 0 else ''}{n}" for s, n in enumerate(scores))
+    )
+    # The log in words names all four seats' actions, one line an event.
+    events = HandEvent.objects.filter(hand=hand).count()
+    expect(page.locator("#log li")).to_have_count(events)
+    assert {e.actor_seat for e in HandEvent.objects.filter(hand=hand, kind="play")} == {
+        0,
+        1,
+        2,
+        3,
+    }
+    page.screenshot(path=artefacts / "console-four-p-finished.png", full_page=True)
+    context.close()
+
+
+def test_a_soft_bomb_entered_by_choosing_what_the_wild_card_stands_for(
+    live_server: Any, console_browser: Browser, http_cookies: None, artefacts: Path
+) -> None:
+    table = playing_table(name="Wild-card open", slug="laizi-open", rule_profile="laizi")
+    referee = _referee(table)
+    hand = hand_create(table=table, deal=laizi_soft_bomb_deal())
+    context = _phone(console_browser, live_server, "en")
+    page = context.new_page()
+    _sign_in_and_open(page, referee)
+    # No wild rank before the landlord is known (it is drawn then, R11.2.1).
+    assert "Wild (癞子)" not in _state(page)
+
+    # The auction on the console: seat 0 bids 3, nobody doubles.
+    detail = _detail(hand)
+    while detail["status"] != "playing":
+        legal = detail["legal_actions"]
+        action = next(a for a in legal if a.get("bid") == 3 or a.get("double") is False)
+        what = "bid" if "bid" in action else "double"
+        value = "3" if what == "bid" else "false"
+        page.click(f"button.action[data-action={what}][data-value='{value}']")
+        expect(page.locator("section.hand")).to_have_attribute(
+            "data-version", str(detail["version"] + 1)
+        )
+        detail = _detail(hand)
+    assert (detail["landlord"], detail["turn"], detail["wild"]) == (0, 0, "7")
+    assert {"seat": 0, "play": "5557", "as": "5555"} in detail["legal_actions"]
+
+    # The wild rank, shown once the landlord is known; the wild card among the seat's cards.
+    assert _state(page)["Wild (癞子)"] == "7"
+    expect(page.locator("#held-cards button.rank.wild")).to_have_attribute("data-rank", "7")
+
+    # The soft bomb: 5 5 5 and the wild 7 tapped, then its reading chosen.
+    _tap_cards(page, "5557")
+    page.click("form.composer button.play")
+    readings = page.locator("#readings button.reading")
+    expect(readings.first).to_be_visible()
+    offered = [b.get_attribute("data-as") for b in readings.all()]
+    assert "5555" in offered and "" in offered  # the natural reading (trio and single) too
+    expect(page.locator("#readings button.reading[data-as='5555']")).to_have_text("555 7 → 5555")
+    assert HandEvent.objects.filter(hand=hand, kind="play").count() == 0  # nothing sent yet
+    page.screenshot(path=artefacts / "console-laizi-readings.png")
+    page.click("#readings button.reading[data-as='5555']")
+    expect(page.locator("section.hand")).to_have_attribute(
+        "data-version", str(detail["version"] + 1)
+    )
+
+    event = HandEvent.objects.filter(hand=hand, kind="play").get()
+    assert event.payload["action"]["as"] == "5555"
+    assert _ranks(event.payload["action"]["play"]) in ("5557", "5575", "7555")
+    after = _detail(hand)
+    assert after["bombs"] == 1 and after["turn"] == 1
+    page.click("#log summary")
+    line = page.locator("#log li[data-kind=play]")
+    expect(line).to_have_text(f"{_seat0(page)} plays {event.payload['action']['play']} → 5555")
+    page.screenshot(path=artefacts / "console-laizi-soft-bomb.png", full_page=True)
+    context.close()
+
+
+def _seat0(page: Page) -> str:
+    return page.locator("select[name=seat] option[value='0']").inner_text()

@@ -1,0 +1,76 @@
+"""The public hand page of a wild-card (癞子, ``laizi``) hand (issue 20): the wild rank once
+the landlord is known (R11.2.1), and a declared play with both its cards and what its wild
+cards stood for, in English and 简体中文."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.urls import reverse
+
+from tests.api.helpers import playing_table
+from tests.variant_deals import laizi_soft_bomb_deal
+from tournaments.hands.words import event_words
+from tournaments.hands.write import hand_action_record, hand_create
+from tournaments.models import Hand
+from tournaments.public.selectors import hand_page
+
+pytestmark = pytest.mark.django_db
+
+
+def _hand() -> Hand:
+    table = playing_table(name="Wild-card open", slug="laizi-open", rule_profile="laizi")
+    return hand_create(table=table, deal=laizi_soft_bomb_deal())
+
+
+def _record(hand: Hand, *actions: dict[str, Any]) -> None:
+    for action in actions:
+        hand_action_record(hand=hand, action=action)
+
+
+def _url(hand: Hand) -> str:
+    return reverse("public:hand", args=[hand.table.round.tournament.slug, hand.pk])
+
+
+AUCTION = ({"seat": 0, "bid": 3}, {"seat": 1, "double": False}, {"seat": 2, "double": False})
+SOFT_BOMB = {"seat": 0, "play": "5557", "as": "5555"}
+
+
+def test_the_wild_rank_is_shown_once_the_landlord_is_known(client: Any) -> None:
+    hand = _hand()
+    before = client.get(_url(hand)).content.decode()
+    assert hand_page(hand=hand).wild is None and 'id="wild-rank"' not in before
+    _record(hand, AUCTION[0])
+    assert hand_page(hand=hand).wild == "7"
+    page = client.get(_url(hand)).content.decode()
+    assert '<p class="wild" id="wild-rank">Wild (癞子): <strong>7</strong></p>' in page
+
+
+def test_a_declared_play_shows_its_cards_and_what_they_stood_for(client: Any) -> None:
+    hand = _hand()
+    _record(hand, *AUCTION, SOFT_BOMB)
+    steps = hand_page(hand=hand).steps
+    play = next(s for s in steps if s.kind == "play")
+    assert [c.rank for c in play.cards or []] == [2, 2, 2, 4]
+    assert [c.rank for c in play.declared or []] == [2, 2, 2, 2]
+    page = client.get(_url(hand)).content.decode()
+    declared = page.split('<span class="declared"', 1)[1].split("</span></span>", 1)[0]
+    assert declared.count("<b>5</b>") == 4 and "<b>7</b>" not in declared
+    zh = client.get(_url(hand), HTTP_ACCEPT_LANGUAGE="zh-Hans").content.decode()
+    assert "癞子所当的牌" in zh and '<p class="wild" id="wild-rank">癞子: <strong>7</strong>' in zh
+
+
+def test_a_plain_play_declares_nothing(client: Any) -> None:
+    hand = _hand()
+    _record(hand, *AUCTION, {"seat": 0, "play": "3"})
+    play = next(s for s in hand_page(hand=hand).steps if s.kind == "play")
+    assert play.declared is None
+    assert '<span class="declared"' not in client.get(_url(hand)).content.decode()
+
+
+def test_the_log_says_the_cards_and_their_reading(client: Any) -> None:
+    text = event_words("play", {"action": SOFT_BOMB})
+    assert text == "East (东) · seat 0 plays 5 5 5 7 → 5 5 5 5 (癞子)"
+    plain = event_words("play", {"action": {"seat": 0, "play": "5557"}})
+    assert plain == "East (东) · seat 0 plays 5 5 5 7"

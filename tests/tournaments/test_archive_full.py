@@ -172,13 +172,30 @@ def _hand(data: dict[str, Any], number: int) -> dict[str, Any]:
     return hands[number - 1]
 
 
+def _four_seats(hand: dict[str, Any]) -> None:
+    """A hand of four seats, its arrays one a seat, in a three-seat (comp2016) tournament."""
+    scores = hand["scores"]
+    hand.update(
+        seats=4,
+        doubled=[*hand["doubled"], False],
+        scores=None if scores is None else [*scores, 0],
+    )
+
+
 @pytest.mark.parametrize(
     ("change", "field"),
     [
         (lambda d: _hand(d, 1).update(confirmation="pending"), "hands[0].confirmation"),
         (lambda d: _hand(d, 2).update(confirmation="confirmed"), "hands[1].confirmation"),
         (lambda d: _hand(d, 3).update(status="finished"), "hands[2].status"),
-        (lambda d: _hand(d, 4).update(score_0=1, score_1=-1, score_2=0), "hands[3].score_0"),
+        (lambda d: _hand(d, 4).update(scores=[1, -1, 0]), "hands[3]"),
+        (lambda d: _hand(d, 4).update(scores=[2, -1, -1, 0]), "hands[3].scores"),
+        (lambda d: _hand(d, 4).update(scores=[2, -1, "-1"]), "hands[3].scores"),
+        (lambda d: _hand(d, 4).update(scores=[2.0, -1, -1]), "hands[3].scores"),
+        (lambda d: _hand(d, 4).update(doubled=[False, False]), "hands[3].doubled"),
+        (lambda d: _hand(d, 4).update(doubled=[False, 0, False]), "hands[3].doubled"),
+        (lambda d: _four_seats(_hand(d, 4)), "hands[3]"),  # the log replays three seats
+        (lambda d: _hand(d, 4).update(seats=2), "hands[3].seats"),
         (lambda d: _hand(d, 5).update(deal=None), "hands[4].deal"),
         (lambda d: _hand(d, 5).update(physical_cards="yes"), "hands[4].physical_cards"),
         (lambda d: _hand(d, 1)["events"][0].update(device_id=7), "events[0].device_id"),

@@ -80,9 +80,7 @@ def test_voided_hand_cannot_show_a_score() -> None:
 def test_a_version_bump_without_an_event_is_not_enough() -> None:
     hand = finished_hand()
     rows = Hand.objects.filter(pk=hand.pk)
-    assert_refused(
-        lambda: rows.update(scores=[12, -6, -6], version=hand.version + 1)
-    )
+    assert_refused(lambda: rows.update(scores=[12, -6, -6], version=hand.version + 1))
     unchanged(hand)
 
 
@@ -91,9 +89,7 @@ def test_a_note_is_not_an_event_that_changes_a_result() -> None:
     hand = finished_hand()
     HandEvent.objects.create(hand=hand, seq=hand.version + 1, kind="note", payload={"x": 1})
     rows = Hand.objects.filter(pk=hand.pk)
-    assert_refused(
-        lambda: rows.update(scores=[12, -6, -6], version=hand.version + 1)
-    )
+    assert_refused(lambda: rows.update(scores=[12, -6, -6], version=hand.version + 1))
 
 
 def test_an_old_event_does_not_let_a_result_change() -> None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db import NotSupportedError
 from django.db.models import F, Func, IntegerField
 
 
@@ -22,16 +21,14 @@ class JsonArrayLength(Func):
 class JsonIntElement(Func):
     """Element ``index`` of the JSON array column ``field`` when it is a JSON integer, else NULL
     (missing, a fraction such as 12.5, a string such as "-6", a boolean, an array, an object):
-    so a check that the element is not NULL is a check that it is an integer."""
+    so a check that the element is not NULL is a check that it is an integer. SQLite and
+    PostgreSQL only, as the service."""
 
     output_field = IntegerField()
 
     def __init__(self, field: str, index: int) -> None:
         super().__init__(F(field))
         self.index = index
-
-    def as_sql(self, compiler: Any, connection: Any, **extra: Any) -> Any:
-        raise NotSupportedError("JsonIntElement is written for SQLite and PostgreSQL only.")
 
     def as_sqlite(self, compiler: Any, connection: Any, **extra: Any) -> Any:
         sql, params = compiler.compile(self.source_expressions[0])

@@ -72,8 +72,10 @@ def _database_create(server: str, name: str) -> None:
 _SEED_SQL = [
     """INSERT INTO tournaments_player (name, chinese_name, club, external_id)
        SELECT 'Bench ' || g, '选手' || g, %(club)s, '' FROM generate_series(1, %(n)s) g""",
-    """INSERT INTO tournaments_entry (tournament_id, player_id, registration_order, withdrawn)
-       SELECT %(t)s, id, row_number() OVER (ORDER BY id), false
+    """INSERT INTO tournaments_entry
+           (tournament_id, player_id, registration_order, withdrawn, pin)
+       SELECT %(t)s, id, row_number() OVER (ORDER BY id), false,
+              lpad((id %% 10000)::text, 4, '0')  -- the PIN (PIN_DIGITS = 4): not read here
        FROM tournaments_player WHERE club = %(club)s""",
     """INSERT INTO tournaments_round (tournament_id, number, status, seating_explanation)
        SELECT %(t)s, g, 'closed', '' FROM generate_series(1, %(rounds)s) g""",
@@ -96,7 +98,7 @@ _SEED_SQL = [
     """INSERT INTO tournaments_hand
            (table_id, board_id, number, status, rule_profile, rule_profile_hash, landlord_seat,
             bid, winner, seats, doubled, redoubled, bombs, rockets, spring,
-            anti_spring, scores, confirmation, version, physical_cards)
+            anti_spring, scores, confirmation, version, physical_cards, pin_failures)
        SELECT table_id, board_id, number, status, 'comp2016', '',
               CASE WHEN status = 'passed_out' THEN NULL ELSE landlord END,
               CASE WHEN status = 'passed_out' THEN NULL ELSE bid END,
@@ -106,7 +108,7 @@ _SEED_SQL = [
                 CASE WHEN status = 'passed_out' THEN 0 WHEN landlord = 0 THEN -2 * v ELSE v END,
                 CASE WHEN status = 'passed_out' THEN 0 WHEN landlord = 1 THEN -2 * v ELSE v END,
                 CASE WHEN status = 'passed_out' THEN 0 WHEN landlord = 2 THEN -2 * v ELSE v END),
-              'not_required', 1, false
+              'not_required', 1, false, 0
        FROM (
            SELECT x.*, CASE WHEN winner = 'defenders' THEN 1 ELSE -1 END * bid * (1 << bombs) AS v
            FROM (

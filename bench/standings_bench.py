@@ -72,8 +72,10 @@ def _database_create(server: str, name: str) -> None:
 _SEED_SQL = [
     """INSERT INTO tournaments_player (name, chinese_name, club, external_id)
        SELECT 'Bench ' || g, '选手' || g, %(club)s, '' FROM generate_series(1, %(n)s) g""",
-    """INSERT INTO tournaments_entry (tournament_id, player_id, registration_order, withdrawn)
-       SELECT %(t)s, id, row_number() OVER (ORDER BY id), false
+    """INSERT INTO tournaments_entry
+           (tournament_id, player_id, registration_order, withdrawn, pin)
+       SELECT %(t)s, id, row_number() OVER (ORDER BY id), false,
+              lpad((id %% 10000)::text, 4, '0')  -- the PIN (PIN_DIGITS = 4): not read here
        FROM tournaments_player WHERE club = %(club)s""",
     """INSERT INTO tournaments_round (tournament_id, number, status, seating_explanation)
        SELECT %(t)s, g, 'closed', '' FROM generate_series(1, %(rounds)s) g""",
@@ -89,22 +91,24 @@ _SEED_SQL = [
         AND e.registration_order = ((3 * (tb.number - 1) + p)::bigint * 7919
                                     + r.number * 104729) %% %(n)s + 1""",
     """INSERT INTO tournaments_board
-           (tournament_id, number, seed, hand_0, hand_1, hand_2, kitty, first_bidder)
-       SELECT %(t)s, g, g, %(h0)s, %(h1)s, %(h2)s, %(kitty)s, g %% 3
+           (tournament_id, number, seed, seat_cards, kitty, first_bidder)
+       SELECT %(t)s, g, g, jsonb_build_array(%(h0)s::text, %(h1)s::text, %(h2)s::text),
+              %(kitty)s, g %% 3
        FROM generate_series(1, %(rounds)s * %(hands)s) g WHERE %(duplicate)s""",
     """INSERT INTO tournaments_hand
            (table_id, board_id, number, status, rule_profile, rule_profile_hash, landlord_seat,
-            bid, winner, doubled_0, doubled_1, doubled_2, redoubled, bombs, rockets, spring,
-            anti_spring, score_0, score_1, score_2, confirmation, version, physical_cards)
+            bid, winner, seats, doubled, redoubled, bombs, rockets, spring,
+            anti_spring, scores, confirmation, version, physical_cards, pin_failures)
        SELECT table_id, board_id, number, status, 'comp2016', '',
               CASE WHEN status = 'passed_out' THEN NULL ELSE landlord END,
               CASE WHEN status = 'passed_out' THEN NULL ELSE bid END,
               CASE WHEN status = 'passed_out' THEN '' ELSE winner END,
-              false, false, false, false, bombs, 0, false, false,
-              CASE WHEN status = 'passed_out' THEN 0 WHEN landlord = 0 THEN -2 * v ELSE v END,
-              CASE WHEN status = 'passed_out' THEN 0 WHEN landlord = 1 THEN -2 * v ELSE v END,
-              CASE WHEN status = 'passed_out' THEN 0 WHEN landlord = 2 THEN -2 * v ELSE v END,
-              'not_required', 1, false
+              3, '[false, false, false]'::jsonb, false, bombs, 0, false, false,
+              jsonb_build_array(
+                CASE WHEN status = 'passed_out' THEN 0 WHEN landlord = 0 THEN -2 * v ELSE v END,
+                CASE WHEN status = 'passed_out' THEN 0 WHEN landlord = 1 THEN -2 * v ELSE v END,
+                CASE WHEN status = 'passed_out' THEN 0 WHEN landlord = 2 THEN -2 * v ELSE v END),
+              'not_required', 1, false, 0
        FROM (
            SELECT x.*, CASE WHEN winner = 'defenders' THEN 1 ELSE -1 END * bid * (1 << bombs) AS v
            FROM (
@@ -132,7 +136,7 @@ _SEED_SQL = [
               coalesce(h.landlord_seat = s.position, false),
               h.status = 'finished'
                 AND (h.landlord_seat = s.position) = (h.winner = 'landlord'),
-              CASE s.position WHEN 0 THEN h.score_0 WHEN 1 THEN h.score_1 ELSE h.score_2 END,
+              (h.scores ->> s.position)::integer,
               h.status = 'passed_out'
        FROM tournaments_hand h
        JOIN tournaments_seat s ON s.table_id = h.table_id

@@ -1,6 +1,7 @@
 """factory_boy factories.  They write rows directly (no services), so tests can
 also build states that only the database constraints stop."""
 
+import json
 from typing import Any
 
 import factory
@@ -149,3 +150,26 @@ def seated_table(**tournament_fields: Any) -> Table:
     for position in (0, 1, 2):
         SeatFactory(table=table, position=position)
     return table
+
+
+def archive_as_version_2(data: dict[str, Any]) -> dict[str, Any]:
+    """A version-3 archive (``tournament_archive``) as a version-2 server wrote it: the
+    three-seat columns (a board's ``hand_0..2``, a hand's ``doubled_0..2`` and ``score_0..2``,
+    each score null while the hand has none) instead of the arrays, and no ``seats``."""
+
+    def columns(obj: dict[str, Any], array: str, prefix: str) -> None:
+        values = obj.pop(array)
+        for position, value in enumerate([None] * 3 if values is None else values):
+            obj[f"{prefix}_{position}"] = value
+
+    old = json.loads(json.dumps(data))
+    old["version"] = 2
+    for board in old["boards"]:
+        columns(board, "seat_cards", "hand")
+    for round_ in old["rounds"]:
+        for table in round_["tables"]:
+            for hand in table["hands"]:
+                assert hand.pop("seats") == 3
+                columns(hand, "doubled", "doubled")
+                columns(hand, "scores", "score")
+    return old

@@ -201,7 +201,7 @@ def test_finished_hands_update_the_snapshot_and_a_killed_worker_converges(
     # Finish a hand: the snapshot follows.
     hand = finish(table, landlord=0, bid=3, winner="landlord")
     wait_for_snapshot(tournament.pk, workers=workers)
-    assert totals(tournament)[entries[0].pk] == (1, hand.score_0)
+    assert totals(tournament)[entries[0].pk] == (1, hand.score_of(0))
     assert totals(tournament) == recomputed(tournament)
 
     # Kill the worker in the middle of a recompute; no other message is queued, so only

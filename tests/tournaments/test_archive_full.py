@@ -172,13 +172,30 @@ def _hand(data: dict[str, Any], number: int) -> dict[str, Any]:
     return hands[number - 1]
 
 
+def _four_seats(hand: dict[str, Any]) -> None:
+    """A hand of four seats, its arrays one a seat, in a three-seat (comp2016) tournament."""
+    scores = hand["scores"]
+    hand.update(
+        seats=4,
+        doubled=[*hand["doubled"], False],
+        scores=None if scores is None else [*scores, 0],
+    )
+
+
 @pytest.mark.parametrize(
     ("change", "field"),
     [
         (lambda d: _hand(d, 1).update(confirmation="pending"), "hands[0].confirmation"),
         (lambda d: _hand(d, 2).update(confirmation="confirmed"), "hands[1].confirmation"),
         (lambda d: _hand(d, 3).update(status="finished"), "hands[2].status"),
-        (lambda d: _hand(d, 4).update(score_0=1, score_1=-1, score_2=0), "hands[3].score_0"),
+        (lambda d: _hand(d, 4).update(scores=[1, -1, 0]), "hands[3]"),
+        (lambda d: _hand(d, 4).update(scores=[2, -1, -1, 0]), "hands[3].scores"),
+        (lambda d: _hand(d, 4).update(scores=[2, -1, "-1"]), "hands[3].scores"),
+        (lambda d: _hand(d, 4).update(scores=[2.0, -1, -1]), "hands[3].scores"),
+        (lambda d: _hand(d, 4).update(doubled=[False, False]), "hands[3].doubled"),
+        (lambda d: _hand(d, 4).update(doubled=[False, 0, False]), "hands[3].doubled"),
+        (lambda d: _four_seats(_hand(d, 4)), "hands[3]"),  # the log replays three seats
+        (lambda d: _hand(d, 4).update(seats=2), "hands[3].seats"),
         (lambda d: _hand(d, 5).update(deal=None), "hands[4].deal"),
         (lambda d: _hand(d, 5).update(physical_cards="yes"), "hands[4].physical_cards"),
         (lambda d: _hand(d, 1)["events"][0].update(device_id=7), "events[0].device_id"),
@@ -201,3 +218,54 @@ def test_a_bad_archive_names_the_field_and_imports_nothing(
         HandEvent.objects.count(),
         RoundLog.objects.count(),
     ) == counts
+
+
+# --------------------------------------------------------------------- version 2 archives
+
+
+def test_a_version_2_archive_imports_and_keeps_every_hands_result(
+    eventful: tuple[str, Ranking],
+) -> None:
+    """An archive written before the per-seat arrays (three-seat columns) imports as the
+    same tournament: every hand's result and scores, the standings, and its export is the
+    version-3 archive of the tournament it came from."""
+    text, ranking = eventful
+    old = factories.archive_as_version_2(json.loads(text))
+    first = old["rounds"][0]["tables"][0]["hands"][0]
+    assert (old["version"], "scores" in first, first["score_0"]) == (2, False, 2)
+
+    restored = tournament_import(text=archive_dumps(old))
+
+    assert archive_dumps(tournament_archive(tournament=restored)) == text
+    hands = Hand.objects.filter(table__round__tournament=restored).order_by("table", "number")
+    expected = [
+        (h["status"], h["doubled"], h["scores"])
+        for r in json.loads(text)["rounds"]
+        for t in r["tables"]
+        for h in t["hands"]
+    ]
+    assert [(h.status, h.doubled, h.scores) for h in hands] == expected
+    assert {h.seats for h in hands} == {3}
+    assert any(scores is None for *_, scores in expected)  # a voided hand: no scores
+    for hand in hands:
+        assert hand_check_replays(hand=hand) == [], hand
+    assert _ranking(restored) == ranking
+
+
+@pytest.mark.parametrize(
+    ("change", "field"),
+    [
+        (lambda h: h.pop("score_1"), "hands[0].score_1: missing"),
+        (lambda h: h.pop("doubled_2"), "hands[0].doubled_2: missing"),
+        (lambda h: h.update(score_2=None), "hands[0].scores"),  # two scores of three
+        (lambda h: h.update(doubled_0="no"), "hands[0].doubled"),
+    ],
+)
+def test_a_bad_version_2_archive_names_the_column_and_imports_nothing(
+    eventful: tuple[str, Ranking], change: Any, field: str
+) -> None:
+    old = factories.archive_as_version_2(json.loads(eventful[0]))
+    change(old["rounds"][0]["tables"][0]["hands"][0])
+    with pytest.raises(ArchiveError, match=field.replace("[", r"\[").replace("]", r"\]")):
+        tournament_import(text=archive_dumps(old))
+    assert Tournament.objects.count() == HandEvent.objects.count() == 0

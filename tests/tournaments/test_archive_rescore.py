@@ -64,7 +64,7 @@ def test_scores_no_rule_gives_are_refused_naming_the_hand(archive: dict[str, Any
     k, event = _result_event(hand)
     assert event["payload"]["scores"] == [2, -1, -1]
     event["payload"]["scores"] = [7, -3, -4]  # zero-sum, and the hand row agrees with the log
-    hand.update(score_0=7, score_1=-3, score_2=-4)
+    hand.update(scores=[7, -3, -4])
     message = _refused(archive, f"{HAND}[0].events[{k}].payload.scores")
     assert "[7, -3, -4]" in message and "[2, -1, -1]" in message
 
@@ -74,7 +74,7 @@ def test_a_correction_is_re_scored_too(archive: dict[str, Any]) -> None:
     k, event = _result_event(hand, "correction")
     assert event["payload"]["scores"] == [3, -6, 3]
     event["payload"]["scores"] = [4, -6, 2]
-    hand.update(score_0=4, score_1=-6, score_2=2)
+    hand.update(scores=[4, -6, 2])
     _refused(archive, f"{HAND}[1].events[{k}].payload.scores")
 
 

@@ -12,6 +12,7 @@ from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 from django.db import transaction
 
+from tests import factories
 from tournaments.archive.export import archive_dumps, tournament_archive
 from tournaments.models import (
     Entry,
@@ -123,7 +124,7 @@ def test_the_generator_is_deterministic_from_its_seed(
         return list(
             Hand.objects.filter(table__round__tournament=t)
             .order_by("pk")
-            .values_list("status", "score_0", "score_1", "score_2")
+            .values_list("status", "scores")
         )
 
     assert scores("one") == scores("two")
@@ -167,6 +168,26 @@ def test_export_import_export_is_byte_identical(
     assert generated.log_version == generated_archive.log_version
 
 
+def test_a_version_2_archive_with_boards_imports_as_the_same_tournament(
+    generated_archive: Generated, tmp_path: Path, django_capture_on_commit_callbacks: Any
+) -> None:
+    """A duplicate tournament's archive from before the per-seat arrays (its boards' cards in
+    ``hand_0..2``, its hands' ``doubled_<p>`` and ``score_<p>``) imports and exports as the
+    version-3 archive, its per-seat rows and standings unchanged."""
+    old = factories.archive_as_version_2(json.loads(generated_archive.archive))
+    assert old["boards"] and "seat_cards" not in old["boards"][0]
+    path = tmp_path / "old.json"
+    path.write_text(archive_dumps(old), encoding="utf-8")
+    with django_capture_on_commit_callbacks(execute=True):
+        call_command("tournament_import", str(path), stdout=StringIO())
+    restored = Tournament.objects.get()
+    assert export(restored.slug) == generated_archive.archive
+    assert HandSeatResult.objects.filter(tournament=restored).count() == (
+        generated_archive.seat_results
+    )
+    assert _ranking(restored) == generated_archive.ranking
+
+
 def _archive_with(generated: Generated, change: Any) -> str:
     data = json.loads(generated.archive)
     change(data)
@@ -180,7 +201,10 @@ def _first_hand(data: dict[str, Any]) -> dict[str, Any]:
 @pytest.mark.parametrize(
     ("change", "message"),
     [
-        (lambda d: _first_hand(d).update(score_0=99), "rounds[0].tables[0].hands[0].score_0"),
+        (lambda d: _first_hand(d)["scores"].__setitem__(0, 99), "rounds[0].tables[0].hands[0]"),
+        (lambda d: _first_hand(d)["scores"].pop(), "rounds[0].tables[0].hands[0].scores"),
+        (lambda d: _first_hand(d)["doubled"].pop(), "rounds[0].tables[0].hands[0].doubled"),
+        (lambda d: d["boards"][0]["seat_cards"].pop(), "boards[0].seat_cards"),
         (lambda d: _first_hand(d).update(status="bidding"), "rounds[0].tables[0].hands[0].status"),
         (lambda d: _first_hand(d)["events"].pop(), "rounds[0].tables[0].hands[0]"),
         (

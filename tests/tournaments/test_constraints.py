@@ -8,6 +8,7 @@ import pytest
 from django.db import IntegrityError, transaction
 
 from tests import factories
+from tournaments.common.seats import MAX_SEATS
 from tournaments.models import (
     Board,
     Entry,
@@ -36,9 +37,7 @@ def finished_values(**overrides: Any) -> dict[str, Any]:
         "landlord_seat": 0,
         "bid": 3,
         "winner": "landlord",
-        "score_0": 12,
-        "score_1": -6,
-        "score_2": -6,
+        "scores": [12, -6, -6],
     }
     return {**values, **overrides}
 
@@ -142,7 +141,7 @@ def test_same_entry_may_sit_in_the_next_round(seated_table: Table) -> None:
     Seat.objects.create(table=next_table, round=next_round, position=0, entry=entry)
 
 
-@pytest.mark.parametrize("position", [-1, 3])
+@pytest.mark.parametrize("position", [-1, MAX_SEATS])
 def test_seat_position_range(seated_table: Table, position: int) -> None:
     entry = factories.EntryFactory(tournament=seated_table.round.tournament)
     assert_rejected(
@@ -187,9 +186,7 @@ def test_board_number_unique_per_tournament() -> None:
             tournament=board.tournament,
             number=1,
             seed=7,
-            hand_0=board.hand_0,
-            hand_1=board.hand_1,
-            hand_2=board.hand_2,
+            seat_cards=board.seat_cards,
             kitty=board.kitty,
             first_bidder=0,
         )
@@ -197,9 +194,18 @@ def test_board_number_unique_per_tournament() -> None:
 
 
 @pytest.mark.parametrize(
-    "field, value", [("first_bidder", 3), ("first_bidder", -1), ("seed", -5), ("number", 0)]
+    "field, value",
+    [
+        ("first_bidder", 3),  # a three-seat board: at no seat of its table
+        ("first_bidder", MAX_SEATS),
+        ("first_bidder", -1),
+        ("seed", -5),
+        ("number", 0),
+        ("seat_cards", ["", ""]),  # two seats: no table has two
+        ("seat_cards", ["", "", "", "", ""]),
+    ],
 )
-def test_board_checks(field: str, value: int) -> None:
+def test_board_checks(field: str, value: Any) -> None:
     board = factories.BoardFactory()
     assert_rejected(lambda: Board.objects.filter(pk=board.pk).update(**{field: value}))
 
@@ -235,8 +241,13 @@ def test_hand_number_unique_per_table() -> None:
 @pytest.mark.parametrize(
     "values",
     [
-        {"landlord_seat": 3},
+        {"landlord_seat": 3},  # a three-seat hand: hand_landlord_at_table
+        {"landlord_seat": MAX_SEATS},
         {"landlord_seat": -1},
+        {"seats": 4},  # comp2016 is a three-seat profile: hand_seats_of_profile
+        {"seats": 2},
+        {"doubled": [False, False]},  # one flag a seat: hand_doubled_one_a_seat
+        {"doubled": [False, False, False, False]},
         {"bid": 0},
         {"bid": 4},
         {"bombs": -1},
@@ -279,10 +290,10 @@ def test_finished_hand_zero_sum_accepted() -> None:
 @pytest.mark.parametrize(
     "overrides",
     [
-        {"score_0": 13},
-        {"score_0": 0, "score_1": 0, "score_2": 1},
-        {"score_2": None},
-        {"score_0": None, "score_1": None, "score_2": None},
+        {"scores": [13, -6, -6]},
+        {"scores": [0, 0, 1]},
+        {"scores": [12, -6, None]},
+        {"scores": None},
         {"landlord_seat": None},
         {"bid": None},
         {"winner": ""},
@@ -299,20 +310,50 @@ def test_finished_hand_rejected_on_insert_too() -> None:
     table = factories.TableFactory()
     assert_rejected(
         lambda: Hand.objects.create(
-            table=table, number=1, rule_profile="comp2016", **finished_values(score_1=-5)
+            table=table, number=1, rule_profile="comp2016", **finished_values(scores=[12, -5, -6])
         )
     )
 
 
 @pytest.mark.parametrize(
+    "scores",
+    [
+        [12, -6, -6, 0],  # four scores at a three-seat table
+        [6, -6],
+        [12.5, -6.5, -6],  # zero-sum, but not integers
+        [12.0, -6, -6],
+        [12, -6, "-6"],
+        [6, -7, True],
+        [{"points": 12}, -6, -6],
+        [[12], -6, -6],
+    ],
+    ids=repr,
+)
+def test_finished_hand_scores_are_one_integer_a_seat(scores: Any) -> None:
+    """``hand_scores_one_a_seat_zero_sum``: as many scores as seats, each a JSON integer."""
+    hand = factories.HandFactory()
+    changes = {**finished_values(scores=scores), **new_result_event(hand)}
+    assert_rejected(lambda: Hand.objects.filter(pk=hand.pk).update(**changes))
+
+
+def test_a_first_bidder_must_sit_at_the_hands_table() -> None:
+    """``hand_first_bidder_at_table``: seat 3 is a seat of some table, not of a three-seat one."""
+    table = factories.TableFactory()
+    fields = {"table": table, "number": 1, "rule_profile": "comp2016", "physical_cards": True}
+    assert_rejected(lambda: Hand.objects.create(**fields, first_bidder=3))
+    assert Hand.objects.create(**fields, first_bidder=2).seats == 3
+
+
+@pytest.mark.parametrize(
     "values",
     [
-        {"status": "playing", "score_0": 5},
-        {"status": "playing", "score_0": 6, "score_1": -3, "score_2": -3},
-        {"status": "voided", "score_0": 999},
-        {"status": "voided", "score_0": 0, "score_1": 0, "score_2": 0},
-        {"status": "passed_out", "score_0": 1, "score_1": 0, "score_2": 0},
-        {"status": "passed_out", "score_0": 0},
+        {"status": "playing", "scores": [5, None, None]},
+        {"status": "playing", "scores": [6, -3, -3]},
+        {"status": "voided", "scores": [999, None, None]},
+        {"status": "voided", "scores": [0, 0, 0]},
+        {"status": "passed_out", "scores": [1, 0, 0]},
+        {"status": "passed_out", "scores": [0, None, None]},
+        {"status": "passed_out", "scores": [0, 0]},
     ],
     ids=lambda values: ",".join(f"{k}={v}" for k, v in values.items()),
 )
@@ -326,7 +367,7 @@ def test_scores_zero_sum_whenever_set_and_only_on_a_counted_status(
 
 def test_passed_out_hand_scores_nothing() -> None:
     hand = factories.HandFactory()
-    changes = {"status": "passed_out", "score_0": 0, "score_1": 0, "score_2": 0}
+    changes = {"status": "passed_out", "scores": [0, 0, 0]}
     assert Hand.objects.filter(pk=hand.pk).update(**changes, **new_result_event(hand)) == 1
 
 
@@ -351,7 +392,9 @@ def test_hand_event_idempotency_key_unique_per_hand_when_not_null() -> None:
 
 
 @pytest.mark.parametrize(
-    "values", [{"seq": 0}, {"actor_seat": 3}, {"kind": "shout"}], ids=["seq", "seat", "kind"]
+    "values",
+    [{"seq": 0}, {"actor_seat": MAX_SEATS}, {"actor_seat": -1}, {"kind": "shout"}],
+    ids=["seq", "seat", "negative seat", "kind"],
 )
 def test_hand_event_checks(values: dict[str, Any]) -> None:
     hand = factories.HandFactory()

@@ -112,7 +112,7 @@ def test_a_round_is_seated_started_refereed_and_corrected(director_client: Any) 
         {"landlord": 1, "bid": 3, "winner": "defenders", "bombs": 0, "rockets": 0, "reason": "x"},
     )
     hand = Hand.objects.get(pk=hand_id)
-    assert hand.landlord_seat == 1 and hand.score_1 < 0
+    assert hand.landlord_seat == 1 and hand.score_of(1) < 0
     number = round_.seats.get(position=2).entry.registration_order  # as the screens show it
     director_client.post(
         hand_url + "penalty/", {"entry": number, "points": -10, "reason": "slow play"}

@@ -8,9 +8,7 @@ from tournaments.hands.selectors import hand_stakes, summary_result
 LIVE: dict[str, Any] = {
     "landlord_seat": 0,
     "bid": 2,
-    "doubled_0": False,
-    "doubled_1": True,
-    "doubled_2": False,
+    "doubled": [False, True, False],
     "redoubled": False,
     "bombs": 1,
     "rockets": 0,

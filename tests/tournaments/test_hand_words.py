@@ -166,7 +166,7 @@ def test_the_hand_page_shows_the_true_stake_of_the_hands_profile(
         bombs=2,
         spring=True,
     )
-    assert (hand.score_0, hand.score_1, hand.score_2) == (54, -36, -18)
+    assert hand.scores == [54, -36, -18]
     url = reverse("public:hand", args=[tournament.slug, hand.pk])
     body = client.get(url, headers={"accept-language": "en"}).content.decode()
     calcs = [_text(c) for c in re.findall(r'<td class="calc">(.*?)</td>', body)]
@@ -186,7 +186,7 @@ def test_the_live_board_and_the_api_show_the_stakes_of_the_hands_profile(
     monkeypatch.setitem(PROFILES, "comp2016", capped)
     tournament, tables = tournament_with_tables(tables=1)
     hand = hand_played(tables[0], seed=5, upto=5)  # bids 1 then 3, two doubles, no redouble
-    assert (hand.landlord_seat, hand.bid, hand.doubled) == (1, 3, (True, False, True))
+    assert (hand.landlord_seat, hand.bid, hand.doubled) == (1, 3, [True, False, True])
     detail = hand_selectors.hand_detail(hand=hand, show_cards=False)
     assert detail["stakes"] == [2, None, 2]  # 3 × 2 = 6, capped at 2
     live = client.get(

@@ -36,7 +36,7 @@ def test_public_round_page_shows_tables_and_scores(client: Any) -> None:
     assert response.status_code == 200
     body = response.content.decode()
     assert seat.entry.player.chinese_name in body
-    assert str(hand.__class__.objects.get(pk=hand.pk).score_1) in body
+    assert str(hand.__class__.objects.get(pk=hand.pk).score_of(1)) in body
 
 
 def test_private_or_unknown_tournament_is_404(client: Any) -> None:

@@ -116,7 +116,7 @@ def test_finished_hand_page_replays_every_action_and_breaks_the_score_down(clien
     actions = hand.events.filter(kind__in=["bid", "double", "redouble", "play"]).count()
     assert body.count('<li class="step step-') >= actions
     assert body.count('class="card ') >= 54  # the deal, the kitty and the plays
-    for score in (hand.score_0, hand.score_1, hand.score_2):
+    for score in hand.scores:
         assert f'<td class="num score">{score}</td>' in body
     assert "×" in body
 

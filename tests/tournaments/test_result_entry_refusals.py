@@ -24,9 +24,14 @@ CASES = [
         {"fields": {"spring": ["must be true or false."]}},
     ),
     (
-        {"bid": "2", "doubled": None},
+        {"bid": "2", "doubled": [True, False]},
         "invalid",
-        {"fields": {"doubled": ["must be three booleans, one per seat."]}},
+        {"fields": {"doubled": ["must be 3 booleans, one per seat."]}},
+    ),
+    (
+        {"bid": "2", "doubled": [True, None, False]},
+        "invalid",
+        {"fields": {"doubled": ["must be 3 booleans, one per seat."]}},
     ),
     (
         {"bombs": "1", "anti_spring": 1},

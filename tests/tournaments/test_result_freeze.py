@@ -45,36 +45,42 @@ def unchanged(hand: Hand) -> None:
 def test_finished_hand_scores_cannot_be_negated() -> None:
     hand = finished_hand()
     rows = Hand.objects.filter(pk=hand.pk)
-    assert_refused(lambda: rows.update(score_0=-hand.score_0, score_1=-hand.score_1,
-                                       score_2=-hand.score_2))  # fmt: skip
+    assert_refused(lambda: rows.update(scores=[-score for score in hand.scores]))
+    unchanged(hand)
+
+
+def test_a_closed_hands_per_seat_arrays_are_frozen_element_by_element() -> None:
+    """The freeze reads the arrays: one seat's double or a reordered score is a change too."""
+    hand = finished_hand()
+    rows = Hand.objects.filter(pk=hand.pk)
+    assert_refused(lambda: rows.update(doubled=[False, True, False]))
+    assert_refused(lambda: rows.update(scores=[hand.scores[1], hand.scores[0], hand.scores[2]]))
     unchanged(hand)
 
 
 def test_finished_hand_cannot_go_back_to_bidding() -> None:
     hand = finished_hand()
     rows = Hand.objects.filter(pk=hand.pk)
-    assert_refused(lambda: rows.update(status="bidding", score_0=None, score_1=None, score_2=None))
+    assert_refused(lambda: rows.update(status="bidding", scores=None))
     assert_refused(lambda: rows.update(status="bidding"))  # scores kept: the CHECK too
     unchanged(hand)
 
 
 def test_voided_hand_cannot_show_a_score() -> None:
-    """``status='voided', score_0=999``: refused on a finished hand and on a voided one."""
+    """``status='voided', scores=[999, …]``: refused on a finished hand and on a voided one."""
     hand = finished_hand()
     rows = Hand.objects.filter(pk=hand.pk)
-    assert_refused(lambda: rows.update(status="voided", score_0=999))
+    assert_refused(lambda: rows.update(status="voided", scores=[999, *hand.scores[1:]]))
     voided = hand_void(hand=hand, reason="misdeal")
-    assert_refused(lambda: rows.update(score_0=999))
-    assert_refused(lambda: rows.update(score_0=999, score_1=-999, score_2=0))
+    assert_refused(lambda: rows.update(scores=[999, None, None]))
+    assert_refused(lambda: rows.update(scores=[999, -999, 0]))
     unchanged(voided)
 
 
 def test_a_version_bump_without_an_event_is_not_enough() -> None:
     hand = finished_hand()
     rows = Hand.objects.filter(pk=hand.pk)
-    assert_refused(
-        lambda: rows.update(score_0=12, score_1=-6, score_2=-6, version=hand.version + 1)
-    )
+    assert_refused(lambda: rows.update(scores=[12, -6, -6], version=hand.version + 1))
     unchanged(hand)
 
 
@@ -83,16 +89,14 @@ def test_a_note_is_not_an_event_that_changes_a_result() -> None:
     hand = finished_hand()
     HandEvent.objects.create(hand=hand, seq=hand.version + 1, kind="note", payload={"x": 1})
     rows = Hand.objects.filter(pk=hand.pk)
-    assert_refused(
-        lambda: rows.update(score_0=12, score_1=-6, score_2=-6, version=hand.version + 1)
-    )
+    assert_refused(lambda: rows.update(scores=[12, -6, -6], version=hand.version + 1))
 
 
 def test_an_old_event_does_not_let_a_result_change() -> None:
     """The version must move on to the newest event: a stale event is not this change's."""
     hand = finished_hand()
     rows = Hand.objects.filter(pk=hand.pk)
-    assert_refused(lambda: rows.update(score_0=12, score_1=-6, score_2=-6))
+    assert_refused(lambda: rows.update(scores=[12, -6, -6]))
     assert_refused(lambda: rows.update(winner="defenders", version=hand.version))
 
 
@@ -102,7 +106,7 @@ def test_a_live_hand_cannot_be_finished_by_hand() -> None:
     hand = hand_create(table=table, seed=7)
     rows = Hand.objects.filter(pk=hand.pk)
     values = {"status": "finished", "landlord_seat": 0, "bid": 3, "winner": "landlord"}
-    assert_refused(lambda: rows.update(**values, score_0=6, score_1=-3, score_2=-3))
+    assert_refused(lambda: rows.update(**values, scores=[6, -3, -3]))
     unchanged(hand)
 
 
@@ -111,9 +115,9 @@ def test_services_still_change_a_closed_hand_with_an_event() -> None:
     corrected = hand_result_correct(
         hand=hand, reason="wrong landlord", landlord=1, bid=2, winner="defenders"
     )
-    assert corrected.scores == (2, -4, 2)
+    assert corrected.scores == [2, -4, 2]
     voided = hand_void(hand=corrected, reason="misdeal")
-    assert voided.status == "voided" and voided.scores == (None, None, None)
+    assert voided.status == "voided" and voided.scores is None
     assert voided.version == HandEvent.objects.filter(hand=hand).count() == 3
     unchanged(voided)
 
@@ -125,7 +129,7 @@ def test_live_hand_passed_out_by_its_last_bid_passes_the_freeze() -> None:
     first = hand_first_bidder(hand)
     for turn in range(3):
         hand = hand_action_record(hand=hand, action={"seat": (first + turn) % 3, "bid": 0})
-    assert hand.status == "passed_out" and hand.scores == (0, 0, 0)
+    assert hand.status == "passed_out" and hand.scores == [0, 0, 0]
     unchanged(hand)
 
 
@@ -195,7 +199,7 @@ def test_seat_entry_cannot_change_after_hands() -> None:
     assert_refused(lambda: seats.update(position=1))
     before = _results(hand)
     hand_results_sync(hand=hand)  # a later rewrite of the rows still credits the right entry
-    assert _results(hand) == before and before[seat.entry_id] == hand.score_0
+    assert _results(hand) == before and before[seat.entry_id] == hand.score_of(0)
 
 
 def test_an_empty_position_cannot_be_filled_after_hands() -> None:
@@ -228,7 +232,7 @@ def test_only_the_seat_correction_service_changes_a_seat_after_hands() -> None:
     seat_correct(seat=seat, entry=right, reason="scoresheet had the wrong name")
     corrected = Seat.objects.get(table=table, position=0)
     assert corrected.entry_id == right.pk
-    assert _results(hand)[right.pk] == hand.score_0 and wrong.pk not in _results(hand)
+    assert _results(hand)[right.pk] == hand.score_of(0) and wrong.pk not in _results(hand)
     seats = Seat.objects.filter(pk=corrected.pk)
     assert_refused(lambda: seats.update(entry=wrong))  # no event says right → wrong
     third = factories.EntryFactory(tournament=table.round.tournament)

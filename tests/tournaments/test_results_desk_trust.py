@@ -74,7 +74,7 @@ def test_a_correction_keeps_the_double_it_is_given(seated_table: Table) -> None:
         hand=hand, reason="one more bomb", **RESULT, doubled=(False, False, True), bombs=1
     )
     stored = refresh(hand)
-    assert stored.doubled == (False, False, True) and stored.bombs == 1
+    assert stored.doubled == [False, False, True] and stored.bombs == 1
     assert hand_check_replays(hand=stored) == []
 
 
@@ -106,7 +106,7 @@ def test_the_director_form_starts_from_the_current_result(
     data.update(reason="checked with the table")
     director_client.post(f"/director/t/{tournament.slug}/hands/{hand.pk}/correct/", data)
     stored = refresh(hand)
-    assert stored.doubled == (False, True, False) and stored.redoubled and stored.anti_spring
+    assert stored.doubled == [False, True, False] and stored.redoubled and stored.anti_spring
     assert stored.events.last().kind == "correction"
 
 
@@ -190,7 +190,7 @@ def test_a_result_only_hand_is_corrected_to_passed_out(seated_table: Table) -> N
     hand = hand_record_result(hand=hand_create(table=seated_table), **RESULT)
     hand = hand_result_correct(hand=hand, reason="nobody bid in fact", passed_out=True)
     stored = refresh(hand)
-    assert stored.status == "passed_out" and stored.scores == (0, 0, 0)
+    assert stored.status == "passed_out" and stored.scores == [0, 0, 0]
     assert stored.landlord_seat is None
     assert hand_check_replays(hand=stored) == []
     assert sorted(HandSeatResult.objects.filter(hand=hand).values_list("score", flat=True)) == [
@@ -279,7 +279,7 @@ def test_the_bounds_are_accepted_where_a_deal_reaches_them(seated_table: Table) 
         rockets=1,
         spring=True,
     )
-    assert refresh(hand).scores == (-3 * 2**6, 6 * 2**6, -3 * 2**6)
+    assert refresh(hand).scores == [-3 * 2**6, 6 * 2**6, -3 * 2**6]
 
 
 # --- passed out, result-only, over HTTP --------------------------------------------------------
@@ -469,7 +469,7 @@ def test_the_director_records_a_result_only_hand_as_passed_out(
     assert "/passed_out/" in page.content.decode()
     director_client.post(f"/director/t/{slug}/hands/{hand.pk}/passed_out/", {})
     stored = refresh(hand)
-    assert stored.status == "passed_out" and stored.scores == (0, 0, 0)
+    assert stored.status == "passed_out" and stored.scores == [0, 0, 0]
 
 
 def test_an_irregular_hand_is_not_confirmed_past_the_director(

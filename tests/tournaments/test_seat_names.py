@@ -20,9 +20,14 @@ pytestmark = pytest.mark.django_db
 
 def test_a_seat_is_named_by_its_wind_and_its_number() -> None:
     with translation.override("en"):
-        assert seat_names() == ["East (东) · seat 0", "South (南) · seat 1", "West (西) · seat 2"]
+        assert seat_names() == [  # every seat some table has: a four-seat table's fourth too
+            "East (东) · seat 0",
+            "South (南) · seat 1",
+            "West (西) · seat 2",
+            "North (北) · seat 3",
+        ]
     with translation.override("zh-hans"):
-        assert seat_names() == ["东 · 0 号座", "南 · 1 号座", "西 · 2 号座"]
+        assert seat_names() == ["东 · 0 号座", "南 · 1 号座", "西 · 2 号座", "北 · 3 号座"]
     assert seat_name(None) == "—"
     assert seat_name(7) == "7"
     assert (seat_name(1.0), seat_name(True)) == ("1.0", "True")  # type: ignore[arg-type]

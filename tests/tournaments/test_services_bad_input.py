@@ -79,7 +79,7 @@ def test_a_128_character_key_is_accepted(seated_table: Table) -> None:
 @pytest.mark.parametrize(
     "field, value",
     [
-        ("doubled", None),
+        ("doubled", (False, False, False, False)),  # four flags at a three-seat table
         ("doubled", (False, None, False)),
         ("doubled", "no"),
         ("doubled", (False, False)),
@@ -99,6 +99,16 @@ def test_bad_result_arguments_are_refused_and_nothing_is_written(
         hand_record_result(hand=hand, **{**RESULT, field: value})
     assert refused.value.code == "invalid"
     assert hand_state(hand) == before
+
+
+def test_doubled_none_is_nobody_doubled(seated_table: Table) -> None:
+    """``doubled=None`` is not a bad flag: it is one ``False`` a seat (whatever ``RESULT``
+    says)."""
+    hand = hand_record_result(hand=hand_create(table=seated_table), **{**RESULT, "doubled": None})
+    assert hand.doubled == [False, False, False]
+    nobody = {**RESULT, "doubled": (False, False, False)}
+    plain = hand_record_result(hand=hand_create(table=factories.seated_table()), **nobody)
+    assert hand.scores == plain.scores
 
 
 def test_text_with_a_nul_character_is_refused_on_every_database() -> None:

@@ -11,10 +11,10 @@ pytestmark = pytest.mark.django_db
 def test_board_is_the_rules_library_deal_of_its_seed() -> None:
     board = board_create(tournament=factories.TournamentFactory(), number=1, seed=12345)
     deal = deal_from_seed(12345)
-    assert [board.hand_0, board.hand_1, board.hand_2] == [format_cards(h) for h in deal.hands]
+    assert board.seat_cards == [format_cards(h) for h in deal.hands]
     assert board.kitty == format_cards(deal.kitty)
     assert board.first_bidder == deal.first_bidder
-    cards = [*parse_cards(board.hand_0), *parse_cards(board.hand_1), *parse_cards(board.hand_2)]
+    cards = [card for text in board.seat_cards for card in parse_cards(text)]
     assert len(cards) == 51 and len(parse_cards(board.kitty)) == 3
     assert all(card.suit or card.is_joker for card in cards)
 

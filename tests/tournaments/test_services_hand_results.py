@@ -23,9 +23,9 @@ def test_a_finished_hand_has_one_row_per_seat_with_the_hand_scores(seated_table:
     hand = hand_record_result(hand=hand, landlord=1, bid=2, winner="defenders")
     entries = [seat.entry_id for seat in seated_table.seats.order_by("position")]
     assert rows(hand.pk) == [
-        (0, entries[0], False, True, hand.score_0),
-        (1, entries[1], True, False, hand.score_1),
-        (2, entries[2], False, True, hand.score_2),
+        (0, entries[0], False, True, hand.score_of(0)),
+        (1, entries[1], True, False, hand.score_of(1)),
+        (2, entries[2], False, True, hand.score_of(2)),
     ]
     assert sum(score for *_, score in rows(hand.pk)) == 0
 

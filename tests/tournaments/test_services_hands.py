@@ -28,8 +28,9 @@ RESULT = {
 }
 
 
-def expected_scores(profile_key: str = "comp2016", **result: Any) -> tuple[int, int, int]:
-    return score_result(DealResult(**{**RESULT, **result}), get_profile(profile_key))
+def expected_scores(profile_key: str = "comp2016", **result: Any) -> list[int]:
+    """The rules library's scores, one a seat, in the form a hand row stores them."""
+    return list(score_result(DealResult(**{**RESULT, **result}), get_profile(profile_key)))
 
 
 def test_hand_create_takes_the_tournament_profile_and_next_number(seated_table: Table) -> None:
@@ -48,9 +49,9 @@ def test_hand_create_with_board_or_adhoc_deal(seated_table: Table) -> None:
     assert boarded.board == board
     hand_record_result(hand=boarded, **RESULT)  # one live hand per table
 
-    deal = {"hands": [board.hand_0, board.hand_1, board.hand_2], "kitty": board.kitty}
+    deal = {"hands": list(board.seat_cards), "kitty": board.kitty}
     adhoc = hand_create(table=seated_table, deal=deal)
-    assert adhoc.deal is not None and adhoc.deal["hands"][0] == board.hand_0
+    assert adhoc.deal is not None and adhoc.deal["hands"][0] == board.seat_cards[0]
     hand_record_result(hand=adhoc, **RESULT)
 
     with pytest.raises(ApplicationError) as excinfo:
@@ -74,7 +75,7 @@ def test_record_result_scores_through_the_rules_library(seated_table: Table, ref
     assert sum(stored.scores) == 0  # type: ignore[arg-type]
     assert stored.status == "finished"
     assert (stored.landlord_seat, stored.bid, stored.winner) == (0, 3, "landlord")
-    assert stored.doubled == (False, True, False) and stored.redoubled
+    assert stored.doubled == [False, True, False] and stored.redoubled
     assert (stored.bombs, stored.rockets) == (1, 0)
     assert stored.version == 1
     assert stored.rule_profile_hash == get_profile("comp2016").content_hash
@@ -138,7 +139,7 @@ def test_impossible_results_are_refused_and_nothing_is_written(
         hand_record_result(hand=hand, **{**RESULT, **bad})
     assert excinfo.value.code == "invalid_result"
     stored = Hand.objects.get(pk=hand.pk)
-    assert (stored.status, stored.version, stored.scores) == ("bidding", 0, (None, None, None))
+    assert (stored.status, stored.version, stored.scores) == ("bidding", 0, None)
     assert not HandEvent.objects.filter(hand=hand).exists()
 
 
@@ -202,7 +203,7 @@ def test_recorded_scores_are_zero_sum_and_match_the_rules_library(
     stored = hand_record_result(hand=hand, **result)
     stored.refresh_from_db()
     assert stored.scores == expected_scores(**result)
-    assert stored.score_0 + stored.score_1 + stored.score_2 == 0  # type: ignore[operator]
+    assert len(stored.scores) == 3 and sum(stored.scores) == 0
 
 
 # Committed transactions only where the threads need them: flushing a SQLite test

@@ -284,7 +284,7 @@ def test_a_seat_correction_moves_the_scores_with_an_event(director: Any) -> None
     )
 
     rows = dict(HandSeatResult.objects.filter(hand=hand).values_list("entry_id", "score"))
-    assert rows[right.pk] == hand.score_1 and wrong.pk not in rows
+    assert rows[right.pk] == hand.score_of(1) and wrong.pk not in rows
     event = HandEvent.objects.filter(hand=hand).order_by("-seq").first()
     assert event is not None and event.kind == "seat_correction"
     assert event.payload["old_entry"] == wrong.pk and event.payload["new_entry"] == right.pk
@@ -292,7 +292,7 @@ def test_a_seat_correction_moves_the_scores_with_an_event(director: Any) -> None
     assert event.recorded_by == director
     hand.refresh_from_db()
     assert hand.version == version + 1
-    assert hand_replay(hand=hand).summary["score_1"] == hand.score_1
+    assert hand_replay(hand=hand).summary["scores"] == hand.scores
     assert hand.status == "finished"
     assert Tournament.objects.get(pk=tournament.pk).log_version > before
     assert RoundBye.objects.filter(round=round_, entry=wrong).exists()

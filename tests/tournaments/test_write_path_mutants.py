@@ -125,7 +125,7 @@ def test_an_official_confirmation_is_one_event_by_official_with_no_device() -> N
         None,
     )
     row = _row(hand)
-    assert (row.version, row.confirmation, row.score_0, row.score_1, row.score_2) == (
+    assert (row.version, row.confirmation, *row.scores) == (
         2,
         "confirmed",
         4,
@@ -494,7 +494,7 @@ def test_the_logged_hand_is_what_the_tests_below_say() -> None:
         "defenders",
         True,
     )
-    assert (row.doubled_0, row.doubled_1, row.doubled_2, row.bombs, row.rockets) == (
+    assert (*row.doubled, row.bombs, row.rockets) == (
         False,
         True,
         False,
@@ -549,7 +549,7 @@ def test_a_spring_the_log_did_not_have_contradicts_it() -> None:
     )
     same = hand_result_correct(hand=hand, reason="as logged", **logged)
     assert "override" not in _last_event(hand).payload
-    assert (same.status, same.score_0, same.score_1, same.score_2) == ("finished", -2, 4, -2)
+    assert (same.status, *same.scores) == ("finished", -2, 4, -2)
 
 
 def test_a_logged_hand_corrected_to_passed_out_names_passed_out() -> None:
@@ -578,7 +578,7 @@ def test_a_hand_logged_as_passed_out_is_corrected_only_to_passed_out() -> None:
         {"field": "passed_out", "log_value": True, "value": False},
     )
     done = hand_result_correct(hand=hand, reason="recorded again", passed_out=True)
-    assert (done.status, done.version, done.score_0, done.score_1, done.score_2) == (
+    assert (done.status, done.version, *done.scores) == (
         "passed_out",
         4,
         0,
@@ -600,7 +600,7 @@ def test_an_override_of_a_logged_pass_out_keeps_the_logs_pass_out() -> None:
         hand=hand, reason="they bid after all", landlord=2, bid=1, winner="landlord",
         override=True,
     )  # fmt: skip
-    assert (done.status, done.score_0, done.score_1, done.score_2) == ("finished", -1, -1, 2)
+    assert (done.status, *done.scores) == ("finished", -1, -1, 2)
     payload = _last_event(hand).payload
     assert (payload["override"], payload["log_result"]) == (
         True,
@@ -627,7 +627,7 @@ def test_an_override_keeps_the_logs_own_result_in_its_event() -> None:
         hand=hand, reason=" the log is wrong ", landlord=0, bid=3, winner="landlord",
         doubled=(False, True, False), redoubled=True, override=True, recorded_by=None,
     )  # fmt: skip
-    assert (done.winner, done.score_0, done.score_1, done.score_2) == ("landlord", 15, -12, -3)
+    assert (done.winner, *done.scores) == ("landlord", 15, -12, -3)
     event = _last_event(hand)
     assert (event.kind, event.device_id) == ("correction", "")
     assert event.payload == {
@@ -754,7 +754,7 @@ def test_a_correction_with_two_doubles_is_refused_naming_the_field() -> None:
         )
     assert (caught.value.code, caught.value.message) == (
         "invalid",
-        "doubled: must be three booleans, one per seat.",
+        "doubled: must be 3 booleans, one per seat.",
     )
     assert list(caught.value.extra["fields"]) == ["doubled"]  # type: ignore[call-overload]
     assert _written(hand) == before
@@ -1165,7 +1165,7 @@ def test_a_result_event_stores_the_whole_result_and_its_scores() -> None:
         "rule_profile_hash": _row(hand).rule_profile_hash,
         "needs_confirmation": True,
     }  # fmt: skip
-    assert (done.score_0, done.score_1, done.score_2, done.confirmation) == (
+    assert (*done.scores, done.confirmation) == (
         -96,
         -24,
         120,
@@ -1181,7 +1181,7 @@ def test_a_result_entered_with_defaults_has_no_rocket_bomb_or_spring() -> None:
         "landlord": 1, "bid": 1, "doubled": [False, False, False], "redoubled": False,
         "bombs": 0, "rockets": 0, "spring": False, "anti_spring": False, "winner": "landlord",
     }  # fmt: skip
-    assert (hand.score_0, hand.score_1, hand.score_2) == (-1, 2, -1)
+    assert hand.scores == [-1, 2, -1]
 
 
 def test_a_pass_out_event_closes_the_hand() -> None:

@@ -455,7 +455,7 @@ def test_an_override_of_a_logged_pass_out_shows_each_field_it_sets() -> None:
 def test_an_override_to_passed_out_shows_the_landlord_it_removes() -> None:
     hand = _logged()
     done = hand_result_correct(hand=hand, reason="a misdeal", passed_out=True, override=True)
-    assert (done.status, done.score_0, done.score_1, done.score_2) == ("passed_out", 0, 0, 0)
+    assert (done.status, *done.scores) == ("passed_out", 0, 0, 0)
     assert _override_shown(done)["changes"] == [
         {"field": "passed_out", "log": False, "override": True},
         {"field": "landlord", "log": 0, "override": None},
@@ -523,7 +523,7 @@ def test_a_result_keeps_the_profile_hash_it_was_scored_with(
     kept = hand_create(table=factories.seated_table())
     _write(kept, lambda locked, replay: NewEvent("result", {**payload, "rule_profile_hash": "0ld"}))
     row = _row(kept)
-    assert (row.status, row.score_0, row.score_1, row.score_2) == (status, *scores)
+    assert (row.status, *row.scores) == (status, *scores)
     assert row.rule_profile_hash == "0ld"
     plain = hand_create(table=factories.seated_table())
     _write(plain, lambda locked, replay: NewEvent("result", payload))
@@ -531,8 +531,8 @@ def test_a_result_keeps_the_profile_hash_it_was_scored_with(
 
 
 _COLUMNS = (
-    "status", "landlord_seat", "bid", "winner", "doubled_0", "doubled_1", "doubled_2",
-    "redoubled", "bombs", "rockets", "spring", "anti_spring", "score_0", "score_1", "score_2",
+    "status", "landlord_seat", "bid", "winner", "seats", "doubled",
+    "redoubled", "bombs", "rockets", "spring", "anti_spring", "scores",
     "confirmation", "rule_profile_hash",
 )  # fmt: skip
 
@@ -546,8 +546,8 @@ def test_a_hand_without_deal_or_result_holds_an_empty_summary() -> None:
     hand = hand_create(table=factories.seated_table())
     _write(hand, lambda locked, replay: NewEvent("note", {"text": "a note"}))
     assert _columns(hand) == (
-        "bidding", None, None, "", False, False, False,
-        False, 0, 0, False, False, None, None, None,
+        "bidding", None, None, "", 3, [False, False, False],
+        False, 0, 0, False, False, None,
         "not_required", "",
     )  # fmt: skip
 
@@ -558,8 +558,8 @@ def test_a_result_entered_is_stored_column_by_column() -> None:
         doubled=(True, False, False), redoubled=True, bombs=1, rockets=1, spring=True,
     )  # fmt: skip
     assert _columns(hand) == (
-        "finished", 2, 3, "landlord", True, False, False,
-        True, 1, 1, True, False, -96, -24, 120,
+        "finished", 2, 3, "landlord", 3, [True, False, False],
+        True, 1, 1, True, False, [-96, -24, 120],
         "not_required", get_profile("comp2016").content_hash,
     )  # fmt: skip
 
@@ -573,7 +573,7 @@ def test_a_logged_double_is_stored_on_the_doubling_seats_column() -> None:
     ):
         hand = hand_action_record(hand=hand, action=action)
     columns = _columns(hand)
-    assert columns[1:8] == (2, 3, "", True, False, False, False)
+    assert columns[1:7] == (2, 3, "", 3, [True, False, False], False)
 
 
 def test_a_replay_from_the_rows_snapshot_keeps_frozen_actions() -> None:

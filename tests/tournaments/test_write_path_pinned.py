@@ -79,7 +79,7 @@ def test_a_correction_retried_with_its_key_writes_one_event() -> None:
         assert done.version == 2
     assert [kind for kind, _ in _events(hand)] == ["result", "correction"]
     row = _row(hand)
-    assert (row.score_0, row.score_1, row.score_2) == (6, -3, -3)
+    assert row.scores == [6, -3, -3]
 
 
 def test_a_correction_key_reused_with_another_result_is_refused() -> None:
@@ -314,7 +314,7 @@ def test_a_first_bidder_of_seat_2_is_kept_on_a_physical_cards_hand() -> None:
 def test_a_passed_out_result_only_hand_scores_zero_for_every_seat() -> None:
     hand = hand_record_passed_out(hand=hand_create(table=factories.seated_table()))
     row = _row(hand)
-    assert (row.status, row.score_0, row.score_1, row.score_2) == ("passed_out", 0, 0, 0)
+    assert (row.status, *row.scores) == ("passed_out", 0, 0, 0)
     assert sorted(HandSeatResult.objects.filter(hand=hand).values_list("score", flat=True)) == [
         0,
         0,
@@ -330,14 +330,14 @@ def test_a_passed_out_result_only_hand_scores_zero_for_every_seat() -> None:
         (1, (True, False, False), (-4, 6, -2)),
     ],
 )
-def test_each_seats_double_is_stored_on_its_own_column(
+def test_each_seats_double_is_stored_at_its_own_seat(
     landlord: int, doubled: tuple[bool, bool, bool], scores: tuple[int, int, int]
 ) -> None:
     """R4.2: a double is between the landlord and the defender who made it (bid 2)."""
     hand = _finished(factories.seated_table(), landlord=landlord, doubled=doubled)
     row = _row(hand)
-    assert (row.doubled_0, row.doubled_1, row.doubled_2) == doubled
-    assert (row.score_0, row.score_1, row.score_2) == scores
+    assert row.doubled == list(doubled)
+    assert row.scores == list(scores)
 
 
 # --------------------------------------------------------------------------- refusals

@@ -5,9 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Func, IntegerField
-from django.db.models.fields.json import KeyTextTransform
-from django.db.models.functions import Cast
+from django.db.models import F, Func, IntegerField
 
 
 class JsonArrayLength(Func):
@@ -20,6 +18,40 @@ class JsonArrayLength(Func):
         return self.as_sql(compiler, connection, function="jsonb_array_length", **extra)
 
 
-def json_int_element(field: str, index: int) -> Cast:
-    """Element ``index`` of the JSON array ``field`` as an integer (NULL when missing)."""
-    return Cast(KeyTextTransform(str(index), field), IntegerField())
+class JsonIntElement(Func):
+    """Element ``index`` of the JSON array column ``field`` when it is a JSON integer, else NULL
+    (missing, a fraction such as 12.5, a string such as "-6", a boolean, an array, an object):
+    so a check that the element is not NULL is a check that it is an integer. SQLite and
+    PostgreSQL only, as the service."""
+
+    output_field = IntegerField()
+
+    def __init__(self, field: str, index: int) -> None:
+        super().__init__(F(field))
+        self.index = index
+
+    def as_sqlite(self, compiler: Any, connection: Any, **extra: Any) -> Any:
+        sql, params = compiler.compile(self.source_expressions[0])
+        path = f"'$[{int(self.index)}]'"
+        return (
+            f"(CASE WHEN json_type({sql}, {path}) = 'integer'"
+            f" THEN json_extract({sql}, {path}) END)",
+            (*params, *params),
+        )
+
+    def as_postgresql(self, compiler: Any, connection: Any, **extra: Any) -> Any:
+        sql, params = compiler.compile(self.source_expressions[0])
+        i = int(self.index)
+        # jsonb has one number type: the text of an integer is digits alone (12.0 is not).
+        return (
+            f"(CASE WHEN jsonb_typeof(({sql}) -> {i}) = 'number'"
+            f" AND (({sql}) ->> {i}) ~ '^-?[0-9]+$'"
+            f" THEN (({sql}) ->> {i})::integer END)",
+            (*params, *params, *params),
+        )
+
+
+def json_int_element(field: str, index: int) -> JsonIntElement:
+    """Element ``index`` of the JSON array ``field`` as an integer (NULL when missing or not a
+    JSON integer)."""
+    return JsonIntElement(field, index)

@@ -8,6 +8,7 @@ import factory
 from django.contrib.auth import get_user_model
 
 from referee.rules.cards import deal_from_seed, format_cards
+from tournaments.common.seats import seat_positions
 from tournaments.models import (
     Board,
     Entry,
@@ -144,10 +145,10 @@ class StandingSnapshotFactory(factory.django.DjangoModelFactory):
 
 
 def seated_table(**tournament_fields: Any) -> Table:
-    """A table with entries seated at positions 0, 1 and 2."""
+    """A table with an entry in each of its seats (three, or four under four_p)."""
     tournament = TournamentFactory(**tournament_fields)
     table = TableFactory(round=RoundFactory(tournament=tournament))
-    for position in (0, 1, 2):
+    for position in seat_positions(tournament.rule_profile):
         SeatFactory(table=table, position=position)
     return table
 

@@ -125,9 +125,12 @@ def legal_plays_four(counts: Sequence[int], previous: Play | None = None) -> lis
     if previous is None:
         _, m1, m2, m3, m4 = masks
         trios = m3 & _NO_JOKERS
-        leads = [*_leads(m1, 1), *_leads(m2, 2), *_leads(trios, 3), *_trio_pairs(trios, m2)]
+        leads = [*_leads(m1, 1), *_leads(m2, 2), *_leads(trios, 3)]
+        for t in _ranks_of(trios):
+            leads += _trio_pairs_of(t, m2)
         if trios & trios >> 1:  # two adjacent trios: airplanes with pairs
-            leads += _airplanes_with_pairs(trios, m2)
+            for body in _runs(trios, 3, _PLANE_SHORTEST, _PLANE_LONGEST):
+                leads += _with_pairs(body, m2)
         if m4:
             leads += _bombs(counts, m4)
         if counts[SMALL_JOKER] == 2 and counts[BIG_JOKER] == 2:
@@ -179,7 +182,8 @@ def _of_kind(
         trios = masks[3] & _NO_JOKERS
         return [p for p in _solo_plays(trios, 3) if p.rank is not None and p.rank > above]
     if kind is Kind.TRIO_PAIR:
-        return [p for p in _trio_pairs(masks[3] & _NO_JOKERS, masks[2]) if (p.rank or 0) > above]
+        held = _ranks_of(masks[3] & _NO_JOKERS)
+        return [p for t in held if t > above for p in _trio_pairs_of(t, masks[2])]
     if kind is Kind.BOMB:
         return _bombs(counts, masks[4])
     if kind is Kind.JOKER_BOMB:
@@ -207,35 +211,39 @@ def _leads(mask: int, need: int) -> tuple[Play, ...]:
     return _solo_plays(mask, need) + _runs(mask, need, shortest, longest)
 
 
-@lru_cache(maxsize=1 << 12)
-def _airplanes_with_pairs(trios: int, pairs: int) -> tuple[Play, ...]:
-    _, shortest, longest = CHAINS[Kind.AIRPLANE_PAIRS]
-    out: list[Play] = []
-    for body in _runs(trios, 3, shortest, longest):
-        out += _with_pairs(body, pairs)
-    return tuple(out)
+_, _PLANE_SHORTEST, _PLANE_LONGEST = CHAINS[Kind.AIRPLANE_PAIRS]
 
 
 def _with_pairs(body: Play, pairs: int) -> list[Play]:
     """The airplanes with pairs on ``body`` (a plain airplane) whose wings ``pairs`` allows."""
-    n = body.length
-    lo = (body.rank or 0) - n + 1
-    wings = pairs & ~(((1 << n) - 1) << lo)
-    known, base = _KNOWN, body.key
-    return [
-        known.get(base + wing_key) or _remember(Kind.AIRPLANE_PAIRS, body.rank, n, base + wing_key)
-        for wing_key in _wing_pairs(wings, n)
-    ]
+    top, n = body.rank or 0, body.length
+    return _airplanes_on(top, n, pairs & ~(((1 << n) - 1) << (top - n + 1)))
 
 
-#: Every winged play built so far, by its key (two packs make some 10,000 of them): a hand's
-#: plays are looked up rather than built again.
-_KNOWN: dict[int, Play] = {}
+def _airplanes_on(top: int, n: int, wings: int) -> list[Play]:
+    """The airplanes with pairs on the ``n`` trios up to ``top`` with ``n`` pairs of the ranks
+    of ``wings``: every such airplane of two packs less those that need a rank ``wings`` lacks
+    (a mask test each, cheaper than building the hand's combinations of pairs)."""
+    holes = _ALL_RANKS & ~wings
+    return [play for mask, play in _all_airplanes_on(top, n) if not mask & holes]
 
 
-def _remember(kind: Kind, rank: int | None, length: int, key: int) -> Play:
-    play = _KNOWN[key] = Play(kind, rank, length, key)
-    return play
+_ALL_RANKS = (1 << NUM_RANKS) - 1
+
+
+@cache
+def _all_airplanes_on(top: int, n: int) -> tuple[tuple[int, Play], ...]:
+    """(mask of the pair ranks, play) of every airplane with pairs on the ``n`` trios up to
+    ``top``, in the order of their pair ranks (some 8,000 over all bodies, each body's built
+    when first met)."""
+    lo = top - n + 1
+    outside = _ALL_RANKS & ~(((1 << n) - 1) << lo)
+    base = _chain(3, top, n).key
+    out = []
+    for wing_key in _wing_pairs(outside, n):
+        mask = sum(1 << r for r in range(NUM_RANKS) if wing_key >> (4 * r) & 0xF)
+        out.append((mask, Play(Kind.AIRPLANE_PAIRS, top, n, base + wing_key)))
+    return tuple(out)
 
 
 _NO_JOKERS = (1 << SMALL_JOKER) - 1
@@ -247,13 +255,15 @@ def _solo_plays(mask: int, need: int) -> tuple[Play, ...]:
     return tuple(Play(kind, r, 1, need * UNIT[r]) for r in range(NUM_RANKS) if mask >> r & 1)
 
 
-def _trio_pairs(trios: int, pairs: int) -> list[Play]:
-    """Trio + pair for every trio rank of ``trios`` and pair rank of ``pairs`` (another rank)."""
-    out: list[Play] = []
-    for t in range(TWO + 1):
-        if trios >> t & 1:
-            out += [play for bit, play in _TRIO_PAIRS[t] if pairs & bit]
-    return out
+@lru_cache(maxsize=1 << 12)
+def _trio_pairs_of(t: int, pairs: int) -> tuple[Play, ...]:
+    """Trio + pair for the trio rank ``t`` and every pair rank of ``pairs`` (another rank)."""
+    return tuple(play for bit, play in _TRIO_PAIRS[t] if pairs & bit)
+
+
+@lru_cache(maxsize=1 << 12)
+def _ranks_of(mask: int) -> tuple[int, ...]:
+    return tuple(r for r in range(NUM_RANKS) if mask >> r & 1)
 
 
 #: For each trio rank, (bit of the pair's rank, the trio + pair) for every other rank.

@@ -225,10 +225,19 @@ def _airplanes_on(top: int, n: int, wings: int) -> list[Play]:
     of ``wings``: every such airplane of two packs less those that need a rank ``wings`` lacks
     (a mask test each, cheaper than building the hand's combinations of pairs)."""
     holes = _ALL_RANKS & ~wings
-    return [play for mask, play in _all_airplanes_on(top, n) if not mask & holes]
+    return [play for mask, play in _airplanes_with(top, n, wings & _JOKERS) if not mask & holes]
 
 
 _ALL_RANKS = (1 << NUM_RANKS) - 1
+_JOKERS = 1 << SMALL_JOKER | 1 << BIG_JOKER
+
+
+@cache
+def _airplanes_with(top: int, n: int, jokers: int) -> tuple[tuple[int, Play], ...]:
+    """``_all_airplanes_on`` less those with a pair of jokers not in ``jokers``: most hands
+    hold neither ``XX`` nor ``DD``, and so skip about half of the airplanes without a look."""
+    absent = _JOKERS & ~jokers
+    return tuple(entry for entry in _all_airplanes_on(top, n) if not entry[0] & absent)
 
 
 @cache
@@ -237,12 +246,15 @@ def _all_airplanes_on(top: int, n: int) -> tuple[tuple[int, Play], ...]:
     ``top``, in the order of their pair ranks (some 8,000 over all bodies, each body's built
     when first met)."""
     lo = top - n + 1
-    outside = _ALL_RANKS & ~(((1 << n) - 1) << lo)
     base = _chain(3, top, n).key
     out = []
-    for wing_key in _wing_pairs(outside, n):
-        mask = sum(1 << r for r in range(NUM_RANKS) if wing_key >> (4 * r) & 0xF)
-        out.append((mask, Play(Kind.AIRPLANE_PAIRS, top, n, base + wing_key)))
+    for chosen in combinations([r for r in range(NUM_RANKS) if not lo <= r <= top], n):
+        if SMALL_JOKER in chosen and BIG_JOKER in chosen:
+            continue  # XX with DD would be the four jokers
+        mask = sum(1 << r for r in chosen)
+        out.append(
+            (mask, Play(Kind.AIRPLANE_PAIRS, top, n, base + 2 * sum(UNIT[r] for r in chosen)))
+        )
     return tuple(out)
 
 
@@ -251,8 +263,14 @@ _NO_JOKERS = (1 << SMALL_JOKER) - 1
 
 @lru_cache(maxsize=1 << 12)
 def _solo_plays(mask: int, need: int) -> tuple[Play, ...]:
-    kind = {1: Kind.SINGLE, 2: Kind.PAIR, 3: Kind.TRIO}[need]
-    return tuple(Play(kind, r, 1, need * UNIT[r]) for r in range(NUM_RANKS) if mask >> r & 1)
+    return tuple(play for bit, play in _SOLOS[need] if mask & bit)
+
+
+#: For 1, 2 and 3 cards of one rank: (bit of the rank, the single, pair or trio) of each rank.
+_SOLOS = {
+    need: tuple((1 << r, Play(kind, r, 1, need * UNIT[r])) for r in range(NUM_RANKS))
+    for need, kind in ((1, Kind.SINGLE), (2, Kind.PAIR), (3, Kind.TRIO))
+}
 
 
 @lru_cache(maxsize=1 << 12)
@@ -294,19 +312,6 @@ def _chain(need: int, top: int, n: int) -> Play:
     """The chain of ``n`` ranks up to ``top``, ``need`` cards of each."""
     kind = {1: Kind.STRAIGHT, 2: Kind.PAIR_STRAIGHT, 3: Kind.AIRPLANE}[need]
     return Play(kind, top, n, sum(need * UNIT[r] for r in range(top - n + 1, top + 1)))
-
-
-@lru_cache(maxsize=1 << 12)
-def _wing_pairs(mask: int, n: int) -> tuple[int, ...]:
-    """Keys of ``n`` pairs of ``n`` different ranks of ``mask``, never ``XX`` with ``DD``."""
-    units = [2 * UNIT[r] for r in range(NUM_RANKS) if mask >> r & 1]
-    both = 2 * UNIT[SMALL_JOKER] + 2 * UNIT[BIG_JOKER]
-    out = []
-    for chosen in combinations(units, n):
-        key = sum(chosen)
-        if key & both != both:
-            out.append(key)
-    return tuple(out)
 
 
 def _bombs(counts: Sequence[int], fours: int) -> list[Play]:

@@ -297,14 +297,19 @@ _TRIO_PAIRS = tuple(
 
 @lru_cache(maxsize=1 << 12)
 def _runs(mask: int, need: int, shortest: int, longest: int) -> tuple[Play, ...]:
-    """Chains of ``need`` cards per rank, ``shortest``..``longest`` ranks long, within 3…A."""
-    out = []
-    run = 0
-    for top in range(ACE + 1):
-        run = run + 1 if mask >> top & 1 else 0
-        for n in range(shortest, min(run, longest) + 1):
-            out.append(_chain(need, top, n))
-    return tuple(out)
+    """Chains of ``need`` cards per rank, ``shortest``..``longest`` ranks long, within 3…A, by
+    top rank then length."""
+    return tuple(play for run, play in _all_runs(need, shortest, longest) if mask & run == run)
+
+
+@cache
+def _all_runs(need: int, shortest: int, longest: int) -> tuple[tuple[int, Play], ...]:
+    """(mask of the ranks, chain) of every chain ``_runs`` may list, in its order."""
+    return tuple(
+        (((1 << n) - 1) << (top - n + 1), _chain(need, top, n))
+        for top in range(ACE + 1)
+        for n in range(shortest, min(top + 1, longest) + 1)
+    )
 
 
 @cache

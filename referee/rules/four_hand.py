@@ -24,6 +24,7 @@ from referee.rules.actions import (
     Pass,
     PlayCards,
     Redouble,
+    apply_log,
     four_seat_action_from_json,
 )
 from referee.rules.cards import (
@@ -35,7 +36,7 @@ from referee.rules.cards import (
     ranks_of_key,
 )
 from referee.rules.combos import Play
-from referee.rules.errors import IllegalAction, InvalidDeal, NotationError, RulesError
+from referee.rules.errors import IllegalAction, InvalidDeal, NotationError
 from referee.rules.four_combos import (
     TWO_PACK_COUNTS,
     beats_four,
@@ -151,14 +152,7 @@ class FourHandState:
     ) -> FourHandState:
         """Replay an event log; the first illegal event raises, its position in ``index``."""
         state = cls(deal, profile)
-        for event in events:
-            try:
-                state.push(
-                    event if not isinstance(event, dict) else four_seat_action_from_json(event)
-                )
-            except RulesError as exc:
-                exc.index = len(state.actions)
-                raise
+        apply_log(state.push, events, four_seat_action_from_json, state.actions)
         return state
 
     def to_events(self) -> list[dict[str, Any]]:

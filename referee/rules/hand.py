@@ -23,6 +23,7 @@ from referee.rules.actions import (
     Redouble,
     accepted_action_from_json,
     action_from_json,
+    apply_log,
 )
 from referee.rules.cards import (
     CARD_OF_ID,
@@ -42,7 +43,7 @@ from referee.rules.cards import (
     ranks_of_key,
 )
 from referee.rules.combos import Kind, Play, beats, first_beating
-from referee.rules.errors import IllegalAction, NotationError, RulesError
+from referee.rules.errors import IllegalAction, NotationError
 from referee.rules.moves import legal_plays
 from referee.rules.profiles import COMP2016, RuleProfile
 from referee.rules.scoring import DealResult, Winner, score_result
@@ -234,12 +235,7 @@ class HandState:
         later ``pop`` of a replayed action rebuilds the state from the log instead.
         """
         state = cls(deal, profile)
-        for event in events:
-            try:
-                state._advance(event if not isinstance(event, dict) else action_from_json(event))
-            except RulesError as exc:
-                exc.index = len(state.actions)
-                raise
+        apply_log(state._advance, events, action_from_json, state.actions)
         return state
 
     @classmethod

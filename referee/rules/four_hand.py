@@ -45,12 +45,11 @@ from referee.rules.four_combos import (
     legal_plays_four,
 )
 from referee.rules.four_scoring import SEATS, FourResult, score_four
-from referee.rules.hand import Phase
+from referee.rules.hand import ENDED, HandReadings, Phase
 from referee.rules.profiles import FOUR_P, RuleProfile
 from referee.rules.scoring import Winner
 
 HAND_CARDS, KITTY_CARDS = 25, 8
-_ENDED = (Phase.FINISHED, Phase.PASSED_OUT)
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,7 +124,7 @@ class FourCore:
     plays: tuple[tuple[int, Play], ...] = ()
 
 
-class FourHandState:
+class FourHandState(HandReadings):
     """One ``four_p`` hand from the deal to the score; ``push`` an action, ``pop`` to take it
     back. Error codes and their order are those of ``HandState`` (PROTOCOL.md, R9.1)."""
 
@@ -136,7 +135,7 @@ class FourHandState:
         self.profile = profile
         self.actions: list[Action] = []
         self._stack: list[FourCore] = []
-        self._core = FourCore(
+        self._core: FourCore = FourCore(
             phase=Phase.BIDDING,
             turn=deal.first_bidder,
             holdings=tuple(key_of(h) for h in deal.hands),
@@ -160,41 +159,8 @@ class FourHandState:
 
     # ----------------------------------------------------------------- reading
     @property
-    def phase(self) -> Phase:
-        return self._core.phase
-
-    @property
-    def is_over(self) -> bool:
-        return self._core.phase in _ENDED
-
-    @property
     def turn(self) -> int | None:
         return None if self.is_over else self._core.turn
-
-    @property
-    def landlord(self) -> int | None:
-        return self._core.landlord
-
-    @property
-    def bid(self) -> int | None:
-        return self._core.high_bid if self._core.landlord is not None else None
-
-    @property
-    def top_play(self) -> Play | None:
-        return self._core.top
-
-    @property
-    def top_seat(self) -> int | None:
-        return self._core.top_seat
-
-    @property
-    def bombs(self) -> int:
-        """Bombs played, the four-joker bomb included (R11.1.8)."""
-        return self._core.bombs
-
-    @property
-    def winner(self) -> Winner | None:
-        return self._core.winner
 
     @property
     def card_counts(self) -> tuple[int, ...]:
@@ -270,7 +236,7 @@ class FourHandState:
     def push(self, action: Action) -> None:
         """Apply ``action`` or raise a RulesError, leaving the state unchanged."""
         c = self._core
-        if c.phase in _ENDED:
+        if c.phase in ENDED:
             raise IllegalAction("phase", f"the hand has ended ({c.phase.value})")
         seat = getattr(action, "seat", None)
         if type(seat) is not int or not 0 <= seat < SEATS:

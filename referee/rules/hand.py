@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable, Sequence
 from enum import StrEnum
 from functools import lru_cache
 from operator import attrgetter
-from typing import Any, ClassVar, Final, NamedTuple, TypeVar
+from typing import Any, ClassVar, Final, NamedTuple, Protocol, TypeVar
 
 from referee.rules.actions import (
     Action,
@@ -198,7 +198,67 @@ def _pass_accepted(c: _Core) -> None:
         c.turn = c.top_seat if c.top_seat is not None else c.turn
 
 
-class HandState:
+class _CoreFields(Protocol):
+    """What ``HandReadings`` reads of a hand's changing part (``_Core``, ``FourCore``)."""
+
+    @property
+    def phase(self) -> Phase: ...
+    @property
+    def landlord(self) -> int | None: ...
+    @property
+    def high_bid(self) -> int: ...
+    @property
+    def top(self) -> Play | None: ...
+    @property
+    def top_seat(self) -> int | None: ...
+    @property
+    def bombs(self) -> int: ...
+    @property
+    def winner(self) -> Winner | None: ...
+
+
+class HandReadings:
+    """The read-only accessors that ``HandState`` and ``four_hand.FourHandState`` share, over
+    the changing part of the hand they keep in ``_core``."""
+
+    _core: _CoreFields
+
+    @property
+    def phase(self) -> Phase:
+        return self._core.phase
+
+    @property
+    def is_over(self) -> bool:
+        return self._core.phase in ENDED
+
+    @property
+    def landlord(self) -> int | None:
+        return self._core.landlord
+
+    @property
+    def bid(self) -> int | None:
+        return self._core.high_bid if self._core.landlord is not None else None
+
+    @property
+    def top_play(self) -> Play | None:
+        """The play to beat, or None when the seat on turn leads."""
+        return self._core.top
+
+    @property
+    def top_seat(self) -> int | None:
+        return self._core.top_seat
+
+    @property
+    def bombs(self) -> int:
+        """Bombs played (in ``four_p`` the four-joker bomb included, R11.1.8)."""
+        return self._core.bombs
+
+    @property
+    def winner(self) -> Winner | None:
+        return self._core.winner
+
+
+class HandState(HandReadings):
     """One hand from the deal to the score. ``push`` an action, ``pop`` to take it back.
 
     Two ways in, one per use: ``push`` (a referee acting live) keeps a snapshot of the state per
@@ -220,7 +280,7 @@ class HandState:
         self.profile = profile
         self.actions: list[Action] = []
         self._suited = deal.has_suits
-        self._core = _Core.start(deal)
+        self._core: _Core = _Core.start(deal)
         self._stack: list[tuple[Any, ...] | None] = []
         self._table = play_table(profile)
 
@@ -259,14 +319,6 @@ class HandState:
 
     # ----------------------------------------------------------------- reading
     @property
-    def phase(self) -> Phase:
-        return self._core.phase
-
-    @property
-    def is_over(self) -> bool:
-        return self._core.phase in ENDED
-
-    @property
     def turn(self) -> int | None:
         """The seat expected to act next (in doubling: the next undecided declarer)."""
         c = self._core
@@ -274,23 +326,6 @@ class HandState:
             pending = self._pending_doublers()
             return pending[0] if pending else c.landlord
         return None if c.phase in ENDED else c.turn
-
-    @property
-    def landlord(self) -> int | None:
-        return self._core.landlord
-
-    @property
-    def bid(self) -> int | None:
-        return self._core.high_bid if self._core.landlord is not None else None
-
-    @property
-    def top_play(self) -> Play | None:
-        """The play to beat, or None when the seat on turn leads."""
-        return self._core.top
-
-    @property
-    def top_seat(self) -> int | None:
-        return self._core.top_seat
 
     @property
     def card_counts(self) -> tuple[int, int, int]:
@@ -342,16 +377,8 @@ class HandState:
         return (first + 1) % 3 if self.profile.all_pass == "redeal_advance_first_bidder" else first
 
     @property
-    def bombs(self) -> int:
-        return self._core.bombs
-
-    @property
     def rockets(self) -> int:
         return self._core.rockets
-
-    @property
-    def winner(self) -> Winner | None:
-        return self._core.winner
 
     @property
     def spring(self) -> bool:

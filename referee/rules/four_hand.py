@@ -45,7 +45,7 @@ from referee.rules.four_combos import (
     legal_plays_four,
 )
 from referee.rules.four_scoring import SEATS, FourResult, score_four
-from referee.rules.hand import ENDED, HandReadings, Phase
+from referee.rules.hand import ENDED, HandReadings, Phase, check_bid
 from referee.rules.profiles import FOUR_P, RuleProfile
 from referee.rules.scoring import Winner
 
@@ -263,17 +263,7 @@ class FourHandState(HandReadings):
         return self.actions.pop()
 
     def _bid(self, c: FourCore, action: Bid) -> FourCore:
-        if c.phase is not Phase.BIDDING:
-            raise IllegalAction("invalid_bid", "the auction is closed")
-        if action.seat != c.turn:
-            raise IllegalAction("out_of_turn", f"seat {c.turn} bids now, not seat {action.seat}")
-        value = action.value
-        if type(value) is not int or value not in (0, 1, 2, 3):
-            raise IllegalAction("invalid_bid", f"a bid is 0 (pass), 1, 2 or 3, not {value}")
-        if value and value <= c.high_bid:
-            raise IllegalAction(
-                "invalid_bid", f"a bid must be higher than the current bid {c.high_bid}"
-            )
+        value = check_bid(c, action)
         bids = (*c.bids, (action.seat, value))
         high_bid, high_bidder = (value, action.seat) if value else (c.high_bid, c.high_bidder)
         after = dataclasses.replace(

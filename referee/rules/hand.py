@@ -204,6 +204,8 @@ class _CoreFields(Protocol):
     @property
     def phase(self) -> Phase: ...
     @property
+    def turn(self) -> int: ...
+    @property
     def landlord(self) -> int | None: ...
     @property
     def high_bid(self) -> int: ...
@@ -215,6 +217,23 @@ class _CoreFields(Protocol):
     def bombs(self) -> int: ...
     @property
     def winner(self) -> Winner | None: ...
+
+
+def check_bid(c: _CoreFields, action: Bid) -> int:
+    """The value of a bid the auction accepts (R3: the seat on turn bids 0 to pass, or more
+    than the highest bid so far, up to 3), else IllegalAction."""
+    if c.phase is not _BIDDING:
+        raise IllegalAction("invalid_bid", "the auction is closed")
+    if action.seat != c.turn:
+        raise IllegalAction("out_of_turn", f"seat {c.turn} bids now, not seat {action.seat}")
+    value = action.value
+    if type(value) is not int or value not in (0, 1, 2, 3):
+        raise IllegalAction("invalid_bid", f"a bid is 0 (pass), 1, 2 or 3, not {value}")
+    if value and value <= c.high_bid:
+        raise IllegalAction(
+            "invalid_bid", f"a bid must be higher than the current bid {c.high_bid}"
+        )
+    return value
 
 
 class HandReadings:
@@ -534,18 +553,7 @@ class HandState(HandReadings):
 
     # bidding ------------------------------------------------------------------
     def _bid(self, c: _Core, action: Bid) -> None:
-        if c.phase is not _BIDDING:
-            raise IllegalAction("invalid_bid", "the auction is closed")
-        if action.seat != c.turn:
-            raise IllegalAction("out_of_turn", f"seat {c.turn} bids now, not seat {action.seat}")
-        value = action.value
-        if type(value) is not int or value not in (0, 1, 2, 3):
-            raise IllegalAction("invalid_bid", f"a bid is 0 (pass), 1, 2 or 3, not {value}")
-        if value and value <= c.high_bid:
-            raise IllegalAction(
-                "invalid_bid", f"a bid must be higher than the current bid {c.high_bid}"
-            )
-        self._bid_accepted(c, action.seat, value)
+        self._bid_accepted(c, action.seat, check_bid(c, action))
 
     def _bid_accepted(self, c: _Core, seat: int, value: int) -> None:
         c.bids = (*c.bids, (seat, value))

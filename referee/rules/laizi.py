@@ -289,14 +289,22 @@ def _unwinged(
         cards = taken - swapped + used * wild_unit
         if used == 1 and cards == wild_unit and body_key != cards:
             continue  # a wild card alone stands for itself
+        bomb_class = None
         if kind is _BOMB:
             if used == WILD_CARDS and top != wild:
                 continue  # four wild cards: the pure-wild bomb, of the wild rank (Q20)
-            if previous is not None and not _beats(
-                kind, rank, n, _bomb_class(kind, used), previous
-            ):
+            bomb_class = _bomb_class(kind, used)
+            if previous is not None and not _beats(kind, rank, n, bomb_class, previous):
                 continue
-        out.append(_new_play(kind, rank, n, body_key, cards, used))
+        play = _new_wild(WildPlay)  # as in _wild_play, inline: a hand may list a thousand
+        _set_kind(play, kind)
+        _set_rank(play, rank)
+        _set_length(play, n)
+        _set_key(play, body_key)
+        _set_cards(play, cards)
+        _set_wilds(play, used)
+        _set_bomb_class(play, bomb_class)
+        out.append(play)
     return out
 
 
@@ -319,27 +327,23 @@ def _winged(
         within.append(so_far)
     kind, top, n, body_key, taken, needed = body
     wild_unit = UNIT[wild]
+    # the setters as locals: a body with wings may have hundreds of plays
     new, set_kind, set_rank, set_length = _new_wild, _set_kind, _set_rank, _set_length
-    set_key, set_cards, set_wilds, set_bomb_class = (
-        _set_key,
-        _set_cards,
-        _set_wilds,
-        _set_bomb_class,
-    )
+    set_key, set_cards, set_wilds, set_class = _set_key, _set_cards, _set_wilds, _set_bomb_class
     out: list[WildPlay] = []
     append = out.append
     for swapped, moved in spendings:
         body_used = needed + moved
         body_cards = taken - swapped + body_used * wild_unit
         for wing_cards, declared, spent in within[wilds - body_used]:
-            play = new(WildPlay)  # as _new_play, inline: a hand may have thousands of these
+            play = new(WildPlay)  # as in _wild_play, inline: a hand may list thousands
             set_kind(play, kind)
             set_rank(play, top)
             set_length(play, n)
             set_key(play, body_key + declared)
             set_cards(play, body_cards + wing_cards)
             set_wilds(play, body_used + spent)
-            set_bomb_class(play, None)  # a winged kind is never a bomb
+            set_class(play, None)  # a winged kind is never a bomb
             append(play)
     return out
 
@@ -358,21 +362,6 @@ def _without_wilds(hand: Sequence[int], wild: int, previous: Play | None) -> lis
             ):
                 out.append(_wild_play(reading, found.key, 0, wild))
     return out
-
-
-def _new_play(
-    kind: Kind, rank: int | None, length: int, key: int, cards: int, wilds: int
-) -> WildPlay:
-    """``WildPlay(...)`` without the frozen dataclass's checked ``__init__``."""
-    made = _new_wild(WildPlay)
-    _set_kind(made, kind)
-    _set_rank(made, rank)
-    _set_length(made, length)
-    _set_key(made, key)
-    _set_cards(made, cards)
-    _set_wilds(made, wilds)
-    _set_bomb_class(made, _bomb_class(kind, wilds))
-    return made
 
 
 #: Bit 3 of every rank's field in a multiset key, and the low field of every byte.
@@ -430,7 +419,8 @@ def _wing_options(
 
 
 #: Bodies up to this length (every trio and four with kickers, two-trio airplanes) have their
-#: wings from a table; longer airplanes meet too many wings for one (tens of thousands).
+#: wings from a table: some 108,000 options (13 MB) for all bodies and wild ranks. A longer
+#: airplane has 400 to 2,600 options and is seldom held: its wings come from the hand.
 _TABLED_LENGTH = 2
 _PACK_POOL = Pool(PACK_COUNTS)
 
@@ -441,8 +431,8 @@ def _wing_table(
 ) -> tuple[tuple[tuple[int, int, int], ...], ...]:
     """By the wild cards spent (0 to 4), every (natural cards, cards spent, canonical declared
     wings) of the wings of the body (``kind``, ``top``, ``n``) with ``wild`` wild: which cards
-    make some wings of that body, and the wings they declare, depend on no hand (some 100 to
-    250 options for each body; a hand's are those whose natural cards it holds)."""
+    make some wings of that body, and the wings they declare, depend on no hand (14 to 243
+    options a body; a hand's are those whose natural cards it holds)."""
     best: dict[int, tuple[int, int]] = {}
     wild_shift, wild_unit = KEY_BITS * wild, UNIT[wild]
     for declared in wings(_PACK_POOL, kind, COMP2016, top, n):

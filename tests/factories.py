@@ -95,9 +95,7 @@ class RefereeAssignmentFactory(factory.django.DjangoModelFactory):
 
 
 def _deal_text(seed: int, part: str) -> str:
-    deal = deal_from_seed(seed)
-    cards = deal.kitty if part == "kitty" else deal.hands[int(part)]
-    return format_cards(cards)
+    return format_cards(deal_from_seed(seed).kitty)
 
 
 class BoardFactory(factory.django.DjangoModelFactory):
@@ -107,9 +105,9 @@ class BoardFactory(factory.django.DjangoModelFactory):
     tournament = factory.SubFactory(TournamentFactory)
     number = factory.Sequence(lambda n: n + 1)
     seed = factory.Sequence(lambda n: 1000 + n)
-    hand_0 = factory.LazyAttribute(lambda b: _deal_text(b.seed, "0"))
-    hand_1 = factory.LazyAttribute(lambda b: _deal_text(b.seed, "1"))
-    hand_2 = factory.LazyAttribute(lambda b: _deal_text(b.seed, "2"))
+    seat_cards = factory.LazyAttribute(
+        lambda b: [format_cards(cards) for cards in deal_from_seed(b.seed).hands]
+    )
     kitty = factory.LazyAttribute(lambda b: _deal_text(b.seed, "kitty"))
     first_bidder = factory.LazyAttribute(lambda b: deal_from_seed(b.seed).first_bidder)
 

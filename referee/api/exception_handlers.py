@@ -43,6 +43,8 @@ APPLICATION_ERROR_STATUS = {
     "second_person_required": status.HTTP_403_FORBIDDEN,
     "round_not_playing": status.HTTP_409_CONFLICT,
     "hand_logged_live": status.HTTP_409_CONFLICT,
+    "result_from_log": status.HTTP_409_CONFLICT,
+    "board_not_for_profile": status.HTTP_409_CONFLICT,
     "hand_not_closed": status.HTTP_409_CONFLICT,
     "not_awaiting_confirmation": status.HTTP_409_CONFLICT,
     "confirmed_by_players": status.HTTP_403_FORBIDDEN,

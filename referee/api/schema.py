@@ -7,7 +7,23 @@ names the landlord, the bid and the winner unless it corrects the hand to passed
 
 from typing import Any
 
-_SEAT = {"type": "integer", "minimum": 0, "maximum": 2}
+from tournaments.common.seats import MAX_SEATS
+
+_SEAT = {
+    "type": "integer",
+    "minimum": 0,
+    "maximum": MAX_SEATS - 1,
+    "description": "A seat of the table: 0 … its seat count - 1.",
+}
+#: What a ``laizi`` play's wild cards stand for (R11.2.5), beside ``play``.
+_AS = {
+    "type": "string",
+    "minLength": 1,
+    "maxLength": 200,
+    "pattern": r"^[^\x00]*$",
+    "description": 'laizi: the cards the play stands for ("777" for "77W"), its wild cards '
+    "declared (R11.2.5).",
+}
 _ACTION_FIELDS: dict[str, dict[str, Any]] = {
     "bid": {"type": "integer", "minimum": -1000, "maximum": 1000, "description": "0 passes"},
     "double": {"type": "boolean"},
@@ -27,7 +43,7 @@ def _action_schema() -> dict[str, Any]:
         {
             "type": "object",
             "title": name,
-            "properties": {"seat": _SEAT, name: field},
+            "properties": {"seat": _SEAT, name: field, **({"as": _AS} if name == "play" else {})},
             "required": ["seat", name],
             "additionalProperties": False,
         }

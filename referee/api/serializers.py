@@ -8,6 +8,7 @@ from rest_framework.authtoken.serializers import AuthTokenSerializer
 
 from referee.api.schema import RESULT_FIELDS
 from tournaments.common.errors import ApplicationError
+from tournaments.common.seats import MAX_SEATS, SEAT_COUNTS
 from tournaments.common.validation import PENALTY_POINTS_MAX
 
 REASON_MAX = 2000
@@ -36,7 +37,8 @@ def cards_field(max_length: int) -> serializers.RegexField:
 
 
 def seat_field(**kwargs: Any) -> serializers.IntegerField:
-    return serializers.IntegerField(min_value=0, max_value=2, **kwargs)
+    """A seat position of some table (0 … 3); the services hold it to the hand's table."""
+    return serializers.IntegerField(min_value=0, max_value=MAX_SEATS - 1, **kwargs)
 
 
 class StrictSerializer(serializers.Serializer):
@@ -119,7 +121,20 @@ class ActionInput(StrictSerializer):
             raise serializers.ValidationError(
                 _("Give exactly one of bid, double, redouble or play.")
             )
+        if "as" in attrs and "play" not in attrs:
+            raise serializers.ValidationError({"as": [_("Only a play declares its wild cards.")]})
         return attrs
+
+
+# ``as`` is a Python keyword: the field is declared by name (the rules' JSON form of a play
+# whose wild cards stand for other ranks, ``{"seat": 0, "play": "77W", "as": "777"}``).
+ActionInput._declared_fields["as"] = serializers.RegexField(
+    NO_NUL,
+    required=False,
+    max_length=200,
+    trim_whitespace=False,
+    help_text="laizi: the cards the play stands for, its wild cards declared (R11.2.5).",
+)
 
 
 class AnnouncementInput(StrictSerializer):
@@ -144,7 +159,11 @@ class ResultInput(StrictSerializer):
     bid = serializers.IntegerField(min_value=1, max_value=3)
     winner = serializers.ChoiceField(choices=["landlord", "defenders"])
     doubled = serializers.ListField(
-        child=serializers.BooleanField(), min_length=3, max_length=3, required=False
+        child=serializers.BooleanField(),
+        min_length=SEAT_COUNTS[0],
+        max_length=MAX_SEATS,
+        required=False,
+        help_text="One flag a seat of the table.",
     )
     redoubled = serializers.BooleanField(default=False)
     bombs = serializers.IntegerField(default=0, min_value=0, max_value=13)
@@ -181,8 +200,9 @@ class DealInput(StrictSerializer):
 
     hands = serializers.ListField(
         child=cards_field(200),
-        min_length=3,
-        max_length=3,
+        min_length=SEAT_COUNTS[0],
+        max_length=MAX_SEATS,
+        help_text="One a seat of the table.",
     )
     kitty = cards_field(60)
     first_bidder = seat_field()
@@ -209,7 +229,8 @@ class ConfirmInput(StrictSerializer):
     pins = serializers.DictField(
         child=serializers.RegexField(r"^[0-9]{4}$", max_length=4),
         required=False,
-        help_text="Seat position (0, 1, 2) to the 4-digit PIN of the entry in that seat.",
+        help_text="Seat position (0 … the table's seat count - 1) to the 4-digit PIN of the "
+        "entry in that seat.",
     )
 
     def validate_pins(self, value: dict[str, str]) -> dict[int, str]:
@@ -255,6 +276,7 @@ class HandStateOutput(serializers.Serializer):
     board = serializers.IntegerField(allow_null=True)
     mode = serializers.ChoiceField(choices=["dealt", "physical", "result_only"])
     rule_profile = serializers.CharField()
+    seats = serializers.IntegerField(help_text="Seats at the table: 3, or 4 under four_p.")
     version = serializers.IntegerField(help_text="Send it back in If-Match.")
     status = serializers.CharField()
     confirmation = serializers.CharField()
@@ -295,6 +317,10 @@ class HandStateOutput(serializers.Serializer):
         "has closed its hand on the board (or the round is closed).",
     )
     deal = serializers.JSONField(allow_null=True, help_text="The deal; null when hidden.")
+    wild = serializers.CharField(
+        allow_null=True,
+        help_text="laizi: the wild rank (癞子), once the landlord is known (R11.2.1); else null.",
+    )
     seed = serializers.IntegerField(
         allow_null=True, help_text="The server's deal seed; null when hidden or a board."
     )
@@ -348,6 +374,9 @@ class AssignmentOutput(serializers.Serializer):
     round = serializers.IntegerField()
     table = serializers.IntegerField()
     seats = SeatOutput(many=True)
+    seat_count = serializers.IntegerField(
+        help_text="Seats at this table: 3, or 4 in the four-player profile (four_p)."
+    )
     current_hand = CurrentHandOutput(allow_null=True)
     hands_per_round = serializers.IntegerField()
     hands_allowed = serializers.IntegerField(

@@ -365,7 +365,7 @@ class HandResultApi(HandWriteApi):
 
 def _result_fields(data: Any) -> dict[str, Any]:
     fields = {k: v for k, v in data.items() if k != "reason"}
-    fields["doubled"] = tuple(data.get("doubled") or (False, False, False))
+    fields["doubled"] = data.get("doubled")  # None: nobody doubled
     return fields
 
 

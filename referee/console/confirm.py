@@ -60,7 +60,7 @@ def hand_confirm_pins(request: HttpRequest, hand_id: int) -> HttpResponse:
         return _refused(request, context, exc)
     if request.method == "POST":
         try:
-            pins = _pins(request)
+            pins = _pins(request, hand)
             key = request.POST.get("idempotency_key", "")
             hand = hand_confirmation.hand_confirm_by_pins(
                 hand=hand,
@@ -76,9 +76,9 @@ def hand_confirm_pins(request: HttpRequest, hand_id: int) -> HttpResponse:
     return render(request, "referee/confirm.html", _page(context, hand))
 
 
-def _pins(request: HttpRequest) -> dict[int, str]:
+def _pins(request: HttpRequest, hand: Hand) -> dict[int, str]:
     pins = {}
-    for position in (0, 1, 2):
+    for position in range(hand.seats):
         value = request.POST.get(f"pin_{position}", "").strip()
         if value == "":
             continue
@@ -89,11 +89,16 @@ def _pins(request: HttpRequest) -> dict[int, str]:
 
 
 def _page(context: dict[str, Any], hand: Hand) -> dict[str, Any]:
-    seats = Seat.objects.filter(table_id=hand.table_id).select_related("entry__player")
+    seats = list(
+        Seat.objects.filter(table_id=hand.table_id)
+        .select_related("entry__player")
+        .order_by("position")
+    )
     return {
         **context,
         "hand": hand,
-        "seats": list(seats.order_by("position")),
+        "seats": seats,
+        "seat_scores": [(seat, hand.score_of(seat.position)) for seat in seats],
         "state": director_selectors.hand_desk_state(hand),
         "confirmed_by": director_selectors.confirmers(hand_ids=[hand.pk]).get(hand.pk, ""),
         "players_confirm": hand.table.round.tournament.confirmed_by == "players",

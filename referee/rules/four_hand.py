@@ -169,6 +169,33 @@ class FourHandState(HandReadings):
     def hand_text(self, seat: int) -> str:
         return format_ranks(ranks_of_key(self._core.holdings[seat]))
 
+    def hand_cards_text(self, seat: int) -> str:
+        """What ``seat`` still holds, as ``HandState.hand_cards_text`` says it: ranks, since
+        two packs have two of every card (``hand_text``)."""
+        return self.hand_text(seat)
+
+    # What ``HandState`` reads that four_p does not have: no doubling (R11.1.3), no rocket
+    # (the four jokers are a bomb, R11.1.5), no 报牌 and a kitty nobody else sees.
+    @property
+    def doubled(self) -> tuple[None, ...]:
+        return (None,) * SEATS
+
+    @property
+    def redoubled(self) -> None:
+        return None
+
+    @property
+    def rockets(self) -> int:
+        return 0
+
+    @property
+    def announcements(self) -> tuple[()]:
+        return ()
+
+    @property
+    def kitty_revealed(self) -> bool:
+        return False
+
     @property
     def plays(self) -> tuple[tuple[int, Play], ...]:
         return self._core.plays

@@ -85,6 +85,16 @@ class RuleProfile:
         return self.doubling != "none"
 
     @property
+    def kitty_size(self) -> int:
+        """Cards in the kitty (底牌): 3 from one pack (R2.1), 8 from two (R11.1.1)."""
+        return 3 if self.packs == 1 else 8
+
+    @property
+    def hand_size(self) -> int:
+        """Cards dealt to each seat: 17 (R2.1), 25 in four_p (R11.1.1)."""
+        return (54 * self.packs - self.kitty_size) // self.seats
+
+    @property
     def is_three_player(self) -> bool:
         """Three seats, one pack, no wild card: what ``HandState`` and the play table model."""
         return self.seats == 3 and not self.wild_cards

@@ -587,7 +587,7 @@ class SeatInline(DirectorInline):
 class HandInline(DirectorInline):
     model = Hand
     show_change_link = True
-    fields = ("number", "status", "board", "score_0", "score_1", "score_2")
+    fields = ("number", "status", "board", "scores")
     readonly_fields = fields
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
@@ -673,7 +673,7 @@ class BoardAdmin(CreatedByServiceAdmin):
     list_display = ("__str__", "tournament", "number", "seed", "first_bidder")
     list_filter = ("tournament",)
     add_fields = ("tournament", "number", "seed")
-    shown_fields = ("hand_0", "hand_1", "hand_2", "kitty", "first_bidder")
+    shown_fields = ("seat_cards", "kitty", "first_bidder")
 
     def create(self, obj: Board) -> Board:
         return board_create(tournament=obj.tournament, number=obj.number, seed=obj.seed)
@@ -718,17 +718,14 @@ HAND_RESULT_FIELDS = (
     "landlord_seat",
     "bid",
     "winner",
-    "doubled_0",
-    "doubled_1",
-    "doubled_2",
+    "seats",
+    "doubled",
     "redoubled",
     "bombs",
     "rockets",
     "spring",
     "anti_spring",
-    "score_0",
-    "score_1",
-    "score_2",
+    "scores",
     "confirmation",
     "physical_cards",
     "first_bidder",
@@ -752,7 +749,7 @@ class HandAdmin(CreatedByServiceAdmin):
     """Hands are started by the service; the result and the log are read-only here."""
 
     form = HandAddForm
-    list_display = ("__str__", "status", "landlord_seat", "bid", "score_0", "score_1", "score_2")
+    list_display = ("__str__", "status", "landlord_seat", "bid", "scores")
     list_filter = ("status", "table__round__tournament")
     inlines = (HandEventInline,)
     add_fields = ("table", "number", "board")

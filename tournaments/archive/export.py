@@ -34,7 +34,9 @@ from tournaments.models import (
 )
 
 ARCHIVE_FORMAT = "doudizhu-tournament-archive"
-ARCHIVE_VERSION = 2
+#: 3: per-seat arrays (a hand's ``seats``, ``doubled``, ``scores``; a board's ``seat_cards``);
+#: 2, the three-seat columns, is still read (``tournaments.archive.restore``).
+ARCHIVE_VERSION = 3
 
 TOURNAMENT_FIELDS = (
     "slug",
@@ -50,7 +52,7 @@ TOURNAMENT_FIELDS = (
     "log_version",
 )
 PLAYER_FIELDS = ("name", "chinese_name", "club", "external_id")
-BOARD_FIELDS = ("number", "seed", "hand_0", "hand_1", "hand_2", "kitty", "first_bidder")
+BOARD_FIELDS = ("number", "seed", "seat_cards", "kitty", "first_bidder")
 HAND_FIELDS = (
     "number",
     "deal",
@@ -60,17 +62,14 @@ HAND_FIELDS = (
     "landlord_seat",
     "bid",
     "winner",
-    "doubled_0",
-    "doubled_1",
-    "doubled_2",
+    "seats",
+    "doubled",
     "redoubled",
     "bombs",
     "rockets",
     "spring",
     "anti_spring",
-    "score_0",
-    "score_1",
-    "score_2",
+    "scores",
     "confirmation",
     "physical_cards",
     "first_bidder",

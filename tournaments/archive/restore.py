@@ -4,8 +4,9 @@ A restore is not a referee action: it writes the archived rows directly, in one
 transaction, after checking everything — the shape of every field, and every hand's log
 replayed by the one projection of the log (``replay.hand_replay``) and compared with the
 hand's stored summary (``SUMMARY_FIELDS``).  Any error names the
-line (unreadable JSON) or the field (``rounds[0].tables[2].hands[1].score_0``) and
-imports nothing.
+line (unreadable JSON) or the field (``rounds[0].tables[2].hands[1].scores``) and
+imports nothing. Version 2 archives (three-seat columns) are read too: ``_from_version_2``
+turns them into version 3's arrays first.
 """
 
 import json
@@ -34,6 +35,7 @@ from tournaments.archive.export import (
 )
 from tournaments.common.errors import ApplicationError
 from tournaments.common.roles import user_is_privileged
+from tournaments.common.seats import SEAT_COUNTS
 from tournaments.hands.replay import (
     SUMMARY_FIELDS,
     HandReplay,
@@ -66,6 +68,78 @@ from tournaments.tournament.services import tournament_settings_check
 #: What a log that cannot be replayed raises inside ``hand_replay`` (a missing payload key,
 #: an undo with nothing to undo, an action the rules refuse).
 _REPLAY_ERRORS = (RuntimeError, RulesError, KeyError, IndexError, TypeError, ValueError)
+
+
+#: The archive versions this server reads: its own and version 2 (three-seat columns).
+READ_VERSIONS = (2, ARCHIVE_VERSION)
+#: Version 2 knew three-seat tables only.
+_V2_SEATS = 3
+#: Version 2's per-seat columns (``hand_<position>`` …), and the array each became in version 3.
+_V2_ARRAYS = {
+    "boards": {"seat_cards": tuple(f"hand_{p}" for p in range(_V2_SEATS))},
+    "hands": {
+        "doubled": tuple(f"doubled_{p}" for p in range(_V2_SEATS)),
+        "scores": tuple(f"score_{p}" for p in range(_V2_SEATS)),
+    },
+}
+
+
+def _from_version_2(data: dict[str, Any]) -> dict[str, Any]:
+    """A version-2 archive as version 3 says it: each three-seat column group an array (the
+    scores null when the three are), a hand's ``seats`` 3. A column missing is named."""
+
+    def arrays(obj: Any, kind: str, where: str) -> Any:
+        if not isinstance(obj, dict):
+            return obj
+        out = dict(obj)
+        for array, columns in _V2_ARRAYS[kind].items():
+            for name in columns:
+                if name not in out:
+                    raise ArchiveError(f"{where}.{name}", "missing")
+            values = [out.pop(name) for name in columns]
+            out[array] = None if array == "scores" and values == [None] * len(columns) else values
+        if kind == "hands":
+            out["seats"] = _V2_SEATS
+        return out
+
+    upgraded = dict(data)
+    boards = data.get("boards")
+    if isinstance(boards, list):
+        upgraded["boards"] = [arrays(b, "boards", f"boards[{i}]") for i, b in enumerate(boards)]
+    rounds = []
+    for i, r in enumerate(data.get("rounds") or []):
+        if not isinstance(r, dict) or not isinstance(r.get("tables"), list):
+            rounds.append(r)
+            continue
+        tables = []
+        for j, tb in enumerate(r["tables"]):
+            if isinstance(tb, dict) and isinstance(tb.get("hands"), list):
+                where = f"rounds[{i}].tables[{j}]"
+                tb = {
+                    **tb,
+                    "hands": [
+                        arrays(h, "hands", f"{where}.hands[{k}]") for k, h in enumerate(tb["hands"])
+                    ],
+                }
+            tables.append(tb)
+        rounds.append({**r, "tables": tables})
+    if isinstance(data.get("rounds"), list):
+        upgraded["rounds"] = rounds
+    return upgraded
+
+
+def _per_seat(fields: dict[str, Any], name: str, where: str, kind: type, seats: int) -> None:
+    """``fields[name]`` is a list of ``seats`` values of type ``kind`` (no bool for int)."""
+    value = fields[name]
+    if not isinstance(value, list) or not value:
+        raise ArchiveError(f"{where}.{name}", f"expected a list, got {value!r}")
+    if len(value) != seats:
+        raise ArchiveError(f"{where}.{name}", f"expected {seats} values, one a seat")
+    for item in value:
+        if not isinstance(item, kind) or (kind is int and isinstance(item, bool)):
+            raise ArchiveError(f"{where}.{name}", f"expected {_kind_name(kind)}s, got {item!r}")
+    if kind is str and len(value) not in SEAT_COUNTS:
+        raise ArchiveError(f"{where}.{name}", f"expected one of {list(SEAT_COUNTS)} values")
 
 
 class ArchiveError(ApplicationError):
@@ -180,8 +254,8 @@ def result_event_rescore(hand: Hand, event: HandEvent, where: str) -> None:
     result under the hand's rule profile, as on the write path (``hands.result_payload``)."""
     payload = event.payload
     if payload.get("passed_out") is True:  # a correction to 流局: 0 for every seat
-        if payload.get("scores") != [0, 0, 0]:
-            raise ArchiveError(f"{where}.payload.scores", "a passed-out hand scores 0/0/0")
+        if payload.get("scores") != [0] * hand.seats:
+            raise ArchiveError(f"{where}.payload.scores", "a passed-out hand scores 0 a seat")
         return
     r = payload.get("result")
     if not isinstance(r, dict):
@@ -297,8 +371,10 @@ class _Restore:
             raise ArchiveError("(top)", "expected an object")
         if data.get("format") != ARCHIVE_FORMAT:
             raise ArchiveError("format", f"expected {ARCHIVE_FORMAT!r}")
-        if data.get("version") != ARCHIVE_VERSION:
-            raise ArchiveError("version", f"expected {ARCHIVE_VERSION}")
+        if data.get("version") not in READ_VERSIONS:
+            raise ArchiveError("version", f"expected one of {list(READ_VERSIONS)}")
+        if data["version"] == 2:
+            data = _from_version_2(data)
         t = _get(data, "tournament", "(top)", dict)
         fields = _fields(Tournament, t, TOURNAMENT_FIELDS, "tournament")
         settings_check(fields)
@@ -315,7 +391,9 @@ class _Restore:
         boards = {}
         for i, b in enumerate(_list(data, "boards", "(top)")):
             where = f"boards[{i}]"
-            board = Board(tournament=tournament, **_fields(Board, b, BOARD_FIELDS, where))
+            fields = _fields(Board, b, BOARD_FIELDS, where)
+            _per_seat(fields, "seat_cards", where, str, len(_list(b, "seat_cards", where)))
+            board = Board(tournament=tournament, **fields)
             _validate(board, where, ["tournament"])
             board.save()
             boards[board.number] = board
@@ -440,6 +518,11 @@ class _Restore:
         boards: dict[int, Board],
     ) -> Hand:
         fields = _fields(Hand, h, HAND_FIELDS, where)
+        if fields["seats"] not in SEAT_COUNTS:
+            raise ArchiveError(f"{where}.seats", f"expected one of {list(SEAT_COUNTS)}")
+        _per_seat(fields, "doubled", where, bool, fields["seats"])
+        if fields["scores"] is not None:
+            _per_seat(fields, "scores", where, int, fields["seats"])
         if fields["deal"] is not None and not isinstance(fields["deal"], dict):
             raise ArchiveError(f"{where}.deal", "expected an object or null")
         board_number = _get(h, "board", where, int, null=True)

@@ -8,10 +8,13 @@
   hottest reads and writes as plain SQL on public APIs), ``db_binding`` (integers
   bound as text), ``db_roles`` and ``sql/`` (the application role and its grants),
   ``idempotency`` (how long API answers are kept), ``converters`` (``<id:…>`` in paths).
+- Tables: ``seats`` (a table's seat count, from its rule profile), ``json_arrays`` (SQL over
+  the per-seat arrays, for their checks).
 - The broker and health: ``broker_publish`` (Celery messages off the request's path),
   ``health`` and ``health_selectors`` (the checks of /healthz), ``heartbeat`` (the worker's),
   ``healthz`` (the view).
 
-May import: Django, ``config``, the broker and database clients, and ``tournaments.models``;
-never another package of ``tournaments`` nor ``referee``.
+May import: Django, ``config``, the broker and database clients, ``tournaments.models`` and
+the rules library's profiles (``referee.rules.profiles``, for the seat count); never another
+package of ``tournaments`` nor the rest of ``referee``.
 """

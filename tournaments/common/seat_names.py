@@ -13,10 +13,10 @@ from django.utils.functional import lazy
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-SEAT_POSITIONS = (0, 1, 2)
+from tournaments.common.seats import SEAT_POSITIONS
 
-#: The wind of each seat position, as players call their seat (东 南 西).
-_WINDS = (_("East (东)"), _("South (南)"), _("West (西)"))
+#: The wind of each seat position, as players call their seat (东 南 西 北).
+_WINDS = (_("East (东)"), _("South (南)"), _("West (西)"), _("North (北)"))
 
 
 def seat_wind(position: int) -> str:
@@ -44,5 +44,6 @@ seat_name_lazy = lazy(seat_name, str)
 
 
 def seat_names() -> list[str]:
-    """The three seats' names in position order, for a page's script (the console)."""
+    """Every seat's name in position order (a four-seat table's fourth too), for a page's
+    script (the console)."""
     return [seat_name(position) for position in SEAT_POSITIONS]

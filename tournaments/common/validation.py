@@ -128,9 +128,11 @@ def bool_check(**values: Any) -> None:
             raise invalid(field, _("must be true or false."))
 
 
-def bool_triple_check(field: str, value: Any) -> None:
-    """Three booleans, one per seat (a tuple or a list)."""
-    if not isinstance(value, tuple | list) or len(value) != 3:
-        raise invalid(field, _("must be three booleans, one per seat."))
-    if not all(isinstance(item, bool) for item in value):
-        raise invalid(field, _("must be three booleans, one per seat."))
+def bool_per_seat_check(field: str, value: Any, seats: int) -> None:
+    """One boolean per seat of a table of ``seats`` seats (a tuple or a list)."""
+    if (
+        not isinstance(value, tuple | list)
+        or len(value) != seats
+        or not all(isinstance(item, bool) for item in value)
+    ):
+        raise invalid(field, _("must be %(seats)d booleans, one per seat.") % {"seats": seats})

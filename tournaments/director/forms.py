@@ -9,7 +9,8 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.common.limits import HANDS_PER_ROUND_MAX, REGISTRATION_ORDER_MAX
-from tournaments.common.seat_names import SEAT_POSITIONS, seat_name, seat_name_lazy
+from tournaments.common.seat_names import seat_name, seat_name_lazy
+from tournaments.common.seats import DEFAULT_SEATS
 from tournaments.common.validation import PENALTY_POINTS_MAX
 from tournaments.models import ConfirmedBy, RuleProfileKey, TournamentFormat
 
@@ -79,24 +80,49 @@ _doubled_label = lazy(_doubled_text, str)
 
 
 class ResultForm(forms.Form):
-    landlord = forms.TypedChoiceField(
-        label=_("Landlord seat"),
-        coerce=int,
-        choices=[(position, seat_name_lazy(position)) for position in SEAT_POSITIONS],
-    )
+    """A hand's result, for a table of ``seats`` seats (the hand's): the landlord among them,
+    one "doubled" box a seat (``doubled_<position>``)."""
+
+    landlord = forms.TypedChoiceField(label=_("Landlord seat"), coerce=int)
     bid = forms.TypedChoiceField(label=_("Bid"), coerce=int, choices=[(1, "1"), (2, "2"), (3, "3")])
     winner = forms.ChoiceField(
         label=_("Winner"), choices=[("landlord", _("Landlord")), ("defenders", _("Defenders"))]
     )
-    doubled_0 = forms.BooleanField(label=_doubled_label(0), required=False)
-    doubled_1 = forms.BooleanField(label=_doubled_label(1), required=False)
-    doubled_2 = forms.BooleanField(label=_doubled_label(2), required=False)
     redoubled = forms.BooleanField(label=_("Redoubled"), required=False)
     bombs = forms.IntegerField(label=_("Bombs"), min_value=0, max_value=13, initial=0)
     rockets = forms.IntegerField(label=_("Rockets"), min_value=0, max_value=1, initial=0)
     spring = forms.BooleanField(label=_("Spring (春天)"), required=False)
     anti_spring = forms.BooleanField(label=_("Anti-spring (反春)"), required=False)
     reason = forms.CharField(label=_("Reason"), max_length=2000)
+
+    def __init__(self, *args: Any, seats: int = DEFAULT_SEATS, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.seats = seats
+        landlord: Any = self.fields["landlord"]
+        landlord.choices = [(position, seat_name_lazy(position)) for position in range(seats)]
+        boxes = {
+            f"doubled_{position}": forms.BooleanField(
+                label=_doubled_label(position), required=False
+            )
+            for position in range(seats)
+        }
+        # the boxes go after the winner, in seat order
+        order = list(self.fields)
+        at = order.index("winner") + 1
+        self.fields = (
+            {name: self.fields[name] for name in order[:at]}
+            | boxes
+            | {name: self.fields[name] for name in order[at:]}
+        )
+
+    def doubled(self) -> list[bool]:
+        """The "doubled" boxes, by seat (of a valid form)."""
+        return [bool(self.cleaned_data[f"doubled_{p}"]) for p in range(self.seats)]
+
+    def result_fields(self) -> dict[str, Any]:
+        """The cleaned fields as the services take them: ``doubled`` one list."""
+        data = {k: v for k, v in self.cleaned_data.items() if not k.startswith("doubled_")}
+        return {**data, "doubled": self.doubled()}
 
 
 class CorrectionForm(ResultForm):
@@ -108,11 +134,6 @@ class CorrectionForm(ResultForm):
         required=False,
     )
 
-    field_order = [  # noqa: RUF012  # Django's Form attribute
-        "landlord", "bid", "winner", "doubled_0", "doubled_1", "doubled_2", "redoubled",
-        "bombs", "rockets", "spring", "anti_spring", "passed_out", "override", "reason",
-    ]  # fmt: skip
-
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         # each input carries the value it starts from, so the page shows old → new
@@ -120,19 +141,19 @@ class CorrectionForm(ResultForm):
             if name in self.fields:
                 text = ("true" if value else "false") if isinstance(value, bool) else str(value)
                 self.fields[name].widget.attrs["data-old"] = text
+        # reason last
+        self.fields["reason"] = self.fields.pop("reason")
 
     @staticmethod
     def initial_of(detail: dict[str, object]) -> dict[str, object]:
         """The form's starting values: the hand's result as it stands."""
-        doubled = detail.get("doubled") or [False, False, False]
+        doubled = detail["doubled"]
         assert isinstance(doubled, list)
         return {
             "landlord": detail["landlord"] if detail["landlord"] is not None else 0,
             "bid": detail["bid"] or 1,
             "winner": detail["winner"] or "landlord",
-            "doubled_0": bool(doubled[0]),
-            "doubled_1": bool(doubled[1]),
-            "doubled_2": bool(doubled[2]),
+            **{f"doubled_{p}": bool(d) for p, d in enumerate(doubled)},
             "redoubled": bool(detail["redoubled"]),
             "bombs": detail["bombs"],
             "rockets": detail["rockets"],

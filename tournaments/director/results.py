@@ -111,7 +111,7 @@ def hand_detail(request: HttpRequest, slug: str, hand_id: int) -> HttpResponse:
         "detail": detail,
         "log": director_selectors.hand_log(events=detail["events"]),
         "seats": list(hand.table.seats.select_related("entry__player").order_by("position")),
-        "correct_form": CorrectionForm(initial=initial),
+        "correct_form": CorrectionForm(initial=initial, seats=hand.seats),
         # the result as it stands, for the page's "old → new" preview (data- attributes)
         "current": initial,
         "closed": hand.status in ("finished", "passed_out"),
@@ -150,14 +150,13 @@ def hand_action(request: HttpRequest, slug: str, hand_id: int, action: str) -> H
             _("Hand confirmed."),
         )
     elif action == "correct":
-        form: Any = CorrectionForm(request.POST)
+        form: Any = CorrectionForm(request.POST, seats=hand.seats)
         if form.is_valid():
-            data = dict(form.cleaned_data)
-            doubled = (data.pop("doubled_0"), data.pop("doubled_1"), data.pop("doubled_2"))
+            data = form.result_fields()
             attempt(
                 request,
                 lambda: hand_corrections.hand_result_correct(
-                    hand=hand, doubled=doubled, recorded_by=user, idempotency_key=key, **data
+                    hand=hand, recorded_by=user, idempotency_key=key, **data
                 ),
                 _("Result corrected."),
             )

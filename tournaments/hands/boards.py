@@ -3,7 +3,9 @@
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from referee.rules.cards import deal_from_seed, format_cards
+from referee.rules.games import WILD, deal_json_from_seed
+from referee.rules.laizi import parse_wild
+from referee.rules.profiles import get_profile
 from tournaments.common.errors import ApplicationError
 from tournaments.common.limits import BOARD_NUMBER_MAX
 from tournaments.common.model_validation import model_validate
@@ -17,16 +19,15 @@ def board_create(*, tournament: Tournament, number: int, seed: int) -> Board:
     """Deal board ``number`` from ``seed`` with the rules library."""
     at_most_check("number", number, maximum=BOARD_NUMBER_MAX)
     int_check("seed", seed)  # a bigint column; random accepts other types, the table not
-    deal = deal_from_seed(seed)
+    deal = deal_json_from_seed(get_profile(tournament.rule_profile), seed)
     board = Board(
         tournament=tournament,
         number=number,
         seed=seed,
-        hand_0=format_cards(deal.hands[0]),
-        hand_1=format_cards(deal.hands[1]),
-        hand_2=format_cards(deal.hands[2]),
-        kitty=format_cards(deal.kitty),
-        first_bidder=deal.first_bidder,
+        seat_cards=deal["hands"],
+        kitty=deal["kitty"],
+        first_bidder=deal["first_bidder"],
+        wild_rank=parse_wild(deal[WILD]) if WILD in deal else None,
     )
     model_validate(board)
     board.save()

@@ -1,6 +1,7 @@
 """Corrections of a hand: void it, correct its result. Each is a new event with a reason;
 nothing is edited or deleted (SPEC R9.5)."""
 
+from collections.abc import Sequence
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -54,7 +55,8 @@ def log_result(*, replay: HandReplay) -> dict[str, Any] | None:
     if result is None:  # everybody passed (流局)
         return {"passed_out": True, "landlord": None, "bid": None, "winner": None}
     logged = {"passed_out": False, **result.to_json()}
-    return {name: logged[name] for name in RESULT_FIELDS}
+    # a four_p result has no doubling and no rocket (R11.1): what it has is compared
+    return {name: logged[name] for name in RESULT_FIELDS if name in logged}
 
 
 def _first_contradiction(
@@ -110,7 +112,7 @@ def hand_result_correct(
     landlord: int | None = None,
     bid: int | None = None,
     winner: str | None = None,
-    doubled: tuple[bool, bool, bool] | list[bool] = (False, False, False),
+    doubled: Sequence[bool] | None = None,
     redoubled: bool = False,
     bombs: int = 0,
     rockets: int = 0,
@@ -138,7 +140,7 @@ def hand_result_correct(
     if passed_out:
         payload: dict[str, Any] = {
             "passed_out": True,
-            "scores": [0, 0, 0],
+            "scores": [0] * hand.seats,
             "rule_profile": profile.key,
             "rule_profile_hash": profile.content_hash,
         }
@@ -149,7 +151,7 @@ def hand_result_correct(
             "bombs": bombs, "rockets": rockets, "spring": spring, "anti_spring": anti_spring,
             "winner": winner,
         }  # fmt: skip
-        result = result_entry(fields)
+        result = result_entry(fields, hand=hand)
         payload = result_payload(result, hand.rule_profile)
         wanted = {"passed_out": False, **payload["result"]}
 

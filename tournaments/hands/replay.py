@@ -13,14 +13,18 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from referee.rules.cards import Deal
+from referee.rules.cards import Deal, rank_text
 from referee.rules.errors import RulesError
+from referee.rules.four_hand import FourHandState
+from referee.rules.games import WILD, state_replayed
 from referee.rules.hand import Announcement, HandState, Phase
+from referee.rules.laizi_hand import LaiziHandState
 from referee.rules.physical import PhysicalHandState
 from referee.rules.profiles import get_profile
 from referee.rules.scoring import DealResult
 from tournaments.common.errors import ApplicationError
 from tournaments.common.rows import update
+from tournaments.common.seats import no_doubles
 from tournaments.models import (
     ACTION_KINDS,
     Confirmation,
@@ -30,13 +34,12 @@ from tournaments.models import (
     HandStatus,
 )
 
-AnyHandState = HandState | PhysicalHandState
+AnyHandState = HandState | PhysicalHandState | FourHandState
 
 #: The hand row's columns that are a projection of its log.
 SUMMARY_FIELDS = (
-    "status", "landlord_seat", "bid", "winner", "doubled_0", "doubled_1", "doubled_2",
-    "redoubled", "bombs", "rockets", "spring", "anti_spring", "score_0", "score_1", "score_2",
-    "confirmation", "rule_profile_hash", "deal",
+    "status", "landlord_seat", "bid", "winner", "doubled", "redoubled", "bombs", "rockets",
+    "spring", "anti_spring", "scores", "confirmation", "rule_profile_hash", "deal",
 )  # fmt: skip
 
 #: The result fields a correction is compared on with the play-by-play log, in order: the
@@ -165,30 +168,51 @@ class HandReplay:
         ]
 
 
-def hand_deal(*, hand: Hand) -> Deal | None:
-    """The hand's known deal: its board's, or its own (server-dealt or written in)."""
+def hand_deal_json(*, hand: Hand) -> dict[str, Any] | None:
+    """The hand's known deal as JSON (its board's, or its own: server-dealt or written in),
+    the wild rank of a ``laizi`` deal included: callers showing it keep that back until the
+    landlord is known (``deal_json_shown``)."""
     if hand.board_id is not None:
         board = hand.board
         assert board is not None
-        data: dict[str, object] = {
-            "hands": [board.hand_0, board.hand_1, board.hand_2],
+        data: dict[str, Any] = {
+            "hands": board.seat_cards,
             "kitty": board.kitty,
             "first_bidder": board.first_bidder,
         }
-        return Deal.from_json(data)
-    if hand.deal is not None:
-        return Deal.from_json(hand.deal)
-    return None
+        if board.wild_rank is not None:
+            data[WILD] = rank_text(board.wild_rank)
+        return data
+    return hand.deal
+
+
+def hand_wild_shown(*, replay: HandReplay) -> str | None:
+    """A ``laizi`` hand's wild rank (``"7"``) once its landlord is known, None before (it is
+    drawn then, R11.2.1) and on the other profiles."""
+    state = replay.state
+    if not isinstance(state, LaiziHandState) or state.landlord is None:
+        return None
+    return rank_text(state.wild)
+
+
+def deal_json_shown(*, replay: HandReplay, data: dict[str, Any]) -> dict[str, Any]:
+    """``data`` (a deal's JSON) as a reader allowed the cards sees it: without the wild rank
+    while the auction runs (``hand_wild_shown``)."""
+    wild = hand_wild_shown(replay=replay)
+    shown = {key: value for key, value in data.items() if key != WILD}
+    return shown if wild is None else {**shown, WILD: wild}
+
+
+def hand_deal(*, hand: Hand) -> Deal | None:
+    """The known deal of a three-player hand (``hand_deal_json`` read); None without one."""
+    data = hand_deal_json(hand=hand)
+    return None if data is None else Deal.from_json(data)
 
 
 def hand_state_new(*, hand: Hand) -> AnyHandState | None:
     """An empty rules state for the hand, or None for a result-only hand (no deal, not
     physical cards)."""
-    profile = get_profile(hand.rule_profile)
-    if hand.physical_cards:
-        return PhysicalHandState(hand.first_bidder or 0, profile)
-    deal = hand_deal(hand=hand)
-    return None if deal is None else HandState(deal, profile)
+    return _state_of(hand, [], checked=False)
 
 
 def hand_replay(*, hand: Hand, events: list[HandEvent] | None = None) -> HandReplay:
@@ -349,6 +373,9 @@ def _state_of(hand: Hand, actions: list[dict[str, Any]], checked: bool) -> AnyHa
         if hand.physical_cards:
             physical = PhysicalHandState.from_events if checked else PhysicalHandState.replay
             return physical(hand.first_bidder or 0, actions, profile)
+        if not profile.is_three_player:
+            data = hand_deal_json(hand=hand)
+            return None if data is None else state_replayed(profile, data, actions)
         deal = hand_deal(hand=hand)
         if deal is None:
             return None
@@ -361,22 +388,19 @@ def _state_of(hand: Hand, actions: list[dict[str, Any]], checked: bool) -> AnyHa
 def _summary(
     hand: Hand, replay: HandReplay, closing: HandEvent | None, deal_json: Any
 ) -> dict[str, Any]:
+    seats = hand.seats
     out: dict[str, Any] = {
         "status": HandStatus.BIDDING,
         "landlord_seat": None,
         "bid": None,
         "winner": "",
-        "doubled_0": False,
-        "doubled_1": False,
-        "doubled_2": False,
+        "doubled": no_doubles(seats),
         "redoubled": False,
         "bombs": 0,
         "rockets": 0,
         "spring": False,
         "anti_spring": False,
-        "score_0": None,
-        "score_1": None,
-        "score_2": None,
+        "scores": None,
         "confirmation": Confirmation.NOT_REQUIRED,
         "rule_profile_hash": "",
         "deal": deal_json,
@@ -390,27 +414,24 @@ def _summary(
             status=HandStatus.PASSED_OUT,
             rule_profile_hash=result.payload.get("rule_profile_hash", profile_hash),
         )
-        out["score_0"] = out["score_1"] = out["score_2"] = 0
+        out["scores"] = [0] * seats
     elif result is not None:
         out.update(
             _result_columns(DealResult.from_json(result.payload["result"])),
             status=HandStatus.FINISHED,
             rule_profile_hash=result.payload.get("rule_profile_hash", profile_hash),
         )
-        out["score_0"], out["score_1"], out["score_2"] = result.payload["scores"]
+        out["scores"] = list(result.payload["scores"])
     elif replay.passed_out:
         out.update(status=HandStatus.PASSED_OUT, rule_profile_hash=profile_hash)
-        out["score_0"] = out["score_1"] = out["score_2"] = 0
+        out["scores"] = [0] * seats
     elif state is not None:
-        d = state.doubled
         out.update(
             status=_STATUS_OF_PHASE[state.phase],
             landlord_seat=state.landlord,
             bid=state.bid,
             winner=state.winner or "",
-            doubled_0=d[0] is True,
-            doubled_1=d[1] is True,
-            doubled_2=d[2] is True,
+            doubled=[d is True for d in state.doubled],
             redoubled=state.redoubled is True,
             bombs=state.bombs,
             rockets=state.rockets,
@@ -420,12 +441,12 @@ def _summary(
         if state.is_over:
             scores = state.scores()
             assert scores is not None
-            out["score_0"], out["score_1"], out["score_2"] = scores
+            out["scores"] = list(scores)
             out["rule_profile_hash"] = profile_hash
     if out["status"] in (HandStatus.FINISHED, HandStatus.PASSED_OUT) and closing is not None:
         out["confirmation"] = replay.confirmation
     if replay.voided:
-        out.update(status=HandStatus.VOIDED, score_0=None, score_1=None, score_2=None)
+        out.update(status=HandStatus.VOIDED, scores=None)
         out["confirmation"] = Confirmation.NOT_REQUIRED
     return out
 
@@ -436,9 +457,7 @@ def _result_columns(result: DealResult) -> dict[str, Any]:
         "landlord_seat": result.landlord,
         "bid": result.bid,
         "winner": result.winner,
-        "doubled_0": result.doubled[0],
-        "doubled_1": result.doubled[1],
-        "doubled_2": result.doubled[2],
+        "doubled": list(result.doubled),
         "redoubled": result.redoubled,
         "bombs": result.bombs,
         "rockets": result.rockets,

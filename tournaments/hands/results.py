@@ -108,7 +108,7 @@ def hand_result_rows(
             entry_id=seat.entry_id,
             is_landlord=seat.position == hand.landlord_seat,
             won=_seat_won(hand, seat.position),
-            score=0 if passed_out else (hand.scores[seat.position] or 0),
+            score=0 if passed_out else (hand.score_of(seat.position) or 0),
             passed_out=passed_out,
         )
         for seat in sorted(seats, key=lambda s: s.position)

@@ -17,12 +17,16 @@ from referee.rules.scoring import DealResult, DefenderStake, stake_breakdown
 from tournaments.common.player_names import display_name
 from tournaments.common.roles import REFEREE_GROUP, user_is_director
 from tournaments.common.rows import Columns, column, fetch_one, table_name
+from tournaments.common.seats import seat_count, seat_positions
 from tournaments.hands.card_secrecy import ALL, NONE, CardsShown
 from tournaments.hands.replay import (
+    AnyHandState,
     HandReplay,
-    hand_deal,
+    deal_json_shown,
+    hand_deal_json,
     hand_replay,
     hand_replay_stored,
+    hand_wild_shown,
     replay_of_snapshot,
 )
 from tournaments.hands.writing import hand_written
@@ -159,7 +163,7 @@ def summary_result(summary: dict[str, Any]) -> dict[str, Any]:
     return {
         "landlord": summary["landlord_seat"],
         "bid": summary["bid"],
-        "doubled": [summary["doubled_0"], summary["doubled_1"], summary["doubled_2"]],
+        "doubled": list(summary["doubled"]),
         "redoubled": summary["redoubled"],
         "bombs": summary["bombs"],
         "rockets": summary["rockets"],
@@ -188,7 +192,7 @@ def _stakes(summary: dict[str, Any], profile_key: str) -> list[int | None] | Non
     stakes = {stake.seat: stake.value for stake in hand_stakes(summary, profile_key)}
     if not stakes:
         return None
-    return [stakes.get(seat) for seat in range(3)]
+    return [stakes.get(seat) for seat in seat_positions(profile_key)]
 
 
 def _iso(value: datetime) -> str:
@@ -279,16 +283,13 @@ def hand_detail(
         "board": hand.board.number if hand.board is not None else None,
         "mode": hand_mode(hand),
         "rule_profile": hand.rule_profile,
+        "seats": hand.seats,
         "version": hand.version,
         "status": summary["status"],
         "confirmation": summary["confirmation"],
         "counts": hand.counts,
         **summary_result(summary),
-        "scores": (
-            [summary["score_0"], summary["score_1"], summary["score_2"]]
-            if summary["score_0"] is not None
-            else None
-        ),
+        "scores": summary["scores"],
         "stakes": _stakes(summary, hand.rule_profile),
         "turn": None,
         "top_play": None,
@@ -315,8 +316,9 @@ def hand_detail(
     if state is not None:
         _state_fields(out, replay, state, shown=shown, closed=not live)
     if cards:
-        deal = state.deal if isinstance(state, HandState) else hand_deal(hand=hand)
-        out["deal"] = deal.to_json() if deal is not None else None
+        data = hand_deal_json(hand=hand)
+        out["deal"] = None if data is None else deal_json_shown(replay=replay, data=data)
+    out["wild"] = hand_wild_shown(replay=replay)
     return out
 
 
@@ -350,7 +352,7 @@ def _override(replay: HandReplay) -> dict[str, Any] | None:
 def _state_fields(
     out: dict[str, Any],
     replay: HandReplay,
-    state: HandState | PhysicalHandState,
+    state: AnyHandState,
     *,
     shown: CardsShown,
     closed: bool,
@@ -369,11 +371,10 @@ def _state_fields(
             {"seat": a.seat, "cards_left": a.cards_left} for a in replay.announcements_due
         ],
     )
-    if isinstance(state, HandState):
-        if state.kitty_revealed and shown.played:
-            out["kitty"] = format_cards(state.deal.kitty)
-        if show_cards:
-            out["hands"] = [state.hand_cards_text(seat) for seat in range(3)]
+    if isinstance(state, HandState) and state.kitty_revealed and shown.played:
+        out["kitty"] = format_cards(state.deal.kitty)
+    if not isinstance(state, PhysicalHandState) and show_cards:
+        out["hands"] = [state.hand_cards_text(seat) for seat in range(replay.hand.seats)]
     if show_cards and not closed:
         out["legal_actions"] = [a.to_json() for a in state.legal_actions()]
 
@@ -430,6 +431,7 @@ def assignment_tables(*, user: Any) -> list[dict[str, Any]]:
                 "round": table.round.number,
                 "table": table.number,
                 "seats": [seat_row(seat) for seat in table.seats.all()],
+                "seat_count": seat_count(tournament.rule_profile),
                 "current_hand": (
                     {"id": current.pk, "number": current.number, "status": current.status}
                     if current is not None

@@ -62,11 +62,7 @@ def _hand_row(hand: Hand, replay: HandReplay, seats: list[Seat]) -> dict[str, An
         "counts": hand.counts,
         "landlord": summary["landlord_seat"],
         "winner": summary["winner"] or None,
-        "scores": (
-            [summary["score_0"], summary["score_1"], summary["score_2"]]
-            if summary["score_0"] is not None
-            else None
-        ),
+        "scores": summary["scores"],
         "confirmed_by": confirmed_by,
         "confirmer": confirmer,
         "irregular": hand_irregular(replay=replay),

@@ -20,6 +20,7 @@ from referee.rules.cards import RANK_CHARS, SMALL_JOKER, Card, parse_cards
 from referee.rules.errors import RulesError
 from referee.rules.scoring import DefenderStake, StakeFactor
 from tournaments.common.seat_names import seat_name
+from tournaments.common.seats import SEAT_COUNTS
 from tournaments.hands.replay import RULES_MESSAGES
 from tournaments.models import RuleProfileKey
 
@@ -176,7 +177,7 @@ def result_words(result: Mapping[str, Any]) -> str:
 
 
 def _scores_words(scores: Any) -> str:
-    if not isinstance(scores, list | tuple) or len(scores) != 3:
+    if not isinstance(scores, list | tuple) or len(scores) not in SEAT_COUNTS:
         return ""
     return _("scores %(scores)s") % {"scores": " / ".join(str(s) for s in scores)}
 

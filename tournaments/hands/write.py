@@ -8,8 +8,8 @@ API, the admin, the commands and the tests call these.
 """
 
 import secrets
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, cast
 
 from django.db import connection
 from django.db.models import Count, Q
@@ -19,24 +19,26 @@ from django.utils.translation import ngettext
 from referee.rules.actions import (
     Action,
     Bid,
+    DeclaredPlay,
     Double,
     Pass,
     PlayCards,
     Redouble,
-    action_from_json,
 )
-from referee.rules.cards import Deal, deal_from_seed
+from referee.rules.cards import Deal
 from referee.rules.errors import RulesError
+from referee.rules.games import action_reader, deal_json_checked, deal_json_from_seed
 from referee.rules.physical import check_deal
 from referee.rules.profiles import get_profile
 from referee.rules.scoring import DealResult, score_result
 from tournaments.common.errors import ApplicationError
 from tournaments.common.model_validation import model_validate
 from tournaments.common.seat_names import seat_name
+from tournaments.common.seats import MAX_SEATS, no_doubles
 from tournaments.common.transactions import hand_write_atomic
 from tournaments.common.validation import (
     bool_check,
-    bool_triple_check,
+    bool_per_seat_check,
     int_check,
     invalid,
     reason_check,
@@ -76,6 +78,7 @@ _KIND_OF_ACTION: dict[type, str] = {
     Double: HandEventKind.DOUBLE,
     Redouble: HandEventKind.REDOUBLE,
     PlayCards: HandEventKind.PLAY,
+    DeclaredPlay: HandEventKind.PLAY,
     Pass: HandEventKind.PLAY,
 }
 #: Seeds the server deals from: below 2**53 so that every JSON client reads them exactly.
@@ -216,7 +219,7 @@ def hand_create(
     """
     int_check("number", number, minimum=1, maximum=2**31 - 1, allow_none=True)
     int_check("seed", seed, minimum=0, maximum=_SEED_LIMIT - 1, allow_none=True)
-    int_check("first_bidder", first_bidder, minimum=0, maximum=2, allow_none=True)
+    int_check("first_bidder", first_bidder, minimum=0, maximum=MAX_SEATS - 1, allow_none=True)
     bool_check(
         random_deal=random_deal,
         physical_cards=physical_cards,
@@ -240,6 +243,13 @@ def hand_create(
     tournament = tournament_share_lock(tournament_id=table.round.tournament_id)
     if tournament.status == TournamentStatus.FINISHED:
         raise results_final_error()
+    profile = get_profile(tournament.rule_profile)
+    if first_bidder is not None and first_bidder >= profile.seats:
+        raise invalid(
+            "first_bidder",
+            _("must be a seat of the table, 0 to %(last)s.") % {"last": profile.seats - 1},
+        )
+
     # Two devices starting a hand at one table at once: the second waits here, then takes
     # the next number (no unique-constraint error half-way through the request).
     list(Table.objects.select_for_update().filter(pk=table.pk).order_by().values_list("pk"))
@@ -262,8 +272,25 @@ def hand_create(
             _("The round assigns no board to hand %(number)s of table %(table)s.")
             % {"number": number, "table": table.number},
         )
+    if not profile.is_three_player and (physical_cards or (board is None and not sources)):
+        raise ApplicationError(
+            "variant_needs_deal",
+            _(
+                "Hands under the %(profile)s rules are refereed from a known deal (a board, "
+                "an entered deal or one dealt by the server), not from physical cards or a "
+                "result alone."
+            )
+            % {"profile": profile.key},
+        )
     if board is not None:
         hand_board_check(table=table, board=board)
+        wild_board = board.wild_rank is not None
+        if len(board.seat_cards) != profile.seats or wild_board != profile.wild_cards:
+            raise ApplicationError(
+                "board_not_for_profile",
+                _("Board %(number)s was not dealt for the tournament's rules (%(profile)s).")
+                % {"number": board.number, "profile": profile.key},
+            )
         boards_not_replayed_check(
             entry_ids=list(
                 Seat.objects.filter(table_id=table.pk).values_list("entry_id", flat=True)
@@ -277,10 +304,10 @@ def hand_create(
     if seed is not None:
         if not 0 <= seed < _SEED_LIMIT:
             raise ApplicationError("validation", _("A seed is a whole number from 0 to 2**53."))
-        deal = deal_from_seed(seed, first_bidder=first_bidder).to_json()
+        deal = deal_json_from_seed(profile, seed, first_bidder=first_bidder)
     elif deal is not None:
         try:
-            deal = Deal.from_json(deal).to_json()
+            deal = deal_json_checked(profile, deal)
         except RulesError as exc:
             raise rules_error(exc) from exc
     if physical_cards and first_bidder is None:
@@ -294,6 +321,8 @@ def hand_create(
         physical_cards=physical_cards,
         first_bidder=first_bidder if physical_cards else None,
         rule_profile=tournament.rule_profile,
+        seats=profile.seats,
+        doubled=no_doubles(profile.seats),
     )
     # The row's check constraints hold by construction (and the database enforces them);
     # its one unique constraint, the number, is checked above under the table's lock.
@@ -340,7 +369,7 @@ def hand_action_record(
     action's index and the play to beat, and changes nothing.
     """
     try:
-        parsed = action_from_json(action)
+        parsed = action_reader(get_profile(hand.rule_profile))(action)
     except RulesError as exc:
         raise rules_error(exc) from exc
     canonical = parsed.to_json()
@@ -364,7 +393,7 @@ def hand_action_record(
     )
 
 
-def _action_push(*, replay: HandReplay, action: Action) -> AnyHandState:
+def _action_push(*, replay: HandReplay, action: Action | DeclaredPlay) -> AnyHandState:
     """Push ``action`` onto the locked hand's replayed state, or raise the refusal (the
     state then unchanged)."""
     state = replay.state
@@ -376,7 +405,8 @@ def _action_push(*, replay: HandReplay, action: Action) -> AnyHandState:
     if replay.result_event is not None:
         raise ApplicationError("hand_closed", _("The hand's result has been entered."))
     try:
-        state.push(action)
+        # a declared play comes only from the laizi reader, whose state takes it
+        state.push(cast(Action, action))
     except RulesError as exc:
         top = state.top_play
         details: dict[str, Any] = {"index": len(state.actions)}
@@ -561,24 +591,39 @@ def result_payload(result: DealResult, profile_key: str) -> dict[str, Any]:
 
 #: What a result-only entry leaves out: nothing doubled, no bomb, no spring.
 _ENTRY_DEFAULTS: dict[str, Any] = {
-    "doubled": (False, False, False), "redoubled": False, "bombs": 0, "rockets": 0,
-    "spring": False, "anti_spring": False,
+    "redoubled": False, "bombs": 0, "rockets": 0, "spring": False, "anti_spring": False,
 }  # fmt: skip
 
 _RESULT_FIELDS = frozenset(DealResult.__dataclass_fields__)
 
 
-def result_entry(fields: Mapping[str, Any]) -> DealResult:
+def result_entry(fields: Mapping[str, Any], *, hand: Hand) -> DealResult:
     """A result-only entry's (or a correction's) fields, in ``DealResult.to_json``'s form
     (``doubled`` a tuple too; the flags, the bombs and the rocket may be left out), as a
     ``DealResult``. A flag of the wrong type is refused here (``invalid``); a landlord, bid,
     bomb or rocket count or winner of the wrong type is a contradiction the rules name with
-    its rule, as one out of range is (``invalid_result``, in ``result_entry_check``)."""
+    its rule, as one out of range is (``invalid_result``, in ``result_entry_check``).
+    Nobody doubled when ``doubled`` is left out or None. A variant hand's result comes from
+    its log only (``result_from_log``): its own factors (two packs' bombs, bomb classes) are
+    not a three-player result's."""
+    profile = get_profile(hand.rule_profile)
+    if not profile.is_three_player:
+        raise ApplicationError(
+            "result_from_log",
+            _(
+                "Under the %(profile)s rules a hand's result comes from its log of actions: "
+                "play it to its end, or correct it to passed out, or void it."
+            )
+            % {"profile": profile.key},
+        )
+    seats = hand.seats
     unknown = fields.keys() - _RESULT_FIELDS
     if unknown:
         raise TypeError(f"result_entry() got unexpected fields {sorted(unknown)}")
     data = {**_ENTRY_DEFAULTS, **fields}
-    bool_triple_check("doubled", data["doubled"])
+    if data.get("doubled") is None:
+        data["doubled"] = no_doubles(seats)
+    bool_per_seat_check("doubled", data["doubled"], seats)
     bool_check(redoubled=data["redoubled"], spring=data["spring"], anti_spring=data["anti_spring"])
     return DealResult(**{**data, "doubled": tuple(data["doubled"])})
 
@@ -606,7 +651,7 @@ def hand_result_preview(*, hand: Hand, **fields: Any) -> dict[str, Any]:
     """What ``hand_record_result`` with these fields would record, by its own checks: the
     result, each seat's score and whether the hand would then await confirmation (the
     phone's summary before the referee saves). Writes nothing; refused as the entry is."""
-    payload = result_entry_check(hand=hand, result=result_entry(fields))
+    payload = result_entry_check(hand=hand, result=result_entry(fields, hand=hand))
     payload["needs_confirmation"] = hand_needs_confirmation(hand=hand)
     return payload
 
@@ -618,7 +663,7 @@ def hand_record_result(
     landlord: int,
     bid: int,
     winner: str,
-    doubled: tuple[bool, bool, bool] = (False, False, False),
+    doubled: Sequence[bool] | None = None,
     redoubled: bool = False,
     bombs: int = 0,
     rockets: int = 0,
@@ -640,7 +685,7 @@ def hand_record_result(
         "bombs": bombs, "rockets": rockets, "spring": spring, "anti_spring": anti_spring,
         "winner": winner,
     }  # fmt: skip
-    result = result_entry(fields)
+    result = result_entry(fields, hand=hand)
 
     def decide(locked: Hand, replay: HandReplay) -> NewEvent:
         payload = result_entry_check(hand=locked, result=result, replay=replay)

@@ -301,7 +301,7 @@ def hand_event_append(
 
 
 #: What the per-seat rows and the standings depend on.
-_COUNTING_FIELDS = ("status", "confirmation", "score_0", "score_1", "score_2", "landlord_seat")
+_COUNTING_FIELDS = ("status", "confirmation", "scores", "landlord_seat")
 
 
 def hand_commit(*, hand: Hand, replay: HandReplay | None = None) -> Hand:

@@ -1,6 +1,10 @@
 """Tournament data model.  Invariants are database constraints; writes go
 through the services of each concern (``tournaments.hands.write``…), reads through its
-selectors (``tournaments.tournament.selectors``…)."""
+selectors (``tournaments.tournament.selectors``…).
+
+May import: Django, the limits (``tournaments.common.limits``), the seat counts and the SQL of
+the per-seat arrays (``tournaments.common.seats``, ``json_arrays``), and the ranking criteria
+(``tournaments.standings.ranking``)."""
 
 from tournaments.models.boards import Board, RoundBoard
 from tournaments.models.hands import (
@@ -17,7 +21,6 @@ from tournaments.models.idempotency import IdempotencyRecord
 from tournaments.models.players import Player
 from tournaments.models.results import HandSeatResult, Penalty
 from tournaments.models.rounds import (
-    SEAT_POSITIONS,
     RefereeAssignment,
     Round,
     RoundBye,
@@ -41,7 +44,6 @@ from tournaments.models.tournaments import (
 
 __all__ = [
     "ACTION_KINDS",
-    "SEAT_POSITIONS",
     "Board",
     "Confirmation",
     "ConfirmedBy",

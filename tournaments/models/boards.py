@@ -1,9 +1,12 @@
 from django.core.validators import MaxValueValidator
 from django.db import models
-from django.db.models import Q
+from django.db.models import F, Q
+from django.db.models.lookups import In, LessThan
 from django.utils.translation import gettext_lazy as _
 
+from tournaments.common.json_arrays import JsonArrayLength
 from tournaments.common.limits import BOARD_NUMBER_MAX, HANDS_PER_ROUND_MAX
+from tournaments.common.seats import SEAT_COUNTS, WILD_RANK_MAX
 from tournaments.models.rounds import Round, seat_position_check
 from tournaments.models.tournaments import Tournament
 
@@ -19,10 +22,12 @@ class Board(models.Model):
     )
     number = models.IntegerField(_("number"), validators=[MaxValueValidator(BOARD_NUMBER_MAX)])
     seed = models.BigIntegerField(_("seed"))
-    hand_0 = models.CharField(_("hand of seat 0"), max_length=200)
-    hand_1 = models.CharField(_("hand of seat 1"), max_length=200)
-    hand_2 = models.CharField(_("hand of seat 2"), max_length=200)
+    #: Each seat's cards, by seat position, in canonical text: one string a seat.
+    seat_cards = models.JSONField(_("cards, by seat"))
     kitty = models.CharField(_("kitty (底牌)"), max_length=40)
+    #: A ``laizi`` board's wild rank (0 … 12: 3 … 2), kept from the table until the landlord
+    #: is known (R11.2.1); None on the other profiles' boards.
+    wild_rank = models.SmallIntegerField(_("wild rank (癞子)"), null=True, blank=True)
     first_bidder = models.SmallIntegerField(_("first bidder"))
 
     class Meta:
@@ -37,6 +42,17 @@ class Board(models.Model):
             ),
             models.CheckConstraint(condition=Q(seed__gte=0), name="board_seed_non_negative"),
             seat_position_check("first_bidder", "board_first_bidder_range"),
+            models.CheckConstraint(
+                condition=Q(wild_rank__range=(0, WILD_RANK_MAX)), name="board_wild_rank_range"
+            ),
+            models.CheckConstraint(
+                condition=Q(In(JsonArrayLength("seat_cards"), list(SEAT_COUNTS))),
+                name="board_hands_one_a_seat",
+            ),
+            models.CheckConstraint(
+                condition=Q(LessThan(F("first_bidder"), JsonArrayLength("seat_cards"))),
+                name="board_first_bidder_at_table",
+            ),
         )
 
     def __str__(self) -> str:

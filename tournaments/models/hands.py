@@ -2,8 +2,11 @@ from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
 from django.db.models.functions import Now
+from django.db.models.lookups import Exact, IsNull
 from django.utils.translation import gettext_lazy as _
 
+from tournaments.common.json_arrays import JsonArrayLength, json_int_element
+from tournaments.common.seats import DEFAULT_SEATS, SEAT_COUNTS, no_doubles, seat_count
 from tournaments.models.boards import Board
 from tournaments.models.rounds import Table, seat_position_check
 from tournaments.models.tournaments import RuleProfileKey
@@ -37,6 +40,45 @@ COUNTED_STATUSES = frozenset({HandStatus.FINISHED, HandStatus.PASSED_OUT})
 #: A closed hand awaiting confirmation is not live.
 LIVE_HAND_STATUSES = (HandStatus.BIDDING, HandStatus.DOUBLING, HandStatus.PLAYING)
 COUNTED_CONFIRMATIONS = frozenset({Confirmation.NOT_REQUIRED, Confirmation.CONFIRMED})
+
+
+def per_seat_checks() -> list[models.BaseConstraint]:
+    """The checks that tie a hand's per-seat columns to its seat count: the seat count is its
+    rule profile's, the seats named are at the table, one ``doubled`` flag a seat, and the
+    scores, when set, one integer a seat, summing to zero (R8.1)."""
+    profiles_of: dict[int, list[str]] = {n: [] for n in SEAT_COUNTS}
+    for key in RuleProfileKey.values:
+        profiles_of[seat_count(key)].append(key)
+    zero_sum = Q()
+    for n in SEAT_COUNTS:
+        elements = [json_int_element("scores", i) for i in range(n)]
+        total = sum(elements[1:], start=elements[0])
+        present = Q(*(IsNull(e, False) for e in elements))
+        zero_sum |= Q(seats=n) & present & Q(Exact(total, 0))
+    return [
+        models.CheckConstraint(
+            condition=Q(
+                *(Q(seats=n, rule_profile__in=keys) for n, keys in profiles_of.items() if keys),
+                _connector=Q.OR,
+            ),
+            name="hand_seats_of_profile",
+        ),
+        models.CheckConstraint(
+            condition=Q(landlord_seat__lt=F("seats")), name="hand_landlord_at_table"
+        ),
+        models.CheckConstraint(
+            condition=Q(first_bidder__lt=F("seats")), name="hand_first_bidder_at_table"
+        ),
+        models.CheckConstraint(
+            condition=Q(Exact(JsonArrayLength("doubled"), F("seats"))),
+            name="hand_doubled_one_a_seat",
+        ),
+        models.CheckConstraint(
+            condition=Q(scores__isnull=True)
+            | Q(Exact(JsonArrayLength("scores"), F("seats"))) & zero_sum,
+            name="hand_scores_one_a_seat_zero_sum",
+        ),
+    ]
 
 
 class Hand(models.Model):
@@ -77,17 +119,18 @@ class Hand(models.Model):
     landlord_seat = models.SmallIntegerField(_("landlord seat (地主)"), null=True, blank=True)
     bid = models.SmallIntegerField(_("bid (叫分)"), null=True, blank=True)
     winner = models.CharField(_("winner"), max_length=16, choices=Winner.choices, blank=True)
-    doubled_0 = models.BooleanField(_("seat 0 doubled"), default=False)
-    doubled_1 = models.BooleanField(_("seat 1 doubled"), default=False)
-    doubled_2 = models.BooleanField(_("seat 2 doubled"), default=False)
+    seats = models.SmallIntegerField(
+        _("seats"), default=DEFAULT_SEATS, help_text=_("Seats at the table: the rule profile's.")
+    )
+    #: Whether each seat doubled (加倍), by seat position: one boolean a seat.
+    doubled = models.JSONField(_("doubled, by seat"), default=no_doubles)
     redoubled = models.BooleanField(_("redoubled"), default=False)
     bombs = models.SmallIntegerField(_("bombs (炸弹)"), default=0)
     rockets = models.SmallIntegerField(_("rockets (火箭)"), default=0)
     spring = models.BooleanField(_("spring (春天)"), default=False)
     anti_spring = models.BooleanField(_("anti-spring (反春)"), default=False)
-    score_0 = models.IntegerField(_("score seat 0"), null=True, blank=True)
-    score_1 = models.IntegerField(_("score seat 1"), null=True, blank=True)
-    score_2 = models.IntegerField(_("score seat 2"), null=True, blank=True)
+    #: Each seat's score, by seat position; NULL until the hand is finished or passed out.
+    scores = models.JSONField(_("scores, by seat"), null=True, blank=True)
     confirmation = models.CharField(
         _("confirmation"),
         max_length=16,
@@ -169,32 +212,16 @@ class Hand(models.Model):
             ),
             models.CheckConstraint(
                 condition=~Q(status=HandStatus.FINISHED)
-                | Q(
-                    landlord_seat__isnull=False,
-                    bid__isnull=False,
-                    score_0__isnull=False,
-                    score_1__isnull=False,
-                    score_2__isnull=False,
-                    score_0=-F("score_1") - F("score_2"),
-                )
+                | Q(landlord_seat__isnull=False, bid__isnull=False, scores__isnull=False)
                 & ~Q(winner=""),
-                name="hand_finished_is_complete_and_zero_sum",
-            ),
-            models.CheckConstraint(
-                condition=Q(score_0__isnull=True, score_1__isnull=True, score_2__isnull=True)
-                | Q(
-                    score_0__isnull=False,
-                    score_1__isnull=False,
-                    score_2__isnull=False,
-                    score_0=-F("score_1") - F("score_2"),
-                ),
-                name="hand_scores_zero_sum_when_set",
+                name="hand_finished_is_complete",
             ),
             models.CheckConstraint(
                 condition=Q(status__in=[HandStatus.FINISHED, HandStatus.PASSED_OUT])
-                | Q(score_0__isnull=True, score_1__isnull=True, score_2__isnull=True),
+                | Q(scores__isnull=True),
                 name="hand_scores_only_when_finished_or_passed_out",
             ),
+            *per_seat_checks(),
         )
 
     def __str__(self) -> str:
@@ -205,13 +232,9 @@ class Hand(models.Model):
         """True when the hand's result enters the standings."""
         return self.status in COUNTED_STATUSES and self.confirmation in COUNTED_CONFIRMATIONS
 
-    @property
-    def doubled(self) -> tuple[bool, bool, bool]:
-        return (self.doubled_0, self.doubled_1, self.doubled_2)
-
-    @property
-    def scores(self) -> tuple[int | None, int | None, int | None]:
-        return (self.score_0, self.score_1, self.score_2)
+    def score_of(self, position: int) -> int | None:
+        """Seat ``position``'s score, or None while the hand has none."""
+        return None if self.scores is None else self.scores[position]
 
 
 class HandEventKind(models.TextChoices):

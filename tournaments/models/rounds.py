@@ -6,20 +6,21 @@ from django.db.models.functions import Now
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.common.limits import ROUND_NUMBER_MAX, TABLE_NUMBER_MAX
+from tournaments.common.seats import MAX_SEATS
 from tournaments.models.tournaments import Entry, Tournament
-
-SEAT_POSITIONS = (0, 1, 2)
 
 
 class SeatPosition(models.IntegerChoices):
     SEAT_0 = 0, _("Seat 0")
     SEAT_1 = 1, _("Seat 1")
     SEAT_2 = 2, _("Seat 2")
+    SEAT_3 = 3, _("Seat 3")
 
 
 def seat_position_check(field: str, name: str) -> models.CheckConstraint:
-    """A check that ``field`` is a seat position 0–2 (NULL passes, as in SQL)."""
-    return models.CheckConstraint(condition=Q(**{f"{field}__range": (0, 2)}), name=name)
+    """A check that ``field`` is a seat position of some table, 0 … ``MAX_SEATS`` − 1 (NULL
+    passes, as in SQL); the services keep it within its own table's seats."""
+    return models.CheckConstraint(condition=Q(**{f"{field}__range": (0, MAX_SEATS - 1)}), name=name)
 
 
 class RoundStatus(models.TextChoices):
@@ -108,7 +109,7 @@ class Table(models.Model):
 
 
 class Seat(models.Model):
-    """An entry sitting at position 0–2 of a table (座位).
+    """An entry sitting at a position of a table (座位): 0, 1, 2 (, 3 at a four-seat table).
 
     ``round`` duplicates ``table.round`` so the database can enforce one seat
     per entry per round; on PostgreSQL a trigger keeps the two consistent.

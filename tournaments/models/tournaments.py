@@ -28,6 +28,8 @@ class RuleProfileKey(models.TextChoices):
 
     COMP2016 = "comp2016", _("Competition rules 2016 (竞技二打一扑克)")
     CLASSIC = "classic", _("Classic rules (斗地主)")
+    FOUR_P = "four_p", _("Four players, two packs (四人斗地主)")
+    LAIZI = "laizi", _("Wild cards (癞子斗地主)")
 
 
 class TournamentFormat(models.TextChoices):

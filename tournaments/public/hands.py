@@ -49,13 +49,14 @@ def board_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     if board is None:
         raise Http404("No such board.")
     hands = ps.board_hands(board=board)
-    by_position = [ps.matchpoints([getattr(h, f"score_{p}") for h in hands]) for p in range(3)]
+    positions = range(len(board.seat_cards))
+    by_position = [ps.matchpoints([h.score_of(p) for h in hands]) for p in positions]
     rows = [
         {
             "hand": hand,
             "seats": list(hand.table.seats.all()),
-            "scores": [hand.score_0, hand.score_1, hand.score_2],
-            "mp": [by_position[p][i] for p in range(3)],
+            "scores": [hand.score_of(p) for p in positions],
+            "mp": [by_position[p][i] for p in positions],
         }
         for i, hand in enumerate(hands)
     ]
@@ -63,7 +64,8 @@ def board_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         "tournament": tournament,
         "board": board,
         "rows": rows,
-        "top": 2 * (sum(1 for h in hands if h.score_0 is not None) - 1),
+        "positions": positions,
+        "top": 2 * (sum(1 for h in hands if h.scores is not None) - 1),
         # hidden until every table that plays the board has closed its hand on it (or its
         # round is closed): card_secrecy; public pages show what anybody may see
         "deal": (

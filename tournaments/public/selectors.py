@@ -28,10 +28,12 @@ from django.utils.translation import get_language
 
 from referee.rules.cards import Card, parse_cards
 from referee.rules.errors import RulesError
+from referee.rules.hand import HandState
+from referee.rules.profiles import get_profile
 from referee.rules.scoring import DefenderStake
 from tournaments.common.player_names import display_name
 from tournaments.hands.card_secrecy import PUBLIC, hand_cards_shown, hands_cards_shown
-from tournaments.hands.replay import HandReplay, hand_deal, hand_replay
+from tournaments.hands.replay import HandReplay, hand_deal_json, hand_replay, hand_wild_shown
 from tournaments.hands.selectors import hand_stakes
 from tournaments.models import (
     Board,
@@ -183,7 +185,7 @@ class LiveTable:
 
 #: What a hand's card on the live board depends on, read from the hand's row.
 _CARD_HAND_FIELDS = (
-    "pk", "number", "version", "status", "board_id", "score_0", "score_1", "score_2",
+    "pk", "number", "version", "status", "board_id", "scores",
 )  # fmt: skip
 _SeatKey = tuple[int, int, str, str]  # position, entry id, name, Chinese name
 
@@ -380,6 +382,8 @@ class HandPage:
     steps: list[Step] = field(default_factory=list)
     deal: list[list[Card]] | None = None
     kitty: list[Card] | None = None
+    #: a ``laizi`` hand's wild rank, once its landlord is known (R11.2.1)
+    wild: str | None = None
     breakdown: list[dict[str, Any]] = field(default_factory=list)
 
 
@@ -398,15 +402,20 @@ def hand_page(*, hand: Hand) -> HandPage:
     live = replay.summary["status"] in LIVE_STATUSES
     shown = hand_cards_shown(user=PUBLIC, hand=hand)
     page = HandPage(hand=hand, seats=seats, replay=replay, live=live, secret=not shown.played)
-    deal = hand_deal(hand=hand) if shown.unplayed else None
-    if deal is not None:
-        page.deal = [sorted(h, key=_card_key) for h in deal.hands]
-        page.kitty = list(deal.kitty)
-    elif (
-        shown.played and replay.state is not None and getattr(replay.state, "kitty_revealed", False)
-    ):
-        page.kitty = list(replay.state.deal.kitty)  # type: ignore[union-attr]
-    page.steps = _steps(replay, deal_counts=[17, 17, 17] if replay.state is not None else None)
+    data = hand_deal_json(hand=hand) if shown.unplayed else None
+    if data is not None:
+        page.deal = [sorted(parse_cards(h), key=_card_key) for h in data["hands"]]
+        page.kitty = sorted(parse_cards(data["kitty"]), key=_card_key)
+    elif shown.played and isinstance(replay.state, HandState) and replay.state.kitty_revealed:
+        page.kitty = list(replay.state.deal.kitty)
+    if shown.played:
+        page.wild = hand_wild_shown(replay=replay)
+    profile = get_profile(hand.rule_profile)
+    page.steps = _steps(
+        replay,
+        deal_counts=[profile.hand_size] * hand.seats if replay.state is not None else None,
+        kitty_size=profile.kitty_size,
+    )
     if not shown.played:  # the replay of a secret board: the auction only
         page.steps = [s for s in page.steps if s.kind in ("bid", "double", "redouble")]
     page.breakdown = breakdown(replay.summary, hand.rule_profile)
@@ -417,16 +426,17 @@ def _card_key(card: Card) -> tuple[int, str]:
     return (card.rank, card.suit or "")
 
 
-def _steps(replay: HandReplay, *, deal_counts: list[int] | None) -> list[Step]:
-    """Bids, doublings and plays grouped into tricks (a trick ends after two passes), with
-    the announcements (报牌) recorded for them."""
+def _steps(replay: HandReplay, *, deal_counts: list[int] | None, kitty_size: int) -> list[Step]:
+    """Bids, doublings and plays grouped into tricks (a trick ends when every other seat
+    passed), with the announcements (报牌) recorded for them."""
     steps: list[Step] = []
     announced: dict[int, list[HandEvent]] = {}
     for event in replay.events:
         if event.kind in (HandEventKind.ANNOUNCE, HandEventKind.ANNOUNCE_MISSING):
             announced.setdefault(event.payload.get("action_index", -1), []).append(event)
     counts = list(deal_counts) if deal_counts else None
-    trick, passes, landlord = 0, 0, None
+    others = len(replay.summary["doubled"]) - 1
+    trick, passes, landlord, kitty_taken = 0, 0, None, False
     for index, event in enumerate(replay.actions):
         action = event.payload["action"]
         seat = action["seat"]
@@ -442,13 +452,14 @@ def _steps(replay: HandReplay, *, deal_counts: list[int] | None) -> list[Step]:
             passes += 1
             steps.append(Step("pass", seat, trick=trick))
         else:
-            if trick == 0 or passes >= 2:
+            if trick == 0 or passes >= others:
                 trick += 1
             passes = 0
             cards = cards_of(action["play"])
             if counts is not None and cards is not None:
-                if landlord is not None and counts[landlord] == 17:
-                    counts[landlord] = 20  # the kitty joins the landlord's hand (R3.3)
+                if landlord is not None and not kitty_taken:
+                    counts[landlord] += kitty_size  # the kitty joins the landlord's hand (R3.3)
+                    kitty_taken = True
                 counts[seat] -= len(cards)
             steps.append(
                 Step("play", seat, cards=cards, trick=trick, cards_left=list(counts or []))
@@ -463,15 +474,15 @@ def breakdown(summary: dict[str, Any], profile_key: str) -> list[dict[str, Any]]
     """Per seat: a farmer's stake factor by factor, as the hand's rule profile counts them
     (``referee.rules.scoring.stake_breakdown``, the code that scored the hand), won or
     lost; the landlord scores the sum, opposite (R8.1)."""
-    scores = [summary["score_0"], summary["score_1"], summary["score_2"]]
-    if not summary["winner"] or None in scores:
+    scores = summary["scores"]
+    if not summary["winner"] or scores is None or None in scores:
         return []
     stakes = {stake.seat: stake for stake in hand_stakes(summary, profile_key)}
     if not stakes:
         return []
-    doubled = [summary["doubled_0"], summary["doubled_1"], summary["doubled_2"]]
+    doubled = summary["doubled"]
     rows: list[dict[str, Any]] = []
-    for seat in range(3):
+    for seat in range(len(scores)):
         stake = stakes.get(seat)
         if stake is None:
             rows.append({"seat": seat, "landlord": True, "score": scores[seat]})
@@ -554,9 +565,8 @@ def matchpoints(scores: list[int | None]) -> list[int | None]:
 def hand_deal_cards(*, board: Board) -> dict[str, Any]:
     """A board's cards for its traveller: every seat's hand and the kitty. Only for a board
     ``card_secrecy.board_cards_visible`` releases."""
-    hands = [board.hand_0, board.hand_1, board.hand_2]
     return {
-        "hands": [sorted(cards_of(h) or [], key=_card_key) for h in hands],
+        "hands": [sorted(cards_of(h) or [], key=_card_key) for h in board.seat_cards],
         "kitty": cards_of(board.kitty),
         "first_bidder": board.first_bidder,
     }

@@ -11,7 +11,8 @@ from tournaments.common.errors import ApplicationError
 from tournaments.common.limits import ROUND_NUMBER_MAX, TABLE_NUMBER_MAX
 from tournaments.common.model_validation import model_validate
 from tournaments.common.roles import user_is_director
-from tournaments.common.validation import at_most_check, bool_check, reason_check
+from tournaments.common.seats import seat_count
+from tournaments.common.validation import at_most_check, bool_check, invalid, reason_check
 from tournaments.hands.results import results_final_error
 from tournaments.models import (
     Entry,
@@ -94,7 +95,7 @@ def round_start(*, round: Round, recorded_by: Any = None) -> Round:
     if tables:
         raise ApplicationError(
             "table_incomplete",
-            _("Tables without three players: %(tables)s.")
+            _("Tables with an empty seat: %(tables)s.")
             % {"tables": ", ".join(str(t.number) for t in tables)},
         )
     if not Table.objects.filter(round=locked).exists():
@@ -281,7 +282,13 @@ def seat_check(*, table: Table, entry: Entry) -> None:
 @transaction.atomic
 def seat_create(*, table: Table, position: int, entry: Entry) -> Seat:
     """Seat ``entry`` at ``position`` of ``table`` (one seat per entry per round) before the
-    table has hands; a bye it had in the round is cancelled."""
+    table has hands; a bye it had in the round is cancelled. ``position``: a seat of the
+    table, 0 … its rule profile's seat count - 1."""
+    size = seat_count(table.round.tournament.rule_profile)
+    if type(position) is not int or not 0 <= position < size:
+        raise invalid(
+            "position", _("must be a seat of the table, 0 to %(last)s.") % {"last": size - 1}
+        )
     seat_check(table=table, entry=entry)
     if Seat.objects.filter(round_id=table.round_id, entry=entry).exists():
         raise ApplicationError(

@@ -171,7 +171,7 @@ class _Context:
         return cost
 
     def table_cost(self, table: Sequence[int]) -> int:
-        if len(table) == 3:  # the common case, without the combinations
+        if len(table) == TABLE_SIZE:  # the common case, without the combinations
             a, b, c = table
             return self.pair_cost(a, b) + self.pair_cost(a, c) + self.pair_cost(b, c)
         return sum(self.pair_cost(a, b) for a, b in itertools.combinations(table, 2))
@@ -194,7 +194,7 @@ def seat(
     if size not in TABLE_SIZES or any(len(t.entries) != size for t in history.tables):
         raise SeatingError(BAD_TABLE_SIZE)
     if len(entries) < size:
-        raise SeatingError(TOO_FEW_ENTRIES if size == 3 else TOO_FEW_ENTRIES_4)
+        raise SeatingError(TOO_FEW_ENTRIES if size == TABLE_SIZE else TOO_FEW_ENTRIES_4)
     context = _context(entries, history, options)
     rng = random.Random(seed)
 
@@ -479,7 +479,7 @@ def explain(
 
     if not swiss:
         how = P(gettext_noop("random draw"))
-    elif options.table_size == 3:
+    elif options.table_size == TABLE_SIZE:
         how = P(gettext_noop("Swiss: ranks 1-3 at table 1, 4-6 at table 2, ... (R10.5.1)"))
     else:
         how = P(gettext_noop("Swiss: ranks 1-4 at table 1, 5-8 at table 2, ... (R10.5.1)"))

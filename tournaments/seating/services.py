@@ -20,6 +20,7 @@ from django.utils.translation import ngettext
 from tournaments.common import phrases
 from tournaments.common.errors import ApplicationError
 from tournaments.common.seat_names import seat_name
+from tournaments.common.seats import seat_count
 from tournaments.hands.boards import board_create, boards_not_replayed_check
 from tournaments.hands.results import hand_results_sync
 from tournaments.hands.write import hand_event_append
@@ -67,6 +68,7 @@ def _seating_options(tournament: Tournament, round: Round) -> SeatingOptions:
         method="swiss" if swiss else "random",
         separate_clubs=tournament.separate_clubs,
         hands_per_round=0 if duplicate else tournament.hands_per_round,
+        table_size=seat_count(tournament.rule_profile),
         translate=_,
         translate_plural=ngettext,
         seat_name=seat_name,
@@ -414,11 +416,15 @@ def table_seats_set(
     """Make ``table``'s seats ``seats`` (position → entry) with the services above: new
     positions are seated, emptied positions removed, and changed ones overridden (no
     hands yet) or corrected (hands played), each with ``reason``.  What the admin calls."""
+    size = seat_count(table.round.tournament.rule_profile)
     if not isinstance(seats, dict) or not all(
-        type(position) is int and 0 <= position <= 2 and isinstance(entry, Entry)
+        type(position) is int and 0 <= position < size and isinstance(entry, Entry)
         for position, entry in seats.items()
     ):
-        raise ApplicationError("invalid", _("Seats are positions 0, 1 and 2, each given an entry."))
+        raise ApplicationError(
+            "invalid",
+            _("Seats are positions 0 to %(last)s, each given an entry.") % {"last": size - 1},
+        )
     current = {s.position: s for s in Seat.objects.filter(table=table)}
     for position, vacated in sorted(current.items()):
         if position not in seats:

@@ -13,6 +13,7 @@ import re
 from collections.abc import Iterable
 from typing import IO, Any
 
+from tournaments.common.seats import seat_count
 from tournaments.models import Hand, Seat, Tournament
 from tournaments.standings.public_table import percentage_text
 from tournaments.standings.queries import standings_latest
@@ -73,13 +74,12 @@ HANDS_HEADER = [
     "rockets",
     "spring",
     "anti_spring",
-    "seat_0",
-    "score_0",
-    "seat_1",
-    "score_1",
-    "seat_2",
-    "score_2",
 ]
+
+
+def hands_header(seats: int) -> list[str]:
+    """The hands file's header for tables of ``seats`` seats: a name and a score a seat."""
+    return [*HANDS_HEADER, *(f"{kind}_{p}" for p in range(seats) for kind in ("seat", "score"))]
 
 
 def standings_csv_write(
@@ -128,7 +128,8 @@ def hands_csv_write(
         for s in Seat.objects.filter(round__tournament=tournament).select_related("entry__player")
     }
     writer = csv_writer(out)
-    writer.writerow(HANDS_HEADER)
+    size = seat_count(tournament.rule_profile)
+    writer.writerow(hands_header(size))
     hands = (
         Hand.objects.filter(table__round__tournament=tournament)
         .select_related("table__round", "board")
@@ -140,8 +141,8 @@ def hands_csv_write(
     for h in hands:
         doubled = "".join(str(i) for i, d in enumerate(h.doubled) if d)
         seats = []
-        for position in (0, 1, 2):
-            seats += [names.get((h.table_id, position), ""), h.scores[position]]
+        for position in range(size):
+            seats += [names.get((h.table_id, position), ""), h.score_of(position)]
         writer.writerow(
             [
                 h.table.round.number,

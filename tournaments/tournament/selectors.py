@@ -9,6 +9,7 @@ from django.db.models import Count, Exists, Max, OuterRef, Prefetch, Q, QuerySet
 
 from tournaments.common.roles import REFEREE_GROUP
 from tournaments.common.rows import Columns, column, fetch_one, table_name
+from tournaments.common.seats import seat_count
 from tournaments.models import (
     Board,
     Entry,
@@ -171,10 +172,11 @@ def seating_history(*, round: Round) -> History:
     (``Table.first_bidder``, one seat per hand), counted in the database per table.
     """
     others = Round.objects.filter(tournament_id=round.tournament_id).exclude(pk=round.pk)
+    size = seat_count(round.tournament.rule_profile)
     seats = Seat.objects.filter(round__in=others).values_list("table_id", "position", "entry_id")
     by_table: dict[int, list[int | None]] = {}
     for table_id, position, entry_id in seats:
-        by_table.setdefault(table_id, [None, None, None])[position] = entry_id
+        by_table.setdefault(table_id, [None] * size)[position] = entry_id
     rotating = dict(
         Table.objects.filter(round__in=others, first_bidder__isnull=False).values_list(
             "pk", "first_bidder"
@@ -187,17 +189,17 @@ def seating_history(*, round: Round) -> History:
         .annotate(count=Count("pk"))
     )
     for row in hand_counts:
-        table_turns = turns.setdefault(row["table_id"], [0, 0, 0])
+        table_turns = turns.setdefault(row["table_id"], [0] * size)
         if row["board__first_bidder"] is not None:
             table_turns[row["board__first_bidder"]] += row["count"]
         elif row["table_id"] in rotating:
-            rotation = first_bidder_turns(rotating[row["table_id"]], row["count"])
-            for position in range(3):
+            rotation = first_bidder_turns(rotating[row["table_id"]], row["count"], size)
+            for position in range(size):
                 table_turns[position] += rotation[position]
     tables = tuple(
         PastTable(
             entries=tuple(e for e in entries if e is not None),
-            first_bidder_turns=tuple(turns.get(table_id, (0, 0, 0))),
+            first_bidder_turns=tuple(turns.get(table_id, [0] * size)),
         )
         for table_id, entries in sorted(by_table.items())
         if None not in entries
@@ -214,7 +216,7 @@ def table_first_bidder(*, table: Table, hand_number: int) -> int | None:
         return board.first_bidder
     if table.first_bidder is None:
         return None
-    return (table.first_bidder + hand_number - 1) % 3
+    return (table.first_bidder + hand_number - 1) % seat_count(table.round.tournament.rule_profile)
 
 
 _BOARD = Columns(Board, "b")
@@ -257,11 +259,11 @@ def round_unfinished_hands(*, round: Round) -> QuerySet[Hand]:
 
 
 def round_tables_incomplete(*, round: Round) -> QuerySet[Table]:
-    """Tables of ``round`` with fewer than three seats."""
+    """Tables of ``round`` with fewer seats than its rule profile's tables have."""
     return (
         Table.objects.filter(round=round)
-        .annotate(seat_count=Count("seats"))
-        .filter(seat_count__lt=3)
+        .annotate(seated=Count("seats"))
+        .filter(seated__lt=seat_count(round.tournament.rule_profile))
         .order_by("number")
     )
 

@@ -29,6 +29,7 @@ from rest_framework.authtoken.models import Token
 
 from referee.rules.hand import HandState
 from tournaments.common.roles import REFEREE_GROUP
+from tournaments.common.seats import no_doubles
 from tournaments.hands.boards import board_create
 from tournaments.hands.replay import hand_replay
 from tournaments.hands.write import (
@@ -227,16 +228,17 @@ class Command(BaseCommand):
         spec = DEMO_RESULTS.get((table.number, number))
         if spec is None or hand.status != "bidding":
             return
-        landlord = (board.first_bidder + spec["offset"]) % 3
-        doubled = [False, False, False]
+        seats = hand.seats
+        landlord = (board.first_bidder + spec["offset"]) % seats
+        doubled = no_doubles(seats)
         for offset in spec.get("doubled_offsets", ()):
-            doubled[(landlord + offset) % 3] = True
+            doubled[(landlord + offset) % seats] = True
         hand_record_result(
             hand=hand,
             landlord=landlord,
             bid=spec["bid"],
             winner=spec["winner"],
-            doubled=(doubled[0], doubled[1], doubled[2]),
+            doubled=doubled,
             redoubled=spec.get("redoubled", False),
             bombs=spec.get("bombs", 0),
             rockets=spec.get("rockets", 0),

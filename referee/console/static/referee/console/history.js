@@ -7,7 +7,7 @@
 
 import { DONE, classify, errorText, newKey } from "./api.js";
 import { el, fmt, fmtn } from "./dom.js";
-import { seatName, showVerdict } from "./views.js";
+import { seatName, seatPositions, showVerdict } from "./views.js";
 
 const LIVE = ["bidding", "doubling", "playing"];
 
@@ -333,7 +333,7 @@ function pinForm(ctx, h) {
   let fields;
   let collect;
   if (h.landlord !== null && h.status !== "passed_out") {
-    const farmers = [0, 1, 2].filter((s) => s !== h.landlord);
+    const farmers = seatPositions(ctx).filter((s) => s !== h.landlord);
     const landlordPin = pinInput("pin_landlord", T.pin_landlord);
     const farmer = seatSelect("farmer_seat", farmers, farmers[0], T.pin_farmer);
     const farmerPin = pinInput("pin_farmer", T.pin_farmer);
@@ -344,8 +344,8 @@ function pinForm(ctx, h) {
     ];
     collect = () => ({ [h.landlord]: landlordPin.value.trim(), [farmer.value]: farmerPin.value.trim() });
   } else {
-    const first = seatSelect("first_seat", [0, 1, 2], 0, T.seat);
-    const second = seatSelect("second_seat", [0, 1, 2], 1, T.seat);
+    const first = seatSelect("first_seat", seatPositions(ctx), 0, T.seat);
+    const second = seatSelect("second_seat", seatPositions(ctx), 1, T.seat);
     const firstPin = pinInput("pin_first", T.pin_player);
     const secondPin = pinInput("pin_second", T.pin_player);
     fields = [

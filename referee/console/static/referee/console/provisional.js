@@ -21,10 +21,10 @@ export function provisional(hand, items) {
   const held = hand.hands ? hand.hands.map((cards) => (cards === null ? null : ranksOf(cards))) : null;
   actions.forEach((q) => {
     const { seat, play } = q.body;
-    turn = (seat + 1) % 3;
+    turn = (seat + 1) % hand.doubled.length; // one "doubled" flag a seat
     if (typeof play !== "string") return;
     if (play === "pass") {
-      if (top && turn === top.seat) top = null; // both others passed: a free lead
+      if (top && turn === top.seat) top = null; // every other seat passed: a free lead
       return;
     }
     top = { cards: play, seat };

@@ -7,7 +7,7 @@
 import { DONE, RETRY, classify, refusalParts } from "./api.js";
 import { el } from "./dom.js";
 import { resultWords, signed } from "./history.js";
-import { seatName } from "./views.js";
+import { seatName, seatPositions } from "./views.js";
 
 /** The summary's rows [label, value] of a result-only entry's body. */
 export function resultSummary(W, body, name) {
@@ -41,7 +41,7 @@ export function renderResultEntry(ctx, h) {
 function renderForm(ctx, h, entry) {
   const T = ctx.T;
   const was = (entry && entry.body) || {};
-  const seatOptions = (name, chosen) => el("select", { name }, [0, 1, 2].map((s) => el("option", { value: String(s), selected: s === chosen, text: seatName(ctx, s) })));
+  const seatOptions = (name, chosen) => el("select", { name }, seatPositions(ctx).map((s) => el("option", { value: String(s), selected: s === chosen, text: seatName(ctx, s) })));
   const number = (name, min, max, value) => el("input", { type: "number", name, min: String(min), max: String(max), value: String(value) });
   const check = (name, checked) => el("input", { type: "checkbox", name, checked: !!checked });
   const field = (text, input) => el("label", {}, [text + " ", input]);
@@ -51,7 +51,7 @@ function renderForm(ctx, h, entry) {
     el("option", { value: "landlord", selected: was.winner === "landlord", text: T.winner_landlord }),
     el("option", { value: "defenders", selected: was.winner === "defenders", text: T.winner_defenders }),
   ]);
-  const doubled = [0, 1, 2].map((s) => check("doubled_" + s, (was.doubled || [])[s]));
+  const doubled = seatPositions(ctx).map((s) => check("doubled_" + s, (was.doubled || [])[s]));
   const redoubled = check("redoubled", was.redoubled);
   const bombs = number("bombs", 0, 13, was.bombs ?? 0);
   const rockets = number("rockets", 0, 1, was.rockets ?? 0);

@@ -22,6 +22,11 @@ export function seatName(ctx, seat) {
   return name + (row ? " · " + row.player : "");
 }
 
+/** The table's seat positions: 0, 1, 2 (and 3 at a four-seat table). */
+export function seatPositions(ctx) {
+  return [...Array(ctx.state.table.seat_count).keys()];
+}
+
 /** What a write does, in words: "South (南) 1 · Ann · Bid 2". */
 export function actionText(ctx, body) {
   const T = ctx.T;
@@ -116,7 +121,7 @@ function renderStart(ctx) {
   }
   const board = el("input", { type: "number", min: "1", name: "board", "aria-label": T.board_number, placeholder: T.board_number });
   const first = el("select", { name: "first_bidder", "aria-label": T.first_bidder },
-    [0, 1, 2].map((s) => el("option", { value: String(s), text: seatName(ctx, s) })));
+    seatPositions(ctx).map((s) => el("option", { value: String(s), text: seatName(ctx, s) })));
   function start(deal) {
     const body = { deal };
     if (deal === "board") body.board = parseInt(board.value, 10);
@@ -197,7 +202,7 @@ function seatSelect(ctx, seat) {
   return el("select", {
     name: "seat", "aria-label": ctx.T.seat,
     onchange: (e) => ctx.do.setSeat(parseInt(e.target.value, 10)),
-  }, [0, 1, 2].map((s) => el("option", { value: String(s), selected: s === seat, text: seatName(ctx, s) })));
+  }, seatPositions(ctx).map((s) => el("option", { value: String(s), selected: s === seat, text: seatName(ctx, s) })));
 }
 
 function defaultChoices(h, seat) {

@@ -1,0 +1,161 @@
+"""What each rule profile plays, behind one door for a caller that keeps deals as JSON: the
+deal dealt from a seed or read and checked, and the hand state that plays it.
+
+* ``comp2016``, ``classic``: ``HandState`` on a one-pack ``Deal`` (R2.1).
+* ``four_p``: ``FourHandState`` on a two-pack ``FourDeal`` (R11.1.1); dealt with suits, read by
+  rank (two packs have two of every card).
+* ``laizi``: ``LaiziHandState`` on a one-pack ``Deal`` whose JSON names the wild rank
+  (``"wild": "7"``, PROTOCOL-variants §2.5). Dealt from a seed, the wild rank comes from the same
+  seed: the caller keeps it from everybody until the landlord is known (R11.2.1), which is a
+  draw after the auction to anybody at the table, and a duplicate board gives every table the
+  same wild rank.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from referee.rules.actions import (
+    Action,
+    DeclaredPlay,
+    action_from_json,
+    four_seat_action_from_json,
+    wild_action_from_json,
+)
+from referee.rules.cards import (
+    CARD_OF_ID,
+    TWO,
+    Deal,
+    card_order,
+    deal_from_seed,
+    format_cards,
+    parse_cards,
+    rank_text,
+)
+from referee.rules.errors import InvalidDeal, NotationError
+from referee.rules.four_hand import HAND_CARDS, KITTY_CARDS, FourDeal, FourHandState
+from referee.rules.four_scoring import SEATS as FOUR_SEATS
+from referee.rules.hand import HandState
+from referee.rules.laizi_hand import LaiziHandState, wild_of_deal
+from referee.rules.profiles import RuleProfile
+
+#: A hand state of any profile (``LaiziHandState`` is a ``HandState``).
+AnyState = HandState | FourHandState
+#: The key of a ``laizi`` deal's wild rank in its JSON.
+WILD = "wild"
+#: The ranks a wild rank is drawn from: 3 … 2, never a joker (R11.2.1).
+WILD_RANKS = tuple(range(TWO + 1))
+#: Cards of two packs, by id 0 … 107 (id mod 54 is the card of one pack).
+_TWO_PACK_IDS = 2 * len(CARD_OF_ID)
+
+
+def deal_json_from_seed(
+    profile: RuleProfile, seed: int, *, first_bidder: int | None = None
+) -> dict[str, Any]:
+    """A shuffled deal of ``profile`` with suits, reproducible from ``seed``, as JSON.
+    Without ``first_bidder`` the seed also picks the first bidder."""
+    if profile.seats == FOUR_SEATS:
+        return _four_deal_json(seed, first_bidder)
+    data = deal_from_seed(seed, first_bidder=first_bidder).to_json()
+    if profile.wild_cards:
+        data[WILD] = rank_text(wild_from_seed(seed))
+    return data
+
+
+def wild_from_seed(seed: int) -> int:
+    """The wild rank a seed draws (3 … 2, never a joker: R11.2.1), apart from its deal."""
+    return random.Random(f"wild {seed}").choice(WILD_RANKS)
+
+
+def _four_deal_json(seed: int, first_bidder: int | None) -> dict[str, Any]:
+    rng = random.Random(seed)
+    ids = list(range(_TWO_PACK_IDS))
+    rng.shuffle(ids)
+    if first_bidder is None:
+        first_bidder = rng.randrange(FOUR_SEATS)
+    cards = [CARD_OF_ID[i % len(CARD_OF_ID)] for i in ids]
+
+    def part(start: int, size: int) -> str:
+        return format_cards(sorted(cards[start : start + size], key=card_order))
+
+    hands = [part(seat * HAND_CARDS, HAND_CARDS) for seat in range(FOUR_SEATS)]
+    kitty = part(FOUR_SEATS * HAND_CARDS, KITTY_CARDS)
+    return {"hands": hands, "kitty": kitty, "first_bidder": first_bidder}
+
+
+def deal_json_checked(profile: RuleProfile, data: object) -> dict[str, Any]:
+    """``data`` as a deal of ``profile`` in canonical text; InvalidDeal (a RulesError) when it
+    is not one (wrong cards, sizes, first bidder or wild rank)."""
+    if profile.seats == FOUR_SEATS:
+        FourDeal.from_json(data)  # checks the two packs, sizes and first bidder
+        assert isinstance(data, dict)
+        try:
+            texts = [_sorted_text(h) for h in data["hands"]]
+            kitty = _sorted_text(data["kitty"])
+        except NotationError as exc:
+            raise InvalidDeal(f"unreadable deal: {exc}") from exc
+        return {"hands": texts, "kitty": kitty, "first_bidder": data.get("first_bidder", 0)}
+    if not isinstance(data, dict):
+        raise InvalidDeal("a deal is an object with hands, kitty and first_bidder")
+    out = Deal.from_json(data).to_json()
+    if profile.wild_cards:
+        out[WILD] = rank_text(wild_of_deal(data))
+    return out
+
+
+def _sorted_text(text: str) -> str:
+    return format_cards(sorted(parse_cards(text), key=card_order))
+
+
+def deal_cards(data: dict[str, Any]) -> tuple[list[str], str, int]:
+    """Each seat's cards, the kitty and the first bidder of a deal in JSON (any profile)."""
+    return list(data["hands"]), data["kitty"], data["first_bidder"]
+
+
+def action_reader(profile: RuleProfile) -> Callable[[object], Action | DeclaredPlay]:
+    """How an action of ``profile`` is read from its JSON form: four seats in ``four_p``, a
+    declaration (``"as"``) in ``laizi`` (BadEvent, NotationError: a RulesError)."""
+    if profile.seats == FOUR_SEATS:
+        return four_seat_action_from_json
+    if profile.wild_cards:
+        return wild_action_from_json
+    return action_from_json
+
+
+def state_new(profile: RuleProfile, data: dict[str, Any]) -> AnyState:
+    """The hand state of ``profile`` before its first action, on the deal ``data``."""
+    return state_replayed(profile, data, ())
+
+
+def state_replayed(
+    profile: RuleProfile,
+    data: dict[str, Any],
+    actions: Iterable[Action | dict[str, Any]],
+    *,
+    checked: bool = True,
+) -> AnyState:
+    """The hand state of ``profile`` after ``actions`` on the deal ``data``: each action
+    checked (``checked``), or re-applied as accepted once (three players)."""
+    if profile.seats == FOUR_SEATS:
+        return FourHandState.from_events(FourDeal.from_json(data), actions, profile)
+    deal = Deal.from_json(data)
+    if profile.wild_cards:
+        return LaiziHandState.from_events(deal, actions, profile, wild=wild_of_deal(data))
+    rebuild = HandState.from_events if checked else HandState.replay
+    return rebuild(deal, actions, profile)
+
+
+__all__ = [
+    "WILD",
+    "WILD_RANKS",
+    "AnyState",
+    "action_reader",
+    "deal_cards",
+    "deal_json_checked",
+    "deal_json_from_seed",
+    "state_new",
+    "state_replayed",
+    "wild_from_seed",
+]

@@ -1,0 +1,154 @@
+"""What the referee API refuses on a variant hand (issue 20), each refusal a 4xx with its
+code and the hand unchanged: a variant hand is refereed from a known deal (not physical cards
+nor a result alone), its seats are its table's, four_p has no doubling, a declaration (``as``)
+comes with a play only, and its result comes from its log (a director may still correct it
+to passed out or void it)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from tests import factories
+from tests.api.helpers import assign, client_for, post, referee_user
+from tournaments.models import Hand, Player, Table
+from tournaments.rounds.services import round_create, round_start
+from tournaments.seating.services import round_seat
+from tournaments.tournament.services import entry_create, tournament_create
+
+pytestmark = pytest.mark.django_db
+
+SEATS = {"four_p": 4, "laizi": 3}
+
+
+def _table(profile: str) -> Table:
+    tournament = tournament_create(name=profile, slug=profile, rule_profile=profile)
+    for i in range(SEATS[profile]):
+        entry_create(tournament=tournament, player=Player.objects.create(name=f"p{i}"))
+    round_ = round_create(tournament=tournament)
+    round_seat(round=round_, seed=1)
+    round_start(round=round_)
+    table = Table.objects.get(round=round_)
+    assert table.seats.count() == SEATS[profile]
+    return table
+
+
+def _started(client: Any, table: Table) -> dict[str, Any]:
+    answer = post(client, f"/api/v1/tables/{table.pk}/hands/", {"deal": "random"})
+    assert answer.status_code == 201, answer.json()
+    return answer.json()
+
+
+def _refused(answer: Any, status: int, code: str) -> None:
+    assert (answer.status_code, answer.json()["code"]) == (status, code), answer.json()
+
+
+@pytest.fixture(params=sorted(SEATS))
+def profile(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
+
+
+@pytest.fixture
+def referee(profile: str) -> tuple[Any, Table]:
+    table = _table(profile)
+    user = referee_user(f"referee-{profile}")
+    assign(user, table)
+    return client_for(user), table
+
+
+def test_a_variant_hand_needs_a_known_deal(referee: tuple[Any, Table], profile: str) -> None:
+    client, table = referee
+    for deal in ("physical", "none"):
+        answer = post(client, f"/api/v1/tables/{table.pk}/hands/", {"deal": deal})
+        _refused(answer, 400, "variant_needs_deal")
+        assert profile in answer.json()["message"]
+    assert not Hand.objects.filter(table=table).exists()
+
+
+def test_the_first_bidder_is_a_seat_of_the_table(referee: tuple[Any, Table], profile: str) -> None:
+    client, table = referee
+    beyond = post(
+        client, f"/api/v1/tables/{table.pk}/hands/", {"deal": "random", "first_bidder": 4}
+    )
+    _refused(beyond, 400, "validation")
+    last = SEATS[profile] - 1
+    answer = post(
+        client, f"/api/v1/tables/{table.pk}/hands/", {"deal": "random", "first_bidder": 3}
+    )
+    if last < 3:
+        _refused(answer, 400, "validation")
+        assert not Hand.objects.filter(table=table).exists()
+    else:
+        assert answer.status_code == 201 and answer.json()["turn"] == 3
+        assert answer.json()["seats"] == 4 and len(answer.json()["hands"]) == 4
+
+
+def test_actions_outside_the_profile_are_refused(referee: tuple[Any, Table], profile: str) -> None:
+    client, table = referee
+    hand = _started(client, table)
+    url = f"/api/v1/hands/{hand['id']}/actions/"
+    turn = hand["turn"]
+    refusals = [({"seat": turn, "bid": 1, "as": "3"}, 400, "validation")]  # as: with a play
+    if profile == "laizi":
+        refusals += [
+            ({"seat": 3, "bid": 1}, 400, "bad_request"),  # no fourth seat
+            ({"seat": turn, "play": "3", "as": "3"}, 422, "phase"),  # no play while bidding
+        ]
+    else:
+        refusals.append(({"seat": turn, "play": "3", "as": "3"}, 400, "bad_request"))  # no wild
+    for body, status, code in refusals:
+        _refused(post(client, url, body), status, code)
+    after = client.get(f"/api/v1/hands/{hand['id']}/").json()
+    assert after["version"] == hand["version"] == 0
+
+
+def test_four_p_has_no_doubling(referee: tuple[Any, Table], profile: str) -> None:
+    client, table = referee
+    hand = _started(client, table)
+    url = f"/api/v1/hands/{hand['id']}/actions/"
+    seat = hand["turn"]
+    hand = post(client, url, {"seat": seat, "bid": 3}).json()  # a 3 closes the auction
+    assert hand["landlord"] == seat
+    legal = hand["legal_actions"]
+    if profile == "four_p":
+        assert hand["status"] == "playing"
+        _refused(post(client, url, {"seat": seat, "double": True}), 422, "invalid_double")
+        assert not any("double" in a or "redouble" in a for a in legal)
+    else:
+        assert hand["status"] == "doubling"
+        assert any("double" in a for a in legal)
+
+
+def test_a_variant_result_comes_from_its_log(referee: tuple[Any, Table], profile: str) -> None:
+    client, table = referee
+    hand = _started(client, table)
+    result = {"landlord": 0, "bid": 1, "winner": "landlord"}
+    for path in ("result", "result/preview"):
+        answer = post(client, f"/api/v1/hands/{hand['id']}/{path}/", result)
+        _refused(answer, 409, "result_from_log")
+    assert client.get(f"/api/v1/hands/{hand['id']}/").json()["version"] == 0
+
+
+def test_a_director_corrects_a_variant_hand_to_passed_out_or_voids_it(
+    referee: tuple[Any, Table], profile: str
+) -> None:
+    client, table = referee
+    hand = _started(client, table)
+    rng = random.Random(3)
+    while hand["status"] in ("bidding", "doubling", "playing"):
+        options = hand["legal_actions"]
+        if hand["status"] == "bidding":
+            options = [a for a in options if a["bid"]] or options
+        hand = post(client, f"/api/v1/hands/{hand['id']}/actions/", rng.choice(options)).json()
+    assert hand["status"] == "finished" and len(hand["scores"]) == SEATS[profile]
+    director = client_for(factories.UserFactory(username="director", is_staff=True))
+    url = f"/api/v1/hands/{hand['id']}/correction/"
+    body = {"landlord": 0, "bid": 2, "winner": "landlord", "reason": "wrong", "override": True}
+    _refused(post(director, url, body), 409, "result_from_log")
+    corrected = post(director, url, {"passed_out": True, "override": True, "reason": "misdeal"})
+    assert corrected.status_code == 200, corrected.json()
+    assert corrected.json()["scores"] == [0] * SEATS[profile]
+    voided = post(director, f"/api/v1/hands/{hand['id']}/void/", {"reason": "misdeal"})
+    assert voided.status_code == 200 and voided.json()["scores"] is None

@@ -1,0 +1,154 @@
+"""Whole variant tournaments through the referee API (issue 20): a ``four_p`` tournament of 12
+players at four-seat tables and a ``laizi`` tournament of 9 players, two rounds each, every
+hand dealt by the server and played from its first bid to its last card by the API's own legal
+actions (a seeded choice among them), then the standings. Every hand replays to its stored
+result (``hands_audit``), the scores are zero-sum at every table, and each entry's total is
+the sum of its seats' scores. Runs on SQLite and, in CI's second pass, on PostgreSQL."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+import pytest
+
+from tests.api.helpers import assign, client_for, post, referee_user
+from tournaments.hands.audit import hands_audit
+from tournaments.models import Hand, HandSeatResult, HandStatus, Player, Seat, Table, Tournament
+from tournaments.rounds.services import round_close, round_create, round_start
+from tournaments.seating.services import round_seat
+from tournaments.standings.queries import standings_compute
+from tournaments.tournament.services import entry_create, tournament_create
+
+pytestmark = pytest.mark.django_db
+
+HANDS_PER_ROUND = 2
+
+
+def _tournament(profile: str, players: int, format: str = "table") -> Tournament:
+    tournament = tournament_create(
+        name=f"{profile} {format}",
+        slug=f"{profile}-{format}",
+        rule_profile=profile,
+        format=format,
+        hands_per_round=HANDS_PER_ROUND,
+    )
+    for i in range(players):
+        player = Player.objects.create(name=f"{profile} player {i + 1}", club=f"club {i % 5}")
+        entry_create(tournament=tournament, player=player)
+    return tournament
+
+
+def _play_hand(client: Any, table: Table, rng: random.Random, deal: str) -> dict[str, Any]:
+    """Start a hand at ``table`` (``deal``: "random", dealt by the server, or "board", the
+    round's board) and play it to its end with legal actions the API lists (the first bid a
+    1, so that few hands are passed out)."""
+    started = post(client, f"/api/v1/tables/{table.pk}/hands/", {"deal": deal})
+    assert started.status_code == 201, started.json()
+    hand = started.json()
+    while hand["status"] in ("bidding", "doubling", "playing"):
+        options = hand["legal_actions"]
+        assert options, hand
+        if hand["version"] == 0:
+            options = [a for a in options if a.get("bid") == 1] or options
+        action = rng.choice(options)
+        answer = post(
+            client,
+            f"/api/v1/hands/{hand['id']}/actions/",
+            action,
+            HTTP_IF_MATCH=str(hand["version"]),
+        )
+        assert answer.status_code == 200, (action, answer.json())
+        hand = answer.json()
+    return hand
+
+
+def _play_tournament(profile: str, players: int, seed: int, format: str = "table") -> Tournament:
+    tournament = _tournament(profile, players, format)
+    deal = "board" if format == "duplicate" else "random"
+    referee = referee_user(f"referee-{profile}")
+    client = client_for(referee)
+    rng = random.Random(seed)
+    for _ in range(2):
+        round_ = round_create(tournament=tournament)
+        round_seat(round=round_, seed=rng.randrange(2**32))
+        round_start(round=round_)
+        assign(referee, Table.objects.filter(round=round_).first(), whole_round=True)
+        for table in Table.objects.filter(round=round_).order_by("number"):
+            for _ in range(HANDS_PER_ROUND):
+                _play_hand(client, table, rng, deal)
+        round_close(round=round_)
+    return tournament
+
+
+def _check_tournament(tournament: Tournament, seats: int, players: int) -> None:
+    hands = list(Hand.objects.filter(table__round__tournament=tournament))
+    tables = Table.objects.filter(round__tournament=tournament)
+    assert len(hands) == HANDS_PER_ROUND * tables.count()
+    assert all(Seat.objects.filter(table=t).count() == seats for t in tables)
+    byes = 2 * players - Seat.objects.filter(round__tournament=tournament).count()
+    assert byes == 2 * (players % seats)
+    for hand in hands:
+        assert hand.seats == seats and len(hand.doubled) == seats
+        assert hand.status in (HandStatus.FINISHED, HandStatus.PASSED_OUT)
+        assert hand.scores is not None and len(hand.scores) == seats and sum(hand.scores) == 0
+    assert list(hands_audit(tournament_slugs=[tournament.slug])) == []
+    rows = HandSeatResult.objects.filter(tournament=tournament)
+    assert rows.count() == seats * len(hands)
+    by_entry: Counter[int] = Counter()
+    for row in rows:
+        by_entry[row.entry_id] += row.score
+    standings = standings_compute(tournament=tournament)
+    assert len(standings) == players
+    assert {s.entry_id: s.total for s in standings} == {
+        s.entry_id: by_entry[s.entry_id] for s in standings
+    }
+    assert sum(s.total for s in standings) == 0
+    primary = "mp_percentage" if tournament.format == "duplicate" else "total"
+    ranked = [getattr(s, primary) for s in standings]
+    assert ranked == sorted(ranked, reverse=True)
+
+
+def test_a_four_player_tournament_of_twelve_played_through_the_api() -> None:
+    tournament = _play_tournament("four_p", 12, seed=4)
+    _check_tournament(tournament, seats=4, players=12)
+    hand = Hand.objects.filter(table__round__tournament=tournament).first()
+    assert hand is not None and len(hand.deal["hands"]) == 4
+    assert [len(h.split()) for h in hand.deal["hands"]] == [25, 25, 25, 25]
+
+
+def test_a_wild_card_tournament_of_nine_played_through_the_api() -> None:
+    tournament = _play_tournament("laizi", 9, seed=9)
+    _check_tournament(tournament, seats=3, players=9)
+    declared = [
+        e
+        for hand in Hand.objects.filter(table__round__tournament=tournament)
+        for e in hand.events.filter(kind="play")
+        if "as" in e.payload["action"]
+    ]
+    assert declared, "no play declared a wild card"
+
+
+@pytest.mark.parametrize(("profile", "players", "seats"), [("four_p", 8, 4), ("laizi", 6, 3)])
+def test_duplicate_variant_tournaments_compare_boards_by_seat_position(
+    profile: str, players: int, seats: int
+) -> None:
+    """Duplicate (R10.4): every table of a round plays the round's boards, the same cards
+    (and wild rank) at each; results are compared by (board, seat position), matchpoints
+    over the tables' results."""
+    tournament = _play_tournament(profile, players, seed=seats, format="duplicate")
+    _check_tournament(tournament, seats=seats, players=players)
+    hands = Hand.objects.filter(table__round__tournament=tournament).select_related("board")
+    by_board: dict[int, list[Hand]] = {}
+    for hand in hands:
+        assert hand.board is not None and len(hand.board.seat_cards) == seats
+        assert (hand.board.wild_rank is not None) == (profile == "laizi")
+        by_board.setdefault(hand.board.number, []).append(hand)
+    assert all(len(group) == players // seats for group in by_board.values())
+    standings = standings_compute(tournament=tournament)
+    tables = players // seats
+    # each entry's boards were each compared with the other tables' results at its position
+    assert all(s.boards_scored == 2 * HANDS_PER_ROUND for s in standings)
+    assert all(s.matchpoint_top == 2 * HANDS_PER_ROUND * 2 * (tables - 1) for s in standings)
+    assert sum(s.matchpoints for s in standings) == seats * len(by_board) * tables * (tables - 1)

@@ -1,0 +1,40 @@
+"""How many seats a table has, from its rule profile (``referee.rules.profiles``): three in the
+competition and classic rules (R2.2), four in ``four_p`` (R11.1.1). The service never spells
+a seat count: it asks here.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from referee.rules.games import WILD_RANKS
+from referee.rules.profiles import PROFILES, VARIANT_PROFILES, get_profile
+
+#: The seat counts some profile has, smallest first.
+SEAT_COUNTS: tuple[int, ...] = tuple(
+    sorted({p.seats for p in (*PROFILES.values(), *VARIANT_PROFILES.values())})
+)
+#: The most seats any table has.
+MAX_SEATS = SEAT_COUNTS[-1]
+#: Every seat position some table has: 0 … ``MAX_SEATS`` − 1.
+SEAT_POSITIONS: tuple[int, ...] = tuple(range(MAX_SEATS))
+#: The highest wild rank (a 2: R11.2.1, never a joker), as the boards' check reads it.
+WILD_RANK_MAX = WILD_RANKS[-1]
+#: The seat count of the default profile (``comp2016``).
+DEFAULT_SEATS = get_profile().seats
+
+
+@cache
+def seat_count(profile_key: str) -> int:
+    """The number of seats at a table of the rule profile ``profile_key``."""
+    return get_profile(profile_key).seats
+
+
+def seat_positions(profile_key: str) -> range:
+    """The seat positions of a table of the rule profile ``profile_key``: 0, 1, 2 (, 3)."""
+    return range(seat_count(profile_key))
+
+
+def no_doubles(seats: int = DEFAULT_SEATS) -> list[bool]:
+    """Nobody doubled, at a table of ``seats`` seats (a hand row's default)."""
+    return [False] * seats

@@ -319,13 +319,13 @@ def _winged(
     natural cards it takes, the wild cards it needs at least): every way to spend cards on it
     (``spendings``: natural cards put back for wild cards) with every wing option the
     remaining wild cards pay for."""
-    # within[k]: (wings' cards, declared wings, wild cards spent) of the options of <= k wilds
+    kind, top, n, body_key, taken, needed = body
+    # within[k]: (wings' cards, declared cards, wild cards spent) of the options of <= k wilds
     within: list[list[tuple[int, int, int]]] = []
     so_far: list[tuple[int, int, int]] = []
     for spent, level in enumerate(options):
-        so_far = so_far + [(cards, declared, spent) for cards, declared in level]
+        so_far = so_far + [(cards, body_key + wings, spent) for cards, wings in level]
         within.append(so_far)
-    kind, top, n, body_key, taken, needed = body
     wild_unit = UNIT[wild]
     # the setters as locals: a body with wings may have hundreds of plays
     new, set_kind, set_rank, set_length = _new_wild, _set_kind, _set_rank, _set_length
@@ -340,7 +340,7 @@ def _winged(
             set_kind(play, kind)
             set_rank(play, top)
             set_length(play, n)
-            set_key(play, body_key + declared)
+            set_key(play, declared)
             set_cards(play, body_cards + wing_cards)
             set_wilds(play, body_used + spent)
             set_class(play, None)  # a winged kind is never a bomb

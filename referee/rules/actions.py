@@ -7,6 +7,7 @@ Each has a protocol form (``docs/rules/PROTOCOL.md``, op ``replay``): ``{"seat":
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Sized
 from typing import Any, NamedTuple, TypeVar
 
 from referee.rules.errors import RulesError
@@ -179,3 +180,20 @@ def wild_action_from_json(event: object) -> Action | DeclaredPlay:
     if type(declared) is not str:
         raise BadEvent(f"'as' must be card text, got {declared!r}")
     return DeclaredPlay(action.seat, action.cards, declared)
+
+
+def apply_log(
+    apply: Callable[[Any], None],
+    events: Iterable[object],
+    read: Callable[[object], Any],
+    applied: Sized,
+) -> None:
+    """``apply`` each event of a log, an action or its protocol form (read by ``read``); the
+    first illegal event raises, its position (``len(applied)`` then) in ``index``. Every
+    hand state's ``from_events``."""
+    for event in events:
+        try:
+            apply(event if not isinstance(event, dict) else read(event))
+        except RulesError as exc:
+            exc.index = len(applied)
+            raise

@@ -125,9 +125,12 @@ def legal_plays_four(counts: Sequence[int], previous: Play | None = None) -> lis
     if previous is None:
         _, m1, m2, m3, m4 = masks
         trios = m3 & _NO_JOKERS
-        leads = [*_leads(m1, 1), *_leads(m2, 2), *_leads(trios, 3), *_trio_pairs(trios, m2)]
+        leads = [*_leads(m1, 1), *_leads(m2, 2), *_leads(trios, 3)]
+        for t in _ranks_of(trios):
+            leads += _trio_pairs_of(t, m2)
         if trios & trios >> 1:  # two adjacent trios: airplanes with pairs
-            leads += _airplanes_with_pairs(trios, m2)
+            for body in _runs(trios, 3, _PLANE_SHORTEST, _PLANE_LONGEST):
+                leads += _with_pairs(body, m2)
         if m4:
             leads += _bombs(counts, m4)
         if counts[SMALL_JOKER] == 2 and counts[BIG_JOKER] == 2:
@@ -179,7 +182,8 @@ def _of_kind(
         trios = masks[3] & _NO_JOKERS
         return [p for p in _solo_plays(trios, 3) if p.rank is not None and p.rank > above]
     if kind is Kind.TRIO_PAIR:
-        return [p for p in _trio_pairs(masks[3] & _NO_JOKERS, masks[2]) if (p.rank or 0) > above]
+        held = _ranks_of(masks[3] & _NO_JOKERS)
+        return [p for t in held if t > above for p in _trio_pairs_of(t, masks[2])]
     if kind is Kind.BOMB:
         return _bombs(counts, masks[4])
     if kind is Kind.JOKER_BOMB:
@@ -207,35 +211,51 @@ def _leads(mask: int, need: int) -> tuple[Play, ...]:
     return _solo_plays(mask, need) + _runs(mask, need, shortest, longest)
 
 
-@lru_cache(maxsize=1 << 12)
-def _airplanes_with_pairs(trios: int, pairs: int) -> tuple[Play, ...]:
-    _, shortest, longest = CHAINS[Kind.AIRPLANE_PAIRS]
-    out: list[Play] = []
-    for body in _runs(trios, 3, shortest, longest):
-        out += _with_pairs(body, pairs)
-    return tuple(out)
+_, _PLANE_SHORTEST, _PLANE_LONGEST = CHAINS[Kind.AIRPLANE_PAIRS]
 
 
 def _with_pairs(body: Play, pairs: int) -> list[Play]:
     """The airplanes with pairs on ``body`` (a plain airplane) whose wings ``pairs`` allows."""
-    n = body.length
-    lo = (body.rank or 0) - n + 1
-    wings = pairs & ~(((1 << n) - 1) << lo)
-    known, base = _KNOWN, body.key
-    return [
-        known.get(base + wing_key) or _remember(Kind.AIRPLANE_PAIRS, body.rank, n, base + wing_key)
-        for wing_key in _wing_pairs(wings, n)
-    ]
+    top, n = body.rank or 0, body.length
+    return _airplanes_on(top, n, pairs & ~(((1 << n) - 1) << (top - n + 1)))
 
 
-#: Every winged play built so far, by its key (two packs make some 10,000 of them): a hand's
-#: plays are looked up rather than built again.
-_KNOWN: dict[int, Play] = {}
+def _airplanes_on(top: int, n: int, wings: int) -> list[Play]:
+    """The airplanes with pairs on the ``n`` trios up to ``top`` with ``n`` pairs of the ranks
+    of ``wings``: every such airplane of two packs less those that need a rank ``wings`` lacks
+    (a mask test each, cheaper than building the hand's combinations of pairs)."""
+    holes = _ALL_RANKS & ~wings
+    return [play for mask, play in _airplanes_with(top, n, wings & _JOKERS) if not mask & holes]
 
 
-def _remember(kind: Kind, rank: int | None, length: int, key: int) -> Play:
-    play = _KNOWN[key] = Play(kind, rank, length, key)
-    return play
+_ALL_RANKS = (1 << NUM_RANKS) - 1
+_JOKERS = 1 << SMALL_JOKER | 1 << BIG_JOKER
+
+
+@cache
+def _airplanes_with(top: int, n: int, jokers: int) -> tuple[tuple[int, Play], ...]:
+    """``_all_airplanes_on`` less those with a pair of jokers not in ``jokers``: most hands
+    hold neither ``XX`` nor ``DD``, and so skip about half of the airplanes without a look."""
+    absent = _JOKERS & ~jokers
+    return tuple(entry for entry in _all_airplanes_on(top, n) if not entry[0] & absent)
+
+
+@cache
+def _all_airplanes_on(top: int, n: int) -> tuple[tuple[int, Play], ...]:
+    """(mask of the pair ranks, play) of every airplane with pairs on the ``n`` trios up to
+    ``top``, in the order of their pair ranks (some 8,000 over all bodies, each body's built
+    when first met)."""
+    lo = top - n + 1
+    base = _chain(3, top, n).key
+    out = []
+    for chosen in combinations([r for r in range(NUM_RANKS) if not lo <= r <= top], n):
+        if SMALL_JOKER in chosen and BIG_JOKER in chosen:
+            continue  # XX with DD would be the four jokers
+        mask = sum(1 << r for r in chosen)
+        out.append(
+            (mask, Play(Kind.AIRPLANE_PAIRS, top, n, base + 2 * sum(UNIT[r] for r in chosen)))
+        )
+    return tuple(out)
 
 
 _NO_JOKERS = (1 << SMALL_JOKER) - 1
@@ -243,17 +263,25 @@ _NO_JOKERS = (1 << SMALL_JOKER) - 1
 
 @lru_cache(maxsize=1 << 12)
 def _solo_plays(mask: int, need: int) -> tuple[Play, ...]:
-    kind = {1: Kind.SINGLE, 2: Kind.PAIR, 3: Kind.TRIO}[need]
-    return tuple(Play(kind, r, 1, need * UNIT[r]) for r in range(NUM_RANKS) if mask >> r & 1)
+    return tuple(play for bit, play in _SOLOS[need] if mask & bit)
 
 
-def _trio_pairs(trios: int, pairs: int) -> list[Play]:
-    """Trio + pair for every trio rank of ``trios`` and pair rank of ``pairs`` (another rank)."""
-    out: list[Play] = []
-    for t in range(TWO + 1):
-        if trios >> t & 1:
-            out += [play for bit, play in _TRIO_PAIRS[t] if pairs & bit]
-    return out
+#: For 1, 2 and 3 cards of one rank: (bit of the rank, the single, pair or trio) of each rank.
+_SOLOS = {
+    need: tuple((1 << r, Play(kind, r, 1, need * UNIT[r])) for r in range(NUM_RANKS))
+    for need, kind in ((1, Kind.SINGLE), (2, Kind.PAIR), (3, Kind.TRIO))
+}
+
+
+@lru_cache(maxsize=1 << 12)
+def _trio_pairs_of(t: int, pairs: int) -> tuple[Play, ...]:
+    """Trio + pair for the trio rank ``t`` and every pair rank of ``pairs`` (another rank)."""
+    return tuple(play for bit, play in _TRIO_PAIRS[t] if pairs & bit)
+
+
+@lru_cache(maxsize=1 << 12)
+def _ranks_of(mask: int) -> tuple[int, ...]:
+    return tuple(r for r in range(NUM_RANKS) if mask >> r & 1)
 
 
 #: For each trio rank, (bit of the pair's rank, the trio + pair) for every other rank.
@@ -269,14 +297,19 @@ _TRIO_PAIRS = tuple(
 
 @lru_cache(maxsize=1 << 12)
 def _runs(mask: int, need: int, shortest: int, longest: int) -> tuple[Play, ...]:
-    """Chains of ``need`` cards per rank, ``shortest``..``longest`` ranks long, within 3…A."""
-    out = []
-    run = 0
-    for top in range(ACE + 1):
-        run = run + 1 if mask >> top & 1 else 0
-        for n in range(shortest, min(run, longest) + 1):
-            out.append(_chain(need, top, n))
-    return tuple(out)
+    """Chains of ``need`` cards per rank, ``shortest``..``longest`` ranks long, within 3…A, by
+    top rank then length."""
+    return tuple(play for run, play in _all_runs(need, shortest, longest) if mask & run == run)
+
+
+@cache
+def _all_runs(need: int, shortest: int, longest: int) -> tuple[tuple[int, Play], ...]:
+    """(mask of the ranks, chain) of every chain ``_runs`` may list, in its order."""
+    return tuple(
+        (((1 << n) - 1) << (top - n + 1), _chain(need, top, n))
+        for top in range(ACE + 1)
+        for n in range(shortest, min(top + 1, longest) + 1)
+    )
 
 
 @cache
@@ -284,19 +317,6 @@ def _chain(need: int, top: int, n: int) -> Play:
     """The chain of ``n`` ranks up to ``top``, ``need`` cards of each."""
     kind = {1: Kind.STRAIGHT, 2: Kind.PAIR_STRAIGHT, 3: Kind.AIRPLANE}[need]
     return Play(kind, top, n, sum(need * UNIT[r] for r in range(top - n + 1, top + 1)))
-
-
-@lru_cache(maxsize=1 << 12)
-def _wing_pairs(mask: int, n: int) -> tuple[int, ...]:
-    """Keys of ``n`` pairs of ``n`` different ranks of ``mask``, never ``XX`` with ``DD``."""
-    units = [2 * UNIT[r] for r in range(NUM_RANKS) if mask >> r & 1]
-    both = 2 * UNIT[SMALL_JOKER] + 2 * UNIT[BIG_JOKER]
-    out = []
-    for chosen in combinations(units, n):
-        key = sum(chosen)
-        if key & both != both:
-            out.append(key)
-    return tuple(out)
 
 
 def _bombs(counts: Sequence[int], fours: int) -> list[Play]:

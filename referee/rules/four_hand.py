@@ -24,6 +24,7 @@ from referee.rules.actions import (
     Pass,
     PlayCards,
     Redouble,
+    apply_log,
     four_seat_action_from_json,
 )
 from referee.rules.cards import (
@@ -35,7 +36,7 @@ from referee.rules.cards import (
     ranks_of_key,
 )
 from referee.rules.combos import Play
-from referee.rules.errors import IllegalAction, InvalidDeal, NotationError, RulesError
+from referee.rules.errors import IllegalAction, InvalidDeal, NotationError
 from referee.rules.four_combos import (
     TWO_PACK_COUNTS,
     beats_four,
@@ -44,12 +45,11 @@ from referee.rules.four_combos import (
     legal_plays_four,
 )
 from referee.rules.four_scoring import SEATS, FourResult, score_four
-from referee.rules.hand import Phase
+from referee.rules.hand import ENDED, HandReadings, Phase, check_bid
 from referee.rules.profiles import FOUR_P, RuleProfile
 from referee.rules.scoring import Winner
 
 HAND_CARDS, KITTY_CARDS = 25, 8
-_ENDED = (Phase.FINISHED, Phase.PASSED_OUT)
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,7 +124,7 @@ class FourCore:
     plays: tuple[tuple[int, Play], ...] = ()
 
 
-class FourHandState:
+class FourHandState(HandReadings):
     """One ``four_p`` hand from the deal to the score; ``push`` an action, ``pop`` to take it
     back. Error codes and their order are those of ``HandState`` (PROTOCOL.md, R9.1)."""
 
@@ -135,7 +135,7 @@ class FourHandState:
         self.profile = profile
         self.actions: list[Action] = []
         self._stack: list[FourCore] = []
-        self._core = FourCore(
+        self._core: FourCore = FourCore(
             phase=Phase.BIDDING,
             turn=deal.first_bidder,
             holdings=tuple(key_of(h) for h in deal.hands),
@@ -151,14 +151,7 @@ class FourHandState:
     ) -> FourHandState:
         """Replay an event log; the first illegal event raises, its position in ``index``."""
         state = cls(deal, profile)
-        for event in events:
-            try:
-                state.push(
-                    event if not isinstance(event, dict) else four_seat_action_from_json(event)
-                )
-            except RulesError as exc:
-                exc.index = len(state.actions)
-                raise
+        apply_log(state.push, events, four_seat_action_from_json, state.actions)
         return state
 
     def to_events(self) -> list[dict[str, Any]]:
@@ -166,41 +159,8 @@ class FourHandState:
 
     # ----------------------------------------------------------------- reading
     @property
-    def phase(self) -> Phase:
-        return self._core.phase
-
-    @property
-    def is_over(self) -> bool:
-        return self._core.phase in _ENDED
-
-    @property
     def turn(self) -> int | None:
         return None if self.is_over else self._core.turn
-
-    @property
-    def landlord(self) -> int | None:
-        return self._core.landlord
-
-    @property
-    def bid(self) -> int | None:
-        return self._core.high_bid if self._core.landlord is not None else None
-
-    @property
-    def top_play(self) -> Play | None:
-        return self._core.top
-
-    @property
-    def top_seat(self) -> int | None:
-        return self._core.top_seat
-
-    @property
-    def bombs(self) -> int:
-        """Bombs played, the four-joker bomb included (R11.1.8)."""
-        return self._core.bombs
-
-    @property
-    def winner(self) -> Winner | None:
-        return self._core.winner
 
     @property
     def card_counts(self) -> tuple[int, ...]:
@@ -303,7 +263,7 @@ class FourHandState:
     def push(self, action: Action) -> None:
         """Apply ``action`` or raise a RulesError, leaving the state unchanged."""
         c = self._core
-        if c.phase in _ENDED:
+        if c.phase in ENDED:
             raise IllegalAction("phase", f"the hand has ended ({c.phase.value})")
         seat = getattr(action, "seat", None)
         if type(seat) is not int or not 0 <= seat < SEATS:
@@ -330,17 +290,7 @@ class FourHandState:
         return self.actions.pop()
 
     def _bid(self, c: FourCore, action: Bid) -> FourCore:
-        if c.phase is not Phase.BIDDING:
-            raise IllegalAction("invalid_bid", "the auction is closed")
-        if action.seat != c.turn:
-            raise IllegalAction("out_of_turn", f"seat {c.turn} bids now, not seat {action.seat}")
-        value = action.value
-        if type(value) is not int or value not in (0, 1, 2, 3):
-            raise IllegalAction("invalid_bid", f"a bid is 0 (pass), 1, 2 or 3, not {value}")
-        if value and value <= c.high_bid:
-            raise IllegalAction(
-                "invalid_bid", f"a bid must be higher than the current bid {c.high_bid}"
-            )
+        value = check_bid(c, action)
         bids = (*c.bids, (action.seat, value))
         high_bid, high_bidder = (value, action.seat) if value else (c.high_bid, c.high_bidder)
         after = dataclasses.replace(

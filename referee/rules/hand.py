@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable, Sequence
 from enum import StrEnum
 from functools import lru_cache
 from operator import attrgetter
-from typing import Any, ClassVar, Final, NamedTuple, TypeVar
+from typing import Any, ClassVar, Final, NamedTuple, Protocol, TypeVar
 
 from referee.rules.actions import (
     Action,
@@ -23,6 +23,7 @@ from referee.rules.actions import (
     Redouble,
     accepted_action_from_json,
     action_from_json,
+    apply_log,
 )
 from referee.rules.cards import (
     CARD_OF_ID,
@@ -42,7 +43,7 @@ from referee.rules.cards import (
     ranks_of_key,
 )
 from referee.rules.combos import Kind, Play, beats, first_beating
-from referee.rules.errors import IllegalAction, NotationError, RulesError
+from referee.rules.errors import IllegalAction, NotationError
 from referee.rules.moves import legal_plays
 from referee.rules.profiles import COMP2016, RuleProfile
 from referee.rules.scoring import DealResult, Winner, score_result
@@ -197,7 +198,86 @@ def _pass_accepted(c: _Core) -> None:
         c.turn = c.top_seat if c.top_seat is not None else c.turn
 
 
-class HandState:
+class _CoreFields(Protocol):
+    """What ``HandReadings`` reads of a hand's changing part (``_Core``, ``FourCore``)."""
+
+    @property
+    def phase(self) -> Phase: ...
+    @property
+    def turn(self) -> int: ...
+    @property
+    def landlord(self) -> int | None: ...
+    @property
+    def high_bid(self) -> int: ...
+    @property
+    def top(self) -> Play | None: ...
+    @property
+    def top_seat(self) -> int | None: ...
+    @property
+    def bombs(self) -> int: ...
+    @property
+    def winner(self) -> Winner | None: ...
+
+
+def check_bid(c: _CoreFields, action: Bid) -> int:
+    """The value of a bid the auction accepts (R3: the seat on turn bids 0 to pass, or more
+    than the highest bid so far, up to 3), else IllegalAction."""
+    if c.phase is not _BIDDING:
+        raise IllegalAction("invalid_bid", "the auction is closed")
+    if action.seat != c.turn:
+        raise IllegalAction("out_of_turn", f"seat {c.turn} bids now, not seat {action.seat}")
+    value = action.value
+    if type(value) is not int or value not in (0, 1, 2, 3):
+        raise IllegalAction("invalid_bid", f"a bid is 0 (pass), 1, 2 or 3, not {value}")
+    if value and value <= c.high_bid:
+        raise IllegalAction(
+            "invalid_bid", f"a bid must be higher than the current bid {c.high_bid}"
+        )
+    return value
+
+
+class HandReadings:
+    """The read-only accessors that ``HandState`` and ``four_hand.FourHandState`` share, over
+    the changing part of the hand they keep in ``_core``."""
+
+    _core: _CoreFields
+
+    @property
+    def phase(self) -> Phase:
+        return self._core.phase
+
+    @property
+    def is_over(self) -> bool:
+        return self._core.phase in ENDED
+
+    @property
+    def landlord(self) -> int | None:
+        return self._core.landlord
+
+    @property
+    def bid(self) -> int | None:
+        return self._core.high_bid if self._core.landlord is not None else None
+
+    @property
+    def top_play(self) -> Play | None:
+        """The play to beat, or None when the seat on turn leads."""
+        return self._core.top
+
+    @property
+    def top_seat(self) -> int | None:
+        return self._core.top_seat
+
+    @property
+    def bombs(self) -> int:
+        """Bombs played (in ``four_p`` the four-joker bomb included, R11.1.8)."""
+        return self._core.bombs
+
+    @property
+    def winner(self) -> Winner | None:
+        return self._core.winner
+
+
+class HandState(HandReadings):
     """One hand from the deal to the score. ``push`` an action, ``pop`` to take it back.
 
     Two ways in, one per use: ``push`` (a referee acting live) keeps a snapshot of the state per
@@ -219,7 +299,7 @@ class HandState:
         self.profile = profile
         self.actions: list[Action] = []
         self._suited = deal.has_suits
-        self._core = _Core.start(deal)
+        self._core: _Core = _Core.start(deal)
         self._stack: list[tuple[Any, ...] | None] = []
         self._table = play_table(profile)
 
@@ -234,12 +314,7 @@ class HandState:
         later ``pop`` of a replayed action rebuilds the state from the log instead.
         """
         state = cls(deal, profile)
-        for event in events:
-            try:
-                state._advance(event if not isinstance(event, dict) else action_from_json(event))
-            except RulesError as exc:
-                exc.index = len(state.actions)
-                raise
+        apply_log(state._advance, events, action_from_json, state.actions)
         return state
 
     @classmethod
@@ -263,14 +338,6 @@ class HandState:
 
     # ----------------------------------------------------------------- reading
     @property
-    def phase(self) -> Phase:
-        return self._core.phase
-
-    @property
-    def is_over(self) -> bool:
-        return self._core.phase in ENDED
-
-    @property
     def turn(self) -> int | None:
         """The seat expected to act next (in doubling: the next undecided declarer)."""
         c = self._core
@@ -278,23 +345,6 @@ class HandState:
             pending = self._pending_doublers()
             return pending[0] if pending else c.landlord
         return None if c.phase in ENDED else c.turn
-
-    @property
-    def landlord(self) -> int | None:
-        return self._core.landlord
-
-    @property
-    def bid(self) -> int | None:
-        return self._core.high_bid if self._core.landlord is not None else None
-
-    @property
-    def top_play(self) -> Play | None:
-        """The play to beat, or None when the seat on turn leads."""
-        return self._core.top
-
-    @property
-    def top_seat(self) -> int | None:
-        return self._core.top_seat
 
     @property
     def card_counts(self) -> tuple[int, int, int]:
@@ -346,16 +396,8 @@ class HandState:
         return (first + 1) % 3 if self.profile.all_pass == "redeal_advance_first_bidder" else first
 
     @property
-    def bombs(self) -> int:
-        return self._core.bombs
-
-    @property
     def rockets(self) -> int:
         return self._core.rockets
-
-    @property
-    def winner(self) -> Winner | None:
-        return self._core.winner
 
     @property
     def spring(self) -> bool:
@@ -511,18 +553,7 @@ class HandState:
 
     # bidding ------------------------------------------------------------------
     def _bid(self, c: _Core, action: Bid) -> None:
-        if c.phase is not _BIDDING:
-            raise IllegalAction("invalid_bid", "the auction is closed")
-        if action.seat != c.turn:
-            raise IllegalAction("out_of_turn", f"seat {c.turn} bids now, not seat {action.seat}")
-        value = action.value
-        if type(value) is not int or value not in (0, 1, 2, 3):
-            raise IllegalAction("invalid_bid", f"a bid is 0 (pass), 1, 2 or 3, not {value}")
-        if value and value <= c.high_bid:
-            raise IllegalAction(
-                "invalid_bid", f"a bid must be higher than the current bid {c.high_bid}"
-            )
-        self._bid_accepted(c, action.seat, value)
+        self._bid_accepted(c, action.seat, check_bid(c, action))
 
     def _bid_accepted(self, c: _Core, seat: int, value: int) -> None:
         c.bids = (*c.bids, (seat, value))

@@ -10,7 +10,7 @@ come in three classes, ``pure_wild`` > ``hard`` > ``soft``, below the rocket (R1
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Literal
@@ -19,6 +19,7 @@ from referee.rules.cards import (
     BIG_JOKER,
     KEY_BITS,
     NUM_RANKS,
+    PACK_COUNTS,
     SMALL_JOKER,
     TWO,
     UNIT,
@@ -219,66 +220,148 @@ def legal_plays_wild(
     for; each with its canonical declaration (PROTOCOL-variants §2.3: the fewest wild cards
     standing for another rank, then the lowest declared cards).
 
-    The declared multisets are the ``comp2016`` plays of the hand's natural cards topped up
-    with its wild cards (every rank 3…2 up to four); each is made with as many natural cards
-    as the hand has (the shortfall from wild cards), then in every way that puts spare wild
-    cards in place of natural ones."""
-    wilds = hand[wild]
-    natural = list(hand)
-    natural[wild] = 0
-    plain = None if previous is None or previous.kind is Kind.BOMB else previous
-    table = play_table(COMP2016)
-    candidates: Iterable[tuple[int, tuple[Play, ...]]]
+    Built by structure, kind by kind: a declared combination is a body (a rank or a run of
+    ranks) and wings, and the two never share a rank, so the cards spent split into the body's
+    (its natural cards, the wild cards filling the rest) and the wings'. Each body is listed
+    with every way to spend natural and wild cards on it, each body's wings once with every
+    way to spend them and their canonical declaration (which does not depend on the body's
+    cards), and every pair of the two that the hand's wild cards pay for is one play."""
     if previous is not None and previous.kind is Kind.ROCKET:
         return []
-    if wilds:
-        kinds = ALL_KINDS if previous is None else _ANSWER_KINDS.get(previous.kind, ALL_KINDS)
-        candidates = _candidates(natural, wilds, table, kinds)
-    else:
-        found = legal_plays(hand, plain, COMP2016)
-        candidates = [(p.key, table[p.key]) for p in found]
+    wilds = hand[wild]
+    if not wilds:
+        return _without_wilds(hand, wild, previous)
+    natural = list(hand)
+    natural[wild] = 0
     natural_key = key_of_counts(natural)
-    wild_unit, wild_shift = UNIT[wild], KEY_BITS * wild
-    # ident (cards spent, kind, rank, length) -> (wild cards changed, declared key, reading, used)
-    best: dict[tuple[int, Kind, int | None, int], tuple[int, int, Play, int]] = {}
-    for declared, found_readings in candidates:
-        short = (declared | _EIGHTS) - natural_key  # each field 8 + declared - natural
-        short &= ((short & _EIGHTS) >> 3) * 7  # the fields where declared >= natural
-        if short & _JOKER_FIELDS:  # a joker the hand does not hold: no wild card stands for it
-            continue
-        needed = ((short & _LOW_FIELDS) + (short >> KEY_BITS & _LOW_FIELDS)) % 255
-        if needed > wilds:
-            continue
-        taken = declared - short  # the natural cards used, as many as the hand has
-        spendings: tuple[tuple[int, int], ...] = ((0, 0),)
-        if needed < wilds and taken:
-            spendings = _swaps(taken, wilds - needed)
-        own = declared >> wild_shift & 0xF
-        for swapped, moved in spendings:
-            used = needed + moved
-            cards = taken - swapped + used * wild_unit
-            if used == 1 and cards == wild_unit and declared != cards:
-                continue  # a wild card alone stands for itself
-            changed = used - own
-            for reading in found_readings:
-                kind, rank = reading.kind, reading.rank
-                if kind is _BOMB and used == WILD_CARDS:
-                    rank = wild  # the pure-wild bomb (Q20)
-                if previous is not None and not _beats(
-                    kind, rank, reading.length, _bomb_class(kind, used), previous
-                ):
-                    continue
-                ident = (cards, kind, rank, reading.length)
-                kept = best.get(ident)
-                if kept is not None and (
-                    kept[0] < changed or (kept[0] == changed and not _lower(declared, kept[1]))
-                ):
-                    continue
-                best[ident] = (changed, declared, reading, used)
-    return [
-        _wild_play(reading, cards, used, wild)
-        for (cards, _, _, _), (_, _, reading, used) in best.items()
-    ]
+    pools: dict[int, Pool] = {}
+
+    def topped(budget: int) -> Pool:
+        pool = pools.get(budget)
+        if pool is None:
+            pool = pools[budget] = Pool(_topped(natural, budget))
+        return pool
+
+    kinds = ALL_KINDS if previous is None else _ANSWER_KINDS.get(previous.kind, ALL_KINDS)
+    out: list[WildPlay] = []
+    for kind in kinds:
+        if previous is not None and kind is previous.kind and kind is not _BOMB:
+            above = -1 if previous.rank is None else previous.rank
+            found = bodies(topped(wilds), kind, COMP2016, length=previous.length, above=above)
+        else:
+            found = bodies(topped(wilds), kind, COMP2016)
+        for top, n, body_key in found:
+            needed, taken = _short_and_taken(body_key, natural_key)
+            if not 0 <= needed <= wilds:
+                continue
+            spendings = _swaps(taken, wilds - needed) if needed < wilds and taken else _NO_SWAP
+            if kind in PLAIN:
+                body = (kind, top, n, body_key, taken, needed)
+                out += _unwinged(body, spendings, wild, previous)
+                continue
+            budget = wilds - needed
+            if n <= _TABLED_LENGTH:
+                options = _wings_held(_wing_table(kind, top, n, wild), natural_key, budget)
+            else:
+                options = _wing_options(kind, top, n, natural_key, wild, budget, topped(budget))
+            body = (kind, top, n, body_key, taken, needed)
+            out += _winged(body, options, spendings, wilds, wild)
+    return out
+
+
+_NO_SWAP: tuple[tuple[int, int], ...] = ((0, 0),)
+
+
+def _unwinged(
+    body: tuple[Kind, int, int, int, int, int],
+    spendings: Sequence[tuple[int, int]],
+    wild: int,
+    previous: Play | None,
+) -> list[WildPlay]:
+    """The plays of one body of a kind without wings (see ``_winged``): the body is the whole
+    declaration."""
+    kind, top, n, body_key, taken, needed = body
+    rank = None if kind is Kind.ROCKET else top
+    wild_unit = UNIT[wild]
+    out = []
+    for swapped, moved in spendings:
+        used = needed + moved
+        cards = taken - swapped + used * wild_unit
+        if used == 1 and cards == wild_unit and body_key != cards:
+            continue  # a wild card alone stands for itself
+        bomb_class = None
+        if kind is _BOMB:
+            if used == WILD_CARDS and top != wild:
+                continue  # four wild cards: the pure-wild bomb, of the wild rank (Q20)
+            bomb_class = _bomb_class(kind, used)
+            if previous is not None and not _beats(kind, rank, n, bomb_class, previous):
+                continue
+        play = _new_wild(WildPlay)  # as in _wild_play, inline: a hand may list a thousand
+        _set_kind(play, kind)
+        _set_rank(play, rank)
+        _set_length(play, n)
+        _set_key(play, body_key)
+        _set_cards(play, cards)
+        _set_wilds(play, used)
+        _set_bomb_class(play, bomb_class)
+        out.append(play)
+    return out
+
+
+def _winged(
+    body: tuple[Kind, int, int, int, int, int],
+    options: WingOptions,
+    spendings: Sequence[tuple[int, int]],
+    wilds: int,
+    wild: int,
+) -> list[WildPlay]:
+    """The plays of one body of a winged kind, ``body`` = (kind, top rank, length, key, the
+    natural cards it takes, the wild cards it needs at least): every way to spend cards on it
+    (``spendings``: natural cards put back for wild cards) with every wing option the
+    remaining wild cards pay for."""
+    kind, top, n, body_key, taken, needed = body
+    # within[k]: (wings' cards, declared cards, wild cards spent) of the options of <= k wilds
+    within: list[list[tuple[int, int, int]]] = []
+    so_far: list[tuple[int, int, int]] = []
+    for spent, level in enumerate(options):
+        so_far = so_far + [(cards, body_key + wings, spent) for cards, wings in level]
+        within.append(so_far)
+    wild_unit = UNIT[wild]
+    # the setters as locals: a body with wings may have hundreds of plays
+    new, set_kind, set_rank, set_length = _new_wild, _set_kind, _set_rank, _set_length
+    set_key, set_cards, set_wilds, set_class = _set_key, _set_cards, _set_wilds, _set_bomb_class
+    out: list[WildPlay] = []
+    append = out.append
+    for swapped, moved in spendings:
+        body_used = needed + moved
+        body_cards = taken - swapped + body_used * wild_unit
+        for wing_cards, declared, spent in within[wilds - body_used]:
+            play = new(WildPlay)  # as in _wild_play, inline: a hand may list thousands
+            set_kind(play, kind)
+            set_rank(play, top)
+            set_length(play, n)
+            set_key(play, declared)
+            set_cards(play, body_cards + wing_cards)
+            set_wilds(play, body_used + spent)
+            set_class(play, None)  # a winged kind is never a bomb
+            append(play)
+    return out
+
+
+def _without_wilds(hand: Sequence[int], wild: int, previous: Play | None) -> list[WildPlay]:
+    """A hand without wild cards plays as in ``comp2016``, each reading of its multisets that
+    leads or beats ``previous`` once (a bomb is hard)."""
+    plain = None if previous is None or previous.kind is Kind.BOMB else previous
+    table = play_table(COMP2016)
+    out: list[WildPlay] = []
+    for found in legal_plays(hand, plain, COMP2016):
+        for reading in table[found.key]:
+            kind = reading.kind
+            if previous is None or _beats(
+                kind, reading.rank, reading.length, _bomb_class(kind, 0), previous
+            ):
+                out.append(_wild_play(reading, found.key, 0, wild))
+    return out
 
 
 #: Bit 3 of every rank's field in a multiset key, and the low field of every byte.
@@ -287,50 +370,97 @@ _LOW_FIELDS = sum(0xF << (2 * KEY_BITS * r) for r in range(8))
 _JOKER_FIELDS = 0xF << (KEY_BITS * SMALL_JOKER) | 0xF << (KEY_BITS * BIG_JOKER)
 
 
-def _shortfall(declared: int, natural_key: int) -> int:
+def _short_and_taken(declared: int, natural_key: int) -> tuple[int, int]:
     """How many of the declared cards the natural cards cannot give (-1 for a joker not
-    held: no wild card stands for a joker). Counts are at most 4, so each 4-bit field of
-    ``(declared | 8s) - natural`` is 8 + declared - natural, with bit 3 set where declared >=
-    natural; the deficits are then summed byte-wise."""
+    held: no wild card stands for a joker), and the key of those they give. Counts are at
+    most 4, so each 4-bit field of ``(declared | 8s) - natural`` is 8 + declared - natural,
+    with bit 3 set where declared >= natural; the deficits are then summed byte-wise."""
     short = (declared | _EIGHTS) - natural_key
     short &= ((short & _EIGHTS) >> 3) * 7
     if short & _JOKER_FIELDS:
-        return -1
-    return ((short & _LOW_FIELDS) + (short >> KEY_BITS & _LOW_FIELDS)) % 255
+        return -1, 0
+    return ((short & _LOW_FIELDS) + (short >> KEY_BITS & _LOW_FIELDS)) % 255, declared - short
 
 
-def _candidates(
-    natural: list[int],
-    wilds: int,
-    table: dict[int, tuple[Play, ...]],
-    kinds: Iterable[Kind] = ALL_KINDS,
-) -> list[tuple[int, tuple[Play, ...]]]:
-    """The declared multisets of ``kinds`` a hand with ``wilds`` wild cards can make, with
-    their readings: bodies from the natural cards topped up with the wild cards, each body's
-    wings only from what the wild cards it left can top up (bodies and wings never share a
-    rank), then the exact shortfall."""
-    natural_key = key_of_counts(natural)
-    topped = [Pool(_topped(natural, budget)) for budget in range(wilds + 1)]
-    seen: set[int] = set()
-    out: list[tuple[int, tuple[Play, ...]]] = []
-    for kind in kinds:
-        for top, n, body_key in bodies(topped[wilds], kind, COMP2016):
-            body_short = _shortfall(body_key, natural_key)
-            if not 0 <= body_short <= wilds:
-                continue
-            if kind in PLAIN:
-                keys: Iterable[int] = (body_key,)
-            else:
-                spare_pool = topped[wilds - body_short]
-                keys = [body_key + w for w in wings(spare_pool, kind, COMP2016, top, n)]
-            for declared in keys:
-                if declared in seen:
-                    continue
-                short = _shortfall(declared, natural_key)
-                if 0 <= short <= wilds:
-                    seen.add(declared)
-                    out.append((declared, table[declared]))
-    return out
+#: Wing options by the wild cards they spend (0 to 4): (the cards spent on the wings, wild
+#: cards included, the declared wings).
+WingOptions = Sequence[Sequence[tuple[int, int]]]
+
+
+def _wing_options(
+    kind: Kind, top: int, n: int, natural_key: int, wild: int, budget: int, pool: Pool
+) -> WingOptions:
+    """Every way to spend natural cards and at most ``budget`` wild cards on the wings of the
+    body (``kind``, ``top``, ``n``), each with its canonical declaration (the fewest wild cards
+    standing for another rank, then the lowest declared wings). ``pool``: the natural cards
+    topped up with ``budget`` wild cards."""
+    best: dict[int, tuple[int, int]] = {}
+    wild_shift = KEY_BITS * wild
+    for declared in wings(pool, kind, COMP2016, top, n):
+        short, taken = _short_and_taken(declared, natural_key)
+        if not 0 <= short <= budget:
+            continue
+        own = declared >> wild_shift & 0xF
+        spendings = _swaps(taken, budget - short) if short < budget and taken else _NO_SWAP
+        for swapped, moved in spendings:
+            cards = taken - swapped + (short + moved) * UNIT[wild]
+            changed = short + moved - own
+            kept = best.get(cards)
+            if (
+                kept is None
+                or changed < kept[0]
+                or (changed == kept[0] and _lower(declared, kept[1]))
+            ):
+                best[cards] = (changed, declared)
+    options: list[list[tuple[int, int]]] = [[] for _ in range(budget + 1)]
+    for cards, (_, declared) in best.items():
+        options[cards >> wild_shift & 0xF].append((cards, declared))
+    return options
+
+
+#: Bodies up to this length (every trio and four with kickers, two-trio airplanes) have their
+#: wings from a table: some 108,000 options (13 MB) for all bodies and wild ranks. A longer
+#: airplane has 400 to 2,600 options and is seldom held: its wings come from the hand.
+_TABLED_LENGTH = 2
+_PACK_POOL = Pool(PACK_COUNTS)
+
+
+@lru_cache(maxsize=1024)
+def _wing_table(
+    kind: Kind, top: int, n: int, wild: int
+) -> tuple[tuple[tuple[int, int, int], ...], ...]:
+    """By the wild cards spent (0 to 4), every (natural cards, cards spent, canonical declared
+    wings) of the wings of the body (``kind``, ``top``, ``n``) with ``wild`` wild: which cards
+    make some wings of that body, and the wings they declare, depend on no hand (14 to 243
+    options a body; a hand's are those whose natural cards it holds)."""
+    best: dict[int, tuple[int, int]] = {}
+    wild_shift, wild_unit = KEY_BITS * wild, UNIT[wild]
+    for declared in wings(_PACK_POOL, kind, COMP2016, top, n):
+        own = declared >> wild_shift & 0xF  # wild cards standing for themselves
+        rest = declared - own * wild_unit
+        for swapped, moved in _swaps(rest, WILD_CARDS - own) if own < WILD_CARDS else _NO_SWAP:
+            cards = rest - swapped + (own + moved) * wild_unit
+            kept = best.get(cards)
+            if kept is None or moved < kept[0] or (moved == kept[0] and _lower(declared, kept[1])):
+                best[cards] = (moved, declared)
+    levels: list[list[tuple[int, int, int]]] = [[] for _ in range(WILD_CARDS + 1)]
+    for cards, (_, declared) in best.items():
+        spent = cards >> wild_shift & 0xF
+        levels[spent].append((cards - spent * wild_unit, cards, declared))
+    return tuple(tuple(level) for level in levels)
+
+
+def _wings_held(
+    table: tuple[tuple[tuple[int, int, int], ...], ...], natural_key: int, budget: int
+) -> WingOptions:
+    """The options of ``table`` whose natural cards the hand holds, of at most ``budget`` wild
+    cards: a natural part is held when ``(natural | 8s) - part`` keeps bit 3 of every field
+    (each field 8 + held - wanted, never borrowing)."""
+    held = natural_key | _EIGHTS
+    return [
+        [(cards, declared) for part, cards, declared in level if (held - part) & _EIGHTS == _EIGHTS]
+        for level in table[: budget + 1]
+    ]
 
 
 #: What may answer a play of each kind (R5.21): the same kind, a bomb, the rocket.

@@ -18,10 +18,11 @@ from referee.rules.actions import (
     Pass,
     PlayCards,
     accepted_action_from_json,
+    apply_log,
     wild_action_from_json,
 )
 from referee.rules.cards import Deal, counts_of_key, format_ranks, parse_ranks, ranks_of_key
-from referee.rules.errors import IllegalAction, InvalidDeal, NotationError, RulesError
+from referee.rules.errors import IllegalAction, InvalidDeal, NotationError
 from referee.rules.hand import _KEY, HandState, Phase, _Core
 from referee.rules.laizi import (
     BadWildRank,
@@ -73,13 +74,7 @@ class LaiziHandState(HandState):
         """Replay an event log (play events may carry ``as``); the first illegal event raises,
         its position in ``index``."""
         state = cls(deal, profile, wild=wild)
-        for event in events:
-            try:
-                action = event if not isinstance(event, dict) else wild_action_from_json(event)
-                state._advance(cast(Action, action))
-            except RulesError as exc:
-                exc.index = len(state.actions)
-                raise
+        apply_log(state._advance, events, wild_action_from_json, state.actions)
         return state
 
     @classmethod

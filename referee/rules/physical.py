@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, NamedTuple
 
-from referee.rules.actions import Action, Pass, PlayCards, action_from_json
+from referee.rules.actions import Action, Pass, PlayCards, action_from_json, apply_log
 from referee.rules.cards import (
     CARD_OF_ID,
     Card,
@@ -105,12 +105,7 @@ class PhysicalHandState:
     ) -> PhysicalHandState:
         """Replay a log; the first illegal event raises, its position in ``index``."""
         state = cls(first_bidder, profile)
-        for event in events:
-            try:
-                state.push(event if not isinstance(event, dict) else action_from_json(event))
-            except RulesError as exc:
-                exc.index = len(state.actions)
-                raise
+        apply_log(state.push, events, action_from_json, state.actions)
         return state
 
     @classmethod

@@ -7,8 +7,8 @@ becomes an error answer with a stable code.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Iterable
+from typing import Any, Protocol, TypeVar
 
 from referee.rules.cards import Deal, counts_fit_pack, counts_of, parse_ranks
 from referee.rules.combos import Play, beats, choose_reading, readings_of
@@ -115,8 +115,7 @@ def op_legal_plays(request: dict[str, Any], profile: RuleProfile) -> Answer:
     counts = counts_of(parse_ranks(text))
     if not counts_fit_pack(counts):
         raise RequestError("bad_request", f"one pack cannot hold the hand {text!r}")
-    plays = legal_plays(counts, _previous(request, profile), profile)
-    return {"plays": sorted((p.text() for p in plays), key=lambda t: (len(t), parse_ranks(t)))}
+    return plays_answer(legal_plays(counts, _previous(request, profile), profile))
 
 
 def op_score(request: dict[str, Any], profile: RuleProfile) -> Answer:
@@ -124,18 +123,43 @@ def op_score(request: dict[str, Any], profile: RuleProfile) -> Answer:
 
 
 def op_replay(request: dict[str, Any], profile: RuleProfile) -> Answer:
+    return replay_answer(
+        request, Deal.from_json, lambda deal, events: HandState.from_events(deal, events, profile)
+    )
+
+
+class _Summarised(Protocol):
+    def summary(self) -> dict[str, Any]: ...
+
+
+_D = TypeVar("_D")
+
+
+def replay_answer(
+    request: dict[str, Any],
+    read_deal: Callable[[dict[str, Any]], _D],
+    from_events: Callable[[_D, list[Any]], _Summarised],
+) -> Answer:
+    """The answer to ``replay`` (PROTOCOL.md, PROTOCOL-variants.md): the deal read by
+    ``read_deal`` (InvalidDeal: not ok, no index), its events replayed by ``from_events`` (the
+    first illegal one: not ok, its index), else the state's summary."""
     deal_data, events = request.get("deal"), request.get("events")
     if not isinstance(deal_data, dict) or not isinstance(events, list):
         raise RequestError("bad_request", "replay needs a 'deal' object and an 'events' list")
     try:
-        deal = Deal.from_json(deal_data)
+        deal = read_deal(deal_data)
     except InvalidDeal as exc:
         return {"ok": False, "index": None, "error": exc.code, "message": exc.message}
     try:
-        state = HandState.from_events(deal, events, profile)
+        state = from_events(deal, events)
     except RulesError as exc:
         return {"ok": False, "index": exc.index, "error": exc.code, "message": exc.message}
     return state.summary()
+
+
+def plays_answer(plays: Iterable[Play]) -> Answer:
+    """The answer to ``legal_plays``: the plays' cards, fewest first, then low to high."""
+    return {"plays": sorted((p.text() for p in plays), key=lambda t: (len(t), parse_ranks(t)))}
 
 
 OPS: dict[str, Callable[[dict[str, Any], RuleProfile], Answer]] = {

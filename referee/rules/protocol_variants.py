@@ -8,7 +8,6 @@ from typing import Any
 
 from referee.rules.cards import Deal, counts_fit_pack, counts_of, parse_ranks
 from referee.rules.combos import Play
-from referee.rules.errors import InvalidDeal, RulesError
 from referee.rules.four_combos import (
     MAX_PLAY_CARDS,
     beats_four,
@@ -29,7 +28,7 @@ from referee.rules.laizi import (
 from referee.rules.laizi_hand import LaiziHandState, wild_of_deal
 from referee.rules.laizi_scoring import LaiziResult, score_laizi
 from referee.rules.profiles import RuleProfile
-from referee.rules.protocol import Answer, RequestError, _text
+from referee.rules.protocol import Answer, RequestError, _text, plays_answer, replay_answer
 
 # --------------------------------------------------------------------------- four_p
 
@@ -73,8 +72,7 @@ def four_legal_plays(request: dict[str, Any], profile: RuleProfile) -> Answer:
     counts = counts_of(parse_ranks(text))
     if not fits_two_packs(counts):
         raise RequestError("bad_request", f"two packs cannot hold the hand {text!r}")
-    plays = legal_plays_four(counts, _four_previous(request))
-    return {"plays": sorted((p.text() for p in plays), key=lambda t: (len(t), parse_ranks(t)))}
+    return plays_answer(legal_plays_four(counts, _four_previous(request)))
 
 
 def four_score(request: dict[str, Any], profile: RuleProfile) -> Answer:
@@ -82,18 +80,11 @@ def four_score(request: dict[str, Any], profile: RuleProfile) -> Answer:
 
 
 def four_replay(request: dict[str, Any], profile: RuleProfile) -> Answer:
-    deal_data, events = request.get("deal"), request.get("events")
-    if not isinstance(deal_data, dict) or not isinstance(events, list):
-        raise RequestError("bad_request", "replay needs a 'deal' object and an 'events' list")
-    try:
-        deal = FourDeal.from_json(deal_data)
-    except InvalidDeal as exc:
-        return {"ok": False, "index": None, "error": exc.code, "message": exc.message}
-    try:
-        state = FourHandState.from_events(deal, events, profile)
-    except RulesError as exc:
-        return {"ok": False, "index": exc.index, "error": exc.code, "message": exc.message}
-    return state.summary()
+    return replay_answer(
+        request,
+        FourDeal.from_json,
+        lambda deal, events: FourHandState.from_events(deal, events, profile),
+    )
 
 
 # --------------------------------------------------------------------------- laizi
@@ -170,19 +161,17 @@ def laizi_score(request: dict[str, Any], profile: RuleProfile) -> Answer:
 
 
 def laizi_replay(request: dict[str, Any], profile: RuleProfile) -> Answer:
-    deal_data, events = request.get("deal"), request.get("events")
-    if not isinstance(deal_data, dict) or not isinstance(events, list):
-        raise RequestError("bad_request", "replay needs a 'deal' object and an 'events' list")
-    try:
-        wild = wild_of_deal(deal_data)
-        deal = Deal.from_json(deal_data)
-    except InvalidDeal as exc:
-        return {"ok": False, "index": None, "error": exc.code, "message": exc.message}
-    try:
-        state = LaiziHandState.from_events(deal, events, profile, wild=wild)
-    except RulesError as exc:
-        return {"ok": False, "index": exc.index, "error": exc.code, "message": exc.message}
-    return state.summary()
+    return replay_answer(
+        request,
+        _wild_deal,
+        lambda deal, events: LaiziHandState.from_events(deal[0], events, profile, wild=deal[1]),
+    )
+
+
+def _wild_deal(data: dict[str, Any]) -> tuple[Deal, int]:
+    """The deal and its wild rank (the wild rank read first)."""
+    wild = wild_of_deal(data)
+    return Deal.from_json(data), wild
 
 
 Handler = Callable[[dict[str, Any], RuleProfile], Answer]

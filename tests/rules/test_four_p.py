@@ -3,6 +3,8 @@ scores, with literal cases and properties (hypothesis).
 
 * every legal play of a hand is held, is a combination, and leads or beats the play on the
   table (R11.1.5); nothing is missing (brute force over the sub-multisets of small hands);
+  the generator lists what the plain reference one does (tests/rules/variant_reference.py),
+  in its order, and its answers are its leads that beat the top;
 * scores are zero-sum over four seats, the landlord ±3 times each defender (R11.1.8);
 * random legal hands: replaying the log gives the same state, ``pop`` goes back to the start.
 """
@@ -28,6 +30,7 @@ from referee.rules.four_combos import (
 from referee.rules.four_hand import FourDeal, FourHandState
 from referee.rules.four_scoring import FourResult, score_four
 from referee.rules.hand import Phase
+from tests.rules.variant_reference import four_plays
 
 SETTINGS: dict[str, Any] = {
     "deadline": None,
@@ -157,6 +160,21 @@ def test_legal_plays_miss_nothing_on_small_hands(hand: list[int], top: Any) -> N
         if found is not None and (top is None or beats_four(found, top)):
             wanted.add(key_of_counts(sub))
     assert {p.key for p in legal_plays_four(hand, top)} == wanted
+
+
+@settings(**SETTINGS)
+@given(hand=hands(), top=st.one_of(st.none(), tops()))
+def test_legal_plays_match_the_reference_generator_in_order(hand: list[int], top: Any) -> None:
+    """The cached generator lists the plays of the plain one (tests/rules/variant_reference.py),
+    in the same order, on hands of up to 33 cards."""
+    assert legal_plays_four(hand, top) == four_plays(hand, top)
+
+
+@settings(**SETTINGS)
+@given(hand=hands(), top=tops())
+def test_answers_are_the_leads_that_beat_the_top(hand: list[int], top: Any) -> None:
+    leads = legal_plays_four(hand)
+    assert legal_plays_four(hand, top) == [p for p in leads if beats_four(p, top)]
 
 
 @settings(**SETTINGS)

@@ -4,6 +4,8 @@ hand state and scores, with literal cases and properties (hypothesis).
 * every legal play is held, its declaration is valid, and it leads or beats the play on the
   table; nothing is missing and each declaration is the canonical one (brute force over every
   sub-multiset and every declaration of small hands);
+* the generator lists what the reference generator does (tests/rules/variant_reference.py) on
+  full hands with up to four wild cards, and its answers are its leads that beat the top;
 * declared plays round-trip: their notation ``cards=declared`` reads back to the same play, and
   a ``DeclaredPlay`` event to the same action;
 * scores are zero-sum (R8.1 with R11.2.4); random legal hands replay to the same state.
@@ -41,6 +43,7 @@ from referee.rules.laizi import (
 )
 from referee.rules.laizi_hand import LaiziHandState
 from referee.rules.laizi_scoring import LaiziResult, score_laizi
+from tests.rules.variant_reference import laizi_plays
 
 SETTINGS: dict[str, Any] = {
     "deadline": None,
@@ -149,13 +152,15 @@ def test_score_literal_cases(
 
 @st.composite
 def wild_hands(
-    draw: st.DrawFn, max_size: int = 20, wilds: int | None = None
+    draw: st.DrawFn, max_size: int = 20, wilds: int | None = None, min_size: int = 0
 ) -> tuple[list[int], int]:
     """A hand of one pack and its wild rank; ``wilds`` wild cards if given."""
     wild = draw(st.integers(0, 12))
     rest = [r for r in PACK if r != wild]
     count = draw(st.integers(0, 4)) if wilds is None else wilds
-    picks = draw(st.lists(st.integers(0, len(rest) - 1), max_size=max_size - count, unique=True))
+    others = st.integers(0, len(rest) - 1)
+    size = {"min_size": max(0, min_size - count), "max_size": max_size - count}
+    picks = draw(st.lists(others, **size, unique=True))
     hand = counts_of([rest[i] for i in picks])
     hand[wild] = count
     if not sum(hand):
@@ -224,6 +229,30 @@ def test_every_legal_play_is_held_valid_beats_the_top_and_round_trips(data: st.D
         assert back.bomb_class == p.bomb_class and back.key == p.key
         action = DeclaredPlay(1, text, declared) if declared else PlayCards(1, text)
         assert wild_action_from_json(action.to_json()) == action
+
+
+@settings(**{**SETTINGS, "max_examples": 40})
+@given(data=st.data())
+def test_legal_plays_match_the_reference_generator_on_full_hands(data: st.DataObject) -> None:
+    """The generator built by structure lists exactly the plays of the one that made every
+    declared multiset and kept the canonical declaration of each play (tests/rules/
+    variant_reference.py), on hands of up to 20 cards with two to four wild cards."""
+    hand, wild = data.draw(wild_hands(wilds=data.draw(st.integers(2, 4)), min_size=14))
+    top = data.draw(st.one_of(st.none(), tops(wild)))
+    plays = legal_plays_wild(hand, wild, top)
+    assert len(set(plays)) == len(plays)
+    assert set(plays) == set(laizi_plays(hand, wild, top))
+
+
+@settings(**SETTINGS)
+@given(data=st.data())
+def test_answers_are_the_leads_that_beat_the_top(data: st.DataObject) -> None:
+    hand, wild = data.draw(wild_hands(min_size=10))
+    top = data.draw(tops(wild))
+    if top is None:
+        return
+    leads = legal_plays_wild(hand, wild)
+    assert set(legal_plays_wild(hand, wild, top)) == {p for p in leads if beats_wild(p, top)}
 
 
 @settings(**SETTINGS)

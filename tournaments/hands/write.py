@@ -617,6 +617,11 @@ def result_entry(fields: Mapping[str, Any], *, hand: Hand) -> DealResult:
             % {"profile": profile.key},
         )
     seats = hand.seats
+    landlord = fields.get("landlord")
+    if type(landlord) is int and not 0 <= landlord < seats:  # a seat beyond the table
+        raise invalid(
+            "landlord", _("must be a seat of the table, 0 to %(last)s.") % {"last": seats - 1}
+        )
     unknown = fields.keys() - _RESULT_FIELDS
     if unknown:
         raise TypeError(f"result_entry() got unexpected fields {sorted(unknown)}")

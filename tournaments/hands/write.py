@@ -34,7 +34,7 @@ from referee.rules.scoring import DealResult, score_result
 from tournaments.common.errors import ApplicationError
 from tournaments.common.model_validation import model_validate
 from tournaments.common.seat_names import seat_name
-from tournaments.common.seats import MAX_SEATS, no_doubles
+from tournaments.common.seats import no_doubles
 from tournaments.common.transactions import hand_write_atomic
 from tournaments.common.validation import (
     bool_check,
@@ -219,7 +219,7 @@ def hand_create(
     """
     int_check("number", number, minimum=1, maximum=2**31 - 1, allow_none=True)
     int_check("seed", seed, minimum=0, maximum=_SEED_LIMIT - 1, allow_none=True)
-    int_check("first_bidder", first_bidder, minimum=0, maximum=MAX_SEATS - 1, allow_none=True)
+    int_check("first_bidder", first_bidder, allow_none=True)  # a seat of the table: below
     bool_check(
         random_deal=random_deal,
         physical_cards=physical_cards,
@@ -244,11 +244,7 @@ def hand_create(
     if tournament.status == TournamentStatus.FINISHED:
         raise results_final_error()
     profile = get_profile(tournament.rule_profile)
-    if first_bidder is not None and first_bidder >= profile.seats:
-        raise invalid(
-            "first_bidder",
-            _("must be a seat of the table, 0 to %(last)s.") % {"last": profile.seats - 1},
-        )
+    int_check("first_bidder", first_bidder, minimum=0, maximum=profile.seats - 1, allow_none=True)
 
     # Two devices starting a hand at one table at once: the second waits here, then takes
     # the next number (no unique-constraint error half-way through the request).

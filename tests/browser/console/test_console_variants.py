@@ -11,7 +11,6 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from referee.rules.cards import RANK_CHARS
-from tests import factories
 from tests.api.helpers import assign, playing_table, referee_user
 from tests.browser.console.conftest import phone_context as _phone
 from tests.variant_deals import laizi_soft_bomb_deal
@@ -92,7 +91,7 @@ def test_a_four_seat_hand_from_the_first_bid_to_the_last_card(
     live_server: Any, console_browser: Browser, http_cookies: None, artefacts: Path
 ) -> None:
     table = playing_table(name="Four-player open", slug="four-p-open", rule_profile="four_p")
-    factories.SeatFactory(table=table, position=3)
+    assert table.seats.count() == 4  # the factory seats the profile's table
     referee = _referee(table)
     hand = hand_create(table=table, seed=FOUR_P_SEED)
     context = _phone(console_browser, live_server, "en")

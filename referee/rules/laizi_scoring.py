@@ -15,6 +15,8 @@ from referee.rules.profiles import COMP2016
 from referee.rules.scoring import DealResult, _contradictions
 
 CLASS_FIELDS = ("soft_bombs", "hard_bombs", "pure_wild_bombs")
+#: Each bomb class with the factor it multiplies the stake by (R11.2.4; ``score_laizi``).
+BOMB_CLASS_FACTORS = (("soft", 2), ("hard", 4), ("pure_wild", 4))
 #: One pack: four wild cards (a soft bomb uses at least one, the pure-wild bomb all four), and
 #: four natural cards of each of the twelve other ranks 3…2.
 MAX_HARD_BOMBS = 12

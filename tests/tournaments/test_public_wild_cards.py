@@ -74,3 +74,23 @@ def test_the_log_says_the_cards_and_their_reading(client: Any) -> None:
     assert text == "East (东) · seat 0 plays 5 5 5 7 → 5 5 5 5 (癞子)"
     plain = event_words("play", {"action": {"seat": 0, "play": "5557"}})
     assert plain == "East (东) · seat 0 plays 5 5 5 7"
+
+
+def test_the_bomb_classes_are_shown_with_their_factors(client: Any) -> None:
+    """R11.2.3/R11.2.4: a soft bomb is listed as such, with its factor ×2; the other classes
+    with theirs."""
+    hand = _hand()
+    _record(hand, *AUCTION)
+    assert 'id="bomb-classes"' not in client.get(_url(hand)).content.decode()
+    _record(hand, SOFT_BOMB)
+    assert hand_page(hand=hand).bomb_classes == [
+        ("soft", 1, 2),
+        ("hard", 0, 4),
+        ("pure_wild", 0, 4),
+    ]
+    page = client.get(_url(hand)).content.decode()
+    line = page.split('id="bomb-classes">', 1)[1].split("</p>", 1)[0]
+    assert '<span data-class="soft">soft (软炸弹) <b>1</b> ×2</span>' in line
+    assert '<span data-class="hard">hard (硬炸弹) <b>0</b> ×4</span>' in line
+    zh = client.get(_url(hand), HTTP_ACCEPT_LANGUAGE="zh-Hans").content.decode()
+    assert '<span data-class="soft">软炸弹 <b>1</b> ×2</span>' in zh

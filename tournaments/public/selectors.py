@@ -29,6 +29,8 @@ from django.utils.translation import get_language
 from referee.rules.cards import Card, parse_cards
 from referee.rules.errors import RulesError
 from referee.rules.hand import HandState
+from referee.rules.laizi_hand import LaiziHandState
+from referee.rules.laizi_scoring import BOMB_CLASS_FACTORS
 from referee.rules.profiles import get_profile
 from referee.rules.scoring import DefenderStake
 from tournaments.common.player_names import display_name
@@ -386,6 +388,8 @@ class HandPage:
     kitty: list[Card] | None = None
     #: a ``laizi`` hand's wild rank, once its landlord is known (R11.2.1)
     wild: str | None = None
+    #: a ``laizi`` hand's bombs by class (R11.2.3), each scored by its own factor (R11.2.4)
+    bomb_classes: list[tuple[str, int, int]] | None = None
     breakdown: list[dict[str, Any]] = field(default_factory=list)
 
 
@@ -412,6 +416,11 @@ def hand_page(*, hand: Hand) -> HandPage:
         page.kitty = list(replay.state.deal.kitty)
     if shown.played:
         page.wild = hand_wild_shown(replay=replay)
+        if isinstance(replay.state, LaiziHandState) and replay.state.bombs:
+            played = replay.state.bomb_classes
+            page.bomb_classes = [
+                (name, played[name], factor) for name, factor in BOMB_CLASS_FACTORS
+            ]
     profile = get_profile(hand.rule_profile)
     page.steps = _steps(
         replay,

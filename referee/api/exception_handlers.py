@@ -44,6 +44,9 @@ APPLICATION_ERROR_STATUS = {
     "round_not_playing": status.HTTP_409_CONFLICT,
     "hand_logged_live": status.HTTP_409_CONFLICT,
     "result_from_log": status.HTTP_409_CONFLICT,
+    # well-formed (the schema takes any table's seats) but not this table's
+    "seat_not_at_table": status.HTTP_422_UNPROCESSABLE_ENTITY,
+    "no_wild_cards": status.HTTP_422_UNPROCESSABLE_ENTITY,
     "board_not_for_profile": status.HTTP_409_CONFLICT,
     "hand_not_closed": status.HTTP_409_CONFLICT,
     "not_awaiting_confirmation": status.HTTP_409_CONFLICT,

@@ -308,9 +308,12 @@ def test_a_preview_is_refused_on_a_closed_or_logged_hand_and_a_malformed_body(
     hand_void(hand=logged, reason="restart", recorded_by=None)
     fresh = hand_create(table=table)
     before = _written(fresh.pk)
-    for body in ({**RESULT, "bid": 4}, {**RESULT, "landlord": 3}, {"bid": 1}, {**RESULT, "x": 1}):
+    for body in ({**RESULT, "bid": 4}, {**RESULT, "landlord": 4}, {"bid": 1}, {**RESULT, "x": 1}):
         answer = _preview(ref, fresh.pk, body)
         assert (answer.status_code, answer.json()["code"]) == (400, "validation"), body
+    # a four-seat table's seat: well-formed, but not this three-seat table's
+    answer = _preview(ref, fresh.pk, {**RESULT, "landlord": 3})
+    assert (answer.status_code, answer.json()["code"]) == (422, "seat_not_at_table")
     missing = _preview(ref, 999999, RESULT)
     assert (missing.status_code, missing.json()["code"]) == (404, "not_found")
     assert _written(fresh.pk) == before

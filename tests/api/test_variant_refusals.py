@@ -78,7 +78,7 @@ def test_the_first_bidder_is_a_seat_of_the_table(referee: tuple[Any, Table], pro
         client, f"/api/v1/tables/{table.pk}/hands/", {"deal": "random", "first_bidder": 3}
     )
     if last < 3:
-        _refused(answer, 400, "validation")
+        _refused(answer, 422, "seat_not_at_table")
         assert not Hand.objects.filter(table=table).exists()
     else:
         assert answer.status_code == 201 and answer.json()["turn"] == 3
@@ -93,11 +93,11 @@ def test_actions_outside_the_profile_are_refused(referee: tuple[Any, Table], pro
     refusals = [({"seat": turn, "bid": 1, "as": "3"}, 400, "validation")]  # as: with a play
     if profile == "laizi":
         refusals += [
-            ({"seat": 3, "bid": 1}, 400, "bad_request"),  # no fourth seat
+            ({"seat": 3, "bid": 1}, 422, "seat_not_at_table"),  # no fourth seat
             ({"seat": turn, "play": "3", "as": "3"}, 422, "phase"),  # no play while bidding
         ]
     else:
-        refusals.append(({"seat": turn, "play": "3", "as": "3"}, 400, "bad_request"))  # no wild
+        refusals.append(({"seat": turn, "play": "3", "as": "3"}, 422, "no_wild_cards"))
     for body, status, code in refusals:
         _refused(post(client, url, body), status, code)
     after = client.get(f"/api/v1/hands/{hand['id']}/").json()
@@ -152,3 +152,31 @@ def test_a_director_corrects_a_variant_hand_to_passed_out_or_voids_it(
     assert corrected.json()["scores"] == [0] * SEATS[profile]
     voided = post(director, f"/api/v1/hands/{hand['id']}/void/", {"reason": "misdeal"})
     assert voided.status_code == 200 and voided.json()["scores"] is None
+
+
+def test_a_three_player_hand_takes_no_fourth_seat_and_no_declaration() -> None:
+    """What the schema takes from any table (a seat up to 3, a play's ``as``) a comp2016 hand
+    refuses as well-formed but not its own: 422, the hand unchanged."""
+    table = _table_of_three()
+    user = referee_user("referee-comp2016")
+    assign(user, table)
+    client = client_for(user)
+    hand = _started(client, table)
+    url = f"/api/v1/hands/{hand['id']}/actions/"
+    _refused(post(client, url, {"seat": 3, "bid": 1}), 422, "seat_not_at_table")
+    declared = post(client, url, {"seat": hand["turn"], "play": "3", "as": "3"})
+    _refused(declared, 422, "no_wild_cards")
+    assert "comp2016" in declared.json()["message"]
+    first = post(client, f"/api/v1/tables/{table.pk}/hands/", {"deal": "random", "first_bidder": 3})
+    _refused(first, 422, "seat_not_at_table")
+    assert client.get(f"/api/v1/hands/{hand['id']}/").json()["version"] == 0
+
+
+def _table_of_three() -> Table:
+    tournament = tournament_create(name="classic open", slug="comp-open")
+    for i in range(3):
+        entry_create(tournament=tournament, player=Player.objects.create(name=f"c{i}"))
+    round_ = round_create(tournament=tournament)
+    round_seat(round=round_, seed=1)
+    round_start(round=round_)
+    return Table.objects.get(round=round_)

@@ -9,6 +9,7 @@ import pytest
 from django.urls import reverse
 
 from tests.api.helpers import assign, client_for, playing_table, post, referee_user, start_hand
+from tournaments.common.seats import MAX_SEATS
 from tournaments.models import Hand, HandEvent, Penalty
 
 pytestmark = pytest.mark.django_db
@@ -107,6 +108,11 @@ def result_hand(db: Any) -> tuple[int, Any]:
     return start_hand(client, table, deal="none").json()["id"], client
 
 
+def _REFUSAL_OF_LENGTH(length: int) -> tuple[int, str]:
+    """How a ``doubled`` of ``length`` flags is refused at a three-seat table."""
+    return (422, "seat_not_at_table") if length == MAX_SEATS else (400, "validation")
+
+
 def _hand_state(hand_id: int) -> tuple[Any, ...]:
     hand = Hand.objects.get(pk=hand_id)
     events = HandEvent.objects.filter(hand_id=hand_id).count()
@@ -118,13 +124,15 @@ def _hand_state(hand_id: int) -> tuple[Any, ...]:
 def test_a_result_with_a_doubled_flag_not_one_per_seat_is_refused(
     result_hand: tuple[int, Any], operation: str, doubled: list[bool]
 ) -> None:
-    """``doubled`` is one flag a seat (issue 20): any other length is a 400 with the code
-    ``validation`` naming the field, and the hand is as it was."""
+    """``doubled`` is one flag a seat (issue 20): a length no table has is a 400 with the
+    code ``validation``, the length of a four-seat table at this three-seat one a 422
+    ``seat_not_at_table`` (the schema takes any table's), each naming the field; the hand
+    is as it was."""
     hand_id, client = result_hand
     before = _hand_state(hand_id)
     body = {"landlord": 0, "bid": 1, "winner": "landlord", "doubled": doubled}
     response = post(client, f"/api/v1/hands/{hand_id}/{operation}", body)
-    error_shape(response, 400, "validation")
+    error_shape(response, *_REFUSAL_OF_LENGTH(len(doubled)))
     assert "doubled" in response.json()["details"]["fields"]
     assert _hand_state(hand_id) == before
 
@@ -139,7 +147,7 @@ def test_a_correction_with_a_doubled_flag_not_one_per_seat_is_refused(
     before = _hand_state(hand_id)
     body = {"landlord": 1, "bid": 2, "winner": "defenders", "doubled": doubled, "reason": "typo"}
     response = post(client, f"/api/v1/hands/{hand_id}/correction/", body)
-    error_shape(response, 400, "validation")
+    error_shape(response, *_REFUSAL_OF_LENGTH(len(doubled)))
     assert "doubled" in response.json()["details"]["fields"]
     assert _hand_state(hand_id) == before
     assert before[2] == [False, True, False] and before[3] is not None

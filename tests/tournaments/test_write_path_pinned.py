@@ -295,13 +295,23 @@ def test_a_device_id_of_65_characters_is_refused_and_nothing_written() -> None:
 
 
 # --------------------------------------------------------------------------- hand start
-@pytest.mark.parametrize("first_bidder", [-1, 3])
-def test_a_first_bidder_outside_the_seats_is_refused(first_bidder: int) -> None:
+@pytest.mark.parametrize(
+    ("first_bidder", "code", "message"),
+    [
+        (-1, "invalid", "first_bidder: must be between 0 and 3."),
+        (4, "invalid", "first_bidder: must be between 0 and 3."),
+        (3, "seat_not_at_table", "first_bidder: must be a seat of the table, 0 to 2."),
+    ],
+)
+def test_a_first_bidder_outside_the_seats_is_refused(
+    first_bidder: int, code: str, message: str
+) -> None:
+    """No table's seat: ``invalid``; a four-seat table's seat at a three-seat one:
+    ``seat_not_at_table``."""
     table = factories.seated_table()
     with pytest.raises(ApplicationError) as caught:
         hand_create(table=table, physical_cards=True, first_bidder=first_bidder)
-    assert caught.value.code == "invalid"
-    assert caught.value.message == "first_bidder: must be between 0 and 2."
+    assert (caught.value.code, caught.value.message) == (code, message)
     assert Hand.objects.filter(table=table).count() == 0
 
 

@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from tournaments.common.errors import ApplicationError
+from tournaments.common.seats import MAX_SEATS, SEAT_COUNTS
 
 #: HandEvent.idempotency_key is a varchar(128).
 IDEMPOTENCY_KEY_MAX_LENGTH = 128
@@ -129,10 +130,32 @@ def bool_check(**values: Any) -> None:
 
 
 def bool_per_seat_check(field: str, value: Any, seats: int) -> None:
-    """One boolean per seat of a table of ``seats`` seats (a tuple or a list)."""
-    if (
-        not isinstance(value, tuple | list)
-        or len(value) != seats
-        or not all(isinstance(item, bool) for item in value)
-    ):
-        raise invalid(field, _("must be %(seats)d booleans, one per seat.") % {"seats": seats})
+    """One boolean per seat of a table of ``seats`` seats (a tuple or a list). Refused: not
+    booleans, or a count no table has (``invalid``); a count some other table has
+    (``seat_not_at_table``: well-formed, but not this table's)."""
+    message = _("must be %(seats)d booleans, one per seat.") % {"seats": seats}
+    if not isinstance(value, tuple | list) or not all(isinstance(item, bool) for item in value):
+        raise invalid(field, message)
+    if len(value) != seats:
+        if len(value) in SEAT_COUNTS:
+            raise not_at_table(field, message)
+        raise invalid(field, message)
+
+
+def seat_check(field: str, value: Any, seats: int, *, allow_none: bool = False) -> None:
+    """A seat of a table of ``seats`` seats: a whole number 0 … ``seats`` - 1. Refused: not
+    a number, or no seat of any table (``invalid``); a seat of bigger tables only
+    (``seat_not_at_table``)."""
+    int_check(field, value, minimum=0, maximum=MAX_SEATS - 1, allow_none=allow_none)
+    if value is not None and value >= seats:
+        raise not_at_table(
+            field, _("must be a seat of the table, 0 to %(last)s.") % {"last": seats - 1}
+        )
+
+
+def not_at_table(field: str, message: str) -> ApplicationError:
+    """A well-formed value this hand's table cannot have (a fourth seat at a three-seat
+    table): refused with the code ``seat_not_at_table``, ``details.fields`` as ``invalid``."""
+    return ApplicationError(
+        "seat_not_at_table", f"{field}: {message}", extra={"fields": {field: [message]}}
+    )

@@ -34,7 +34,7 @@ from referee.rules.scoring import DealResult, score_result
 from tournaments.common.errors import ApplicationError
 from tournaments.common.model_validation import model_validate
 from tournaments.common.seat_names import seat_name
-from tournaments.common.seats import no_doubles
+from tournaments.common.seats import MAX_SEATS, no_doubles
 from tournaments.common.transactions import hand_write_atomic
 from tournaments.common.validation import (
     bool_check,
@@ -42,6 +42,7 @@ from tournaments.common.validation import (
     int_check,
     invalid,
     reason_check,
+    seat_check,
 )
 from tournaments.hands.boards import boards_not_replayed_check
 from tournaments.hands.replay import (
@@ -219,7 +220,8 @@ def hand_create(
     """
     int_check("number", number, minimum=1, maximum=2**31 - 1, allow_none=True)
     int_check("seed", seed, minimum=0, maximum=_SEED_LIMIT - 1, allow_none=True)
-    int_check("first_bidder", first_bidder, allow_none=True)  # a seat of the table: below
+    # a seat of no table refused now; of this table's once its profile is read (below)
+    int_check("first_bidder", first_bidder, minimum=0, maximum=MAX_SEATS - 1, allow_none=True)
     bool_check(
         random_deal=random_deal,
         physical_cards=physical_cards,
@@ -244,7 +246,7 @@ def hand_create(
     if tournament.status == TournamentStatus.FINISHED:
         raise results_final_error()
     profile = get_profile(tournament.rule_profile)
-    int_check("first_bidder", first_bidder, minimum=0, maximum=profile.seats - 1, allow_none=True)
+    seat_check("first_bidder", first_bidder, profile.seats, allow_none=True)
 
     # Two devices starting a hand at one table at once: the second waits here, then takes
     # the next number (no unique-constraint error half-way through the request).
@@ -364,8 +366,18 @@ def hand_action_record(
     A rejected action raises ``ApplicationError`` with the rules code (SPEC R9.1), the
     action's index and the play to beat, and changes nothing.
     """
+    profile = get_profile(hand.rule_profile)
+    seat = action.get("seat") if isinstance(action, dict) else None
+    if type(seat) is int and profile.seats <= seat < MAX_SEATS:
+        seat_check("seat", seat, profile.seats)
+    if isinstance(action, dict) and "as" in action and not profile.wild_cards:
+        raise ApplicationError(
+            "no_wild_cards",
+            _("The %(profile)s rules have no wild cards: a play declares nothing (as).")
+            % {"profile": profile.key},
+        )
     try:
-        parsed = action_reader(get_profile(hand.rule_profile))(action)
+        parsed = action_reader(profile)(action)
     except RulesError as exc:
         raise rules_error(exc) from exc
     canonical = parsed.to_json()
@@ -614,10 +626,8 @@ def result_entry(fields: Mapping[str, Any], *, hand: Hand) -> DealResult:
         )
     seats = hand.seats
     landlord = fields.get("landlord")
-    if type(landlord) is int and not 0 <= landlord < seats:  # a seat beyond the table
-        raise invalid(
-            "landlord", _("must be a seat of the table, 0 to %(last)s.") % {"last": seats - 1}
-        )
+    if type(landlord) is int and seats <= landlord < MAX_SEATS:  # a seat of bigger tables
+        seat_check("landlord", landlord, seats)
     unknown = fields.keys() - _RESULT_FIELDS
     if unknown:
         raise TypeError(f"result_entry() got unexpected fields {sorted(unknown)}")

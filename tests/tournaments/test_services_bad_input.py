@@ -79,7 +79,6 @@ def test_a_128_character_key_is_accepted(seated_table: Table) -> None:
 @pytest.mark.parametrize(
     "field, value",
     [
-        ("doubled", (False, False, False, False)),  # four flags at a three-seat table
         ("doubled", (False, None, False)),
         ("doubled", "no"),
         ("doubled", (False, False)),
@@ -98,6 +97,19 @@ def test_bad_result_arguments_are_refused_and_nothing_is_written(
     with pytest.raises(ApplicationError) as refused:
         hand_record_result(hand=hand, **{**RESULT, field: value})
     assert refused.value.code == "invalid"
+    assert hand_state(hand) == before
+
+
+def test_four_doubled_flags_at_a_three_seat_table_are_not_this_tables(
+    seated_table: Table,
+) -> None:
+    """Four flags are a four-seat table's: well-formed, refused as not this table's."""
+    hand = hand_create(table=seated_table)
+    before = hand_state(hand)
+    with pytest.raises(ApplicationError) as refused:
+        hand_record_result(hand=hand, **{**RESULT, "doubled": (False, False, False, False)})
+    assert refused.value.code == "seat_not_at_table"
+    assert refused.value.extra["fields"] == {"doubled": ["must be 3 booleans, one per seat."]}
     assert hand_state(hand) == before
 
 

@@ -109,11 +109,6 @@ def _sorted_text(text: str) -> str:
     return format_cards(sorted(parse_cards(text), key=card_order))
 
 
-def deal_cards(data: dict[str, Any]) -> tuple[list[str], str, int]:
-    """Each seat's cards, the kitty and the first bidder of a deal in JSON (any profile)."""
-    return list(data["hands"]), data["kitty"], data["first_bidder"]
-
-
 def action_reader(profile: RuleProfile) -> Callable[[object], Action | DeclaredPlay]:
     """How an action of ``profile`` is read from its JSON form: four seats in ``four_p``, a
     declaration (``"as"``) in ``laizi`` (BadEvent, NotationError: a RulesError)."""
@@ -152,7 +147,6 @@ __all__ = [
     "WILD_RANKS",
     "AnyState",
     "action_reader",
-    "deal_cards",
     "deal_json_checked",
     "deal_json_from_seed",
     "state_new",

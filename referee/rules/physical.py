@@ -8,16 +8,27 @@ doubling, combinations, beating, the trick's end, the hand's end, announcements,
 §3–§7) — is decided by the library's ``HandState`` itself, as for a dealt hand: this mode only
 swaps its holdings check for the one above.
 
+In ``laizi`` (R11.2) the wild rank is drawn once the landlord is known: the referee types in
+the rank drawn (``wild``), and no card is played before it is known.
+
 If the deal is written in afterwards, ``check_deal`` replays the log against it and names the
 first action that the deal makes illegal.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Any, NamedTuple
+from collections.abc import Callable, Iterable
+from typing import Any, ClassVar, NamedTuple
 
-from referee.rules.actions import Action, Pass, PlayCards, action_from_json, apply_log
+from referee.rules.actions import (
+    Action,
+    DeclaredPlay,
+    Pass,
+    PlayCards,
+    action_from_json,
+    apply_log,
+    wild_action_from_json,
+)
 from referee.rules.cards import (
     CARD_OF_ID,
     Card,
@@ -31,6 +42,7 @@ from referee.rules.cards import (
 from referee.rules.combos import Play
 from referee.rules.errors import IllegalAction, RulesError
 from referee.rules.hand import _SIZE, Announcement, HandState, Phase, _Core, _Seat
+from referee.rules.laizi_hand import LaiziHandState
 from referee.rules.profiles import COMP2016, RuleProfile
 from referee.rules.scoring import DealResult, Winner
 
@@ -83,6 +95,33 @@ class _SeenCards(HandState):
         return ranks, ids, key_of(ranks), (seat_key, size - len(ranks), held)
 
 
+class _SeenWildCards(_SeenCards, LaiziHandState):
+    """``LaiziHandState`` with the holdings seen only (``_SeenCards``), whose wild rank is
+    typed in by the referee once drawn: ``None`` until then, and no card is played before."""
+
+    def __init__(self, deal: Deal, profile: RuleProfile, wild: int | None) -> None:
+        if wild is not None:
+            LaiziHandState.__init__(self, deal, profile, wild=wild)
+            return
+        HandState.__init__(self, deal, profile)
+        self.wild = None  # type: ignore[assignment]
+
+    def _wild_play_seen(self, c: _Core, action: PlayCards | DeclaredPlay) -> None:
+        if self.wild is None and c.phase is Phase.PLAYING:
+            raise IllegalAction(
+                "phase",
+                "no card is played before the wild rank is known: it is drawn once the "
+                "landlord is known (R11.2.1)",
+            )
+        self._wild_play(c, action)
+
+    _APPLY: ClassVar[dict[type, Callable[[HandState, _Core, Any], None]]] = {
+        **LaiziHandState._APPLY,
+        PlayCards: _wild_play_seen,  # type: ignore[dict-item]
+        DeclaredPlay: _wild_play_seen,  # type: ignore[dict-item]
+    }
+
+
 class PhysicalHandState:
     """A hand without its deal, driven by ``push`` / ``pop`` like ``HandState``.
 
@@ -91,10 +130,18 @@ class PhysicalHandState:
     deal whose holdings check is the one above, and shows only what the cards laid tell.
     """
 
-    def __init__(self, first_bidder: int = 0, profile: RuleProfile = COMP2016) -> None:
+    def __init__(
+        self, first_bidder: int = 0, profile: RuleProfile = COMP2016, *, wild: int | None = None
+    ) -> None:
         self.profile = profile
         self.first_bidder = first_bidder
-        self._hand = _SeenCards(deal_from_seed(0, first_bidder=first_bidder), profile)
+        placeholder = deal_from_seed(0, first_bidder=first_bidder)
+        if profile.wild_cards:
+            self._hand: _SeenCards = _SeenWildCards(placeholder, profile, wild)
+        elif wild is not None:
+            raise ValueError(f"profile {profile.key} has no wild cards")
+        else:
+            self._hand = _SeenCards(placeholder, profile)
 
     @classmethod
     def from_events(
@@ -102,10 +149,13 @@ class PhysicalHandState:
         first_bidder: int,
         events: Iterable[Action | dict[str, Any]],
         profile: RuleProfile = COMP2016,
+        *,
+        wild: int | None = None,
     ) -> PhysicalHandState:
         """Replay a log; the first illegal event raises, its position in ``index``."""
-        state = cls(first_bidder, profile)
-        apply_log(state.push, events, action_from_json, state.actions)
+        state = cls(first_bidder, profile, wild=wild)
+        read = wild_action_from_json if profile.wild_cards else action_from_json
+        apply_log(state.push, events, read, state.actions)
         return state
 
     @classmethod
@@ -114,12 +164,15 @@ class PhysicalHandState:
         first_bidder: int,
         actions: Iterable[Action | dict[str, Any]],
         profile: RuleProfile = COMP2016,
+        *,
+        wild: int | None = None,
     ) -> PhysicalHandState:
         """Re-apply actions already accepted, without the legality checks (see
         ``HandState.replay``): the caller vouches for each action. The effects are
         ``HandState``'s own; only the cards a play takes are read as this mode reads them
-        (``_SeenCards._taken``)."""
-        state = cls(first_bidder, profile)
+        (``_SeenCards._taken``). (``laizi``: a declared play is read with its checks, as
+        ``LaiziHandState.replay`` does.)"""
+        state = cls(first_bidder, profile, wild=wild)
         state._hand._reapply(actions)
         return state
 
@@ -199,6 +252,19 @@ class PhysicalHandState:
         return self._hand.announcements
 
     @property
+    def wild(self) -> int | None:
+        """``laizi``: the wild rank typed in (0 … 12), None before it is drawn and in the
+        profiles without wild cards."""
+        hand = self._hand
+        return hand.wild if isinstance(hand, _SeenWildCards) else None
+
+    @property
+    def bomb_classes(self) -> dict[str, int] | None:
+        """``laizi``: bombs played by class (R11.2.3); None in the other profiles."""
+        hand = self._hand
+        return hand.bomb_classes if isinstance(hand, _SeenWildCards) else None
+
+    @property
     def plays(self) -> tuple[SeenPlay, ...]:
         return tuple(
             SeenPlay(p.seat, p.play, tuple(map(_card, p.ranks, p.card_ids)))
@@ -221,15 +287,15 @@ class PhysicalHandState:
         return hand.legal_actions()
 
     # ----------------------------------------------------------------- acting
-    def push(self, action: Action) -> None:
+    def push(self, action: Action | DeclaredPlay) -> None:
         """Apply ``action`` or raise a RulesError, leaving the state unchanged."""
         if (
             self._hand.phase is Phase.PLAYING
-            and isinstance(action, PlayCards | Pass)
+            and isinstance(action, PlayCards | Pass | DeclaredPlay)
             and (type(action.seat) is not int or not 0 <= action.seat <= 2)
         ):
             raise IllegalAction("out_of_turn", f"seat {action.seat!r} is not a seat")
-        self._hand.push(action)
+        self._hand.push(action)  # type: ignore[arg-type]  # DeclaredPlay: laizi only
 
     def pop(self) -> Action:
         """Take back the last action and return it."""
@@ -241,15 +307,25 @@ def _card(rank: int, card_id: int | None) -> Card:
 
 
 def check_deal(
-    deal: Deal, events: Iterable[Action | dict[str, Any]], profile: RuleProfile = COMP2016
+    deal: Deal,
+    events: Iterable[Action | dict[str, Any]],
+    profile: RuleProfile = COMP2016,
+    *,
+    wild: int | None = None,
 ) -> RulesError | None:
-    """Replay a physical-cards log against the deal written in afterwards.
+    """Replay a physical-cards log against the deal written in afterwards (``laizi``: with
+    the wild rank typed in, ``wild``).
 
     Returns None when every action is legal with that deal, else the first error (its
     ``index`` is the action's position in the log).
     """
     try:
-        HandState.from_events(deal, events, profile)
+        if profile.wild_cards:
+            # a log with no play (passed out, or ended before the draw) reads no wild rank
+            drawn = 0 if wild is None else wild
+            LaiziHandState.from_events(deal, events, profile, wild=drawn)
+        else:
+            HandState.from_events(deal, events, profile)
     except RulesError as exc:
         return exc
     return None

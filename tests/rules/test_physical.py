@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from referee.rules import (
     CLASSIC,
     COMP2016,
+    Deal,
     DealResult,
     IllegalAction,
     PhysicalHandState,
@@ -16,10 +17,14 @@ from referee.rules import (
     RulesError,
     check_deal,
     deal_from_seed,
+    get_profile,
 )
-from referee.rules.actions import Action, Pass, PlayCards, action_from_json
+from referee.rules.actions import Action, DeclaredPlay, Pass, PlayCards, action_from_json
 from referee.rules.cards import format_cards
+from referee.rules.games import deal_json_from_seed, state_new
 from referee.rules.hand import HandState, Phase
+from referee.rules.laizi import parse_wild
+from referee.rules.laizi_hand import LaiziHandState
 from tests.play import random_hand_actions
 
 
@@ -216,3 +221,76 @@ def test_r5_5_r6_1_r7_2_the_landlord_goes_out_in_a_spring() -> None:
         0, 3, (False, False, False), False, 0, 0, True, False, "landlord"
     )
     assert state.scores() == (12, -6, -6)
+
+
+# --- laizi (R11.2): the wild rank typed in once drawn --------------------------------------
+
+
+def _laizi_hand(seed: int, play_seed: int) -> tuple[dict[str, object], list[dict[str, object]]]:
+    """A laizi deal (with its wild rank) and the JSON log of one random hand played on it."""
+    laizi = get_profile("laizi")
+    data = deal_json_from_seed(laizi, seed)
+    state = state_new(laizi, data)
+    rng = random.Random(play_seed)
+    while not state.is_over:
+        state.push(rng.choice(state.legal_actions()))
+    return data, state.to_events()
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 100_000), play_seed=st.integers(0, 100_000))
+def test_a_laizi_hand_is_legal_without_its_deal_and_scores_the_same(
+    seed: int, play_seed: int
+) -> None:
+    laizi = get_profile("laizi")
+    data, actions = _laizi_hand(seed, play_seed)
+    wild = parse_wild(data["wild"])
+    first = int(str(data["first_bidder"]))
+    physical = PhysicalHandState.from_events(first, actions, laizi, wild=wild)
+    dealt = LaiziHandState.from_events(Deal.from_json(data), actions, laizi, wild=wild)
+    assert physical.phase == dealt.phase and physical.wild == wild
+    assert physical.scores() == dealt.scores()
+    assert physical.bomb_classes == dealt.bomb_classes
+    assert [p.play for p in physical.plays] == [p.play for p in dealt.plays]
+    assert check_deal(Deal.from_json(data), actions, laizi, wild=wild) is None
+    replayed = PhysicalHandState.replay(first, actions, laizi, wild=wild)
+    assert replayed.scores() == physical.scores() and replayed.to_events() == actions
+
+
+def test_r11_2_1_no_laizi_card_is_played_before_the_wild_rank_is_typed_in() -> None:
+    laizi = get_profile("laizi")
+    state = PhysicalHandState(0, laizi)
+    state.push(action_from_json({"seat": 0, "bid": 3}))
+    while state.phase is Phase.DOUBLING:
+        state.push(state.legal_actions()[-1])
+    assert state.phase is Phase.PLAYING and state.wild is None
+    before = state.to_events()
+    with pytest.raises(IllegalAction) as excinfo:
+        state.push(PlayCards(0, "33"))
+    assert excinfo.value.code == "phase" and "R11.2.1" in excinfo.value.message
+    assert state.to_events() == before
+    drawn = PhysicalHandState.from_events(0, before, laizi, wild=4)  # 7 is wild
+    drawn.push(DeclaredPlay(0, "5557", "5555"))
+    assert drawn.bomb_classes == {"soft": 1, "hard": 0, "pure_wild": 0}
+    assert drawn.top_play is not None and drawn.top_play.text() == "5555"
+
+
+def test_a_laizi_wild_card_is_a_card_of_the_pack_like_any_other() -> None:
+    laizi = get_profile("laizi")
+    state = PhysicalHandState(0, laizi, wild=4)
+    state.push(action_from_json({"seat": 0, "bid": 3}))
+    while state.phase is Phase.DOUBLING:
+        state.push(state.legal_actions()[-1])
+    state.push(DeclaredPlay(0, "7777", "7777"))  # four wild cards: a pure-wild bomb
+    for seat in (1, 2):
+        state.push(Pass(seat))
+    with pytest.raises(IllegalAction) as excinfo:
+        state.push(PlayCards(0, "7"))  # a fifth 7: one pack has four
+    assert excinfo.value.code == "not_held"
+
+
+def test_the_wild_rank_belongs_to_laizi_only() -> None:
+    with pytest.raises(ValueError, match="no wild cards"):
+        PhysicalHandState(0, COMP2016, wild=4)
+    assert PhysicalHandState(0, COMP2016).wild is None
+    assert PhysicalHandState(0, COMP2016).bomb_classes is None

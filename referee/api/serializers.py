@@ -208,6 +208,17 @@ class DealInput(StrictSerializer):
     first_bidder = seat_field()
 
 
+class WildInput(StrictSerializer):
+    """The wild rank drawn at a physical-cards laizi table (R11.2.1), one rank: 3 … 2."""
+
+    wild = serializers.RegexField(
+        NO_NUL,
+        max_length=8,
+        trim_whitespace=False,
+        help_text='One rank, never a joker: "7", "T" or "10", "2".',
+    )
+
+
 class PenaltyInput(StrictSerializer):
     """A signed score adjustment on an entry (SPEC §9), optionally tied to a hand."""
 
@@ -320,6 +331,14 @@ class HandStateOutput(serializers.Serializer):
     wild = serializers.CharField(
         allow_null=True,
         help_text="laizi: the wild rank (癞子), once the landlord is known (R11.2.1); else null.",
+    )
+    wild_entry = serializers.BooleanField(
+        help_text="laizi with physical cards: the landlord is known and no card has been "
+        "played: the wild rank drawn may be entered (or entered again, POST .../wild/)."
+    )
+    wild_due = serializers.BooleanField(
+        help_text="laizi with physical cards: the landlord is known and the wild rank drawn "
+        "is still to be entered (POST .../wild/); no card is played before it."
     )
     bomb_classes = serializers.DictField(
         child=serializers.IntegerField(),

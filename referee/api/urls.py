@@ -19,6 +19,7 @@ urlpatterns = [
         views.HandAnnouncementApi.as_view(),
         name="hand-announcement",
     ),
+    path("hands/<id:hand_id>/wild/", views.HandWildApi.as_view(), name="hand-wild"),
     path("hands/<id:hand_id>/undo/", views.HandUndoApi.as_view(), name="hand-undo"),
     path("hands/<id:hand_id>/result/", views.HandResultApi.as_view(), name="hand-result"),
     path(

@@ -35,6 +35,7 @@ from tournaments.hands import card_secrecy, table_selectors
 from tournaments.hands import confirmation as hand_confirmation
 from tournaments.hands import corrections as hand_corrections
 from tournaments.hands import selectors as hand_selectors
+from tournaments.hands import wild as hand_wild
 from tournaments.hands import write as hands
 from tournaments.models import Board, Entry, Hand, Penalty, Tournament
 from tournaments.tournament import penalties, selectors
@@ -335,6 +336,20 @@ class HandAnnouncementApi(HandWriteApi):
         return hands.hand_announcement_record(
             hand=hand, seat=data["seat"], made=data["made"], **write
         )
+
+
+class HandWildApi(HandWriteApi):
+    """Enter the wild rank drawn at a physical-cards laizi table, once the landlord is known
+    and before the first play (R11.2.1)."""
+
+    input_serializer = io.WildInput
+
+    @_hand_write_schema(io.WildInput)
+    def post(self, request: Request, hand_id: int) -> Response:
+        return super().post(request, hand_id)
+
+    def perform(self, request: Request, hand: Hand, data: Any, **write: Any) -> Hand:
+        return hand_wild.hand_wild_record(hand=hand, wild=data["wild"], **write)
 
 
 class HandUndoApi(HandWriteApi):

@@ -32,6 +32,7 @@ ENDPOINTS: dict[str, tuple[str, dict[str, Any], bool]] = {
     "action": ("actions/", {"seat": 0, "bid": 1}, True),
     "announcement": ("announcements/", {"seat": 0}, True),
     "undo": ("undo/", {"reason": "typo"}, True),
+    "wild": ("wild/", {"wild": "7"}, True),
     "result": ("result/", RESULT, True),
     "correction": ("correction/", {**RESULT, "reason": "r"}, False),
     "void": ("void/", {"reason": "r"}, False),

@@ -18,6 +18,7 @@ from referee.rules.errors import RulesError
 from referee.rules.four_hand import FourHandState
 from referee.rules.games import WILD, state_replayed
 from referee.rules.hand import Announcement, HandState, Phase
+from referee.rules.laizi import parse_wild
 from referee.rules.laizi_hand import LaiziHandState
 from referee.rules.physical import PhysicalHandState
 from referee.rules.profiles import get_profile
@@ -188,11 +189,45 @@ def hand_deal_json(*, hand: Hand) -> dict[str, Any] | None:
 
 def hand_wild_shown(*, replay: HandReplay) -> str | None:
     """A ``laizi`` hand's wild rank (``"7"``) once its landlord is known, None before (it is
-    drawn then, R11.2.1) and on the other profiles."""
+    drawn then, R11.2.1; a physical-cards hand's until the referee types it in) and on the
+    other profiles."""
     state = replay.state
-    if not isinstance(state, LaiziHandState) or state.landlord is None:
+    if not isinstance(state, LaiziHandState | PhysicalHandState) or state.landlord is None:
         return None
-    return rank_text(state.wild)
+    return None if state.wild is None else rank_text(state.wild)
+
+
+def hand_wild_entry(*, replay: HandReplay) -> bool:
+    """A live physical-cards ``laizi`` hand whose landlord is known and which no card has been
+    played in: its referee types in the wild rank drawn (R11.2.1), or types it again."""
+    state = replay.state
+    return (
+        isinstance(state, PhysicalHandState)
+        and state.profile.wild_cards
+        and state.landlord is not None
+        and not state.plays
+        and not state.is_over
+        and replay.result_event is None
+        and not replay.voided
+    )
+
+
+def hand_wild_due(*, replay: HandReplay) -> bool:
+    """``hand_wild_entry`` with no wild rank typed in yet: no card is played before it."""
+    state = replay.state
+    return (
+        hand_wild_entry(replay=replay)
+        and isinstance(state, PhysicalHandState)
+        and state.wild is None
+    )
+
+
+def hand_bomb_classes(*, replay: HandReplay) -> dict[str, int] | None:
+    """A ``laizi`` hand's bombs by class (R11.2.3); None on the other profiles."""
+    state = replay.state
+    if isinstance(state, LaiziHandState | PhysicalHandState):
+        return state.bomb_classes
+    return None
 
 
 def deal_json_shown(*, replay: HandReplay, data: dict[str, Any]) -> dict[str, Any]:
@@ -250,6 +285,7 @@ def snapshot_new() -> dict[str, Any]:
         "announced": [],
         "closing": None,
         "irregular": None,
+        "wild": None,
     }
 
 
@@ -297,6 +333,8 @@ def snapshot_fold(snapshot: dict[str, Any], event: HandEvent) -> None:
         snapshot["announced"].append(
             [payload["seat"], payload["cards_left"], payload["action_index"]]
         )
+    elif kind == HandEventKind.WILD:
+        snapshot["wild"] = payload["wild"]
     elif kind == HandEventKind.DEAL:
         snapshot["deal"] = _event_json(event)
         check = payload.get("check") or {}
@@ -355,7 +393,12 @@ def replay_of_snapshot(
     replay.state = (
         state
         if state is not None
-        else _state_of(hand, [action for _, _, _, action in snapshot["actions"]], checked)
+        else _state_of(
+            hand,
+            [action for _, _, _, action in snapshot["actions"]],
+            checked,
+            wild=snapshot.get("wild"),
+        )
     )
     deal_json = hand.deal if not hand.physical_cards else None
     if replay.deal_event is not None:
@@ -364,15 +407,18 @@ def replay_of_snapshot(
     return replay
 
 
-def _state_of(hand: Hand, actions: list[dict[str, Any]], checked: bool) -> AnyHandState | None:
+def _state_of(
+    hand: Hand, actions: list[dict[str, Any]], checked: bool, *, wild: str | None = None
+) -> AnyHandState | None:
     """The rules state after ``actions`` (the log replayed without the per-action undo
     snapshots a live ``push`` keeps; re-checked, or re-applied as accepted), or None for a
-    result-only hand."""
+    result-only hand. ``wild``: a physical-cards laizi hand's wild rank as typed in."""
     profile = get_profile(hand.rule_profile)
     try:
         if hand.physical_cards:
             physical = PhysicalHandState.from_events if checked else PhysicalHandState.replay
-            return physical(hand.first_bidder or 0, actions, profile)
+            drawn = None if wild is None else parse_wild(wild)
+            return physical(hand.first_bidder or 0, actions, profile, wild=drawn)
         if not profile.is_three_player:
             data = hand_deal_json(hand=hand)
             return None if data is None else state_replayed(profile, data, actions)

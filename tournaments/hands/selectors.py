@@ -11,7 +11,6 @@ from django.db.models import Count, Prefetch, Q, QuerySet
 from referee.rules.cards import format_cards
 from referee.rules.errors import RulesError
 from referee.rules.hand import HandState
-from referee.rules.laizi_hand import LaiziHandState
 from referee.rules.physical import IMPOSSIBLE_CHECKS, PhysicalHandState
 from referee.rules.profiles import PROFILES, get_profile
 from referee.rules.scoring import DealResult, DefenderStake, stake_breakdown
@@ -24,9 +23,12 @@ from tournaments.hands.replay import (
     AnyHandState,
     HandReplay,
     deal_json_shown,
+    hand_bomb_classes,
     hand_deal_json,
     hand_replay,
     hand_replay_stored,
+    hand_wild_due,
+    hand_wild_entry,
     hand_wild_shown,
     replay_of_snapshot,
 )
@@ -322,9 +324,9 @@ def hand_detail(
         data = hand_deal_json(hand=hand)
         out["deal"] = None if data is None else deal_json_shown(replay=replay, data=data)
     out["wild"] = hand_wild_shown(replay=replay)
-    out["bomb_classes"] = (
-        replay.state.bomb_classes if isinstance(replay.state, LaiziHandState) else None
-    )
+    out["wild_entry"] = hand_wild_entry(replay=replay)
+    out["wild_due"] = hand_wild_due(replay=replay)
+    out["bomb_classes"] = hand_bomb_classes(replay=replay)
     return out
 
 

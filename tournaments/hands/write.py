@@ -49,6 +49,7 @@ from tournaments.hands.replay import (
     AnyHandState,
     HandReplay,
     hand_replay_stored,
+    hand_wild_due,
     rules_error,
     snapshot_new,
 )
@@ -270,13 +271,21 @@ def hand_create(
             _("The round assigns no board to hand %(number)s of table %(table)s.")
             % {"number": number, "table": table.number},
         )
-    if not profile.is_three_player and (physical_cards or (board is None and not sources)):
+    if physical_cards and profile.packs != 1:  # physical-cards mode counts one pack (R1.7)
         raise ApplicationError(
             "variant_needs_deal",
             _(
                 "Hands under the %(profile)s rules are refereed from a known deal (a board, "
-                "an entered deal or one dealt by the server), not from physical cards or a "
-                "result alone."
+                "an entered deal or one dealt by the server), not from physical cards."
+            )
+            % {"profile": profile.key},
+        )
+    if not profile.is_three_player and not physical_cards and board is None and not sources:
+        raise ApplicationError(
+            "variant_needs_deal",
+            _(
+                "Hands under the %(profile)s rules are refereed play by play (from a known "
+                "deal or from physical cards), not from a result alone."
             )
             % {"profile": profile.key},
         )
@@ -384,6 +393,14 @@ def hand_action_record(
 
     def decide(locked: Hand, replay: HandReplay) -> NewEvent:
         hand_open_check(hand=locked)
+        if hand_wild_due(replay=replay) and isinstance(parsed, PlayCards | DeclaredPlay | Pass):
+            raise ApplicationError(
+                "wild_rank_missing",
+                _(
+                    "Enter the wild rank drawn before the first play: it is drawn once the "
+                    "landlord is known (R11.2.1)."
+                ),
+            )
         state = _action_push(replay=replay, action=parsed)
         payload: dict[str, Any] = {"action": canonical}
         if state.is_over:
@@ -554,6 +571,7 @@ def hand_deal_record(
             parsed,
             [e.payload["action"] for e in replay.actions],
             get_profile(locked.rule_profile),
+            wild=getattr(replay.state, "wild", None),  # laizi: the wild rank typed in
         )
         check: dict[str, Any] = {"ok": error is None}
         if error is not None:

@@ -254,6 +254,7 @@ class HandEventKind(models.TextChoices):
     CONFIRM = "confirm", _("Confirmed")
     DISPUTE = "dispute", _("Disputed")
     SEAT_CORRECTION = "seat_correction", _("Seat correction")
+    WILD = "wild", _("Wild rank drawn")
 
 
 #: Events that are the rules library's actions (their payload is the action's JSON form).

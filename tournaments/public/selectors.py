@@ -29,13 +29,18 @@ from django.utils.translation import get_language
 from referee.rules.cards import Card, parse_cards
 from referee.rules.errors import RulesError
 from referee.rules.hand import HandState
-from referee.rules.laizi_hand import LaiziHandState
 from referee.rules.laizi_scoring import BOMB_CLASS_FACTORS
 from referee.rules.profiles import get_profile
 from referee.rules.scoring import DefenderStake
 from tournaments.common.player_names import display_name
 from tournaments.hands.card_secrecy import PUBLIC, hand_cards_shown, hands_cards_shown
-from tournaments.hands.replay import HandReplay, hand_deal_json, hand_replay, hand_wild_shown
+from tournaments.hands.replay import (
+    HandReplay,
+    hand_bomb_classes,
+    hand_deal_json,
+    hand_replay,
+    hand_wild_shown,
+)
 from tournaments.hands.selectors import hand_stakes
 from tournaments.models import (
     Board,
@@ -416,8 +421,8 @@ def hand_page(*, hand: Hand) -> HandPage:
         page.kitty = list(replay.state.deal.kitty)
     if shown.played:
         page.wild = hand_wild_shown(replay=replay)
-        if isinstance(replay.state, LaiziHandState) and replay.state.bombs:
-            played = replay.state.bomb_classes
+        played = hand_bomb_classes(replay=replay)
+        if played is not None and replay.state is not None and replay.state.bombs:
             page.bomb_classes = [
                 (name, played[name], factor) for name, factor in BOMB_CLASS_FACTORS
             ]

@@ -1,8 +1,8 @@
 """What the referee API refuses on a variant hand (issue 20), each refusal a 4xx with its
 code and the hand unchanged: a variant hand is refereed play by play (not from a result
-alone; four_p from a known deal, not physical cards), its seats are its table's, four_p has no doubling, a declaration (``as``)
-comes with a play only, and its result comes from its log (a director may still correct it
-to passed out or void it)."""
+alone; four_p from a known deal, not physical cards), its seats are its table's, four_p has
+no doubling, a declaration (``as``) comes with a play only, and its result comes from its log
+(a director may still correct it to passed out or void it)."""
 
 from __future__ import annotations
 

@@ -92,6 +92,7 @@ def hand_strings() -> dict[str, str]:
             ),
             "ev_override": _("Director's override of the log: %(result)s — %(reason)s"),
             "ev_void": _("Hand voided — %(reason)s"),
+            "ev_wild": _("Wild rank drawn (癞子): %(rank)s"),
             "ev_deal": _("Deal written in"),
             "ev_deal_ok": _("Deal written in: the log fits it"),
             "ev_deal_failed": _("Deal written in: action %(n)s does not fit it (%(rule)s)"),

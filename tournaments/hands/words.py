@@ -317,6 +317,8 @@ def event_words(
         if undone is not None and undone.get("closes"):
             text += " " + _("The hand is open again.")
         return text + _reason(payload)
+    if kind == "wild":
+        return _("Wild rank drawn (癞子): %(rank)s.") % {"rank": payload.get("wild", "")}
     if kind == "deal":
         return deal_check_words(payload.get("check") or {})
     if kind == "confirm":

@@ -207,3 +207,70 @@ def test_a_soft_bomb_entered_by_choosing_what_the_wild_card_stands_for(
 
 def _seat0(page: Page) -> str:
     return page.locator("select[name=seat] option[value='0']").inner_text()
+
+
+def test_a_physical_cards_laizi_hand_takes_the_wild_rank_drawn_then_a_soft_bomb(
+    live_server: Any, console_browser: Browser, http_cookies: None, artefacts: Path
+) -> None:
+    """Physical cards: the console cannot know the cards, so the referee taps the wild rank
+    turned up once the landlord is known (no play is offered before it), then enters 5557
+    on the rank buttons and says what the wild card stands for (5555)."""
+    table = playing_table(name="Wild-card club", slug="laizi-club", rule_profile="laizi")
+    referee = _referee(table)
+    hand = hand_create(table=table, physical_cards=True, first_bidder=0)
+    context = _phone(console_browser, live_server, "en")
+    page = context.new_page()
+    _sign_in_and_open(page, referee)
+    expect(page.locator("#wild-entry")).to_have_count(0)  # no landlord yet
+
+    page.click("button.action[data-action=bid][data-value='3']")
+    detail = _detail(hand)
+    while detail["status"] == "doubling":
+        expect(page.locator("section.hand")).to_have_attribute(
+            "data-version", str(detail["version"])
+        )
+        expect(page.locator("#wild-entry")).to_be_visible()  # may be typed while doubling
+        page.click("button.action[data-action=double][data-value='false']")
+        expect(page.locator("section.hand")).to_have_attribute(
+            "data-version", str(detail["version"] + 1)
+        )
+        detail = _detail(hand)
+    assert detail["status"] == "playing" and detail["wild_due"] is True
+
+    # Playing, the wild rank not typed in: the console asks for it and offers no play.
+    expect(page.locator("#wild-entry h3")).to_have_text(
+        "Wild rank drawn (癞子): tap the rank turned up"
+    )
+    expect(page.locator("#wild-entry button[data-wild]")).to_have_count(13)  # 3 … 2, no joker
+    expect(page.locator("form.composer")).to_have_count(0)
+    page.screenshot(path=artefacts / "console-laizi-physical-wild.png")
+    page.click("#wild-entry button[data-wild='7']")
+    expect(page.locator("section.hand")).to_have_attribute(
+        "data-version", str(detail["version"] + 1)
+    )
+    assert _state(page)["Wild (癞子)"] == "7"
+    assert HandEvent.objects.filter(hand=hand, kind="wild").get().payload == {"wild": "7"}
+    # Typed wrong? It can be typed again until the first play.
+    expect(page.locator("#wild-entry button[data-wild='7']")).to_have_attribute(
+        "aria-pressed", "true"
+    )
+
+    # The soft bomb from the rank buttons, with what the wild card stands for.
+    detail = _detail(hand)
+    for rank in "5557":
+        page.click(f".ranks button.rank[data-rank='{rank}']")
+    expect(page.locator("input[name=notation]")).to_have_value("5557")
+    page.fill("input[name=declared]", "5555")
+    page.click("form.composer button.play")
+    expect(page.locator("section.hand")).to_have_attribute(
+        "data-version", str(detail["version"] + 1)
+    )
+    event = HandEvent.objects.filter(hand=hand, kind="play").get()
+    assert event.payload["action"] == {"seat": 0, "play": "5557", "as": "5555"}
+    after = _detail(hand)
+    assert after["bombs"] == 1 and after["bomb_classes"]["soft"] == 1
+    expect(page.locator("#wild-entry")).to_have_count(0)  # fixed once a card is played
+    expect(page.locator("#log li").last).to_contain_text("5557 → 5555")
+    expect(page.locator("#log li").filter(has_text="Wild rank drawn (癞子): 7")).to_have_count(1)
+    page.screenshot(path=artefacts / "console-laizi-physical-bomb.png", full_page=True)
+    context.close()

@@ -223,6 +223,14 @@ export function renderPlayEntry(ctx, h, seat, p, box, seatName) {
     box.appendChild(rankRow);
   }
 
+  // Physical cards with wild cards (癞子): the API cannot list the readings of cards it has
+  // never seen, so the referee says what the wild cards stand for (left empty: themselves).
+  const declared = h.mode === "physical" && wildRank
+    ? el("input", {
+      name: "declared", class: "notation declared", autocomplete: "off", autocapitalize: "characters",
+      "aria-label": T.stands_for, placeholder: T.stands_for,
+    })
+    : null;
   box.appendChild(el("form", {
     class: "row composer",
     onsubmit: (e) => {
@@ -230,11 +238,13 @@ export function renderPlayEntry(ctx, h, seat, p, box, seatName) {
       let text = (input.value || "").trim();
       if (!text) return;
       if (/^(pass|p|过|不要)$/i.test(text)) text = "pass";
+      const as = declared ? declared.value.trim() : "";
+      if (as && text !== "pass") return ctx.do.act({ seat, play: text, as });
       const readings = text === "pass" ? [] : readingsOf(legal, text);
       if (readings.length > 1) ctx.do.offerReadings({ handId: h.id, seat, text, readings });
       else ctx.do.act(playBody(seat, text, readings[0]));
     },
-  }, [input, el("button", { type: "submit", class: "play", text: T.play })]));
+  }, [input, declared, el("button", { type: "submit", class: "play", text: T.play })]));
   const offered = state.readings;
   if (offered && offered.handId === h.id && offered.seat === seat && offered.text === state.composer) {
     // The cards hold wild cards that can stand for several plays: the referee says which.

@@ -108,6 +108,9 @@ export function eventWords(W, event, name) {
     case "void":
       text = fmt(W.ev_void, { reason });
       break;
+    case "wild":
+      text = fmt(W.ev_wild, { rank: p.wild });
+      break;
     case "deal": {
       const check = p.check;
       if (!check) text = W.ev_deal;

@@ -182,6 +182,7 @@ ctx.do = {
     state.conflict = null;
     return handWrite(state.hand, "actions", body, actionText(ctx, body), "action");
   },
+  wild: (h, rank) => handWrite(h, "wild", { wild: rank }, T.wild_entered + " · " + rank),
   announce: (seat, made) => handWrite(state.hand, "announcements", { seat, made },
     T.announcements_due + " · " + actionText(ctx, { seat }) + (made ? T.announced : T.missing)),
   undo: (h, reason) => {

@@ -6,7 +6,7 @@ import { rankLabel, renderPlayEntry } from "./entry.js";
 import {
   renderAwaiting, renderConfirmation, renderEarlier, renderHandList, renderHandNotes, renderLogWords,
 } from "./history.js";
-import { provisional, ranksOf } from "./provisional.js";
+import { RANKS, provisional, ranksOf } from "./provisional.js";
 import { renderResultEntry } from "./result.js";
 import { handsLeft } from "./round.js";
 
@@ -194,11 +194,33 @@ function renderHand(ctx, h) {
   }
   renderHandNotes(ctx, h, box);
   app.appendChild(box);
+  const wildWaiting = waiting.some((q) => q.url.endsWith("/wild/"));
+  if (live && h.wild_entry && !wildWaiting) renderWildEntry(ctx, h);
   if (live && h.mode === "result_only") renderResultEntry(ctx, h);
-  else if (live) renderControls(ctx, h, waiting.length ? p : null);
+  else if (live && !(h.wild_due && h.status === "playing" && !wildWaiting)) {
+    renderControls(ctx, h, waiting.length ? p : null);
+  }
   if (h.events.length && live) renderUndo(ctx, h);
   renderConfirmation(ctx, h);
   renderLogWords(ctx, h);
+}
+
+/** The ranks a wild rank is drawn from: 3 … 2, never a joker (R11.2.1). */
+const WILD_RANKS = RANKS.replace(/[XD]/g, "");
+
+/** A physical-cards laizi hand (癞子): the wild rank drawn once the landlord is known, one
+ * tap on the rank turned up (R11.2.1); typed again while no card has been played. */
+function renderWildEntry(ctx, h) {
+  const T = ctx.T;
+  const current = h.wild ? ranksOf(h.wild) : null;
+  ctx.app.appendChild(el("section", { class: "wild-entry", id: "wild-entry" }, [
+    el("h3", { text: h.wild_due ? T.wild_due : T.wild_change }),
+    el("div", { class: "ranks" }, WILD_RANKS.split("").map((rank) => el("button", {
+      type: "button", class: "rank" + (rank === current ? " chosen" : ""), "data-wild": rank,
+      "aria-pressed": String(rank === current), text: rankLabel(rank, T),
+      onclick: () => ctx.do.wild(h, rank),
+    }))),
+  ]));
 }
 
 function seatSelect(ctx, seat) {

@@ -11,6 +11,7 @@ from django.urls import reverse
 
 from tests.api.helpers import playing_table
 from tests.variant_deals import laizi_soft_bomb_deal
+from tournaments.hands.wild import hand_wild_record
 from tournaments.hands.words import event_words
 from tournaments.hands.write import hand_action_record, hand_create
 from tournaments.models import Hand
@@ -94,3 +95,26 @@ def test_the_bomb_classes_are_shown_with_their_factors(client: Any) -> None:
     assert '<span data-class="hard">hard (硬炸弹) <b>0</b> ×4</span>' in line
     zh = client.get(_url(hand), HTTP_ACCEPT_LANGUAGE="zh-Hans").content.decode()
     assert '<span data-class="soft">软炸弹 <b>1</b> ×2</span>' in zh
+
+
+def test_a_physical_cards_hand_shows_the_wild_rank_typed_in_and_its_bombs(
+    client: Any, director_client: Any
+) -> None:
+    """Physical cards: the wild rank is the one the referee typed in once the landlord was
+    known; the page and the log show it as for a dealt hand."""
+    table = playing_table(name="Wild-card club", slug="laizi-club", rule_profile="laizi")
+    hand = hand_create(table=table, physical_cards=True, first_bidder=0)
+    _record(hand, *AUCTION)
+    assert hand_page(hand=hand).wild is None  # the landlord known, nothing typed in yet
+    assert 'id="wild-rank"' not in client.get(_url(hand)).content.decode()
+    hand_wild_record(hand=hand, wild="7")
+    _record(hand, SOFT_BOMB)
+    page = hand_page(hand=hand)
+    assert page.wild == "7"
+    assert page.bomb_classes is not None and ("soft", 1, 2) in page.bomb_classes
+    html = client.get(_url(hand)).content.decode()
+    assert '<p class="wild" id="wild-rank">Wild (癞子): <strong>7</strong></p>' in html
+    slug = hand.table.round.tournament.slug
+    log = director_client.get(reverse("director:hand", args=[slug, hand.pk])).content.decode()
+    assert "Wild rank drawn (癞子): 7." in log
+    assert event_words("wild", {"wild": "T"}) == "Wild rank drawn (癞子): T."

@@ -313,6 +313,14 @@ class FourHandState(HandReadings):
             )
         return after
 
+    def _laid(self, c: FourCore, seat: int, cards: str) -> tuple[int, ...]:
+        """The ranks of ``cards``, which ``seat`` must hold (``not_held``)."""
+        ranks = tuple(card.rank for card in parse_cards(cards))
+        held = counts_of_key(c.holdings[seat])
+        if any(n > h for n, h in zip(counts_of(ranks), held, strict=True)):
+            raise IllegalAction("not_held", f"seat {seat} does not hold {format_ranks(ranks)}")
+        return ranks
+
     def _pass(self, c: FourCore, action: Pass) -> FourCore:
         if c.phase is not Phase.PLAYING:
             raise IllegalAction("phase", f"no pass during {c.phase.value}")
@@ -334,11 +342,8 @@ class FourHandState(HandReadings):
             raise IllegalAction("out_of_turn", f"seat {c.turn} plays now, not seat {seat}")
         if type(action.cards) is not str:
             raise NotationError(f"cards must be text, not {action.cards!r}")
-        ranks = tuple(card.rank for card in parse_cards(action.cards))
+        ranks = self._laid(c, seat, action.cards)
         counts = counts_of(ranks)
-        held = counts_of_key(c.holdings[seat])
-        if any(n > h for n, h in zip(counts, held, strict=True)):
-            raise IllegalAction("not_held", f"seat {seat} does not hold {format_ranks(ranks)}")
         if not ranks:
             raise IllegalAction("invalid_combination", "a play needs at least one card, or a pass")
         play = classify_four(counts)

@@ -8,6 +8,10 @@ doubling, combinations, beating, the trick's end, the hand's end, announcements,
 §3–§7) — is decided by the library's ``HandState`` itself, as for a dealt hand: this mode only
 swaps its holdings check for the one above.
 
+``four_p`` (R11.1) is refereed alike over two packs: a seat plays no more than its 25 cards
+(the landlord 33, with the kitty of 8), no rank more than eight times, each joker at most
+twice and each physical card at most twice.
+
 In ``laizi`` (R11.2) the wild rank is drawn once the landlord is known: the referee types in
 the rank drawn (``wild``), and no card is played before it is known.
 
@@ -17,6 +21,7 @@ first action that the deal makes illegal.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterable
 from typing import Any, ClassVar, NamedTuple
 
@@ -25,9 +30,8 @@ from referee.rules.actions import (
     DeclaredPlay,
     Pass,
     PlayCards,
-    action_from_json,
     apply_log,
-    wild_action_from_json,
+    four_seat_action_from_json,
 )
 from referee.rules.cards import (
     CARD_OF_ID,
@@ -38,12 +42,17 @@ from referee.rules.cards import (
     deal_from_seed,
     key_of,
     parse_cards,
+    ranks_of_key,
 )
 from referee.rules.combos import Play
-from referee.rules.errors import IllegalAction, RulesError
+from referee.rules.errors import IllegalAction, InvalidDeal, RulesError
+from referee.rules.four_combos import TWO_PACK_COUNTS
+from referee.rules.four_hand import FourCore, FourDeal, FourHandState
+from referee.rules.four_scoring import FourResult
+from referee.rules.games import WILD, action_reader, deal_json_from_seed
 from referee.rules.hand import _SIZE, Announcement, HandState, Phase, _Core, _Seat
 from referee.rules.laizi_hand import LaiziHandState
-from referee.rules.profiles import COMP2016, RuleProfile
+from referee.rules.profiles import COMP2016, FOUR_P, RuleProfile
 from referee.rules.scoring import DealResult, Winner
 
 #: What physical-cards mode cannot check without the deal (a read of the hand says so).
@@ -122,12 +131,48 @@ class _SeenWildCards(_SeenCards, LaiziHandState):
     }
 
 
+class _SeenFourCards(FourHandState):
+    """``FourHandState`` with what each seat holds unknown (``four_p``, two packs): its
+    holdings check is the cards seen so far (R1.7 over two packs, R11.1.1)."""
+
+    def _laid(self, c: FourCore, seat: int, cards: str) -> tuple[int, ...]:
+        laid = parse_cards(cards)
+        ranks = tuple(card.rank for card in laid)
+        size = c.sizes[seat]
+        if len(ranks) > size:
+            raise IllegalAction("not_held", f"seat {seat} has {size} cards, not {len(ranks)}")
+        seen = counts_of(r for _, play in c.plays for r in ranks_of_key(play.key))
+        for rank in ranks:
+            seen[rank] += 1
+        if any(n > most for n, most in zip(seen, TWO_PACK_COUNTS, strict=True)):
+            raise IllegalAction("not_held", "two packs have no more of these cards")
+        suited = Counter(
+            card.id
+            for action in self.actions
+            if type(action) is PlayCards
+            for card in parse_cards(action.cards)
+            if card.suit is not None
+        )
+        suited.update(card.id for card in laid if card.suit is not None)
+        if any(n > FOUR_P.packs for n in suited.values()):
+            raise IllegalAction("not_held", "two packs have two of each card, not more")
+        return ranks
+
+
+def _placeholder(profile: RuleProfile, first_bidder: int) -> Deal | FourDeal:
+    """A deal of ``profile`` whose cards are never looked at (only its sizes are)."""
+    if profile.seats == FOUR_P.seats:
+        return FourDeal.from_json(deal_json_from_seed(profile, 0, first_bidder=first_bidder))
+    return deal_from_seed(0, first_bidder=first_bidder)
+
+
 class PhysicalHandState:
     """A hand without its deal, driven by ``push`` / ``pop`` like ``HandState``.
 
-    The rules are ``HandState``'s own (the auction, the doubling and the play phase never
-    look at the cards but for ``not_held``): this state is a ``HandState`` over a placeholder
-    deal whose holdings check is the one above, and shows only what the cards laid tell.
+    The rules are the profile's hand state's own (the auction, the doubling and the play
+    phase never look at the cards but for ``not_held``): this state is a ``HandState`` (a
+    ``FourHandState`` in ``four_p``) over a placeholder deal whose holdings check is the one
+    above, and shows only what the cards laid tell.
     """
 
     def __init__(
@@ -135,11 +180,14 @@ class PhysicalHandState:
     ) -> None:
         self.profile = profile
         self.first_bidder = first_bidder
-        placeholder = deal_from_seed(0, first_bidder=first_bidder)
-        if profile.wild_cards:
-            self._hand: _SeenCards = _SeenWildCards(placeholder, profile, wild)
-        elif wild is not None:
+        placeholder = _placeholder(profile, first_bidder)
+        if wild is not None and not profile.wild_cards:
             raise ValueError(f"profile {profile.key} has no wild cards")
+        self._hand: _SeenCards | _SeenFourCards
+        if isinstance(placeholder, FourDeal):
+            self._hand = _SeenFourCards(placeholder, profile)
+        elif profile.wild_cards:
+            self._hand = _SeenWildCards(placeholder, profile, wild)
         else:
             self._hand = _SeenCards(placeholder, profile)
 
@@ -154,8 +202,7 @@ class PhysicalHandState:
     ) -> PhysicalHandState:
         """Replay a log; the first illegal event raises, its position in ``index``."""
         state = cls(first_bidder, profile, wild=wild)
-        read = wild_action_from_json if profile.wild_cards else action_from_json
-        apply_log(state.push, events, read, state.actions)
+        apply_log(state.push, events, action_reader(profile), state.actions)
         return state
 
     @classmethod
@@ -173,7 +220,11 @@ class PhysicalHandState:
         (``_SeenCards._taken``). (``laizi``: a declared play is read with its checks, as
         ``LaiziHandState.replay`` does.)"""
         state = cls(first_bidder, profile, wild=wild)
-        state._hand._reapply(actions)
+        hand = state._hand
+        if isinstance(hand, _SeenFourCards):  # four_p keeps no unchecked way in: checked
+            apply_log(hand.push, actions, four_seat_action_from_json, hand.actions)
+        else:
+            hand._reapply(actions)
         return state
 
     @property
@@ -205,7 +256,7 @@ class PhysicalHandState:
         return self._hand.bid
 
     @property
-    def doubled(self) -> tuple[bool | None, bool | None, bool | None]:
+    def doubled(self) -> tuple[bool | None, ...]:
         return self._hand.doubled
 
     @property
@@ -222,7 +273,7 @@ class PhysicalHandState:
         return self._hand.top_seat if self._hand.top_play is not None else None
 
     @property
-    def card_counts(self) -> tuple[int, int, int]:
+    def card_counts(self) -> tuple[int, ...]:
         return self._hand.card_counts
 
     @property
@@ -266,15 +317,21 @@ class PhysicalHandState:
 
     @property
     def plays(self) -> tuple[SeenPlay, ...]:
+        hand = self._hand
+        if isinstance(hand, _SeenFourCards):  # the cards as written: the plays' actions
+            laid = [a for a in hand.actions if type(a) is PlayCards]
+            return tuple(
+                SeenPlay(seat, play, parse_cards(action.cards))
+                for (seat, play), action in zip(hand.plays, laid, strict=True)
+            )
         return tuple(
-            SeenPlay(p.seat, p.play, tuple(map(_card, p.ranks, p.card_ids)))
-            for p in self._hand.plays
+            SeenPlay(p.seat, p.play, tuple(map(_card, p.ranks, p.card_ids))) for p in hand.plays
         )
 
-    def result(self) -> DealResult | None:
+    def result(self) -> DealResult | FourResult | None:
         return self._hand.result()
 
-    def scores(self) -> tuple[int, int, int] | None:
+    def scores(self) -> tuple[int, ...] | None:
         return self._hand.scores()
 
     def legal_actions(self) -> list[Action]:
@@ -292,7 +349,7 @@ class PhysicalHandState:
         if (
             self._hand.phase is Phase.PLAYING
             and isinstance(action, PlayCards | Pass | DeclaredPlay)
-            and (type(action.seat) is not int or not 0 <= action.seat <= 2)
+            and (type(action.seat) is not int or not 0 <= action.seat < self.profile.seats)
         ):
             raise IllegalAction("out_of_turn", f"seat {action.seat!r} is not a seat")
         self._hand.push(action)  # type: ignore[arg-type]  # DeclaredPlay: laizi only
@@ -306,8 +363,18 @@ def _card(rank: int, card_id: int | None) -> Card:
     return Card(rank) if card_id is None else CARD_OF_ID[card_id]
 
 
+def deal_written_in(profile: RuleProfile, data: object) -> Deal | FourDeal:
+    """The deal of a physical-cards hand of ``profile`` written in afterwards (InvalidDeal
+    when it is not one); a ``laizi`` hand's wild rank is the one typed in, not the deal's."""
+    if profile.seats == FOUR_P.seats:
+        return FourDeal.from_json(data)
+    if not isinstance(data, dict):
+        raise InvalidDeal("a deal is an object with hands, kitty and first_bidder")
+    return Deal.from_json({key: value for key, value in data.items() if key != WILD})
+
+
 def check_deal(
-    deal: Deal,
+    deal: Deal | FourDeal,
     events: Iterable[Action | dict[str, Any]],
     profile: RuleProfile = COMP2016,
     *,
@@ -320,7 +387,9 @@ def check_deal(
     ``index`` is the action's position in the log).
     """
     try:
-        if profile.wild_cards:
+        if isinstance(deal, FourDeal):
+            FourHandState.from_events(deal, events, profile)
+        elif profile.wild_cards:
             # a log with no play (passed out, or ended before the draw) reads no wild rank
             drawn = 0 if wild is None else wild
             LaiziHandState.from_events(deal, events, profile, wild=drawn)

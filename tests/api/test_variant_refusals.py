@@ -1,8 +1,8 @@
 """What the referee API refuses on a variant hand (issue 20), each refusal a 4xx with its
 code and the hand unchanged: a variant hand is refereed play by play (not from a result
-alone; four_p from a known deal, not physical cards), its seats are its table's, four_p has
-no doubling, a declaration (``as``) comes with a play only, and its result comes from its log
-(a director may still correct it to passed out or void it)."""
+alone), its seats are its table's, four_p has no doubling, a declaration (``as``) comes with a
+play only, and its result comes from its log (a director may still correct it to passed out
+or void it)."""
 
 from __future__ import annotations
 
@@ -59,14 +59,11 @@ def referee(profile: str) -> tuple[Any, Table]:
 
 
 def test_a_variant_hand_is_refereed_play_by_play(referee: tuple[Any, Table], profile: str) -> None:
-    """No result-only entry in either variant; no physical cards with four_p's two packs
-    (laizi's physical-cards hands: ``test_physical_laizi``)."""
+    """No result-only entry in either variant (physical cards: ``test_physical_variants``)."""
     client, table = referee
-    refused = ("physical", "none") if profile == "four_p" else ("none",)
-    for deal in refused:
-        answer = post(client, f"/api/v1/tables/{table.pk}/hands/", {"deal": deal})
-        _refused(answer, 400, "variant_needs_deal")
-        assert profile in answer.json()["message"]
+    answer = post(client, f"/api/v1/tables/{table.pk}/hands/", {"deal": "none"})
+    _refused(answer, 400, "variant_needs_deal")
+    assert profile in answer.json()["message"]
     assert not Hand.objects.filter(table=table).exists()
 
 

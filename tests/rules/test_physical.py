@@ -21,10 +21,12 @@ from referee.rules import (
 )
 from referee.rules.actions import Action, DeclaredPlay, Pass, PlayCards, action_from_json
 from referee.rules.cards import format_cards
+from referee.rules.four_hand import FourDeal, FourHandState
 from referee.rules.games import deal_json_from_seed, state_new
 from referee.rules.hand import HandState, Phase
 from referee.rules.laizi import parse_wild
 from referee.rules.laizi_hand import LaiziHandState
+from referee.rules.physical import deal_written_in
 from tests.play import random_hand_actions
 
 
@@ -294,3 +296,103 @@ def test_the_wild_rank_belongs_to_laizi_only() -> None:
         PhysicalHandState(0, COMP2016, wild=4)
     assert PhysicalHandState(0, COMP2016).wild is None
     assert PhysicalHandState(0, COMP2016).bomb_classes is None
+
+
+# --- four_p (R11.1): two packs, four seats ----------------------------------------------------
+
+
+def _four_hand(seed: int, play_seed: int) -> tuple[dict[str, object], list[dict[str, object]]]:
+    four = get_profile("four_p")
+    data = deal_json_from_seed(four, seed)
+    state = state_new(four, data)
+    rng = random.Random(play_seed)
+    while not state.is_over:
+        state.push(rng.choice(state.legal_actions()))
+    return data, state.to_events()
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 100_000), play_seed=st.integers(0, 100_000))
+def test_a_four_p_hand_is_legal_without_its_deal_and_scores_the_same(
+    seed: int, play_seed: int
+) -> None:
+    four = get_profile("four_p")
+    data, actions = _four_hand(seed, play_seed)
+    first = int(str(data["first_bidder"]))
+    physical = PhysicalHandState.from_events(first, actions, four)
+    dealt = FourHandState.from_events(FourDeal.from_json(data), actions, four)
+    assert physical.phase == dealt.phase and physical.scores() == dealt.scores()
+    assert physical.card_counts == dealt.card_counts and physical.winner == dealt.winner
+    assert [(p.seat, p.play) for p in physical.plays] == list(dealt.plays)
+    assert check_deal(FourDeal.from_json(data), actions, four) is None
+    replayed = PhysicalHandState.replay(first, actions, four)
+    assert replayed.scores() == physical.scores() and replayed.to_events() == actions
+    while physical.actions:
+        physical.pop()
+    assert physical.card_counts == (25, 25, 25, 25) and physical.turn == first
+
+
+def _four_playing() -> PhysicalHandState:
+    """four_p, physical cards: seat 0 bid 3 and leads with 33 cards."""
+    state = PhysicalHandState(0, get_profile("four_p"))
+    state.push(action_from_json({"seat": 0, "bid": 3}))
+    assert state.phase is Phase.PLAYING and state.card_counts == (33, 25, 25, 25)
+    return state
+
+
+def _passes(state: PhysicalHandState, *seats: int) -> None:
+    for seat in seats:
+        state.push(Pass(seat))
+
+
+def test_r11_1_two_packs_hold_eight_of_a_rank_two_of_each_card_and_two_of_each_joker() -> None:
+    state = _four_playing()
+    state.push(PlayCards(0, "33333333"))  # an eight-card bomb of two packs
+    _passes(state, 1, 2, 3)
+    with pytest.raises(IllegalAction) as ninth:
+        state.push(PlayCards(0, "3"))
+    assert ninth.value.code == "not_held"
+    state.push(PlayCards(0, "♠4"))
+    _passes(state, 1, 2, 3)
+    state.push(PlayCards(0, "♠4"))  # the other pack's ♠4
+    _passes(state, 1, 2, 3)
+    with pytest.raises(IllegalAction) as third:
+        state.push(PlayCards(0, "♠4"))
+    assert third.value.code == "not_held" and "two of each card" in third.value.message
+    state.push(PlayCards(0, "XXDD"))  # the four jokers, a bomb of four_p
+    _passes(state, 1, 2, 3)
+    with pytest.raises(IllegalAction) as joker:
+        state.push(PlayCards(0, "X"))
+    assert joker.value.code == "not_held"
+    assert state.bombs == 2
+
+
+def test_a_four_p_seat_plays_no_more_than_it_holds_and_turns_go_round_four() -> None:
+    state = _four_playing()
+    state.push(PlayCards(0, "3456789TJQKA"))
+    assert state.turn == 1
+    _passes(state, 1, 2)
+    assert state.turn == 3 and state.top_seat == 0  # three passes end a trick
+    state.push(Pass(3))
+    assert state.turn == 0 and state.top_play is None
+    with pytest.raises(IllegalAction) as seat_four:
+        state.push(PlayCards(4, "5"))
+    assert seat_four.value.code == "out_of_turn"
+    state.push(PlayCards(0, "3456789TJQKA"))
+    _passes(state, 1, 2, 3)
+    with pytest.raises(IllegalAction) as more:
+        state.push(PlayCards(0, "3456789TJQ"))  # 9 cards left, not 10
+    assert more.value.code == "not_held"
+
+
+def test_a_four_p_deal_written_in_names_the_first_action_it_forbids() -> None:
+    four = get_profile("four_p")
+    data, actions = _four_hand(1, 1)
+    other = deal_json_from_seed(four, 2, first_bidder=int(str(data["first_bidder"])))
+    played = [a for a in actions if a.get("play") not in (None, "pass")]
+    assert played
+    error = check_deal(FourDeal.from_json(other), actions, four)
+    assert error is not None and error.code == "not_held"
+    assert deal_written_in(four, other) == FourDeal.from_json(other)
+    laizi = get_profile("laizi")
+    assert deal_written_in(laizi, {**deal_from_seed(3).to_json(), "wild": "7"}) == deal_from_seed(3)

@@ -25,10 +25,9 @@ from referee.rules.actions import (
     PlayCards,
     Redouble,
 )
-from referee.rules.cards import Deal
 from referee.rules.errors import RulesError
 from referee.rules.games import action_reader, deal_json_checked, deal_json_from_seed
-from referee.rules.physical import check_deal
+from referee.rules.physical import check_deal, deal_written_in
 from referee.rules.profiles import get_profile
 from referee.rules.scoring import DealResult, score_result
 from tournaments.common.errors import ApplicationError
@@ -270,15 +269,6 @@ def hand_create(
             "board_not_assigned",
             _("The round assigns no board to hand %(number)s of table %(table)s.")
             % {"number": number, "table": table.number},
-        )
-    if physical_cards and profile.packs != 1:  # physical-cards mode counts one pack (R1.7)
-        raise ApplicationError(
-            "variant_needs_deal",
-            _(
-                "Hands under the %(profile)s rules are refereed from a known deal (a board, "
-                "an entered deal or one dealt by the server), not from physical cards."
-            )
-            % {"profile": profile.key},
         )
     if not profile.is_three_player and not physical_cards and board is None and not sources:
         raise ApplicationError(
@@ -544,7 +534,7 @@ def hand_deal_record(
     (``hand_corrections.hand_irregular_keep``), corrects or voids it.
     """
     try:
-        parsed = Deal.from_json(deal)
+        parsed = deal_written_in(get_profile(hand.rule_profile), deal)
     except RulesError as exc:
         raise rules_error(exc) from exc
     canonical = parsed.to_json()

@@ -1,7 +1,13 @@
-"""A laizi hand refereed from physical cards (issue 20, point 4): the wild rank is drawn at the
-table once the landlord is known and typed in by the referee (``POST .../wild/``, R11.2.1);
-no card is played before it; the plays are checked as far as the cards seen allow, scored
-with the bomb classes, and the deal written in afterwards is checked with the wild rank."""
+"""Variant hands refereed from physical cards (issue 20).
+
+laizi (point 4): the wild rank is drawn at the table once the landlord is known and typed in
+by the referee (``POST .../wild/``, R11.2.1); no card is played before it; the plays are
+checked as far as the cards seen allow, scored with the bomb classes, and the deal written in
+afterwards is checked with the wild rank.
+
+four_p: four seats and two packs, checked as far as the cards seen allow (no rank more than
+eight times, no card more than twice, no seat beyond its 25 or 33 cards); the deal written
+in afterwards is checked against the log."""
 
 from __future__ import annotations
 
@@ -14,6 +20,7 @@ from referee.rules.games import deal_json_from_seed, state_new, state_replayed
 from referee.rules.profiles import get_profile
 from tests.api.helpers import assign, client_for, post, referee_user
 from tests.variant_deals import laizi_soft_bomb_deal
+from tournaments.common.seats import seat_count
 from tournaments.hands.audit import hands_audit
 from tournaments.models import Hand, HandEvent, Player, Table
 from tournaments.rounds.services import round_create, round_start
@@ -25,7 +32,7 @@ pytestmark = pytest.mark.django_db
 
 def _table(profile: str = "laizi", slug: str = "laizi") -> Table:
     tournament = tournament_create(name=slug, slug=slug, rule_profile=profile)
-    for i in range(3):
+    for i in range(seat_count(profile)):
         entry_create(tournament=tournament, player=Player.objects.create(name=f"{slug}{i}"))
     round_ = round_create(tournament=tournament)
     round_seat(round=round_, seed=1)
@@ -273,3 +280,66 @@ def test_a_physical_laizi_deal_written_in_is_checked_with_the_wild_rank_typed_in
             continue
         answer = _write(client, hand_id, "deal/", deal)
         assert answer.json()["deal_check"] == {"ok": True}
+
+
+def test_a_four_p_hand_from_physical_cards_and_its_deal_written_in() -> None:
+    """The same log entered twice at a four_p table from physical cards: it scores as the
+    dealt hand; the deal written in afterwards fits it, another deal does not (the hand is
+    then held back as irregular)."""
+    table = _table(profile="four_p", slug="four-club")
+    user = referee_user("four-referee")
+    assign(user, table)
+    client = client_for(user)
+    four = get_profile("four_p")
+    data = deal_json_from_seed(four, 21, first_bidder=2)
+    rng = random.Random(21)
+    dealt = state_new(four, data)
+    while not dealt.is_over:
+        dealt.push(rng.choice(dealt.legal_actions()))
+    log = dealt.to_events()
+    assert dealt.phase.value == "finished"
+    other = deal_json_from_seed(four, 22, first_bidder=2)
+    for written, fits in ((data, True), (other, False)):
+        hand_id = int(_start(client, table, first_bidder=2)["id"])
+        start = client.get(f"/api/v1/hands/{hand_id}/").json()
+        assert start["seats"] == 4 and start["cards_left"] == [25, 25, 25, 25]
+        for action in log:
+            answer = _write(client, hand_id, "actions/", action)
+            assert answer.status_code == 200, (action, answer.json())
+        row = Hand.objects.get(pk=hand_id)
+        assert row.status == "finished" and row.scores == list(dealt.scores() or ())
+        answer = _write(client, hand_id, "deal/", written)
+        assert answer.status_code == 200, answer.json()
+        check = answer.json()["deal_check"]
+        assert check["ok"] is fits
+        if not fits:
+            assert check["code"] == "not_held" and answer.json()["irregular"] == "deal_check_failed"
+            assert Hand.objects.get(pk=hand_id).confirmation == "disputed"
+    assert list(hands_audit(tournament_slugs=["four-club"])) == []
+
+
+def test_four_p_physical_cards_refuse_what_two_packs_cannot_hold() -> None:
+    table = _table(profile="four_p", slug="four-packs")
+    user = referee_user("packs-referee")
+    assign(user, table)
+    client = client_for(user)
+    hand_id = int(_start(client, table, first_bidder=0)["id"])
+    assert _write(client, hand_id, "actions/", {"seat": 0, "bid": 3}).status_code == 200
+    assert client.get(f"/api/v1/hands/{hand_id}/").json()["cards_left"] == [33, 25, 25, 25]
+    for action in (
+        {"seat": 0, "play": "33333333"},
+        {"seat": 1, "play": "pass"},
+        {"seat": 2, "play": "pass"},
+        {"seat": 3, "play": "pass"},
+    ):
+        assert _write(client, hand_id, "actions/", action).status_code == 200
+    for action, code in (
+        ({"seat": 0, "play": "3"}, "not_held"),  # a ninth 3
+        ({"seat": 1, "play": "4"}, "out_of_turn"),
+        ({"seat": 4, "play": "4"}, "validation"),  # no seat 4 anywhere
+    ):
+        before = _state(hand_id)
+        answer = _write(client, hand_id, "actions/", action)
+        assert answer.json()["code"] == code, answer.json()
+        assert answer.status_code in (400, 422)
+        _unchanged(hand_id, before)

@@ -402,6 +402,10 @@ class AssignmentOutput(serializers.Serializer):
     seat_count = serializers.IntegerField(
         help_text="Seats at this table: 3, or 4 in the four-player profile (four_p)."
     )
+    result_only = serializers.BooleanField(
+        help_text="Whether a hand may be entered by its result alone (deal none): not under "
+        "the variant profiles, refereed play by play."
+    )
     current_hand = CurrentHandOutput(allow_null=True)
     hands_per_round = serializers.IntegerField()
     hands_allowed = serializers.IntegerField(

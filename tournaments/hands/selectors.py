@@ -440,6 +440,7 @@ def assignment_tables(*, user: Any) -> list[dict[str, Any]]:
                 "table": table.number,
                 "seats": [seat_row(seat) for seat in table.seats.all()],
                 "seat_count": seat_count(tournament.rule_profile),
+                "result_only": get_profile(tournament.rule_profile).is_three_player,
                 "current_hand": (
                     {"id": current.pk, "number": current.number, "status": current.status}
                     if current is not None

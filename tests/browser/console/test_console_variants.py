@@ -274,3 +274,49 @@ def test_a_physical_cards_laizi_hand_takes_the_wild_rank_drawn_then_a_soft_bomb(
     expect(page.locator("#log li").filter(has_text="Wild rank drawn (癞子): 7")).to_have_count(1)
     page.screenshot(path=artefacts / "console-laizi-physical-bomb.png", full_page=True)
     context.close()
+
+
+def test_a_four_p_hand_started_from_physical_cards_on_the_console(
+    live_server: Any, console_browser: Browser, http_cookies: None, artefacts: Path
+) -> None:
+    """At a four_p table the console starts a physical-cards hand with any of the four seats
+    as first bidder (no result-only entry: a variant is refereed play by play); the rank
+    buttons enter the plays; two packs' limits are the server's refusal, shown."""
+    table = playing_table(name="Four-player club", slug="four-p-club", rule_profile="four_p")
+    referee = _referee(table)
+    context = _phone(console_browser, live_server, "en")
+    page = context.new_page()
+    page.goto("/referee/login/")
+    page.fill("input[name=username]", referee.username)
+    page.fill("input[name=password]", PASSWORD)
+    page.click("button[type=submit]")
+    page.click("button.table-open")
+    expect(page.locator("button[data-deal=physical]")).to_be_visible()
+    expect(page.locator("button[data-deal=none]")).to_have_count(0)
+    assert page.locator("select[name=first_bidder] option").count() == 4
+    page.select_option("select[name=first_bidder]", "3")
+    page.click("button[data-deal=physical]")
+    expect(page.locator("section.hand")).to_have_attribute("data-status", "bidding")
+    hand = Hand.objects.get(table=table)
+    assert (hand.physical_cards, hand.first_bidder) == (True, 3)
+
+    page.click("button.action[data-action=bid][data-value='3']")
+    expect(page.locator("section.hand")).to_have_attribute("data-status", "playing")
+    assert _state(page)["Cards left"] == "0: 25 · 1: 25 · 2: 25 · 3: 33"
+    for _ in range(8):
+        page.click(".ranks button.rank[data-rank='3']")
+    page.click("form.composer button.play")
+    expect(page.locator("section.hand")).to_have_attribute("data-version", "2")
+    for version in (3, 4, 5):  # three passes end the trick (R11.1)
+        page.locator("button.pass").first.click()
+        expect(page.locator("section.hand")).to_have_attribute("data-version", str(version))
+    assert _state(page)["Cards left"] == "0: 25 · 1: 25 · 2: 25 · 3: 25"
+    assert _state(page)["Turn"].startswith("North")
+    page.click(".ranks button.rank[data-rank='3']")  # a ninth 3: two packs hold eight
+    page.click("form.composer button.play")
+    expect(page.locator("#rejected")).to_be_visible()
+    plays = HandEvent.objects.filter(hand=hand, kind="play").order_by("seq")
+    assert [e.payload["action"]["play"] for e in plays] == ["33333333", "pass", "pass", "pass"]
+    assert Hand.objects.get(pk=hand.pk).version == 5
+    page.screenshot(path=artefacts / "console-four-p-physical.png", full_page=True)
+    context.close()

@@ -134,7 +134,9 @@ function renderStart(ctx) {
     el("h2", { text: (state.hand ? T.next_hand : T.start_hand) + (left === null ? "" : " · " + fmt(T.hands_left_n, { n: left })) }),
     el("div", { class: "buttons" }, [
       el("button", { type: "button", class: "big", "data-deal": "random", text: T.deal_random, onclick: () => start("random") }),
-      el("button", { type: "button", class: "big", "data-deal": "none", text: T.deal_none, onclick: () => start("none") }),
+      // a variant table (four_p, laizi) is refereed play by play: no result-only entry
+      state.table.result_only === false ? null
+        : el("button", { type: "button", class: "big", "data-deal": "none", text: T.deal_none, onclick: () => start("none") }),
     ]),
     el("div", { class: "row" }, [board, el("button", { type: "button", "data-deal": "board", text: T.deal_board, onclick: () => start("board") })]),
     el("div", { class: "row" }, [first, el("button", { type: "button", "data-deal": "physical", text: T.deal_physical, onclick: () => start("physical") })]),

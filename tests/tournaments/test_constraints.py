@@ -336,6 +336,25 @@ def test_finished_hand_scores_are_one_integer_a_seat(scores: Any) -> None:
     assert_rejected(lambda: Hand.objects.filter(pk=hand.pk).update(**changes))
 
 
+@pytest.mark.parametrize(
+    "doubled",
+    [
+        [True, 0, False],
+        [1, 0, 0],
+        [False, "true", False],
+        [False, None, False],
+        [[True], False, False],
+    ],
+    ids=repr,
+)
+def test_doubled_flags_are_json_booleans(doubled: Any) -> None:
+    """``hand_doubled_flags_boolean``: one JSON boolean a seat, on a live hand as on a
+    finished one (the per-seat rows and the standings read them as true or false)."""
+    hand = factories.HandFactory()
+    assert_rejected(lambda: Hand.objects.filter(pk=hand.pk).update(doubled=doubled))
+    assert Hand.objects.filter(pk=hand.pk).update(doubled=[True, False, True]) == 1
+
+
 def test_a_first_bidder_must_sit_at_the_hands_table() -> None:
     """``hand_first_bidder_at_table``: seat 3 is a seat of some table, not of a three-seat one."""
     table = factories.TableFactory()

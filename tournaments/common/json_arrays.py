@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import F, Func, IntegerField
+from django.db.models import BooleanField, F, Func, IntegerField
 
 
 class JsonArrayLength(Func):
@@ -55,3 +55,28 @@ def json_int_element(field: str, index: int) -> JsonIntElement:
     """Element ``index`` of the JSON array ``field`` as an integer (NULL when missing or not a
     JSON integer)."""
     return JsonIntElement(field, index)
+
+
+class JsonBoolElement(Func):
+    """Whether element ``index`` of the JSON array column ``field`` is a JSON boolean (true or
+    false; false when missing or of another type: 0, "true", null)."""
+
+    output_field = BooleanField()
+
+    def __init__(self, field: str, index: int) -> None:
+        super().__init__(F(field))
+        self.index = index
+
+    def as_sqlite(self, compiler: Any, connection: Any, **extra: Any) -> Any:
+        sql, params = compiler.compile(self.source_expressions[0])
+        path = f"'$[{int(self.index)}]'"
+        return f"(COALESCE(json_type({sql}, {path}) IN ('true', 'false'), 0))", params
+
+    def as_postgresql(self, compiler: Any, connection: Any, **extra: Any) -> Any:
+        sql, params = compiler.compile(self.source_expressions[0])
+        return f"(COALESCE(jsonb_typeof(({sql}) -> {int(self.index)}) = 'boolean', false))", params
+
+
+def json_bool_element(field: str, index: int) -> JsonBoolElement:
+    """Whether element ``index`` of the JSON array ``field`` is a JSON boolean."""
+    return JsonBoolElement(field, index)

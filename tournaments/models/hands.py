@@ -5,7 +5,7 @@ from django.db.models.functions import Now
 from django.db.models.lookups import Exact, IsNull
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.common.json_arrays import JsonArrayLength, json_int_element
+from tournaments.common.json_arrays import JsonArrayLength, json_bool_element, json_int_element
 from tournaments.common.seats import DEFAULT_SEATS, SEAT_COUNTS, no_doubles, seat_count
 from tournaments.models.boards import Board
 from tournaments.models.rounds import Table, seat_position_check
@@ -44,13 +44,15 @@ COUNTED_CONFIRMATIONS = frozenset({Confirmation.NOT_REQUIRED, Confirmation.CONFI
 
 def per_seat_checks() -> list[models.BaseConstraint]:
     """The checks that tie a hand's per-seat columns to its seat count: the seat count is its
-    rule profile's, the seats named are at the table, one ``doubled`` flag a seat, and the
-    scores, when set, one integer a seat, summing to zero (R8.1)."""
+    rule profile's, the seats named are at the table, one ``doubled`` flag (a JSON boolean) a
+    seat, and the scores, when set, one integer a seat, summing to zero (R8.1)."""
     profiles_of: dict[int, list[str]] = {n: [] for n in SEAT_COUNTS}
     for key in RuleProfileKey.values:
         profiles_of[seat_count(key)].append(key)
     zero_sum = Q()
+    flags = Q()
     for n in SEAT_COUNTS:
+        flags |= Q(seats=n, *(Q(json_bool_element("doubled", i)) for i in range(n)))
         elements = [json_int_element("scores", i) for i in range(n)]
         total = sum(elements[1:], start=elements[0])
         present = Q(*(IsNull(e, False) for e in elements))
@@ -73,6 +75,7 @@ def per_seat_checks() -> list[models.BaseConstraint]:
             condition=Q(Exact(JsonArrayLength("doubled"), F("seats"))),
             name="hand_doubled_one_a_seat",
         ),
+        models.CheckConstraint(condition=flags, name="hand_doubled_flags_boolean"),
         models.CheckConstraint(
             condition=Q(scores__isnull=True)
             | Q(Exact(JsonArrayLength("scores"), F("seats"))) & zero_sum,

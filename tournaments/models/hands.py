@@ -52,7 +52,7 @@ def per_seat_checks() -> list[models.BaseConstraint]:
     zero_sum = Q()
     flags = Q()
     for n in SEAT_COUNTS:
-        flags |= Q(seats=n, *(Q(json_bool_element("doubled", i)) for i in range(n)))
+        flags |= Q(*(Q(json_bool_element("doubled", i)) for i in range(n)), seats=n)
         elements = [json_int_element("scores", i) for i in range(n)]
         total = sum(elements[1:], start=elements[0])
         present = Q(*(IsNull(e, False) for e in elements))

@@ -180,3 +180,57 @@ def _table_of_three() -> Table:
     round_seat(round=round_, seed=1)
     round_start(round=round_)
     return Table.objects.get(round=round_)
+
+
+WRITERS = ("table_referee", "round_referee", "director")
+OUTSIDERS = ("referee_of_another_table", "plain_user", "anonymous")
+PERMISSION_CODES = {"not_authenticated", "permission_denied", "not_assigned"}
+
+
+def _client_of(role: str, table: Table) -> Any:
+    if role == "anonymous":
+        return client_for(None)
+    if role == "plain_user":
+        return client_for(factories.UserFactory(username="plain"))
+    if role == "director":
+        return client_for(factories.UserFactory(username="director", is_staff=True))
+    user = referee_user(role)
+    if role == "referee_of_another_table":
+        assign(user, _table_of_three())
+    else:
+        assign(user, table, whole_round=role == "round_referee")
+    return client_for(user)
+
+
+@pytest.mark.parametrize("role", WRITERS + OUTSIDERS)
+def test_each_role_meets_the_variant_refusals_or_its_permission_refusal(role: str) -> None:
+    """The variant refusals are the same for whoever may write at the table; anybody else
+    gets the permission refusal first (the hand's rules are not told), and nothing changes."""
+    table = _table("laizi")
+    own = referee_user("own-referee")
+    assign(own, table)
+    dealt = _started(client_for(own), table)
+    post(client_for(own), f"/api/v1/hands/{dealt['id']}/void/", {"reason": "next"})
+    client = _client_of(role, table)
+
+    def refused(path: str, body: dict[str, Any], status: int, code: str) -> None:
+        answer = post(client, f"/api/v1/{path}", body)
+        if role in WRITERS:
+            _refused(answer, status, code)
+        else:
+            assert answer.status_code in (401, 403), answer.json()
+            assert answer.json()["code"] in PERMISSION_CODES
+
+    refused(f"tables/{table.pk}/hands/", {"deal": "none"}, 400, "variant_needs_deal")
+    assert Hand.objects.filter(table=table).count() == 1
+    physical = post(
+        client_for(own), f"/api/v1/tables/{table.pk}/hands/", {"deal": "physical"}
+    ).json()
+    versions = list(Hand.objects.order_by("pk").values_list("version", flat=True))
+    result = {"landlord": 0, "bid": 1, "winner": "landlord"}
+    refused(f"hands/{physical['id']}/actions/", {"seat": 3, "bid": 1}, 422, "seat_not_at_table")
+    refused(f"hands/{physical['id']}/wild/", {"wild": "7"}, 409, "wild_before_landlord")
+    refused(f"hands/{physical['id']}/wild/", {"wild": "X"}, 422, "invalid_wild_rank")
+    refused(f"hands/{dealt['id']}/wild/", {"wild": "7"}, 409, "wild_rank_dealt")
+    refused(f"hands/{physical['id']}/result/", result, 409, "result_from_log")
+    assert list(Hand.objects.order_by("pk").values_list("version", flat=True)) == versions

@@ -9,7 +9,6 @@ from hypothesis import strategies as st
 from referee.rules import (
     CLASSIC,
     COMP2016,
-    Deal,
     DealResult,
     IllegalAction,
     PhysicalHandState,
@@ -21,11 +20,10 @@ from referee.rules import (
 )
 from referee.rules.actions import Action, DeclaredPlay, Pass, PlayCards, action_from_json
 from referee.rules.cards import format_cards
-from referee.rules.four_hand import FourDeal, FourHandState
-from referee.rules.games import deal_json_from_seed, state_new
+from referee.rules.four_hand import FourDeal
+from referee.rules.games import deal_json_from_seed, state_new, state_replayed
 from referee.rules.hand import HandState, Phase
 from referee.rules.laizi import parse_wild
-from referee.rules.laizi_hand import LaiziHandState
 from referee.rules.physical import deal_written_in
 from tests.play import random_hand_actions
 
@@ -228,37 +226,6 @@ def test_r5_5_r6_1_r7_2_the_landlord_goes_out_in_a_spring() -> None:
 # --- laizi (R11.2): the wild rank typed in once drawn --------------------------------------
 
 
-def _laizi_hand(seed: int, play_seed: int) -> tuple[dict[str, object], list[dict[str, object]]]:
-    """A laizi deal (with its wild rank) and the JSON log of one random hand played on it."""
-    laizi = get_profile("laizi")
-    data = deal_json_from_seed(laizi, seed)
-    state = state_new(laizi, data)
-    rng = random.Random(play_seed)
-    while not state.is_over:
-        state.push(rng.choice(state.legal_actions()))
-    return data, state.to_events()
-
-
-@settings(max_examples=40, deadline=None)
-@given(seed=st.integers(0, 100_000), play_seed=st.integers(0, 100_000))
-def test_a_laizi_hand_is_legal_without_its_deal_and_scores_the_same(
-    seed: int, play_seed: int
-) -> None:
-    laizi = get_profile("laizi")
-    data, actions = _laizi_hand(seed, play_seed)
-    wild = parse_wild(data["wild"])
-    first = int(str(data["first_bidder"]))
-    physical = PhysicalHandState.from_events(first, actions, laizi, wild=wild)
-    dealt = LaiziHandState.from_events(Deal.from_json(data), actions, laizi, wild=wild)
-    assert physical.phase == dealt.phase and physical.wild == wild
-    assert physical.scores() == dealt.scores()
-    assert physical.bomb_classes == dealt.bomb_classes
-    assert [p.play for p in physical.plays] == [p.play for p in dealt.plays]
-    assert check_deal(Deal.from_json(data), actions, laizi, wild=wild) is None
-    replayed = PhysicalHandState.replay(first, actions, laizi, wild=wild)
-    assert replayed.scores() == physical.scores() and replayed.to_events() == actions
-
-
 def test_r11_2_1_no_laizi_card_is_played_before_the_wild_rank_is_typed_in() -> None:
     laizi = get_profile("laizi")
     state = PhysicalHandState(0, laizi)
@@ -298,13 +265,17 @@ def test_the_wild_rank_belongs_to_laizi_only() -> None:
     assert PhysicalHandState(0, COMP2016).bomb_classes is None
 
 
-# --- four_p (R11.1): two packs, four seats ----------------------------------------------------
+# --- both variants ------------------------------------------------------------------------------
 
 
-def _four_hand(seed: int, play_seed: int) -> tuple[dict[str, object], list[dict[str, object]]]:
-    four = get_profile("four_p")
-    data = deal_json_from_seed(four, seed)
-    state = state_new(four, data)
+def _variant_hand(
+    key: str, seed: int, play_seed: int
+) -> tuple[dict[str, object], list[dict[str, object]]]:
+    """A deal of profile ``key`` (a laizi deal with its wild rank) and the JSON log of one
+    random hand played on it."""
+    profile = get_profile(key)
+    data = deal_json_from_seed(profile, seed)
+    state = state_new(profile, data)
     rng = random.Random(play_seed)
     while not state.is_over:
         state.push(rng.choice(state.legal_actions()))
@@ -312,24 +283,39 @@ def _four_hand(seed: int, play_seed: int) -> tuple[dict[str, object], list[dict[
 
 
 @settings(max_examples=30, deadline=None)
-@given(seed=st.integers(0, 100_000), play_seed=st.integers(0, 100_000))
-def test_a_four_p_hand_is_legal_without_its_deal_and_scores_the_same(
-    seed: int, play_seed: int
+@given(
+    key=st.sampled_from(["four_p", "laizi"]),
+    seed=st.integers(0, 100_000),
+    play_seed=st.integers(0, 100_000),
+)
+def test_a_variant_hand_is_legal_without_its_deal_and_scores_the_same(
+    key: str, seed: int, play_seed: int
 ) -> None:
-    four = get_profile("four_p")
-    data, actions = _four_hand(seed, play_seed)
+    """four_p and laizi: the log of a dealt hand is legal from physical cards (the laizi
+    wild rank typed in), with the same plays, counts, bombs by class and scores; the deal
+    written in afterwards fits it; the accepted replay and ``pop`` agree."""
+    profile = get_profile(key)
+    data, actions = _variant_hand(key, seed, play_seed)
+    wild = parse_wild(data["wild"]) if "wild" in data else None
     first = int(str(data["first_bidder"]))
-    physical = PhysicalHandState.from_events(first, actions, four)
-    dealt = FourHandState.from_events(FourDeal.from_json(data), actions, four)
+    physical = PhysicalHandState.from_events(first, actions, profile, wild=wild)
+    dealt = state_replayed(profile, data, actions)
     assert physical.phase == dealt.phase and physical.scores() == dealt.scores()
     assert physical.card_counts == dealt.card_counts and physical.winner == dealt.winner
-    assert [(p.seat, p.play) for p in physical.plays] == list(dealt.plays)
-    assert check_deal(FourDeal.from_json(data), actions, four) is None
-    replayed = PhysicalHandState.replay(first, actions, four)
+    assert [p.play for p in physical.plays] == [p[1] for p in dealt.plays]
+    assert physical.wild == getattr(dealt, "wild", None)
+    assert physical.bomb_classes == getattr(dealt, "bomb_classes", None)
+    written = deal_written_in(profile, data)
+    assert check_deal(written, actions, profile, wild=wild) is None
+    replayed = PhysicalHandState.replay(first, actions, profile, wild=wild)
     assert replayed.scores() == physical.scores() and replayed.to_events() == actions
     while physical.actions:
         physical.pop()
-    assert physical.card_counts == (25, 25, 25, 25) and physical.turn == first
+    fresh = PhysicalHandState(first, profile, wild=wild)
+    assert physical.card_counts == fresh.card_counts and physical.turn == first
+
+
+# --- four_p (R11.1): two packs, four seats ----------------------------------------------------
 
 
 def _four_playing() -> PhysicalHandState:
@@ -387,7 +373,7 @@ def test_a_four_p_seat_plays_no_more_than_it_holds_and_turns_go_round_four() -> 
 
 def test_a_four_p_deal_written_in_names_the_first_action_it_forbids() -> None:
     four = get_profile("four_p")
-    data, actions = _four_hand(1, 1)
+    data, actions = _variant_hand("four_p", 1, 1)
     other = deal_json_from_seed(four, 2, first_bidder=int(str(data["first_bidder"])))
     played = [a for a in actions if a.get("play") not in (None, "pass")]
     assert played

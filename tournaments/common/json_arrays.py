@@ -18,13 +18,10 @@ class JsonArrayLength(Func):
         return self.as_sql(compiler, connection, function="jsonb_array_length", **extra)
 
 
-class JsonIntElement(Func):
-    """Element ``index`` of the JSON array column ``field`` when it is a JSON integer, else NULL
-    (missing, a fraction such as 12.5, a string such as "-6", a boolean, an array, an object):
-    so a check that the element is not NULL is a check that it is an integer. SQLite and
-    PostgreSQL only, as the service."""
-
-    output_field = IntegerField()
+class _JsonElement(Func):
+    """Something about element ``index`` of the JSON array column ``field`` (subclasses say
+    what, in SQLite's and PostgreSQL's SQL: ``_sqlite`` and ``_postgresql`` of the column's
+    SQL and the element's path or index)."""
 
     def __init__(self, field: str, index: int) -> None:
         super().__init__(F(field))
@@ -32,22 +29,43 @@ class JsonIntElement(Func):
 
     def as_sqlite(self, compiler: Any, connection: Any, **extra: Any) -> Any:
         sql, params = compiler.compile(self.source_expressions[0])
-        path = f"'$[{int(self.index)}]'"
-        return (
-            f"(CASE WHEN json_type({sql}, {path}) = 'integer'"
-            f" THEN json_extract({sql}, {path}) END)",
-            (*params, *params),
-        )
+        text, uses = self._sqlite(sql, f"'$[{int(self.index)}]'")
+        return text, tuple(params) * uses
 
     def as_postgresql(self, compiler: Any, connection: Any, **extra: Any) -> Any:
         sql, params = compiler.compile(self.source_expressions[0])
-        i = int(self.index)
+        text, uses = self._postgresql(sql, int(self.index))
+        return text, tuple(params) * uses
+
+    def _sqlite(self, sql: str, path: str) -> tuple[str, int]:
+        raise NotImplementedError
+
+    def _postgresql(self, sql: str, index: int) -> tuple[str, int]:
+        raise NotImplementedError
+
+
+class JsonIntElement(_JsonElement):
+    """Element ``index`` of the JSON array column ``field`` when it is a JSON integer, else NULL
+    (missing, a fraction such as 12.5, a string such as "-6", a boolean, an array, an object):
+    so a check that the element is not NULL is a check that it is an integer. SQLite and
+    PostgreSQL only, as the service."""
+
+    output_field = IntegerField()
+
+    def _sqlite(self, sql: str, path: str) -> tuple[str, int]:
+        return (
+            f"(CASE WHEN json_type({sql}, {path}) = 'integer'"
+            f" THEN json_extract({sql}, {path}) END)",
+            2,
+        )
+
+    def _postgresql(self, sql: str, index: int) -> tuple[str, int]:
         # jsonb has one number type: the text of an integer is digits alone (12.0 is not).
         return (
-            f"(CASE WHEN jsonb_typeof(({sql}) -> {i}) = 'number'"
-            f" AND (({sql}) ->> {i}) ~ '^-?[0-9]+$'"
-            f" THEN (({sql}) ->> {i})::integer END)",
-            (*params, *params, *params),
+            f"(CASE WHEN jsonb_typeof(({sql}) -> {index}) = 'number'"
+            f" AND (({sql}) ->> {index}) ~ '^-?[0-9]+$'"
+            f" THEN (({sql}) ->> {index})::integer END)",
+            3,
         )
 
 
@@ -57,24 +75,17 @@ def json_int_element(field: str, index: int) -> JsonIntElement:
     return JsonIntElement(field, index)
 
 
-class JsonBoolElement(Func):
+class JsonBoolElement(_JsonElement):
     """Whether element ``index`` of the JSON array column ``field`` is a JSON boolean (true or
     false; false when missing or of another type: 0, "true", null)."""
 
     output_field = BooleanField()
 
-    def __init__(self, field: str, index: int) -> None:
-        super().__init__(F(field))
-        self.index = index
+    def _sqlite(self, sql: str, path: str) -> tuple[str, int]:
+        return f"(COALESCE(json_type({sql}, {path}) IN ('true', 'false'), 0))", 1
 
-    def as_sqlite(self, compiler: Any, connection: Any, **extra: Any) -> Any:
-        sql, params = compiler.compile(self.source_expressions[0])
-        path = f"'$[{int(self.index)}]'"
-        return f"(COALESCE(json_type({sql}, {path}) IN ('true', 'false'), 0))", params
-
-    def as_postgresql(self, compiler: Any, connection: Any, **extra: Any) -> Any:
-        sql, params = compiler.compile(self.source_expressions[0])
-        return f"(COALESCE(jsonb_typeof(({sql}) -> {int(self.index)}) = 'boolean', false))", params
+    def _postgresql(self, sql: str, index: int) -> tuple[str, int]:
+        return f"(COALESCE(jsonb_typeof(({sql}) -> {index}) = 'boolean', false))", 1
 
 
 def json_bool_element(field: str, index: int) -> JsonBoolElement:

@@ -67,6 +67,7 @@ def test_a_new_hand_holds_the_empty_logs_snapshot(seated_table: Table) -> None:
         "announced": [],
         "closing": None,
         "irregular": None,
+        "wild": None,
     }
 
 

@@ -2,10 +2,12 @@
 from the row, in its transaction, and writes the snapshot with its event; nothing is kept
 in a process between writes. ``manage.py hand_audit`` holds rows and logs together."""
 
+import importlib
 from io import StringIO
 from typing import Any
 
 import pytest
+from django.apps import apps as django_apps
 from django.core.management import call_command
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -226,3 +228,21 @@ def test_refusals_between_the_actions_leave_the_hand_of_the_accepted_ones(
     assert stored.scores == (None if state.scores() is None else list(state.scores()))
     assert [entry[3] for entry in stored.state["actions"]] == actions
     assert hand_check_replays(hand=stored) == []
+
+
+def test_migration_0022_gives_stored_snapshots_the_wild_key(seated_table: Table) -> None:
+    """A snapshot stored before the wild event existed has no ``wild`` key: migration 0022
+    adds it (``null``), so that it is still the fold of its log for ``hand_audit``, and
+    takes it away when reversed."""
+    migration = importlib.import_module("tournaments.migrations.0022_wild_event")
+    hand = hand_create(table=seated_table, seed=SEED)
+    for action in random_hand_actions(deal_from_seed(SEED), seed=3)[:5]:
+        hand_action_record(hand=hand, action=action)
+    stored = Hand.objects.get(pk=hand.pk).state
+    assert stored is not None and stored.pop("wild") is None
+    Hand.objects.filter(pk=hand.pk).update(state=stored)  # as a hand of before 0022
+    assert hand_check_replays(hand=Hand.objects.get(pk=hand.pk)) == ["state"]
+    migration._snapshots_with_wild(django_apps, None)
+    assert hand_check_replays(hand=Hand.objects.get(pk=hand.pk)) == []
+    migration._snapshots_without_wild(django_apps, None)
+    assert "wild" not in (Hand.objects.get(pk=hand.pk).state or {})

@@ -66,6 +66,7 @@ APPLICATION_ERROR_STATUS = {
     "penalty_revoked": status.HTTP_409_CONFLICT,
     "hand_number_taken": status.HTTP_409_CONFLICT,
     "hand_in_progress": status.HTTP_409_CONFLICT,
+    "table_not_full": status.HTTP_409_CONFLICT,
     "round_hands_done": status.HTTP_409_CONFLICT,
     "contradicts_log": status.HTTP_409_CONFLICT,
     "hand_live": status.HTTP_409_CONFLICT,

@@ -15,7 +15,7 @@ from tests import factories
 from tests.api.helpers import assign, client_for, post, referee_user
 from tournaments.models import Hand, Player, Table
 from tournaments.rounds.services import round_create, round_start
-from tournaments.seating.services import round_seat
+from tournaments.seating.services import round_seat, seat_remove
 from tournaments.tournament.services import entry_create, tournament_create
 
 pytestmark = pytest.mark.django_db
@@ -234,3 +234,16 @@ def test_each_role_meets_the_variant_refusals_or_its_permission_refusal(role: st
     refused(f"hands/{dealt['id']}/wild/", {"wild": "7"}, 409, "wild_rank_dealt")
     refused(f"hands/{physical['id']}/result/", result, 409, "result_from_log")
     assert list(Hand.objects.order_by("pk").values_list("version", flat=True)) == versions
+
+
+def test_no_hand_starts_at_a_table_with_an_empty_seat(
+    referee: tuple[Any, Table], profile: str
+) -> None:
+    """A director may empty a seat before the table's first hand (its entry sits out); the
+    table then starts no hand until the seat is filled again (table_not_full)."""
+    client, table = referee
+    seat_remove(seat=table.seats.get(position=SEATS[profile] - 1), reason="left ill")
+    answer = post(client, f"/api/v1/tables/{table.pk}/hands/", {"deal": "random"})
+    _refused(answer, 409, "table_not_full")
+    assert f"{SEATS[profile] - 1} of its {SEATS[profile]}" in answer.json()["message"]
+    assert not Hand.objects.filter(table=table).exists()

@@ -163,7 +163,7 @@ def test_round_without_hands_may_still_move() -> None:
 
 def test_table_with_hands_cannot_move_to_another_round() -> None:
     table = factories.TableFactory()  # no seats: the seat trigger of 0003/0004 does not apply
-    hand_create(table=table)
+    factories.HandFactory(table=table)  # written directly: the service seats the table first
     other_round = factories.RoundFactory(tournament=table.round.tournament)
     assert_refused(lambda: Table.objects.filter(pk=table.pk).update(round=other_round))
     with pytest.raises(ApplicationError) as refused:
@@ -205,7 +205,10 @@ def test_seat_entry_cannot_change_after_hands() -> None:
 def test_an_empty_position_cannot_be_filled_after_hands() -> None:
     table = factories.seated_table()
     Seat.objects.filter(table=table, position=2).delete()  # no hand yet: free
-    hand_create(table=table)
+    with pytest.raises(ApplicationError) as not_full:
+        hand_create(table=table)  # the service starts no hand at a table with an empty seat
+    assert not_full.value.code == "table_not_full" and not Hand.objects.filter(table=table)
+    factories.HandFactory(table=table)  # written directly, the database still holds the seat
     stranger = factories.EntryFactory(tournament=table.round.tournament)
     assert_refused(
         lambda: Seat.objects.create(table=table, round=table.round, position=2, entry=stranger)

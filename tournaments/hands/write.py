@@ -123,12 +123,20 @@ def table_hands_allowed(*, table: Table, hands_per_round: int) -> int:
     return hands_per_round + selectors.table_hands_added(tables=[table]).get(table.pk, 0)
 
 
-def hand_start_check(*, table: Table, hands_per_round: int) -> None:
-    """Refuse a new hand at ``table`` while one is being played (``hand_in_progress``; the
-    database refuses it too: ``hand_one_live_per_table``) or once the table has played the
-    round's hands (``round_hands_done``; a voided hand does not count). Should be called
-    while holding the table row's lock, so that two devices starting at once are decided
-    one after the other."""
+def hand_start_check(*, table: Table, hands_per_round: int, seats: int) -> None:
+    """Refuse a new hand at ``table`` while one of its ``seats`` seats is empty
+    (``table_not_full``: a seat emptied before the table's first hand), while a hand is being
+    played (``hand_in_progress``; the database refuses it too: ``hand_one_live_per_table``)
+    or once the table has played the round's hands (``round_hands_done``; a voided hand does
+    not count). Should be called while holding the table row's lock, so that two devices
+    starting at once are decided one after the other."""
+    seated = Seat.objects.filter(table_id=table.pk).count()
+    if seated < seats:
+        raise ApplicationError(
+            "table_not_full",
+            _("Table %(table)s has %(seated)s of its %(seats)s seats filled: seat it first.")
+            % {"table": table.number, "seated": seated, "seats": seats},
+        )
     counts = Hand.objects.filter(table_id=table.pk).aggregate(
         live=Count("pk", filter=Q(status__in=LIVE_HAND_STATUSES)),
         played=Count("pk", filter=~Q(status=HandStatus.VOIDED)),
@@ -251,7 +259,7 @@ def hand_create(
     # Two devices starting a hand at one table at once: the second waits here, then takes
     # the next number (no unique-constraint error half-way through the request).
     list(Table.objects.select_for_update().filter(pk=table.pk).order_by().values_list("pk"))
-    hand_start_check(table=table, hands_per_round=tournament.hands_per_round)
+    hand_start_check(table=table, hands_per_round=tournament.hands_per_round, seats=profile.seats)
     if number is None:
         last = Hand.objects.filter(table_id=table.pk).order_by("-number").only("number").first()
         number = (last.number if last is not None else 0) + 1

@@ -117,4 +117,4 @@ def test_a_physical_cards_hand_shows_the_wild_rank_typed_in_and_its_bombs(
     slug = hand.table.round.tournament.slug
     log = director_client.get(reverse("director:hand", args=[slug, hand.pk])).content.decode()
     assert "Wild rank drawn (癞子): 7." in log
-    assert event_words("wild", {"wild": "T"}) == "Wild rank drawn (癞子): T."
+    assert event_words("wild", {"wild": "T"}) == "Wild rank drawn (癞子): 10."

@@ -318,7 +318,7 @@ def event_words(
             text += " " + _("The hand is open again.")
         return text + _reason(payload)
     if kind == "wild":
-        return _("Wild rank drawn (癞子): %(rank)s.") % {"rank": payload.get("wild", "")}
+        return _("Wild rank drawn (癞子): %(rank)s.") % {"rank": cards_words(payload.get("wild"))}
     if kind == "deal":
         return deal_check_words(payload.get("check") or {})
     if kind == "confirm":

@@ -7,6 +7,7 @@
 
 import { DONE, classify, errorText, newKey } from "./api.js";
 import { el, fmt, fmtn } from "./dom.js";
+import { rankLabel } from "./entry.js";
 import { seatName, seatPositions, showVerdict } from "./views.js";
 
 const LIVE = ["bidding", "doubling", "playing"];
@@ -109,7 +110,7 @@ export function eventWords(W, event, name) {
       text = fmt(W.ev_void, { reason });
       break;
     case "wild":
-      text = fmt(W.ev_wild, { rank: p.wild });
+      text = fmt(W.ev_wild, { rank: rankLabel(p.wild, W) });
       break;
     case "deal": {
       const check = p.check;

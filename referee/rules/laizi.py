@@ -44,7 +44,6 @@ from referee.rules.patterns import (
     PLAIN,
     ROCKET_KEY,
     SOLO,
-    Body,
     Pool,
     bodies,
     chain_max,
@@ -261,20 +260,23 @@ def legal_plays_wild(
     tables = wild_tables(wild)
     miss = _missing(Pool(natural_key).masks)
     miss_low = miss & _LOW_LANES  # a one-digit int: most wing options need no more
-    sums: dict[int, list[int]] = {}
+    sums: dict[int, tuple[list[int], list[int]]] = {}
     out: list[WildPlay] = []
     for kind in kinds:
-        if previous is not None and kind is previous.kind and kind is not _BOMB:
-            above = -1 if previous.rank is None else previous.rank
-            found = bodies(topped(wilds), kind, COMP2016, length=previous.length, above=above)
-        elif previous is None:
+        found: Sequence[Placed]
+        if previous is None:
             found = _lead_bodies(kind, natural, wilds, sums)
         else:
-            found = bodies(topped(wilds), kind, COMP2016)
+            if kind is previous.kind and kind is not _BOMB:
+                above = -1 if previous.rank is None else previous.rank
+                length = previous.length
+                beaten = bodies(topped(wilds), kind, COMP2016, length=length, above=above)
+            else:
+                beaten = bodies(topped(wilds), kind, COMP2016)
+            found = [(t, n, k, *_short_and_taken(k, natural_key)) for t, n, k in beaten]
         if kind in PLAIN:
             plain = tables.plain[kind]
-            for _, _, body_key in found:
-                needed, taken = _short_and_taken(body_key, natural_key)
+            for _, _, body_key, needed, taken in found:
                 if not 0 <= needed <= wilds:
                     continue
                 plays = plain[body_key][taken << 3 | (wilds - needed)]
@@ -282,10 +284,9 @@ def legal_plays_wild(
                     plays = tuple(p for p in plays if beats_wild(p, previous))
                 out += plays
             continue
-        needs, wide, winged = tables.winged[kind]
-        flags: list[bool] | None = None
-        for top, n, body_key in found:
-            needed, taken = _short_and_taken(body_key, natural_key)
+        needs, winged = tables.winged[kind]
+        flags: dict[int, list[bool]] = {}  # by length: which of the options the hand holds
+        for top, n, body_key, needed, taken in found:
             if not 0 <= needed <= wilds:
                 continue
             spare = wilds - needed
@@ -296,17 +297,21 @@ def legal_plays_wild(
                 body = (kind, top, n, body_key, taken, needed)
                 out += _winged(body, options, spendings, wilds, wild)
                 continue
-            if flags is None:  # which of the kind's wing options the hand holds
-                lacks = miss if wide else miss_low
-                flags = [not need & lacks for need in needs]
             ends = record.ends
             # the body's options the hand holds, of at most ``spare`` wild cards, by their place
             # in its rows (options by the wild cards they spend)
-            held_at = list(compress(range(ends[spare]), record.held(flags)))
-            if not held_at:
-                continue
             if record.options:  # an airplane of three trios: its plays built here
+                lacks = miss if record.wide else miss_low
+                held_at = [
+                    i for i, need in enumerate(record.needs[: ends[spare]]) if not need & lacks
+                ]
                 out += _built(kind, top, n, record, taken << 3 | spare, held_at)
+                continue
+            held = flags.get(n)
+            if held is None:
+                held = flags[n] = [not need & miss_low for need in needs[n]]
+            held_at = list(compress(range(ends[spare]), record.held(held)))
+            if not held_at:
                 continue
             getters: dict[int, Callable[[tuple[WildPlay, ...]], Any]] = {}
             for row, budget in record.rows[taken << 3 | spare]:
@@ -322,40 +327,54 @@ def legal_plays_wild(
 
 
 _NO_SWAP: tuple[tuple[int, int], ...] = ((0, 0),)
+#: A body a hand may fill: (top rank, length, body key, wild cards needed, natural cards taken).
+Placed = tuple[int, int, int, int, int]
 #: _UNITS_BELOW[r]: the key of one card of every rank below r.
 _UNITS_BELOW = [sum(UNIT[:r]) for r in range(NUM_RANKS + 1)]
 
 
 def _lead_bodies(
-    kind: Kind, natural: list[int], wilds: int, sums: dict[int, list[int]]
-) -> Sequence[Body]:
+    kind: Kind, natural: list[int], wilds: int, sums: dict[int, tuple[list[int], list[int]]]
+) -> Sequence[Placed]:
     """The bodies of ``kind`` that the natural cards ``natural`` (15 counts) fill with at most
-    ``wilds`` wild cards, in the order of ``patterns.bodies``: a body of n cards a rank needs
-    ``max(0, n - held)`` wild cards of each (none stands for a joker), a chain the sum over its
-    ranks (``sums[n]``: those sums over the ranks below each rank, made once a hand)."""
+    ``wilds`` wild cards, in the order of ``patterns.bodies``, as (top rank, length, body key,
+    wild cards needed, natural cards taken): a body of n cards a rank takes ``min(n, held)``
+    natural cards of each and needs wild cards for the rest (none stands for a joker), a
+    chain the sums over its ranks (``sums[n]``: those sums over the ranks below each rank, made
+    once a hand)."""
     if kind is Kind.ROCKET:
-        return ((-1, 1, ROCKET_KEY),) if natural[SMALL_JOKER] and natural[BIG_JOKER] else ()
+        if natural[SMALL_JOKER] and natural[BIG_JOKER]:
+            return ((-1, 1, ROCKET_KEY, 0, ROCKET_KEY),)
+        return ()
     solo = SOLO.get(kind)
     if solo is not None:
         need, highest = solo
         return [
-            (rank, 1, need * UNIT[rank])
-            for rank in range(highest + 1)
-            if need - natural[rank] <= (wilds if rank <= TWO else 0)
+            (rank, 1, need * UNIT[rank], need - held, held * UNIT[rank])
+            for rank, held in enumerate(natural[: highest + 1])
+            if need - min(need, held) <= (wilds if rank <= TWO else 0)
+            for held in (min(need, held),)
         ]
     need, shortest, _ = CHAINS[kind]
     longest = chain_max(kind, COMP2016)
-    below = sums.get(need)
-    if below is None:
-        below = sums[need] = [0]
+    made = sums.get(need)
+    if made is None:
+        below, taken = [0], [0]
         for rank in range(ACE + 1):
-            below.append(below[-1] + max(0, need - natural[rank]))
+            held = min(need, natural[rank])
+            below.append(below[-1] + need - held)
+            taken.append(taken[-1] + held * UNIT[rank])
+        made = sums[need] = below, taken
+    below, taken = made
     out = []
     for top in range(shortest - 1, ACE + 1):
-        for n in range(shortest, min(top + 1, longest) + 1):
-            if below[top + 1] - below[top + 1 - n] > wilds:
+        end = top + 1
+        for n in range(shortest, min(end, longest) + 1):
+            short = below[end] - below[end - n]
+            if short > wilds:
                 break  # a longer chain lacks as many cards or more
-            out.append((top, n, need * (_UNITS_BELOW[top + 1] - _UNITS_BELOW[top + 1 - n])))
+            body = need * (_UNITS_BELOW[end] - _UNITS_BELOW[end - n])
+            out.append((top, n, body, short, taken[end] - taken[end - n]))
     return out
 
 
@@ -368,28 +387,32 @@ PlainBody = dict[int, tuple[WildPlay, ...]]
 class WingedBody(NamedTuple):
     """A body with wings in a wild rank's tables. Its wing options (``_wing_table``) come by
     the wild cards they spend: ``ends[k]``, where those of at most k end; ``held``: from the
-    kind's flags (which of its ``WingedKind.needs`` a hand holds), the flags of the body's
-    options. ``rows[taken << 3 | spare]``: for every way to spend cards on the body (in the
-    order of ``_swaps(taken, spare)``), its plays with every option (aligned with the options)
-    and how many wild cards the options may spend. A body whose plays are built per hand has
-    ``options`` (cards spent, declared cards, wild cards spent) and ``spends`` instead:
-    (cards spent on the body, wild cards among them, wild cards left for the options)."""
+    flags of the needs of the kind's bodies of its length (which of ``WingedKind.needs[n]``
+    a hand holds), the flags of the body's options. ``rows[taken << 3 | spare]``: for every
+    way to spend cards on the body (in the order of ``_swaps(taken, spare)``), its plays with
+    every option (aligned with the options) and how many wild cards the options may spend.
+
+    A body whose plays are built per hand (a three-trio airplane) has instead ``needs``, the
+    natural cards of its options as lanes (``wide``: some need three or four of a rank),
+    ``options`` (cards spent, declared cards, wild cards spent) and ``spends``: (cards spent
+    on the body, wild cards among them, wild cards left for the options) by taken, spare."""
 
     ends: tuple[int, ...]
     held: Callable[[Sequence[bool]], tuple[bool, ...]]
     rows: dict[int, tuple[tuple[tuple[WildPlay, ...], int], ...]]
+    needs: tuple[int, ...]
+    wide: bool
     options: tuple[tuple[int, int, int], ...]
     spends: dict[int, tuple[tuple[int, int, int], ...]]
 
 
 class WingedKind(NamedTuple):
-    """The bodies of a kind with wings: ``needs``, the natural cards of every wing option of
-    the kind as lanes (``_lanes``), each once; ``wide``, whether one needs three or four
-    cards of a rank; ``bodies``, by body key (none for an airplane of more than
+    """The bodies of a kind with wings: ``needs[n]``, the natural cards of every wing option
+    of its bodies of length n (at most ``_TABLED_LENGTH``) as lanes (``_lanes``: one or two
+    cards of a rank), each once; ``bodies``, by body key (none for an airplane of more than
     ``_OPTIONS_LENGTH`` trios)."""
 
-    needs: tuple[int, ...]
-    wide: bool
+    needs: dict[int, tuple[int, ...]]
     bodies: dict[int, WingedBody]
 
 
@@ -421,13 +444,15 @@ def wild_tables(wild: int) -> WildTables:
                 len({id(p) for row in body.values() for p in row}) for body in plain[kind].values()
             )
             continue
-        index: dict[int, int] = {}  # the kind's needs, each once, by their place
+        index: dict[int, dict[int, int]] = {}  # by length, the needs, each once, by their place
         of_kind = {
-            key: _winged_body(kind, top, n, key, wild, index)
+            key: _winged_body(kind, top, n, key, wild, index.setdefault(n, {}))
             for top, n, key in found
             if n <= _OPTIONS_LENGTH
         }
-        winged[kind] = WingedKind(tuple(index), max(index) > _LOW_LANES, of_kind)
+        needs = {n: tuple(at) for n, at in index.items() if n <= _TABLED_LENGTH}
+        assert all(need <= _LOW_LANES for at in needs.values() for need in at)
+        winged[kind] = WingedKind(needs, of_kind)
         plays += sum(
             len(row)
             for body in of_kind.values()
@@ -441,7 +466,9 @@ def _body_spendings(body_key: int, wild: int) -> list[tuple[int, int]]:
     cards: its cards of the wild rank are always wild, any other card but a joker may be."""
     own = body_key >> (KEY_BITS * wild) & 0xF
     base = body_key - own * UNIT[wild]
-    return [(base - swapped, own + moved) for swapped, moved in _swaps(base, WILD_CARDS - own)]
+    return [
+        (base - swapped, own + moved) for swapped, moved in _spare_swaps(base, WILD_CARDS - own)
+    ]
 
 
 def _plain_body(kind: Kind, top: int, n: int, body_key: int, wild: int) -> PlainBody:
@@ -453,7 +480,7 @@ def _plain_body(kind: Kind, top: int, n: int, body_key: int, wild: int) -> Plain
     out: PlainBody = {}
     for taken, needed in _body_spendings(body_key, wild):
         for spare in range(max(0, 1 - needed), WILD_CARDS - needed + 1):  # 1 to 4 wild cards
-            spendings = _swaps(taken, spare) if spare and taken else _NO_SWAP
+            spendings = _spare_swaps(taken, spare) if spare and taken else _NO_SWAP
             row = []
             for swapped, moved in spendings:
                 used = needed + moved
@@ -492,20 +519,22 @@ def _winged_body(
         for part, cards, wings in level
     ]
     ends = tuple(sum(1 for o in options if o[3] <= k) for k in range(WILD_CARDS + 1))
-    at = [index.setdefault(_lanes(o[0]), len(index)) for o in options]
-    held = itemgetter(*at, *at)  # twice: a tuple even for one option (compress stops early)
+    needs = tuple(_lanes(o[0]) for o in options)
+    at = [index.setdefault(need, len(index)) for need in needs]
+    held = itemgetter(*at, *at[:1])  # one more: a tuple even for one option (compress stops)
     wild_unit = UNIT[wild]
     # every (cards spent on the body, wild cards among them, wild cards left) by taken, spare
     spends: dict[int, tuple[tuple[int, int, int], ...]] = {}
     for taken, needed in _body_spendings(body_key, wild):
         for spare in range(max(0, 1 - needed), WILD_CARDS - needed + 1):  # 1 to 4 wild cards
-            spendings = _swaps(taken, spare) if spare and taken else _NO_SWAP
+            spendings = _spare_swaps(taken, spare) if spare and taken else _NO_SWAP
             spends[taken << 3 | spare] = tuple(
                 (taken - swapped + (needed + moved) * wild_unit, needed + moved, spare - moved)
                 for swapped, moved in spendings
             )
     if n > _TABLED_LENGTH:
-        return WingedBody(ends, held, {}, tuple(o[1:] for o in options), spends)
+        wide = max(needs) > _LOW_LANES  # some option needs three or four cards of a rank
+        return WingedBody(ends, held, {}, needs, wide, tuple(o[1:] for o in options), spends)
     made: dict[int, tuple[WildPlay, ...]] = {}
     for taken, used in _body_spendings(body_key, wild):
         body_cards = taken + used * wild_unit
@@ -517,7 +546,7 @@ def _winged_body(
         key: tuple((made[cards], budget) for cards, _, budget in spent)
         for key, spent in spends.items()
     }
-    return WingedBody(ends, held, rows, (), {})
+    return WingedBody(ends, held, rows, (), False, (), {})
 
 
 def _built(
@@ -723,7 +752,9 @@ def _wing_table(
     for declared in wings(_PACK_POOL, kind, COMP2016, top, n):
         own = declared >> wild_shift & 0xF  # wild cards standing for themselves
         rest = declared - own * wild_unit
-        for swapped, moved in _swaps(rest, WILD_CARDS - own) if own < WILD_CARDS else _NO_SWAP:
+        for swapped, moved in (
+            _spare_swaps(rest, WILD_CARDS - own) if own < WILD_CARDS else _NO_SWAP
+        ):
             cards = rest - swapped + (own + moved) * wild_unit
             kept = best.get(cards)
             if kept is None or moved < kept[0] or (moved == kept[0] and _lower(declared, kept[1])):
@@ -773,10 +804,10 @@ def _beats(
     )
 
 
-@lru_cache(maxsize=1 << 16)
-def _swaps(taken: int, spare: int) -> tuple[tuple[int, int], ...]:
+def _spare_swaps(taken: int, spare: int) -> tuple[tuple[int, int], ...]:
     """(key of the natural cards put back, how many) for every way to put back 0 to ``spare``
-    of the natural cards ``taken`` other than jokers (wild cards then stand in for them)."""
+    of the natural cards ``taken`` other than jokers (wild cards then stand in for them).
+    Cached as ``_swaps`` for the hands; the tables, made once, call it uncached."""
     out = [(0, 0)]
     for rank in range(SMALL_JOKER):
         count = taken >> (KEY_BITS * rank) & 0xF
@@ -788,3 +819,6 @@ def _swaps(taken: int, spare: int) -> tuple[tuple[int, int], ...]:
                 for k in range(min(count, spare - moved) + 1)
             ]
     return tuple(out)
+
+
+_swaps = lru_cache(maxsize=1 << 16)(_spare_swaps)

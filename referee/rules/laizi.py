@@ -10,6 +10,7 @@ come in three classes, ``pure_wild`` > ``hard`` > ``soft``, below the rocket (R1
 
 from __future__ import annotations
 
+import gc
 from bisect import bisect_left
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -300,18 +301,21 @@ def legal_plays_wild(
             ends = record.ends
             # the body's options the hand holds, of at most ``spare`` wild cards, by their place
             # in its rows (options by the wild cards they spend)
-            if record.options:  # an airplane of three trios: its plays built here
+            group = needs.get(n)
+            if group is not None:  # tested once for the kind's bodies of this length
+                held = flags.get(n)
+                if held is None:
+                    held = flags[n] = [not need & miss_low for need in group]
+                held_at = list(compress(range(ends[spare]), record.held(held)))
+            else:  # a three-trio airplane: hundreds of options, of which few are held
                 lacks = miss if record.wide else miss_low
                 held_at = [
                     i for i, need in enumerate(record.needs[: ends[spare]]) if not need & lacks
                 ]
-                out += _built(kind, top, n, record, taken << 3 | spare, held_at)
-                continue
-            held = flags.get(n)
-            if held is None:
-                held = flags[n] = [not need & miss_low for need in needs[n]]
-            held_at = list(compress(range(ends[spare]), record.held(held)))
             if not held_at:
+                continue
+            if record.options:  # its plays built here
+                out += _built(kind, top, n, record, taken << 3 | spare, held_at)
                 continue
             getters: dict[int, Callable[[tuple[WildPlay, ...]], Any]] = {}
             for row, budget in record.rows[taken << 3 | spare]:
@@ -431,8 +435,21 @@ class WildTables:
 
 @lru_cache(maxsize=NUM_RANKS)
 def wild_tables(wild: int) -> WildTables:
-    """The tables of the wild rank ``wild`` (3…2), built on first use (some 60,000 plays and a
-    few MB a rank; ``bench/rules_bench.py`` prints the time and size)."""
+    """The tables of the wild rank ``wild`` (3…2), built on first use: 120,000 to 150,000
+    plays, some 20 MB a rank (``bench/rules_bench.py`` prints the time and size). The cyclic
+    garbage collector is paused meanwhile: the build makes only objects that live on, and a
+    collection would go over them (and over the other ranks' tables) again and again."""
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        return _build_tables(wild)
+    finally:
+        _build_swaps.cache_clear()
+        if paused:
+            gc.enable()
+
+
+def _build_tables(wild: int) -> WildTables:
     plain: dict[Kind, dict[int, PlainBody]] = {}
     winged: dict[Kind, WingedKind] = {}
     plays = 0
@@ -450,7 +467,7 @@ def wild_tables(wild: int) -> WildTables:
             for top, n, key in found
             if n <= _OPTIONS_LENGTH
         }
-        needs = {n: tuple(at) for n, at in index.items() if n <= _TABLED_LENGTH}
+        needs = {n: tuple(at) for n, at in index.items() if n <= _GROUPED_LENGTH}
         assert all(need <= _LOW_LANES for at in needs.values() for need in at)
         winged[kind] = WingedKind(needs, of_kind)
         plays += sum(
@@ -467,7 +484,7 @@ def _body_spendings(body_key: int, wild: int) -> list[tuple[int, int]]:
     own = body_key >> (KEY_BITS * wild) & 0xF
     base = body_key - own * UNIT[wild]
     return [
-        (base - swapped, own + moved) for swapped, moved in _spare_swaps(base, WILD_CARDS - own)
+        (base - swapped, own + moved) for swapped, moved in _build_swaps(base, WILD_CARDS - own)
     ]
 
 
@@ -480,7 +497,7 @@ def _plain_body(kind: Kind, top: int, n: int, body_key: int, wild: int) -> Plain
     out: PlainBody = {}
     for taken, needed in _body_spendings(body_key, wild):
         for spare in range(max(0, 1 - needed), WILD_CARDS - needed + 1):  # 1 to 4 wild cards
-            spendings = _spare_swaps(taken, spare) if spare and taken else _NO_SWAP
+            spendings = _build_swaps(taken, spare) if spare and taken else _NO_SWAP
             row = []
             for swapped, moved in spendings:
                 used = needed + moved
@@ -527,13 +544,13 @@ def _winged_body(
     spends: dict[int, tuple[tuple[int, int, int], ...]] = {}
     for taken, needed in _body_spendings(body_key, wild):
         for spare in range(max(0, 1 - needed), WILD_CARDS - needed + 1):  # 1 to 4 wild cards
-            spendings = _spare_swaps(taken, spare) if spare and taken else _NO_SWAP
+            spendings = _build_swaps(taken, spare) if spare and taken else _NO_SWAP
             spends[taken << 3 | spare] = tuple(
                 (taken - swapped + (needed + moved) * wild_unit, needed + moved, spare - moved)
                 for swapped, moved in spendings
             )
-    if n > _TABLED_LENGTH:
-        wide = max(needs) > _LOW_LANES  # some option needs three or four cards of a rank
+    wide = max(needs) > _LOW_LANES  # some option needs three or four cards of a rank
+    if n > _TABLED_LENGTH[kind]:
         return WingedBody(ends, held, {}, needs, wide, tuple(o[1:] for o in options), spends)
     made: dict[int, tuple[WildPlay, ...]] = {}
     for taken, used in _body_spendings(body_key, wild):
@@ -546,7 +563,7 @@ def _winged_body(
         key: tuple((made[cards], budget) for cards, _, budget in spent)
         for key, spent in spends.items()
     }
-    return WingedBody(ends, held, rows, (), False, (), {})
+    return WingedBody(ends, held, rows, needs, wide, (), {})
 
 
 def _built(
@@ -586,11 +603,8 @@ def _lanes(cards: int) -> int:
     """The natural cards ``cards`` as rank masks in lanes of ``_LANE`` bits, lane k having the
     ranks of which they hold more than k: a hand holds them when none of these bits is in its
     ``_missing`` (most wing options need at most two of a rank: a one-digit int to test)."""
-    out = 0
-    for rank in range(NUM_RANKS):
-        for k in range(cards >> (KEY_BITS * rank) & 0xF):
-            out |= 1 << (_LANE * k + rank)
-    return out
+    masks = Pool(cards).masks
+    return sum(masks[k + 1] << (_LANE * k) for k in range(WILD_CARDS))
 
 
 def _missing(masks: Sequence[int]) -> int:
@@ -729,11 +743,15 @@ def _wing_options(
     return options
 
 
+_WINGED = [kind for kind in ALL_KINDS if kind not in PLAIN]
 #: Bodies up to this length (every trio and four with kickers, two-trio airplanes) have their
 #: plays in the wild rank's tables (``wild_tables``), wing options and all: 14 to 243 options
 #: a body. A longer airplane has 400 to 2,600 options and is seldom held: its wings come from
 #: the hand and its plays are built per hand.
-_TABLED_LENGTH = 2
+_TABLED_LENGTH = dict.fromkeys(_WINGED, 2) | {Kind.AIRPLANE_SINGLES: 3}
+#: Bodies up to this length have their options tested held once for all the bodies of the
+#: kind and length (15 to 289 needs); a three-trio airplane's are tested body by body.
+_GROUPED_LENGTH = 2
 #: Bodies up to this length have their wing options tabled (a three-trio airplane: 300 to
 #: 1,000 options); longer ones take theirs from the hand.
 _OPTIONS_LENGTH = 3
@@ -753,7 +771,7 @@ def _wing_table(
         own = declared >> wild_shift & 0xF  # wild cards standing for themselves
         rest = declared - own * wild_unit
         for swapped, moved in (
-            _spare_swaps(rest, WILD_CARDS - own) if own < WILD_CARDS else _NO_SWAP
+            _build_swaps(rest, WILD_CARDS - own) if own < WILD_CARDS else _NO_SWAP
         ):
             cards = rest - swapped + (own + moved) * wild_unit
             kept = best.get(cards)
@@ -822,3 +840,5 @@ def _spare_swaps(taken: int, spare: int) -> tuple[tuple[int, int], ...]:
 
 
 _swaps = lru_cache(maxsize=1 << 16)(_spare_swaps)
+#: The same for the tables while they are built (emptied after each build).
+_build_swaps = lru_cache(maxsize=None)(_spare_swaps)

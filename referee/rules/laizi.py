@@ -266,6 +266,11 @@ def legal_plays_wild(
     for kind in kinds:
         found: Sequence[Placed]
         if previous is None:
+            by_rank = tables.solo.get(kind)
+            if by_rank is not None:  # a single, pair, trio or bomb: by rank, cards held, wilds
+                for rank, held in enumerate(natural[: len(by_rank)]):
+                    out += by_rank[rank][held << 3 | wilds]
+                continue
             found = _lead_bodies(kind, natural, wilds, sums)
         else:
             if kind is previous.kind and kind is not _BOMB:
@@ -431,6 +436,9 @@ class WildTables:
     plain: dict[Kind, dict[int, PlainBody]]
     winged: dict[Kind, WingedKind]
     plays: int
+    #: the plays of a one-rank body without wings (single, pair, trio, bomb) as a lead, by rank
+    #: and ``held << 3 | wilds`` (natural cards of the rank held, wild cards held)
+    solo: dict[Kind, tuple[tuple[tuple[WildPlay, ...], ...], ...]]
 
 
 @lru_cache(maxsize=NUM_RANKS)
@@ -452,11 +460,17 @@ def wild_tables(wild: int) -> WildTables:
 def _build_tables(wild: int) -> WildTables:
     plain: dict[Kind, dict[int, PlainBody]] = {}
     winged: dict[Kind, WingedKind] = {}
+    solo: dict[Kind, tuple[tuple[tuple[WildPlay, ...], ...], ...]] = {}
     plays = 0
     for kind in ALL_KINDS:
         found = bodies(_PACK_POOL, kind, COMP2016)
         if kind in PLAIN:
             plain[kind] = {key: _plain_body(kind, top, n, key, wild) for top, n, key in found}
+            if kind in SOLO:
+                need = SOLO[kind][0]
+                solo[kind] = tuple(
+                    _solo_rank(plain[kind][key], need, top, wild) for top, _, key in found
+                )
             plays += sum(
                 len({id(p) for row in body.values() for p in row}) for body in plain[kind].values()
             )
@@ -475,7 +489,22 @@ def _build_tables(wild: int) -> WildTables:
             for body in of_kind.values()
             for row in {id(row): row for spent in body.rows.values() for row, _ in spent}.values()
         )
-    return WildTables(wild, plain, winged, plays)
+    return WildTables(wild, plain, winged, plays, solo)
+
+
+def _solo_rank(body: PlainBody, n: int, rank: int, wild: int) -> tuple[tuple[WildPlay, ...], ...]:
+    """The plays of a one-rank body of ``n`` cards of ``rank`` by ``held << 3 | wilds`` (the
+    natural cards of the rank and the wild cards a hand holds, 1 to 4): none when they cannot
+    fill it (a joker is never made of a wild card; the wild rank has no natural cards)."""
+    out: list[tuple[WildPlay, ...]] = []
+    for held in range(WILD_CARDS + 1):
+        taken = min(n, held)
+        for wilds in range(8):
+            short = n - taken
+            fits = 1 <= wilds <= WILD_CARDS and short <= (wilds if rank <= TWO else 0)
+            fits = fits and (rank != wild or not held)
+            out.append(body[taken * UNIT[rank] << 3 | (wilds - short)] if fits else ())
+    return tuple(out)
 
 
 def _body_spendings(body_key: int, wild: int) -> list[tuple[int, int]]:

@@ -308,10 +308,10 @@ def legal_plays_wild(
             # in its rows (options by the wild cards they spend)
             group = needs.get(n)
             if group is not None:  # tested once for the kind's bodies of this length
-                held = flags.get(n)
-                if held is None:
-                    held = flags[n] = [not need & miss_low for need in group]
-                held_at = list(compress(range(ends[spare]), record.held(held)))
+                holds = flags.get(n)
+                if holds is None:
+                    holds = flags[n] = [not need & miss_low for need in group]
+                held_at = list(compress(range(ends[spare]), record.held(holds)))
             else:  # a three-trio airplane: hundreds of options, of which few are held
                 lacks = miss if record.wide else miss_low
                 held_at = [

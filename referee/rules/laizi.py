@@ -261,7 +261,7 @@ def legal_plays_wild(
     tables = wild_tables(wild)
     miss = _missing(Pool(natural_key).masks)
     miss_low = miss & _LOW_LANES  # a one-digit int: most wing options need no more
-    sums: dict[int, tuple[list[int], list[int]]] = {}
+    made: dict[tuple[int, int], list[Placed]] = {}  # bodies shared by kinds
     out: list[WildPlay] = []
     for kind in kinds:
         found: Sequence[Placed]
@@ -271,7 +271,7 @@ def legal_plays_wild(
                 for rank, held in enumerate(natural[: len(by_rank)]):
                     out += by_rank[rank][held << 3 | wilds]
                 continue
-            found = _lead_bodies(kind, natural, wilds, sums)
+            found = _lead_bodies(kind, natural, wilds, made)
         else:
             if kind is previous.kind and kind is not _BOMB:
                 above = -1 if previous.rank is None else previous.rank
@@ -343,14 +343,15 @@ _UNITS_BELOW = [sum(UNIT[:r]) for r in range(NUM_RANKS + 1)]
 
 
 def _lead_bodies(
-    kind: Kind, natural: list[int], wilds: int, sums: dict[int, tuple[list[int], list[int]]]
+    kind: Kind, natural: list[int], wilds: int, made: dict[tuple[int, int], list[Placed]]
 ) -> Sequence[Placed]:
     """The bodies of ``kind`` that the natural cards ``natural`` (15 counts) fill with at most
     ``wilds`` wild cards, in the order of ``patterns.bodies``, as (top rank, length, body key,
     wild cards needed, natural cards taken): a body of n cards a rank takes ``min(n, held)``
     natural cards of each and needs wild cards for the rest (none stands for a joker), a
-    chain the sums over its ranks (``sums[n]``: those sums over the ranks below each rank, made
-    once a hand)."""
+    chain the sums over its ranks. ``made``: the bodies of each size and shape found so far
+    for this hand (trios with a single or a pair, fours with two singles or two pairs, and
+    airplanes with or without wings share theirs)."""
     if kind is Kind.ROCKET:
         if natural[SMALL_JOKER] and natural[BIG_JOKER]:
             return ((-1, 1, ROCKET_KEY, 0, ROCKET_KEY),)
@@ -358,23 +359,34 @@ def _lead_bodies(
     solo = SOLO.get(kind)
     if solo is not None:
         need, highest = solo
-        return [
-            (rank, 1, need * UNIT[rank], need - held, held * UNIT[rank])
-            for rank, held in enumerate(natural[: highest + 1])
-            if need - min(need, held) <= (wilds if rank <= TWO else 0)
-            for held in (min(need, held),)
-        ]
+        found = made.get((need, -highest))
+        if found is None:
+            found = made[need, -highest] = [
+                (rank, 1, need * UNIT[rank], need - held, held * UNIT[rank])
+                for rank, held in enumerate(natural[: highest + 1])
+                if need - min(need, held) <= (wilds if rank <= TWO else 0)
+                for held in (min(need, held),)
+            ]
+        return found
     need, shortest, _ = CHAINS[kind]
     longest = chain_max(kind, COMP2016)
-    made = sums.get(need)
-    if made is None:
-        below, taken = [0], [0]
-        for rank in range(ACE + 1):
-            held = min(need, natural[rank])
-            below.append(below[-1] + need - held)
-            taken.append(taken[-1] + held * UNIT[rank])
-        made = sums[need] = below, taken
-    below, taken = made
+    found = made.get((need, shortest))
+    if found is None:
+        found = made[need, shortest] = _chains(need, shortest, natural, wilds)
+    if longest < _LONGEST[need, shortest]:
+        return [body for body in found if body[1] <= longest]
+    return found
+
+
+def _chains(need: int, shortest: int, natural: list[int], wilds: int) -> list[Placed]:
+    """The chains of ``need`` cards a rank, of ``shortest`` ranks or more, that the natural
+    cards fill with at most ``wilds`` wild cards (see ``_lead_bodies``)."""
+    below, taken = [0], [0]  # the cards lacking, and those taken, below each rank
+    for rank in range(ACE + 1):
+        held = min(need, natural[rank])
+        below.append(below[-1] + need - held)
+        taken.append(taken[-1] + held * UNIT[rank])
+    longest = _LONGEST[need, shortest]
     out = []
     for top in range(shortest - 1, ACE + 1):
         end = top + 1
@@ -385,6 +397,14 @@ def _lead_bodies(
             body = need * (_UNITS_BELOW[end] - _UNITS_BELOW[end - n])
             out.append((top, n, body, short, taken[end] - taken[end - n]))
     return out
+
+
+#: The longest chain of each (cards a rank, shortest length) among the kinds (``comp2016``).
+_LONGEST: dict[tuple[int, int], int] = {}
+for _kind, (_need, _shortest, _) in CHAINS.items():
+    _LONGEST[_need, _shortest] = max(
+        _LONGEST.get((_need, _shortest), 0), chain_max(_kind, COMP2016)
+    )
 
 
 #: The plays of a body without wings in a wild rank's tables: by ``taken << 3 | spare`` (the

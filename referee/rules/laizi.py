@@ -240,7 +240,12 @@ def legal_plays_wild(
     (its natural cards, the wild cards filling the rest) and the wings'. Each body is listed
     with every way to spend natural and wild cards on it, each body's wings once with every
     way to spend them and their canonical declaration (which does not depend on the body's
-    cards), and every pair of the two that the hand's wild cards pay for is one play."""
+    cards), and every pair of the two that the hand's wild cards pay for is one play.
+
+    None of this depends on the hand but which natural cards it holds and how many wild
+    cards: the plays come prebuilt from the wild rank's tables (``wild_tables``), the hand
+    only picks them (the natural cards a body takes, the wing options it holds). The plays
+    are shared by all hands (immutable); the list is the caller's."""
     if previous is not None and previous.kind is Kind.ROCKET:
         return []
     wilds = hand[wild]
@@ -421,10 +426,11 @@ class WingedBody(NamedTuple):
     way to spend cards on the body (in the order of ``_swaps(taken, spare)``), its plays with
     every option (aligned with the options) and how many wild cards the options may spend.
 
-    A body whose plays are built per hand (a three-trio airplane) has instead ``needs``, the
-    natural cards of its options as lanes (``wide``: some need three or four of a rank),
-    ``options`` (cards spent, declared cards, wild cards spent) and ``spends``: (cards spent
-    on the body, wild cards among them, wild cards left for the options) by taken, spare."""
+    A three-trio airplane has its options tested body by body: ``needs``, the natural cards of
+    its options as lanes (``wide``: some need three or four of a rank). One with pair wings
+    has its plays built per hand: no ``rows`` but ``options`` (cards spent, declared cards,
+    wild cards spent) and ``spends``: (cards spent on the body, wild cards among them, wild
+    cards left for the options) by taken, spare."""
 
     ends: tuple[int, ...]
     held: Callable[[Sequence[bool]], tuple[bool, ...]]
@@ -612,7 +618,8 @@ def _winged_body(
         key: tuple((made[cards], budget) for cards, _, budget in spent)
         for key, spent in spends.items()
     }
-    return WingedBody(ends, held, rows, needs, wide, (), {})
+    own = needs if n > _GROUPED_LENGTH else ()  # tested body by body, else through ``held``
+    return WingedBody(ends, held, rows, own, wide, (), {})
 
 
 def _built(
@@ -793,10 +800,12 @@ def _wing_options(
 
 
 _WINGED = [kind for kind in ALL_KINDS if kind not in PLAIN]
-#: Bodies up to this length (every trio and four with kickers, two-trio airplanes) have their
-#: plays in the wild rank's tables (``wild_tables``), wing options and all: 14 to 243 options
-#: a body. A longer airplane has 400 to 2,600 options and is seldom held: its wings come from
-#: the hand and its plays are built per hand.
+#: Bodies up to this length (every trio and four with kickers, two-trio airplanes, three-trio
+#: airplanes with singles) have their plays in the wild rank's tables (``wild_tables``), wing
+#: options and all: 14 to 243 options a body, some 350 for an airplane of three trios with
+#: singles (about 55% of a rank's plays, but 5% of a hand's and 15% of its time if built per
+#: hand). A three-trio airplane with pairs (900 options, seldom held) has its plays built per
+#: hand; a longer airplane (1,000 to 2,600 options) takes its wings from the hand.
 _TABLED_LENGTH = dict.fromkeys(_WINGED, 2) | {Kind.AIRPLANE_SINGLES: 3}
 #: Bodies up to this length have their options tested held once for all the bodies of the
 #: kind and length (15 to 289 needs); a three-trio airplane's are tested body by body.

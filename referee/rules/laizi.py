@@ -267,6 +267,7 @@ def legal_plays_wild(
     miss = _missing(Pool(natural_key).masks)
     miss_low = miss & _LOW_LANES  # a one-digit int: most wing options need no more
     made: dict[tuple[int, int], list[Placed]] = {}  # bodies shared by kinds
+    holds: list[bool] | None = None
     out: list[WildPlay] = []
     for kind in kinds:
         found: Sequence[Placed]
@@ -295,8 +296,7 @@ def legal_plays_wild(
                     plays = tuple(p for p in plays if beats_wild(p, previous))
                 out += plays
             continue
-        needs, winged = tables.winged[kind]
-        flags: dict[int, list[bool]] = {}  # by length: which of the options the hand holds
+        winged = tables.winged[kind]
         for top, n, body_key, needed, taken in found:
             if not 0 <= needed <= wilds:
                 continue
@@ -311,11 +311,9 @@ def legal_plays_wild(
             ends = record.ends
             # the body's options the hand holds, of at most ``spare`` wild cards, by their place
             # in its rows (options by the wild cards they spend)
-            group = needs.get(n)
-            if group is not None:  # tested once for the kind's bodies of this length
-                holds = flags.get(n)
-                if holds is None:
-                    holds = flags[n] = [not need & miss_low for need in group]
+            if n <= _GROUPED_LENGTH:  # tested once for all such bodies
+                if holds is None:  # which of the tables' needs the hand holds
+                    holds = [not need & miss_low for need in tables.needs]
                 held_at = list(compress(range(ends[spare]), record.held(holds)))
             else:  # a three-trio airplane: hundreds of options, of which few are held
                 lacks = miss if record.wide else miss_low
@@ -421,8 +419,8 @@ PlainBody = dict[int, tuple[WildPlay, ...]]
 class WingedBody(NamedTuple):
     """A body with wings in a wild rank's tables. Its wing options (``_wing_table``) come by
     the wild cards they spend: ``ends[k]``, where those of at most k end; ``held``: from the
-    flags of the needs of the kind's bodies of its length (which of ``WingedKind.needs[n]``
-    a hand holds), the flags of the body's options. ``rows[taken << 3 | spare]``: for every
+    flags of the tables' needs (which of ``WildTables.needs`` a hand holds), the flags of the
+    body's options. ``rows[taken << 3 | spare]``: for every
     way to spend cards on the body (in the order of ``_swaps(taken, spare)``), its plays with
     every option (aligned with the options) and how many wild cards the options may spend.
 
@@ -441,26 +439,21 @@ class WingedBody(NamedTuple):
     spends: dict[int, tuple[tuple[int, int, int], ...]]
 
 
-class WingedKind(NamedTuple):
-    """The bodies of a kind with wings: ``needs[n]``, the natural cards of every wing option
-    of its bodies of length n (at most ``_TABLED_LENGTH``) as lanes (``_lanes``: one or two
-    cards of a rank), each once; ``bodies``, by body key (none for an airplane of more than
-    ``_OPTIONS_LENGTH`` trios)."""
-
-    needs: dict[int, tuple[int, ...]]
-    bodies: dict[int, WingedBody]
-
-
 @dataclass(frozen=True, slots=True)
 class WildTables:
     """Every play of one wild rank that a hand with wild cards may list, built once and shared
     by all hands (``wild_tables``): a hand's plays are picked from them, none built per hand
-    but those of three-trio airplanes. ``plain[kind][body key]``, ``winged[kind]``;
-    ``plays``: how many distinct plays they hold."""
+    but those of three-trio airplanes with pairs. ``plain[kind][body key]``,
+    ``winged[kind][body key]`` (none for an airplane of more than ``_OPTIONS_LENGTH`` trios);
+    ``needs``: the natural cards of every wing option of the winged bodies of at most
+    ``_GROUPED_LENGTH`` ranks, as lanes (``_lanes``: one or two cards of a rank), each once (a
+    hand tests them once, the bodies' ``held`` pick theirs); ``plays``: how many distinct
+    plays they hold."""
 
     wild: int
     plain: dict[Kind, dict[int, PlainBody]]
-    winged: dict[Kind, WingedKind]
+    winged: dict[Kind, dict[int, WingedBody]]
+    needs: tuple[int, ...]
     plays: int
     #: the plays of a one-rank body without wings (single, pair, trio, bomb) as a lead, by rank
     #: and ``held << 3 | wilds`` (natural cards of the rank held, wild cards held)
@@ -485,8 +478,9 @@ def wild_tables(wild: int) -> WildTables:
 
 def _build_tables(wild: int) -> WildTables:
     plain: dict[Kind, dict[int, PlainBody]] = {}
-    winged: dict[Kind, WingedKind] = {}
+    winged: dict[Kind, dict[int, WingedBody]] = {}
     solo: dict[Kind, tuple[tuple[tuple[WildPlay, ...], ...], ...]] = {}
+    index: dict[int, int] = {}  # the needs of the grouped bodies, each once, by their place
     plays = 0
     for kind in ALL_KINDS:
         found = bodies(_PACK_POOL, kind, COMP2016)
@@ -501,21 +495,18 @@ def _build_tables(wild: int) -> WildTables:
                 len({id(p) for row in body.values() for p in row}) for body in plain[kind].values()
             )
             continue
-        index: dict[int, dict[int, int]] = {}  # by length, the needs, each once, by their place
-        of_kind = {
-            key: _winged_body(kind, top, n, key, wild, index.setdefault(n, {}))
+        of_kind = winged[kind] = {
+            key: _winged_body(kind, top, n, key, wild, index if n <= _GROUPED_LENGTH else {})
             for top, n, key in found
             if n <= _OPTIONS_LENGTH
         }
-        needs = {n: tuple(at) for n, at in index.items() if n <= _GROUPED_LENGTH}
-        assert all(need <= _LOW_LANES for at in needs.values() for need in at)
-        winged[kind] = WingedKind(needs, of_kind)
         plays += sum(
             len(row)
             for body in of_kind.values()
             for row in {id(row): row for spent in body.rows.values() for row, _ in spent}.values()
         )
-    return WildTables(wild, plain, winged, plays, solo)
+    assert all(need <= _LOW_LANES for need in index)
+    return WildTables(wild, plain, winged, tuple(index), plays, solo)
 
 
 def _solo_rank(body: PlainBody, n: int, rank: int, wild: int) -> tuple[tuple[WildPlay, ...], ...]:
@@ -582,7 +573,8 @@ def _winged_body(
     kind: Kind, top: int, n: int, body_key: int, wild: int, index: dict[int, int]
 ) -> WingedBody:
     """The wing options of a body with wings (``kind``, ``top``, ``n``) from ``_wing_table``,
-    their natural cards put in the kind's ``index``, and for a body of at most
+    their natural cards put in ``index`` (the needs of the bodies tested together), and for
+    a body of at most
     ``_TABLED_LENGTH`` ranks its plays: every way to spend cards on the body with every option
     the wild cards left pay for."""
     options = [
@@ -807,8 +799,8 @@ _WINGED = [kind for kind in ALL_KINDS if kind not in PLAIN]
 #: hand). A three-trio airplane with pairs (900 options, seldom held) has its plays built per
 #: hand; a longer airplane (1,000 to 2,600 options) takes its wings from the hand.
 _TABLED_LENGTH = dict.fromkeys(_WINGED, 2) | {Kind.AIRPLANE_SINGLES: 3}
-#: Bodies up to this length have their options tested held once for all the bodies of the
-#: kind and length (15 to 289 needs); a three-trio airplane's are tested body by body.
+#: Bodies up to this length have their options tested held once a hand for all of them (some
+#: 315 needs, against 4,000 options); a three-trio airplane's are tested body by body.
 _GROUPED_LENGTH = 2
 #: Bodies up to this length have their wing options tabled (a three-trio airplane: 300 to
 #: 1,000 options); longer ones take theirs from the hand.

@@ -11,12 +11,15 @@ Single process, no Django. Measures:
   * the variants (SPEC §11): legal plays of a 33-card ``four_p`` landlord hand and of a
     ``laizi`` hand holding three or four wild cards, as a lead and as an answer, per hand and
     per play listed; target: per play at most twice the three-player number of the same run
-    (the lead beside the lead, the answer beside the answer).
+    (the lead beside the lead, the answer beside the answer); the cold cost of ``laizi``'s
+    per-wild-rank tables (each rank's first use) and the memory they take.
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
+import os
 import platform
 import random
 import statistics
@@ -32,7 +35,7 @@ from referee.rules import Deal, HandState, Play, deal_from_seed, get_profile
 from referee.rules.cards import PACK_COUNTS, counts_of, key_of
 from referee.rules.combos import readings
 from referee.rules.four_combos import TWO_PACK_COUNTS, legal_plays_four
-from referee.rules.laizi import legal_plays_wild
+from referee.rules.laizi import legal_plays_wild, wild_tables
 from referee.rules.moves import legal_plays
 from referee.rules.profiles import PROFILES, RuleProfile
 from referee.rules.table import play_table, warm_up
@@ -160,6 +163,7 @@ def bench_variants(rng: random.Random, hands: list[int], tops: list[Play | None]
         answers.append(timed(legal_plays_four, hand, top))
     _versus(per_play("four_p, lead, 33-card landlord hands", *zip(*leads, strict=True)), lead)
     _versus(per_play("four_p, follow, 33-card landlord hands", *zip(*answers, strict=True)), follow)
+    wild_tables_cold()
     for wilds in (3, 4):
         leads, answers = [], []
         for _ in range(max(50, n // 4)):
@@ -173,6 +177,49 @@ def bench_variants(rng: random.Random, hands: list[int], tops: list[Play | None]
         name = f"laizi, {{}}, 20 cards with {wilds} wild"
         _versus(per_play(name.format("lead"), *zip(*leads, strict=True)), lead)
         _versus(per_play(name.format("follow"), *zip(*answers, strict=True)), follow)
+
+
+def wild_tables_cold() -> None:
+    """The cold cost of ``laizi``: the first use of a wild rank builds its tables (every play a
+    hand with wild cards may list, shared by all hands); each of the 13 built anew and timed
+    (target: under a second a rank), then the one full collection that goes over them (the
+    build pauses the collector), and the memory all 13 take (resident size before and after).
+    The plays of the laizi lines below are then picked from built tables, as the three-player
+    ones are from the table of legal multisets built above."""
+    wild_tables.cache_clear()
+    gc.collect()
+    before = _resident()
+    times, plays = [], 0
+    for wild in range(13):
+        start = time.perf_counter()
+        plays += wild_tables(wild).plays
+        times.append((time.perf_counter() - start) * 1e3)
+    start = time.perf_counter()
+    gc.collect()
+    collect = (time.perf_counter() - start) * 1e3
+    size = (_resident() - before) / 2**20
+    verdict = "OK" if max(times) < 1000 else "MISSED"
+    print(
+        f"  {'laizi tables, cold, per wild rank':<42} median {statistics.median(times):8.0f} ms   "
+        f"max {max(times):8.0f} ms  (target < 1000 ms)  {verdict}"
+    )
+    print(
+        f"  {'':<42} 3…2: {' '.join(f'{t:.0f}' for t in times)} ms; then a full collection "
+        f"{collect:.0f} ms"
+    )
+    print(
+        f"  {'laizi tables, all 13 wild ranks':<42} {plays:,} plays, {size:.0f} MiB resident "
+        f"({size / 13:.1f} MiB a rank)"
+    )
+
+
+def _resident() -> int:
+    """This process's resident memory in bytes (Linux /proc; 0 where there is none)."""
+    try:
+        pages = int(Path("/proc/self/statm").read_text().split()[1])
+    except (OSError, IndexError, ValueError):
+        return 0
+    return pages * os.sysconf("SC_PAGE_SIZE")
 
 
 def _versus(got: float, base: float) -> None:

@@ -10,12 +10,17 @@ come in three classes, ``pure_wild`` > ``hard`` > ``soft``, below the rocket (R1
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import gc
+from bisect import bisect_left
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Literal
+from itertools import compress
+from operator import itemgetter
+from typing import Any, Literal, NamedTuple
 
 from referee.rules.cards import (
+    ACE,
     BIG_JOKER,
     KEY_BITS,
     NUM_RANKS,
@@ -34,7 +39,17 @@ from referee.rules.cards import (
 from referee.rules.combos import Kind, Play, readings
 from referee.rules.errors import IllegalAction, NotationError, RulesError
 from referee.rules.moves import legal_plays
-from referee.rules.patterns import ALL_KINDS, PLAIN, Pool, bodies, wings
+from referee.rules.patterns import (
+    ALL_KINDS,
+    CHAINS,
+    PLAIN,
+    ROCKET_KEY,
+    SOLO,
+    Pool,
+    bodies,
+    chain_max,
+    wings,
+)
 from referee.rules.profiles import COMP2016
 from referee.rules.table import play_table
 
@@ -225,7 +240,12 @@ def legal_plays_wild(
     (its natural cards, the wild cards filling the rest) and the wings'. Each body is listed
     with every way to spend natural and wild cards on it, each body's wings once with every
     way to spend them and their canonical declaration (which does not depend on the body's
-    cards), and every pair of the two that the hand's wild cards pay for is one play."""
+    cards), and every pair of the two that the hand's wild cards pay for is one play.
+
+    None of this depends on the hand but which natural cards it holds and how many wild
+    cards: the plays come prebuilt from the wild rank's tables (``wild_tables``), the hand
+    only picks them (the natural cards a body takes, the wing options it holds). The plays
+    are shared by all hands (immutable); the list is the caller's."""
     if previous is not None and previous.kind is Kind.ROCKET:
         return []
     wilds = hand[wild]
@@ -243,69 +263,422 @@ def legal_plays_wild(
         return pool
 
     kinds = ALL_KINDS if previous is None else _ANSWER_KINDS.get(previous.kind, ALL_KINDS)
+    tables = wild_tables(wild)
+    miss = _missing(Pool(natural_key).masks)
+    miss_low = miss & _LOW_LANES  # a one-digit int: most wing options need no more
+    made: dict[tuple[int, int], list[Placed]] = {}  # bodies shared by kinds
+    holds: list[bool] | None = None
     out: list[WildPlay] = []
     for kind in kinds:
-        if previous is not None and kind is previous.kind and kind is not _BOMB:
-            above = -1 if previous.rank is None else previous.rank
-            found = bodies(topped(wilds), kind, COMP2016, length=previous.length, above=above)
+        found: Sequence[Placed]
+        if previous is None:
+            by_rank = tables.solo.get(kind)
+            if by_rank is not None:  # a single, pair, trio or bomb: by rank, cards held, wilds
+                for rank, held in enumerate(natural[: len(by_rank)]):
+                    out += by_rank[rank][held << 3 | wilds]
+                continue
+            found = _lead_bodies(kind, natural, wilds, made)
         else:
-            found = bodies(topped(wilds), kind, COMP2016)
-        for top, n, body_key in found:
-            needed, taken = _short_and_taken(body_key, natural_key)
+            if kind is previous.kind and kind is not _BOMB:
+                above = -1 if previous.rank is None else previous.rank
+                length = previous.length
+                beaten = bodies(topped(wilds), kind, COMP2016, length=length, above=above)
+            else:
+                beaten = bodies(topped(wilds), kind, COMP2016)
+            found = [(t, n, k, *_short_and_taken(k, natural_key)) for t, n, k in beaten]
+        if kind in PLAIN:
+            plain = tables.plain[kind]
+            for _, _, body_key, needed, taken in found:
+                if not 0 <= needed <= wilds:
+                    continue
+                plays = plain[body_key][taken << 3 | (wilds - needed)]
+                if previous is not None and kind is _BOMB:
+                    plays = tuple(p for p in plays if beats_wild(p, previous))
+                out += plays
+            continue
+        winged = tables.winged[kind]
+        for top, n, body_key, needed, taken in found:
             if not 0 <= needed <= wilds:
                 continue
-            spendings = _swaps(taken, wilds - needed) if needed < wilds and taken else _NO_SWAP
-            if kind in PLAIN:
+            spare = wilds - needed
+            record = winged.get(body_key)
+            if record is None:  # an airplane of four or five trios: its wings from the hand
+                spendings = _swaps(taken, spare) if spare and taken else _NO_SWAP
+                options = _wing_options(kind, top, n, natural_key, wild, spare, topped(spare))
                 body = (kind, top, n, body_key, taken, needed)
-                out += _unwinged(body, spendings, wild, previous)
+                out += _winged(body, options, spendings, wilds, wild)
                 continue
-            budget = wilds - needed
-            if n <= _TABLED_LENGTH:
-                options = _wings_held(_wing_table(kind, top, n, wild), natural_key, budget)
-            else:
-                options = _wing_options(kind, top, n, natural_key, wild, budget, topped(budget))
-            body = (kind, top, n, body_key, taken, needed)
-            out += _winged(body, options, spendings, wilds, wild)
+            ends = record.ends
+            # the body's options the hand holds, of at most ``spare`` wild cards, by their place
+            # in its rows (options by the wild cards they spend)
+            if n <= _GROUPED_LENGTH:  # tested once for all such bodies
+                if holds is None:  # which of the tables' needs the hand holds
+                    holds = [not need & miss_low for need in tables.needs]
+                held_at = list(compress(range(ends[spare]), record.held(holds)))
+            else:  # a three-trio airplane: hundreds of options, of which few are held
+                lacks = miss if record.wide else miss_low
+                held_at = [
+                    i for i, need in enumerate(record.needs[: ends[spare]]) if not need & lacks
+                ]
+            if not held_at:
+                continue
+            if record.options:  # its plays built here
+                out += _built(kind, top, n, record, taken << 3 | spare, held_at)
+                continue
+            getters: dict[int, Callable[[tuple[WildPlay, ...]], Any]] = {}
+            for row, budget in record.rows[taken << 3 | spare]:
+                count = bisect_left(held_at, ends[budget])
+                if count > 1:
+                    getter = getters.get(count)
+                    if getter is None:
+                        getter = getters[count] = itemgetter(*held_at[:count])
+                    out += getter(row)
+                elif count:
+                    out.append(row[held_at[0]])
     return out
 
 
 _NO_SWAP: tuple[tuple[int, int], ...] = ((0, 0),)
+#: A body a hand may fill: (top rank, length, body key, wild cards needed, natural cards taken).
+Placed = tuple[int, int, int, int, int]
+#: _UNITS_BELOW[r]: the key of one card of every rank below r.
+_UNITS_BELOW = [sum(UNIT[:r]) for r in range(NUM_RANKS + 1)]
 
 
-def _unwinged(
-    body: tuple[Kind, int, int, int, int, int],
-    spendings: Sequence[tuple[int, int]],
-    wild: int,
-    previous: Play | None,
-) -> list[WildPlay]:
-    """The plays of one body of a kind without wings (see ``_winged``): the body is the whole
-    declaration."""
-    kind, top, n, body_key, taken, needed = body
+def _lead_bodies(
+    kind: Kind, natural: list[int], wilds: int, made: dict[tuple[int, int], list[Placed]]
+) -> Sequence[Placed]:
+    """The bodies of ``kind`` that the natural cards ``natural`` (15 counts) fill with at most
+    ``wilds`` wild cards, in the order of ``patterns.bodies``, as (top rank, length, body key,
+    wild cards needed, natural cards taken): a body of n cards a rank takes ``min(n, held)``
+    natural cards of each and needs wild cards for the rest (none stands for a joker), a
+    chain the sums over its ranks. ``made``: the bodies of each size and shape found so far
+    for this hand (trios with a single or a pair, fours with two singles or two pairs, and
+    airplanes with or without wings share theirs)."""
+    if kind is Kind.ROCKET:
+        if natural[SMALL_JOKER] and natural[BIG_JOKER]:
+            return ((-1, 1, ROCKET_KEY, 0, ROCKET_KEY),)
+        return ()
+    solo = SOLO.get(kind)
+    if solo is not None:
+        need, highest = solo
+        found = made.get((need, -highest))
+        if found is None:
+            found = made[need, -highest] = [
+                (rank, 1, need * UNIT[rank], need - held, held * UNIT[rank])
+                for rank, held in enumerate(natural[: highest + 1])
+                if need - min(need, held) <= (wilds if rank <= TWO else 0)
+                for held in (min(need, held),)
+            ]
+        return found
+    need, shortest, _ = CHAINS[kind]
+    longest = chain_max(kind, COMP2016)
+    found = made.get((need, shortest))
+    if found is None:
+        found = made[need, shortest] = _chains(need, shortest, natural, wilds)
+    if longest < _LONGEST[need, shortest]:
+        return [body for body in found if body[1] <= longest]
+    return found
+
+
+def _chains(need: int, shortest: int, natural: list[int], wilds: int) -> list[Placed]:
+    """The chains of ``need`` cards a rank, of ``shortest`` ranks or more, that the natural
+    cards fill with at most ``wilds`` wild cards (see ``_lead_bodies``)."""
+    below, taken = [0], [0]  # the cards lacking, and those taken, below each rank
+    for rank in range(ACE + 1):
+        held = min(need, natural[rank])
+        below.append(below[-1] + need - held)
+        taken.append(taken[-1] + held * UNIT[rank])
+    longest = _LONGEST[need, shortest]
+    out = []
+    for top in range(shortest - 1, ACE + 1):
+        end = top + 1
+        for n in range(shortest, min(end, longest) + 1):
+            short = below[end] - below[end - n]
+            if short > wilds:
+                break  # a longer chain lacks as many cards or more
+            body = need * (_UNITS_BELOW[end] - _UNITS_BELOW[end - n])
+            out.append((top, n, body, short, taken[end] - taken[end - n]))
+    return out
+
+
+#: The longest chain of each (cards a rank, shortest length) among the kinds (``comp2016``).
+_LONGEST: dict[tuple[int, int], int] = {}
+for _kind, (_need, _shortest, _) in CHAINS.items():
+    _LONGEST[_need, _shortest] = max(
+        _LONGEST.get((_need, _shortest), 0), chain_max(_kind, COMP2016)
+    )
+
+
+#: The plays of a body without wings in a wild rank's tables: by ``taken << 3 | spare`` (the
+#: natural cards a hand gives the body, the wild cards it has left once the body is filled),
+#: the body's plays in the order of ``_swaps(taken, spare)``.
+PlainBody = dict[int, tuple[WildPlay, ...]]
+
+
+class WingedBody(NamedTuple):
+    """A body with wings in a wild rank's tables. Its wing options (``_wing_table``) come by
+    the wild cards they spend: ``ends[k]``, where those of at most k end; ``held``: from the
+    flags of the tables' needs (which of ``WildTables.needs`` a hand holds), the flags of the
+    body's options. ``rows[taken << 3 | spare]``: for every
+    way to spend cards on the body (in the order of ``_swaps(taken, spare)``), its plays with
+    every option (aligned with the options) and how many wild cards the options may spend.
+
+    A three-trio airplane has its options tested body by body: ``needs``, the natural cards of
+    its options as lanes (``wide``: some need three or four of a rank). One with pair wings
+    has its plays built per hand: no ``rows`` but ``options`` (cards spent, declared cards,
+    wild cards spent) and ``spends``: (cards spent on the body, wild cards among them, wild
+    cards left for the options) by taken, spare."""
+
+    ends: tuple[int, ...]
+    held: Callable[[Sequence[bool]], tuple[bool, ...]]
+    rows: dict[int, tuple[tuple[tuple[WildPlay, ...], int], ...]]
+    needs: tuple[int, ...]
+    wide: bool
+    options: tuple[tuple[int, int, int], ...]
+    spends: dict[int, tuple[tuple[int, int, int], ...]]
+
+
+@dataclass(frozen=True, slots=True)
+class WildTables:
+    """Every play of one wild rank that a hand with wild cards may list, built once and shared
+    by all hands (``wild_tables``): a hand's plays are picked from them, none built per hand
+    but those of three-trio airplanes with pairs. ``plain[kind][body key]``,
+    ``winged[kind][body key]`` (none for an airplane of more than ``_OPTIONS_LENGTH`` trios);
+    ``needs``: the natural cards of every wing option of the winged bodies of at most
+    ``_GROUPED_LENGTH`` ranks, as lanes (``_lanes``: one or two cards of a rank), each once (a
+    hand tests them once, the bodies' ``held`` pick theirs); ``plays``: how many distinct
+    plays they hold."""
+
+    wild: int
+    plain: dict[Kind, dict[int, PlainBody]]
+    winged: dict[Kind, dict[int, WingedBody]]
+    needs: tuple[int, ...]
+    plays: int
+    #: the plays of a one-rank body without wings (single, pair, trio, bomb) as a lead, by rank
+    #: and ``held << 3 | wilds`` (natural cards of the rank held, wild cards held)
+    solo: dict[Kind, tuple[tuple[tuple[WildPlay, ...], ...], ...]]
+
+
+@lru_cache(maxsize=NUM_RANKS)
+def wild_tables(wild: int) -> WildTables:
+    """The tables of the wild rank ``wild`` (3…2), built on first use: 120,000 to 150,000
+    plays, some 20 MB a rank (``bench/rules_bench.py`` prints the time and size). The cyclic
+    garbage collector is paused meanwhile: the build makes only objects that live on, and a
+    collection would go over them (and over the other ranks' tables) again and again."""
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        return _build_tables(wild)
+    finally:
+        _build_swaps.cache_clear()
+        if paused:
+            gc.enable()
+
+
+def _build_tables(wild: int) -> WildTables:
+    plain: dict[Kind, dict[int, PlainBody]] = {}
+    winged: dict[Kind, dict[int, WingedBody]] = {}
+    solo: dict[Kind, tuple[tuple[tuple[WildPlay, ...], ...], ...]] = {}
+    index: dict[int, int] = {}  # the needs of the grouped bodies, each once, by their place
+    plays = 0
+    for kind in ALL_KINDS:
+        found = bodies(_PACK_POOL, kind, COMP2016)
+        if kind in PLAIN:
+            plain[kind] = {key: _plain_body(kind, top, n, key, wild) for top, n, key in found}
+            if kind in SOLO:
+                need = SOLO[kind][0]
+                solo[kind] = tuple(
+                    _solo_rank(plain[kind][key], need, top, wild) for top, _, key in found
+                )
+            plays += sum(
+                len({id(p) for row in body.values() for p in row}) for body in plain[kind].values()
+            )
+            continue
+        of_kind = winged[kind] = {
+            key: _winged_body(kind, top, n, key, wild, index if n <= _GROUPED_LENGTH else {})
+            for top, n, key in found
+            if n <= _OPTIONS_LENGTH
+        }
+        plays += sum(
+            len(row)
+            for body in of_kind.values()
+            for row in {id(row): row for spent in body.rows.values() for row, _ in spent}.values()
+        )
+    assert all(need <= _LOW_LANES for need in index)
+    return WildTables(wild, plain, winged, tuple(index), plays, solo)
+
+
+def _solo_rank(body: PlainBody, n: int, rank: int, wild: int) -> tuple[tuple[WildPlay, ...], ...]:
+    """The plays of a one-rank body of ``n`` cards of ``rank`` by ``held << 3 | wilds`` (the
+    natural cards of the rank and the wild cards a hand holds, 1 to 4): none when they cannot
+    fill it (a joker is never made of a wild card; the wild rank has no natural cards)."""
+    out: list[tuple[WildPlay, ...]] = []
+    for held in range(WILD_CARDS + 1):
+        taken = min(n, held)
+        for wilds in range(8):
+            short = n - taken
+            fits = 1 <= wilds <= WILD_CARDS and short <= (wilds if rank <= TWO else 0)
+            fits = fits and (rank != wild or not held)
+            out.append(body[taken * UNIT[rank] << 3 | (wilds - short)] if fits else ())
+    return tuple(out)
+
+
+def _body_spendings(body_key: int, wild: int) -> list[tuple[int, int]]:
+    """(natural cards, wild cards) for every way to spend cards on a body of at most four wild
+    cards: its cards of the wild rank are always wild, any other card but a joker may be."""
+    own = body_key >> (KEY_BITS * wild) & 0xF
+    base = body_key - own * UNIT[wild]
+    return [
+        (base - swapped, own + moved) for swapped, moved in _build_swaps(base, WILD_CARDS - own)
+    ]
+
+
+def _plain_body(kind: Kind, top: int, n: int, body_key: int, wild: int) -> PlainBody:
+    """The plays of a body without wings (the body is the whole declaration) for every
+    ``taken`` and ``spare`` a hand with wild cards may have, each play made once."""
     rank = None if kind is Kind.ROCKET else top
     wild_unit = UNIT[wild]
-    out = []
-    for swapped, moved in spendings:
-        used = needed + moved
-        cards = taken - swapped + used * wild_unit
-        if used == 1 and cards == wild_unit and body_key != cards:
-            continue  # a wild card alone stands for itself
-        bomb_class = None
-        if kind is _BOMB:
-            if used == WILD_CARDS and top != wild:
-                continue  # four wild cards: the pure-wild bomb, of the wild rank (Q20)
-            bomb_class = _bomb_class(kind, used)
-            if previous is not None and not _beats(kind, rank, n, bomb_class, previous):
-                continue
-        play = _new_wild(WildPlay)  # as in _wild_play, inline: a hand may list a thousand
-        _set_kind(play, kind)
-        _set_rank(play, rank)
-        _set_length(play, n)
-        _set_key(play, body_key)
-        _set_cards(play, cards)
-        _set_wilds(play, used)
-        _set_bomb_class(play, bomb_class)
-        out.append(play)
+    made: dict[int, WildPlay | None] = {}
+    out: PlainBody = {}
+    for taken, needed in _body_spendings(body_key, wild):
+        for spare in range(max(0, 1 - needed), WILD_CARDS - needed + 1):  # 1 to 4 wild cards
+            spendings = _build_swaps(taken, spare) if spare and taken else _NO_SWAP
+            row = []
+            for swapped, moved in spendings:
+                used = needed + moved
+                cards = taken - swapped + used * wild_unit
+                if cards not in made:
+                    made[cards] = _plain_play(kind, rank, n, body_key, cards, used, wild)
+                play = made[cards]
+                if play is not None:
+                    row.append(play)
+            out[taken << 3 | spare] = tuple(row)
     return out
+
+
+def _plain_play(
+    kind: Kind, rank: int | None, n: int, body_key: int, cards: int, used: int, wild: int
+) -> WildPlay | None:
+    """The play of a body without wings made with ``cards``, ``used`` of them wild; None when
+    those cards make no such play."""
+    if used == 1 and cards == UNIT[wild] and body_key != cards:
+        return None  # a wild card alone stands for itself
+    if kind is _BOMB and used == WILD_CARDS and rank != wild:
+        return None  # four wild cards: the pure-wild bomb, of the wild rank (Q20)
+    return _made(kind, rank, n, body_key, cards, used, _bomb_class(kind, used))
+
+
+def _winged_body(
+    kind: Kind, top: int, n: int, body_key: int, wild: int, index: dict[int, int]
+) -> WingedBody:
+    """The wing options of a body with wings (``kind``, ``top``, ``n``) from ``_wing_table``,
+    their natural cards put in ``index`` (the needs of the bodies tested together), and for
+    a body of at most
+    ``_TABLED_LENGTH`` ranks its plays: every way to spend cards on the body with every option
+    the wild cards left pay for."""
+    options = [
+        (part, cards, body_key + wings, spent)
+        for spent, level in enumerate(_wing_table(kind, top, n, wild))
+        for part, cards, wings in level
+    ]
+    ends = tuple(sum(1 for o in options if o[3] <= k) for k in range(WILD_CARDS + 1))
+    needs = tuple(_lanes(o[0]) for o in options)
+    at = [index.setdefault(need, len(index)) for need in needs]
+    held = itemgetter(*at, *at[:1])  # one more: a tuple even for one option (compress stops)
+    wild_unit = UNIT[wild]
+    # every (cards spent on the body, wild cards among them, wild cards left) by taken, spare
+    spends: dict[int, tuple[tuple[int, int, int], ...]] = {}
+    for taken, needed in _body_spendings(body_key, wild):
+        for spare in range(max(0, 1 - needed), WILD_CARDS - needed + 1):  # 1 to 4 wild cards
+            spendings = _build_swaps(taken, spare) if spare and taken else _NO_SWAP
+            spends[taken << 3 | spare] = tuple(
+                (taken - swapped + (needed + moved) * wild_unit, needed + moved, spare - moved)
+                for swapped, moved in spendings
+            )
+    wide = max(needs) > _LOW_LANES  # some option needs three or four cards of a rank
+    if n > _TABLED_LENGTH[kind]:
+        return WingedBody(ends, held, {}, needs, wide, tuple(o[1:] for o in options), spends)
+    made: dict[int, tuple[WildPlay, ...]] = {}
+    for taken, used in _body_spendings(body_key, wild):
+        body_cards = taken + used * wild_unit
+        made[body_cards] = tuple(
+            _made(kind, top, n, declared, body_cards + cards, used + spent, None)
+            for _, cards, declared, spent in options[: ends[WILD_CARDS - used]]
+        )
+    rows = {
+        key: tuple((made[cards], budget) for cards, _, budget in spent)
+        for key, spent in spends.items()
+    }
+    own = needs if n > _GROUPED_LENGTH else ()  # tested body by body, else through ``held``
+    return WingedBody(ends, held, rows, own, wide, (), {})
+
+
+def _built(
+    kind: Kind, top: int, n: int, body: WingedBody, spent: int, held_at: list[int]
+) -> list[WildPlay]:
+    """The plays of a body whose wing options are tabled but not its plays: every way to
+    spend cards on the body (``body.spends[spent]``) with every held option (``held_at``)
+    the wild cards left pay for (see ``_winged``)."""
+    new, set_kind, set_rank, set_length = _new_wild, _set_kind, _set_rank, _set_length
+    set_key, set_cards, set_wilds, set_class = _set_key, _set_cards, _set_wilds, _set_bomb_class
+    options, ends = body.options, body.ends
+    out: list[WildPlay] = []
+    append = out.append
+    for body_cards, used, budget in body.spends[spent]:
+        for i in held_at[: bisect_left(held_at, ends[budget])]:
+            cards, declared, wilds = options[i]
+            play = new(WildPlay)
+            set_kind(play, kind)
+            set_rank(play, top)
+            set_length(play, n)
+            set_key(play, declared)
+            set_cards(play, body_cards + cards)
+            set_wilds(play, used + wilds)
+            set_class(play, None)  # a winged kind is never a bomb
+            append(play)
+    return out
+
+
+#: One lane of rank bits (ranks 3…big joker) in ``_lanes`` and ``_missing``.
+_LANE = 15
+_LANE_MASK = (1 << _LANE) - 1
+#: The lanes of one or two cards of a rank.
+_LOW_LANES = (1 << 2 * _LANE) - 1
+
+
+def _lanes(cards: int) -> int:
+    """The natural cards ``cards`` as rank masks in lanes of ``_LANE`` bits, lane k having the
+    ranks of which they hold more than k: a hand holds them when none of these bits is in its
+    ``_missing`` (most wing options need at most two of a rank: a one-digit int to test)."""
+    masks = Pool(cards).masks
+    return sum(masks[k + 1] << (_LANE * k) for k in range(WILD_CARDS))
+
+
+def _missing(masks: Sequence[int]) -> int:
+    """The lanes of ``_lanes`` a hand lacks, from its ``Pool.masks`` (ranks with 1…4 cards)."""
+    return sum((~masks[k + 1] & _LANE_MASK) << (_LANE * k) for k in range(WILD_CARDS))
+
+
+def _made(
+    kind: Kind,
+    rank: int | None,
+    n: int,
+    key: int,
+    cards: int,
+    wilds: int,
+    bomb_class: BombClass | None,
+) -> WildPlay:
+    """A WildPlay through its slots (as in ``_wild_play``)."""
+    play = _new_wild(WildPlay)
+    _set_kind(play, kind)
+    _set_rank(play, rank)
+    _set_length(play, n)
+    _set_key(play, key)
+    _set_cards(play, cards)
+    _set_wilds(play, wilds)
+    _set_bomb_class(play, bomb_class)
+    return play
 
 
 def _winged(
@@ -418,14 +791,23 @@ def _wing_options(
     return options
 
 
-#: Bodies up to this length (every trio and four with kickers, two-trio airplanes) have their
-#: wings from a table: some 108,000 options (13 MB) for all bodies and wild ranks. A longer
-#: airplane has 400 to 2,600 options and is seldom held: its wings come from the hand.
-_TABLED_LENGTH = 2
+_WINGED = [kind for kind in ALL_KINDS if kind not in PLAIN]
+#: Bodies up to this length (every trio and four with kickers, two-trio airplanes, three-trio
+#: airplanes with singles) have their plays in the wild rank's tables (``wild_tables``), wing
+#: options and all: 14 to 243 options a body, some 350 for an airplane of three trios with
+#: singles (about 55% of a rank's plays, but 5% of a hand's and 15% of its time if built per
+#: hand). A three-trio airplane with pairs (900 options, seldom held) has its plays built per
+#: hand; a longer airplane (1,000 to 2,600 options) takes its wings from the hand.
+_TABLED_LENGTH = dict.fromkeys(_WINGED, 2) | {Kind.AIRPLANE_SINGLES: 3}
+#: Bodies up to this length have their options tested held once a hand for all of them (some
+#: 315 needs, against 4,000 options); a three-trio airplane's are tested body by body.
+_GROUPED_LENGTH = 2
+#: Bodies up to this length have their wing options tabled (a three-trio airplane: 300 to
+#: 1,000 options); longer ones take theirs from the hand.
+_OPTIONS_LENGTH = 3
 _PACK_POOL = Pool(PACK_COUNTS)
 
 
-@lru_cache(maxsize=1024)
 def _wing_table(
     kind: Kind, top: int, n: int, wild: int
 ) -> tuple[tuple[tuple[int, int, int], ...], ...]:
@@ -438,7 +820,9 @@ def _wing_table(
     for declared in wings(_PACK_POOL, kind, COMP2016, top, n):
         own = declared >> wild_shift & 0xF  # wild cards standing for themselves
         rest = declared - own * wild_unit
-        for swapped, moved in _swaps(rest, WILD_CARDS - own) if own < WILD_CARDS else _NO_SWAP:
+        for swapped, moved in (
+            _build_swaps(rest, WILD_CARDS - own) if own < WILD_CARDS else _NO_SWAP
+        ):
             cards = rest - swapped + (own + moved) * wild_unit
             kept = best.get(cards)
             if kept is None or moved < kept[0] or (moved == kept[0] and _lower(declared, kept[1])):
@@ -448,19 +832,6 @@ def _wing_table(
         spent = cards >> wild_shift & 0xF
         levels[spent].append((cards - spent * wild_unit, cards, declared))
     return tuple(tuple(level) for level in levels)
-
-
-def _wings_held(
-    table: tuple[tuple[tuple[int, int, int], ...], ...], natural_key: int, budget: int
-) -> WingOptions:
-    """The options of ``table`` whose natural cards the hand holds, of at most ``budget`` wild
-    cards: a natural part is held when ``(natural | 8s) - part`` keeps bit 3 of every field
-    (each field 8 + held - wanted, never borrowing)."""
-    held = natural_key | _EIGHTS
-    return [
-        [(cards, declared) for part, cards, declared in level if (held - part) & _EIGHTS == _EIGHTS]
-        for level in table[: budget + 1]
-    ]
 
 
 #: What may answer a play of each kind (R5.21): the same kind, a bomb, the rocket.
@@ -501,10 +872,10 @@ def _beats(
     )
 
 
-@lru_cache(maxsize=1 << 16)
-def _swaps(taken: int, spare: int) -> tuple[tuple[int, int], ...]:
+def _spare_swaps(taken: int, spare: int) -> tuple[tuple[int, int], ...]:
     """(key of the natural cards put back, how many) for every way to put back 0 to ``spare``
-    of the natural cards ``taken`` other than jokers (wild cards then stand in for them)."""
+    of the natural cards ``taken`` other than jokers (wild cards then stand in for them).
+    Cached as ``_swaps`` for the hands; the tables, made once, call it uncached."""
     out = [(0, 0)]
     for rank in range(SMALL_JOKER):
         count = taken >> (KEY_BITS * rank) & 0xF
@@ -516,3 +887,8 @@ def _swaps(taken: int, spare: int) -> tuple[tuple[int, int], ...]:
                 for k in range(min(count, spare - moved) + 1)
             ]
     return tuple(out)
+
+
+_swaps = lru_cache(maxsize=1 << 16)(_spare_swaps)
+#: The same for the tables while they are built (emptied after each build).
+_build_swaps = lru_cache(maxsize=None)(_spare_swaps)

@@ -213,6 +213,7 @@ class WildInput(StrictSerializer):
 
     wild = serializers.RegexField(
         NO_NUL,
+        min_length=1,
         max_length=8,
         trim_whitespace=False,
         help_text='One rank, never a joker: "7", "T" or "10", "2".',

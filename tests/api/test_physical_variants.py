@@ -167,6 +167,8 @@ def test_r11_2_1_the_wild_rank_is_typed_in_once_the_landlord_is_known(
         ("X", 422, "invalid_wild_rank"),  # a joker is never wild
         ("77", 422, "invalid_wild_rank"),
         ("Z", 422, "bad_notation"),
+        (" ", 422, "invalid_wild_rank"),
+        ("", 400, "validation"),  # the schema says one character at least
     ):
         before = _state(hand_id)
         _refused(_write(client, hand_id, "wild/", {"wild": wild}), status, code)

@@ -9,20 +9,20 @@ from django.db import migrations, models
 from tournaments.migrations._sqlite_triggers import keeping_sqlite_triggers
 
 
-def _snapshots_with_wild(apps, schema_editor):
+def _each_snapshot(apps, change):
     Hand = apps.get_model("tournaments", "Hand")
     hands = list(Hand.objects.exclude(state=None).only("pk", "state"))
     for hand in hands:
-        hand.state.setdefault("wild", None)
+        change(hand.state)
     Hand.objects.bulk_update(hands, ["state"], batch_size=500)
+
+
+def _snapshots_with_wild(apps, schema_editor):
+    _each_snapshot(apps, lambda state: state.setdefault("wild", None))
 
 
 def _snapshots_without_wild(apps, schema_editor):
-    Hand = apps.get_model("tournaments", "Hand")
-    hands = list(Hand.objects.exclude(state=None).only("pk", "state"))
-    for hand in hands:
-        hand.state.pop("wild", None)
-    Hand.objects.bulk_update(hands, ["state"], batch_size=500)
+    _each_snapshot(apps, lambda state: state.pop("wild", None))
 
 
 class Migration(migrations.Migration):

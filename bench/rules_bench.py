@@ -182,8 +182,9 @@ def bench_variants(rng: random.Random, hands: list[int], tops: list[Play | None]
 def wild_tables_cold() -> None:
     """The cold cost of ``laizi``: the first use of a wild rank builds its tables (every play a
     hand with wild cards may list, shared by all hands); each of the 13 built anew and timed
-    (target: under a second a rank), then the one full collection that goes over them (the
-    build pauses the collector), and the memory all 13 take (resident size before and after).
+    (target: under a second a rank), then one full collection (the build pauses the collector
+    and then freezes the tables out of its reach: it should not go over them), and the
+    memory all 13 take (resident size before and after).
     The plays of the laizi lines below are then picked from built tables, as the three-player
     ones are from the table of legal multisets built above."""
     wild_tables.cache_clear()

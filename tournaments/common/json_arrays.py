@@ -19,29 +19,26 @@ class JsonArrayLength(Func):
 
 
 class _JsonElement(Func):
-    """Something about element ``index`` of the JSON array column ``field`` (subclasses say
-    what, in SQLite's and PostgreSQL's SQL: ``_sqlite`` and ``_postgresql`` of the column's
-    SQL and the element's path or index)."""
+    """Something about element ``index`` of the JSON array column ``field``, written by each
+    subclass as SQL templates: ``sqlite`` (of ``{sql}``, the column, and ``{path}``, the
+    element's JSON path) and ``postgresql`` (of ``{sql}`` and ``{index}``)."""
+
+    sqlite: str
+    postgresql: str
 
     def __init__(self, field: str, index: int) -> None:
         super().__init__(F(field))
         self.index = index
 
     def as_sqlite(self, compiler: Any, connection: Any, **extra: Any) -> Any:
-        sql, params = compiler.compile(self.source_expressions[0])
-        text, uses = self._sqlite(sql, f"'$[{int(self.index)}]'")
-        return text, tuple(params) * uses
+        return self._filled(compiler, self.sqlite, path=f"'$[{int(self.index)}]'")
 
     def as_postgresql(self, compiler: Any, connection: Any, **extra: Any) -> Any:
+        return self._filled(compiler, self.postgresql, index=int(self.index))
+
+    def _filled(self, compiler: Any, template: str, **where: Any) -> tuple[str, tuple[Any, ...]]:
         sql, params = compiler.compile(self.source_expressions[0])
-        text, uses = self._postgresql(sql, int(self.index))
-        return text, tuple(params) * uses
-
-    def _sqlite(self, sql: str, path: str) -> tuple[str, int]:
-        raise NotImplementedError
-
-    def _postgresql(self, sql: str, index: int) -> tuple[str, int]:
-        raise NotImplementedError
+        return template.format(sql=sql, **where), tuple(params) * template.count("{sql}")
 
 
 class JsonIntElement(_JsonElement):
@@ -51,22 +48,13 @@ class JsonIntElement(_JsonElement):
     PostgreSQL only, as the service."""
 
     output_field = IntegerField()
-
-    def _sqlite(self, sql: str, path: str) -> tuple[str, int]:
-        return (
-            f"(CASE WHEN json_type({sql}, {path}) = 'integer'"
-            f" THEN json_extract({sql}, {path}) END)",
-            2,
-        )
-
-    def _postgresql(self, sql: str, index: int) -> tuple[str, int]:
-        # jsonb has one number type: the text of an integer is digits alone (12.0 is not).
-        return (
-            f"(CASE WHEN jsonb_typeof(({sql}) -> {index}) = 'number'"
-            f" AND (({sql}) ->> {index}) ~ '^-?[0-9]+$'"
-            f" THEN (({sql}) ->> {index})::integer END)",
-            3,
-        )
+    sqlite = "(CASE WHEN json_type({sql}, {path}) = 'integer' THEN json_extract({sql}, {path}) END)"
+    # jsonb has one number type: the text of an integer is digits alone (12.0 is not).
+    postgresql = (
+        "(CASE WHEN jsonb_typeof(({sql}) -> {index}) = 'number'"
+        " AND (({sql}) ->> {index}) ~ '^-?[0-9]+$'"
+        " THEN (({sql}) ->> {index})::integer END)"
+    )
 
 
 def json_int_element(field: str, index: int) -> JsonIntElement:
@@ -80,12 +68,8 @@ class JsonBoolElement(_JsonElement):
     false; false when missing or of another type: 0, "true", null)."""
 
     output_field = BooleanField()
-
-    def _sqlite(self, sql: str, path: str) -> tuple[str, int]:
-        return f"(COALESCE(json_type({sql}, {path}) IN ('true', 'false'), 0))", 1
-
-    def _postgresql(self, sql: str, index: int) -> tuple[str, int]:
-        return f"(COALESCE(jsonb_typeof(({sql}) -> {index}) = 'boolean', false))", 1
+    sqlite = "(COALESCE(json_type({sql}, {path}) IN ('true', 'false'), 0))"
+    postgresql = "(COALESCE(jsonb_typeof(({sql}) -> {index}) = 'boolean', false))"
 
 
 def json_bool_element(field: str, index: int) -> JsonBoolElement:

@@ -31,7 +31,11 @@ def wild_rank_text(wild: object) -> str:
     except RulesError as exc:
         if exc.code == "bad_notation":
             raise rules_error(exc) from exc
-        raise ApplicationError("invalid_wild_rank", exc.message) from exc
+        raise ApplicationError(
+            "invalid_wild_rank",
+            _("The wild rank is one rank from 3 to 2, never a joker (R11.2.1)."),
+            extra={"rule": exc.message},
+        ) from exc
 
 
 @hand_write_atomic

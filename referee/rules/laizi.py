@@ -11,13 +11,12 @@ come in three classes, ``pure_wild`` > ``hard`` > ``soft``, below the rocket (R1
 from __future__ import annotations
 
 import gc
-from bisect import bisect_left
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import lru_cache, reduce
 from itertools import compress
-from operator import itemgetter
-from typing import Any, Literal, NamedTuple
+from operator import or_
+from typing import Literal, NamedTuple
 
 from referee.rules.cards import (
     ACE,
@@ -265,9 +264,11 @@ def legal_plays_wild(
     kinds = ALL_KINDS if previous is None else _ANSWER_KINDS.get(previous.kind, ALL_KINDS)
     tables = wild_tables(wild)
     miss = _missing(Pool(natural_key).masks)
-    miss_low = miss & _LOW_LANES  # a one-digit int: most wing options need no more
+    # the lanes the hand lacks, of one or two cards of a rank (most wing options need no more)
+    # and of any number (``lacks_all``, once a body needs it)
+    lacks = [lane for lane in range(_LOW_LANE_COUNT) if miss >> lane & 1]
+    lacks_all: list[int] | None = None
     made: dict[tuple[int, int], list[Placed]] = {}  # bodies shared by kinds
-    holds: list[bool] | None = None
     out: list[WildPlay] = []
     for kind in kinds:
         found: Sequence[Placed]
@@ -309,32 +310,22 @@ def legal_plays_wild(
                 out += _winged(body, options, spendings, wilds, wild)
                 continue
             ends = record.ends
-            # the body's options the hand holds, of at most ``spare`` wild cards, by their place
-            # in its rows (options by the wild cards they spend)
-            if n <= _GROUPED_LENGTH:  # tested once for all such bodies
-                if holds is None:  # which of the tables' needs the hand holds
-                    holds = [not need & miss_low for need in tables.needs]
-                held_at = list(compress(range(ends[spare]), record.held(holds)))
-            else:  # a three-trio airplane: hundreds of options, of which few are held
-                lacks = miss if record.wide else miss_low
-                held_at = [
-                    i for i, need in enumerate(record.needs[: ends[spare]]) if not need & lacks
-                ]
-            if not held_at:
+            # the body's options the hand holds, of at most ``spare`` wild cards: a bit each,
+            # by their place in its rows (options by the wild cards they spend)
+            lanes = lacks
+            if record.wide:
+                if lacks_all is None:
+                    lacks_all = [lane for lane in range(_LANE_COUNT) if miss >> lane & 1]
+                lanes = lacks_all
+            held = ~reduce(or_, map(record.by_lane.__getitem__, lanes), 0) & (1 << ends[spare]) - 1
+            if not held:
                 continue
+            flags = bin(held)[:1:-1].encode().translate(_FLAGS)  # option i held: flags[i] = 1
             if record.options:  # its plays built here
-                out += _built(kind, top, n, record, taken << 3 | spare, held_at)
+                out += _built(kind, top, n, record, taken << 3 | spare, flags)
                 continue
-            getters: dict[int, Callable[[tuple[WildPlay, ...]], Any]] = {}
             for row, budget in record.rows[taken << 3 | spare]:
-                count = bisect_left(held_at, ends[budget])
-                if count > 1:
-                    getter = getters.get(count)
-                    if getter is None:
-                        getter = getters[count] = itemgetter(*held_at[:count])
-                    out += getter(row)
-                elif count:
-                    out.append(row[held_at[0]])
+                out += compress(row, flags[: ends[budget]])
     return out
 
 
@@ -418,23 +409,23 @@ PlainBody = dict[int, tuple[WildPlay, ...]]
 
 class WingedBody(NamedTuple):
     """A body with wings in a wild rank's tables. Its wing options (``_wing_table``) come by
-    the wild cards they spend: ``ends[k]``, where those of at most k end; ``held``: from the
-    flags of the tables' needs (which of ``WildTables.needs`` a hand holds), the flags of the
-    body's options. ``rows[taken << 3 | spare]``: for every
-    way to spend cards on the body (in the order of ``_swaps(taken, spare)``), its plays with
-    every option (aligned with the options) and how many wild cards the options may spend.
+    the wild cards they spend: ``ends[k]``, where those of at most k end. ``by_lane[lane]``:
+    the options whose natural cards need that lane of ``_lanes`` (bit i: option i), so that a
+    hand holds every option but those of the lanes it lacks (``wide``: some option needs
+    three or four cards of a rank, beyond the two low lanes). ``rows[taken << 3 | spare]``:
+    for every way to spend cards on the body (in the order of ``_swaps(taken, spare)``), its
+    plays with every option (aligned with the options) and how many wild cards the options
+    may spend.
 
-    A three-trio airplane has its options tested body by body: ``needs``, the natural cards of
-    its options as lanes (``wide``: some need three or four of a rank). One with pair wings
-    has its plays built per hand: no ``rows`` but ``options`` (cards spent, declared cards,
-    wild cards spent) and ``spends``: (cards spent on the body, wild cards among them, wild
-    cards left for the options) by taken, spare."""
+    A three-trio airplane with pair wings (900 options, seldom held) has its plays built per
+    hand: no ``rows`` but ``options`` (cards spent, declared cards, wild cards spent) and
+    ``spends``: (cards spent on the body, wild cards among them, wild cards left for the
+    options) by taken, spare."""
 
     ends: tuple[int, ...]
-    held: Callable[[Sequence[bool]], tuple[bool, ...]]
-    rows: dict[int, tuple[tuple[tuple[WildPlay, ...], int], ...]]
-    needs: tuple[int, ...]
+    by_lane: tuple[int, ...]
     wide: bool
+    rows: dict[int, tuple[tuple[tuple[WildPlay, ...], int], ...]]
     options: tuple[tuple[int, int, int], ...]
     spends: dict[int, tuple[tuple[int, int, int], ...]]
 
@@ -445,15 +436,12 @@ class WildTables:
     by all hands (``wild_tables``): a hand's plays are picked from them, none built per hand
     but those of three-trio airplanes with pairs. ``plain[kind][body key]``,
     ``winged[kind][body key]`` (none for an airplane of more than ``_OPTIONS_LENGTH`` trios);
-    ``needs``: the natural cards of every wing option of the winged bodies of at most
-    ``_GROUPED_LENGTH`` ranks, as lanes (``_lanes``: one or two cards of a rank), each once (a
-    hand tests them once, the bodies' ``held`` pick theirs); ``plays``: how many distinct
+    ``plays``: how many distinct
     plays they hold."""
 
     wild: int
     plain: dict[Kind, dict[int, PlainBody]]
     winged: dict[Kind, dict[int, WingedBody]]
-    needs: tuple[int, ...]
     plays: int
     #: the plays of a one-rank body without wings (single, pair, trio, bomb) as a lead, by rank
     #: and ``held << 3 | wilds`` (natural cards of the rank held, wild cards held)
@@ -486,7 +474,6 @@ def _build_tables(wild: int) -> WildTables:
     plain: dict[Kind, dict[int, PlainBody]] = {}
     winged: dict[Kind, dict[int, WingedBody]] = {}
     solo: dict[Kind, tuple[tuple[tuple[WildPlay, ...], ...], ...]] = {}
-    index: dict[int, int] = {}  # the needs of the grouped bodies, each once, by their place
     plays = 0
     for kind in ALL_KINDS:
         found = bodies(_PACK_POOL, kind, COMP2016)
@@ -502,7 +489,7 @@ def _build_tables(wild: int) -> WildTables:
             )
             continue
         of_kind = winged[kind] = {
-            key: _winged_body(kind, top, n, key, wild, index if n <= _GROUPED_LENGTH else {})
+            key: _winged_body(kind, top, n, key, wild)
             for top, n, key in found
             if n <= _OPTIONS_LENGTH
         }
@@ -511,8 +498,7 @@ def _build_tables(wild: int) -> WildTables:
             for body in of_kind.values()
             for row in {id(row): row for spent in body.rows.values() for row, _ in spent}.values()
         )
-    assert all(need <= _LOW_LANES for need in index)
-    return WildTables(wild, plain, winged, tuple(index), plays, solo)
+    return WildTables(wild, plain, winged, plays, solo)
 
 
 def _solo_rank(body: PlainBody, n: int, rank: int, wild: int) -> tuple[tuple[WildPlay, ...], ...]:
@@ -575,23 +561,23 @@ def _plain_play(
     return _made(kind, rank, n, body_key, cards, used, _bomb_class(kind, used))
 
 
-def _winged_body(
-    kind: Kind, top: int, n: int, body_key: int, wild: int, index: dict[int, int]
-) -> WingedBody:
+def _winged_body(kind: Kind, top: int, n: int, body_key: int, wild: int) -> WingedBody:
     """The wing options of a body with wings (``kind``, ``top``, ``n``) from ``_wing_table``,
-    their natural cards put in ``index`` (the needs of the bodies tested together), and for
-    a body of at most
-    ``_TABLED_LENGTH`` ranks its plays: every way to spend cards on the body with every option
-    the wild cards left pay for."""
+    by the lanes their natural cards need, and for a body of at most ``_TABLED_LENGTH`` ranks
+    its plays: every way to spend cards on the body with every option the wild cards left
+    pay for."""
     options = [
         (part, cards, body_key + wings, spent)
         for spent, level in enumerate(_wing_table(kind, top, n, wild))
         for part, cards, wings in level
     ]
     ends = tuple(sum(1 for o in options if o[3] <= k) for k in range(WILD_CARDS + 1))
-    needs = tuple(_lanes(o[0]) for o in options)
-    at = [index.setdefault(need, len(index)) for need in needs]
-    held = itemgetter(*at, *at[:1])  # one more: a tuple even for one option (compress stops)
+    needs = [_lanes(o[0]) for o in options]
+    by_lane = tuple(
+        sum(1 << i for i, need in enumerate(needs) if need >> lane & 1)
+        for lane in range(_LANE_COUNT)
+    )
+    wide = any(by_lane[_LOW_LANE_COUNT:])  # some option needs three or four cards of a rank
     wild_unit = UNIT[wild]
     # every (cards spent on the body, wild cards among them, wild cards left) by taken, spare
     spends: dict[int, tuple[tuple[int, int, int], ...]] = {}
@@ -602,9 +588,8 @@ def _winged_body(
                 (taken - swapped + (needed + moved) * wild_unit, needed + moved, spare - moved)
                 for swapped, moved in spendings
             )
-    wide = max(needs) > _LOW_LANES  # some option needs three or four cards of a rank
     if n > _TABLED_LENGTH[kind]:
-        return WingedBody(ends, held, {}, needs, wide, tuple(o[1:] for o in options), spends)
+        return WingedBody(ends, by_lane, wide, {}, tuple(o[1:] for o in options), spends)
     made: dict[int, tuple[WildPlay, ...]] = {}
     for taken, used in _body_spendings(body_key, wild):
         body_cards = taken + used * wild_unit
@@ -616,23 +601,22 @@ def _winged_body(
         key: tuple((made[cards], budget) for cards, _, budget in spent)
         for key, spent in spends.items()
     }
-    own = needs if n > _GROUPED_LENGTH else ()  # tested body by body, else through ``held``
-    return WingedBody(ends, held, rows, own, wide, (), {})
+    return WingedBody(ends, by_lane, wide, rows, (), {})
 
 
 def _built(
-    kind: Kind, top: int, n: int, body: WingedBody, spent: int, held_at: list[int]
+    kind: Kind, top: int, n: int, body: WingedBody, spent: int, flags: bytes
 ) -> list[WildPlay]:
     """The plays of a body whose wing options are tabled but not its plays: every way to
-    spend cards on the body (``body.spends[spent]``) with every held option (``held_at``)
-    the wild cards left pay for (see ``_winged``)."""
+    spend cards on the body (``body.spends[spent]``) with every held option (``flags[i]``:
+    option i is held) the wild cards left pay for (see ``_winged``)."""
     new, set_kind, set_rank, set_length = _new_wild, _set_kind, _set_rank, _set_length
     set_key, set_cards, set_wilds, set_class = _set_key, _set_cards, _set_wilds, _set_bomb_class
     options, ends = body.options, body.ends
     out: list[WildPlay] = []
     append = out.append
     for body_cards, used, budget in body.spends[spent]:
-        for i in held_at[: bisect_left(held_at, ends[budget])]:
+        for i in compress(range(ends[budget]), flags):
             cards, declared, wilds = options[i]
             play = new(WildPlay)
             set_kind(play, kind)
@@ -649,8 +633,11 @@ def _built(
 #: One lane of rank bits (ranks 3…big joker) in ``_lanes`` and ``_missing``.
 _LANE = 15
 _LANE_MASK = (1 << _LANE) - 1
-#: The lanes of one or two cards of a rank.
-_LOW_LANES = (1 << 2 * _LANE) - 1
+#: The bits of the lanes of one or two cards of a rank, and of all four lanes.
+_LOW_LANE_COUNT = 2 * _LANE
+_LANE_COUNT = WILD_CARDS * _LANE
+#: ``bin`` digits (low bit last) read as flags: b"0" -> 0, b"1" -> 1.
+_FLAGS = bytes.maketrans(b"01", b"\x00\x01")
 
 
 def _lanes(cards: int) -> int:
@@ -805,9 +792,6 @@ _WINGED = [kind for kind in ALL_KINDS if kind not in PLAIN]
 #: hand). A three-trio airplane with pairs (900 options, seldom held) has its plays built per
 #: hand; a longer airplane (1,000 to 2,600 options) takes its wings from the hand.
 _TABLED_LENGTH = dict.fromkeys(_WINGED, 2) | {Kind.AIRPLANE_SINGLES: 3}
-#: Bodies up to this length have their options tested held once a hand for all of them (some
-#: 315 needs, against 4,000 options); a three-trio airplane's are tested body by body.
-_GROUPED_LENGTH = 2
 #: Bodies up to this length have their wing options tabled (a three-trio airplane: 300 to
 #: 1,000 options); longer ones take theirs from the hand.
 _OPTIONS_LENGTH = 3

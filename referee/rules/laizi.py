@@ -13,9 +13,8 @@ from __future__ import annotations
 import gc
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache, reduce
+from functools import lru_cache
 from itertools import compress
-from operator import or_
 from typing import Literal, NamedTuple
 
 from referee.rules.cards import (
@@ -263,11 +262,7 @@ def legal_plays_wild(
 
     kinds = ALL_KINDS if previous is None else _ANSWER_KINDS.get(previous.kind, ALL_KINDS)
     tables = wild_tables(wild)
-    miss = _missing(Pool(natural_key).masks)
-    # the lanes the hand lacks, of one or two cards of a rank (most wing options need no more)
-    # and of any number (``lacks_all``, once a body needs it)
-    lacks = [lane for lane in range(_LOW_LANE_COUNT) if miss >> lane & 1]
-    lacks_all: list[int] | None = None
+    has = _has(natural)
     made: dict[tuple[int, int], list[Placed]] = {}  # bodies shared by kinds
     out: list[WildPlay] = []
     for kind in kinds:
@@ -310,17 +305,14 @@ def legal_plays_wild(
                 out += _winged(body, options, spendings, wilds, wild)
                 continue
             ends = record.ends
-            # the body's options the hand holds, of at most ``spare`` wild cards: a bit each,
-            # by their place in its rows (options by the wild cards they spend)
-            lanes = lacks
-            if record.wide:
-                if lacks_all is None:
-                    lacks_all = [lane for lane in range(_LANE_COUNT) if miss >> lane & 1]
-                lanes = lacks_all
-            held = ~reduce(or_, map(record.by_lane.__getitem__, lanes), 0) & (1 << ends[spare]) - 1
-            if not held:
+            # which of the body's options the hand holds (flags[i] = 1: option i), by their
+            # place in its rows (options by the wild cards they spend)
+            first, *more = record.needs
+            flags = first.translate(has)
+            if more:  # options of two or three ranks of natural cards: each must be held
+                flags = _all_held(flags, more, has)
+            if 1 not in flags[: ends[spare]]:
                 continue
-            flags = bin(held)[:1:-1].encode().translate(_FLAGS)  # option i held: flags[i] = 1
             if record.options:  # its plays built here
                 out += _built(kind, top, n, record, taken << 3 | spare, flags)
                 continue
@@ -409,10 +401,11 @@ PlainBody = dict[int, tuple[WildPlay, ...]]
 
 class WingedBody(NamedTuple):
     """A body with wings in a wild rank's tables. Its wing options (``_wing_table``) come by
-    the wild cards they spend: ``ends[k]``, where those of at most k end. ``by_lane[lane]``:
-    the options whose natural cards need that lane of ``_lanes`` (bit i: option i), so that a
-    hand holds every option but those of the lanes it lacks (``wide``: some option needs
-    three or four cards of a rank, beyond the two low lanes). ``rows[taken << 3 | spare]``:
+    the wild cards they spend: ``ends[k]``, where those of at most k end. ``needs``: the
+    natural cards of the options as columns of ``_need_codes`` (byte i of column j: the
+    j-th rank of option i and how many of it, or ``_NO_NEED``), one column for every rank
+    an option may take natural cards of (one to three), so that a hand's ``_has`` table
+    translates each to the flags of the options it holds. ``rows[taken << 3 | spare]``:
     for every way to spend cards on the body (in the order of ``_swaps(taken, spare)``), its
     plays with every option (aligned with the options) and how many wild cards the options
     may spend.
@@ -423,8 +416,7 @@ class WingedBody(NamedTuple):
     options) by taken, spare."""
 
     ends: tuple[int, ...]
-    by_lane: tuple[int, ...]
-    wide: bool
+    needs: tuple[bytes, ...]
     rows: dict[int, tuple[tuple[tuple[WildPlay, ...], int], ...]]
     options: tuple[tuple[int, int, int], ...]
     spends: dict[int, tuple[tuple[int, int, int], ...]]
@@ -572,12 +564,9 @@ def _winged_body(kind: Kind, top: int, n: int, body_key: int, wild: int) -> Wing
         for part, cards, wings in level
     ]
     ends = tuple(sum(1 for o in options if o[3] <= k) for k in range(WILD_CARDS + 1))
-    needs = [_lanes(o[0]) for o in options]
-    by_lane = tuple(
-        sum(1 << i for i, need in enumerate(needs) if need >> lane & 1)
-        for lane in range(_LANE_COUNT)
-    )
-    wide = any(by_lane[_LOW_LANE_COUNT:])  # some option needs three or four cards of a rank
+    codes = [_need_codes(o[0]) for o in options]
+    width = max(map(len, codes))
+    needs = tuple(bytes(c[j] if j < len(c) else _NO_NEED for c in codes) for j in range(width))
     wild_unit = UNIT[wild]
     # every (cards spent on the body, wild cards among them, wild cards left) by taken, spare
     spends: dict[int, tuple[tuple[int, int, int], ...]] = {}
@@ -589,7 +578,7 @@ def _winged_body(kind: Kind, top: int, n: int, body_key: int, wild: int) -> Wing
                 for swapped, moved in spendings
             )
     if n > _TABLED_LENGTH[kind]:
-        return WingedBody(ends, by_lane, wide, {}, tuple(o[1:] for o in options), spends)
+        return WingedBody(ends, needs, {}, tuple(o[1:] for o in options), spends)
     made: dict[int, tuple[WildPlay, ...]] = {}
     for taken, used in _body_spendings(body_key, wild):
         body_cards = taken + used * wild_unit
@@ -601,7 +590,7 @@ def _winged_body(kind: Kind, top: int, n: int, body_key: int, wild: int) -> Wing
         key: tuple((made[cards], budget) for cards, _, budget in spent)
         for key, spent in spends.items()
     }
-    return WingedBody(ends, by_lane, wide, rows, (), {})
+    return WingedBody(ends, needs, rows, (), {})
 
 
 def _built(
@@ -630,27 +619,36 @@ def _built(
     return out
 
 
-#: One lane of rank bits (ranks 3…big joker) in ``_lanes`` and ``_missing``.
-_LANE = 15
-_LANE_MASK = (1 << _LANE) - 1
-#: The bits of the lanes of one or two cards of a rank, and of all four lanes.
-_LOW_LANE_COUNT = 2 * _LANE
-_LANE_COUNT = WILD_CARDS * _LANE
-#: ``bin`` digits (low bit last) read as flags: b"0" -> 0, b"1" -> 1.
-_FLAGS = bytes.maketrans(b"01", b"\x00\x01")
+#: The code of "no natural card needed" in a column of ``WingedBody.needs``.
+_NO_NEED = NUM_RANKS * WILD_CARDS
+#: ``_HAS_COUNT[n]``: for a rank held n times, whether it holds 1, 2, 3 and 4 of it.
+_HAS_COUNT = [bytes(n >= k for k in range(1, WILD_CARDS + 1)) for n in range(WILD_CARDS + 1)]
+_HAS_REST = b"\x01" * (256 - _NO_NEED)
 
 
-def _lanes(cards: int) -> int:
-    """The natural cards ``cards`` as rank masks in lanes of ``_LANE`` bits, lane k having the
-    ranks of which they hold more than k: a hand holds them when none of these bits is in its
-    ``_missing`` (most wing options need at most two of a rank: a one-digit int to test)."""
-    masks = Pool(cards).masks
-    return sum(masks[k + 1] << (_LANE * k) for k in range(WILD_CARDS))
+def _need_codes(cards: int) -> bytes:
+    """The natural cards ``cards`` (a key) as one code a rank: ``rank * 4 + count - 1``."""
+    return bytes(
+        rank * WILD_CARDS + count - 1
+        for rank in range(NUM_RANKS)
+        if (count := cards >> (KEY_BITS * rank) & 0xF)
+    )
 
 
-def _missing(masks: Sequence[int]) -> int:
-    """The lanes of ``_lanes`` a hand lacks, from its ``Pool.masks`` (ranks with 1…4 cards)."""
-    return sum((~masks[k + 1] & _LANE_MASK) << (_LANE * k) for k in range(WILD_CARDS))
+def _has(natural: list[int]) -> bytes:
+    """The table that reads ``_need_codes`` for a hand with the natural cards ``natural`` (15
+    counts), by ``bytes.translate``: 1 where it holds that many of the rank, else 0 (and 1 for
+    ``_NO_NEED``)."""
+    return b"".join(map(_HAS_COUNT.__getitem__, natural)) + _HAS_REST
+
+
+def _all_held(flags: bytes, more: Sequence[bytes], has: bytes) -> bytes:
+    """``flags`` (0 or 1 a byte) and the flags of the further columns ``more``, byte by byte
+    (as ints: one AND over all options)."""
+    held = int.from_bytes(flags, "little")
+    for column in more:
+        held &= int.from_bytes(column.translate(has), "little")
+    return held.to_bytes(len(flags), "little")
 
 
 def _made(

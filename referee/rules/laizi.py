@@ -869,11 +869,12 @@ def _spare_swaps(taken: int, spare: int) -> tuple[tuple[int, int], ...]:
         count = taken >> (KEY_BITS * rank) & 0xF
         if count:
             unit = UNIT[rank]
-            out = [
-                (key + k * unit, moved + k)
-                for key, moved in out
-                for k in range(min(count, spare - moved) + 1)
-            ]
+            grown = []
+            for key, moved in out:
+                room = spare - moved  # at most ``count`` of this rank, ``room`` in all
+                for k in range((count if count < room else room) + 1):
+                    grown.append((key + k * unit, moved + k))
+            out = grown
     return tuple(out)
 
 

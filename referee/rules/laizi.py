@@ -443,7 +443,7 @@ class WildTables:
 @lru_cache(maxsize=NUM_RANKS)
 def wild_tables(wild: int) -> WildTables:
     """The tables of the wild rank ``wild`` (3…2), built on first use: 120,000 to 150,000
-    plays, some 28 MB a rank (``bench/rules_bench.py`` prints the time and size). The cyclic
+    plays, some 27 MB a rank (``bench/rules_bench.py`` prints the time and size). The cyclic
     garbage collector is paused meanwhile: the build makes only objects that live on, and a
     collection would go over them (and over the other ranks' tables) again and again. Built,
     the tables are moved out of the collector's reach for good (``gc.freeze``, with whatever

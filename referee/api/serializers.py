@@ -51,17 +51,30 @@ class StrictSerializer(serializers.Serializer):
                 raise serializers.ValidationError(
                     {name[:50]: [_("Unknown field.")] for name in unknown[:10]}
                 )
-            # DRF's CharField turns a number into text; the schema says text, so refuse.
-            not_text = {
-                name: [_("Must be text.")]
+            # DRF turns a number into text, "0" into a number and "yes" or 1 into true; the
+            # schema says text, integer and boolean (JSON's own types), so refuse the others.
+            wrong = {
+                name: [message]
                 for name, field in self.fields.items()
-                if isinstance(field, serializers.CharField)
-                and data.get(name) is not None
-                and not isinstance(data.get(name), str)
+                if data.get(name) is not None
+                and (message := _wrong_json_type(field, data[name])) is not None
             }
-            if not_text:
-                raise serializers.ValidationError(not_text)
+            if wrong:
+                raise serializers.ValidationError(wrong)
         return super().to_internal_value(data)
+
+
+def _wrong_json_type(field: serializers.Field, value: Any) -> str | None:
+    """Why ``value`` is not of the JSON type the schema gives ``field``; None when it is."""
+    if isinstance(field, serializers.CharField):
+        return None if isinstance(value, str) else _("Must be text.")
+    if isinstance(field, serializers.BooleanField):
+        return None if isinstance(value, bool) else _("Must be true or false.")
+    if isinstance(field, serializers.IntegerField):
+        return None if not isinstance(value, str | bool) else _("Must be a number.")
+    if isinstance(field, serializers.ListField) and isinstance(value, list):
+        return next((m for v in value if (m := _wrong_json_type(field.child, v))), None)
+    return None
 
 
 # ------------------------------------------------------------------------- errors

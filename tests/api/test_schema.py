@@ -240,3 +240,40 @@ def test_an_unknown_field_and_a_missing_result_are_refused_400_with_their_fields
     assert passed_out.status_code == 200
     assert passed_out.json()["status"] == "passed_out"
     assert passed_out.json()["version"] == 2
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "field", "message"),
+    [
+        ("result", {"landlord": "0", "bid": 2, "winner": "landlord"}, "landlord", "a number"),
+        ("result", {"landlord": 0, "bid": 2, "winner": "landlord", "spring": 1}, "spring", "true"),
+        (
+            "result",
+            {"landlord": 0, "bid": 2, "winner": "landlord", "doubled": ["true", False, False]},
+            "doubled",
+            "true",
+        ),
+        ("actions", {"seat": 0, "double": "yes"}, "double", "true"),
+        ("actions", {"seat": 0, "bid": "1"}, "bid", "a number"),
+    ],
+)
+def test_a_value_of_another_json_type_than_the_schema_says_is_refused_400(
+    director: Any, path: str, body: dict[str, Any], field: str, message: str
+) -> None:
+    """DRF alone would read "0" as seat 0, "1" as a bid of 1 and "yes", 1 or "true" as true;
+    the schema says integer and boolean, so the server refuses them as the schema does, and
+    nothing is recorded."""
+    from tests.api.helpers import client_for, playing_table, post, start_hand
+
+    staff = client_for(director)
+    deal = "none" if path == "result" else "random"
+    hand = start_hand(staff, playing_table(), deal=deal).json()
+
+    refused = post(staff, f"/api/v1/hands/{hand['id']}/{path}/", body)
+
+    assert refused.status_code == 400, refused.json()
+    assert refused.json()["code"] == "validation"
+    assert list(refused.json()["details"]["fields"]) == [field]
+    assert message in refused.json()["details"]["fields"][field][0]
+    after = staff.get(f"/api/v1/hands/{hand['id']}/").json()
+    assert after["version"] == hand["version"] and after["status"] == hand["status"]

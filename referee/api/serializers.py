@@ -259,10 +259,13 @@ class ConfirmInput(StrictSerializer):
     )
 
     def validate_pins(self, value: dict[str, str]) -> dict[int, str]:
-        if not value or any(key not in ("0", "1", "2") for key in value):
-            # Schema-valid but no confirmation: refused like too few PINs (422).
+        positions = {str(position) for position in range(MAX_SEATS)}
+        if not value or not set(value) <= positions:
+            # Schema-valid but no confirmation: refused like too few PINs (422); the service
+            # holds the seats to the hand's table.
             raise ApplicationError(
-                "pins_incomplete", _("Seats are 0, 1 and 2; one PIN of each side.")
+                "pins_incomplete",
+                _("A seat is its position at the table, from 0; one PIN of each side."),
             )
         return {int(key): pin for key, pin in value.items()}
 

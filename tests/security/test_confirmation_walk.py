@@ -2,6 +2,7 @@
 and the director's desk confirmations, refused for every other role with a code and
 nothing written."""
 
+import random
 from typing import Any
 
 import pytest
@@ -317,3 +318,39 @@ def test_the_migration_gives_every_existing_entry_its_own_pin() -> None:
     pins = list(Entry.objects.filter(pk__in=[e.pk for e in entries]).values_list("pin", flat=True))
     assert all(len(p) == 4 and p.isdigit() for p in pins)
     assert len(set(pins)) > 1
+
+
+@pytest.mark.parametrize(("landlord", "farmer"), [(3, 0), (1, 3)])
+def test_api_players_confirm_with_pins_at_a_four_seat_table(landlord: int, farmer: int) -> None:
+    """Under four_p the fourth seat (position 3) enters its PIN like the others: as the
+    landlord, or as the farmer of the defenders' side; a PIN of one side only is still
+    refused (422, nothing written)."""
+    table = playing_table(rule_profile="four_p", requires_confirmation=True, confirmed_by="players")
+    ref = referee_user("four-ref")
+    assign(ref, table)
+    client, rng = client_for(ref), random.Random(landlord)
+    hand = post(client, f"/api/v1/tables/{table.pk}/hands/", {"deal": "random"}).json()
+    while hand["status"] in ("bidding", "doubling", "playing"):
+        options = hand["legal_actions"]
+        if hand["status"] == "bidding":  # the landlord-to-be bids 3, the others pass
+            wanted = 3 if hand["turn"] == landlord else 0
+            options = [a for a in options if a.get("bid") == wanted]
+        action = rng.choice(options)
+        hand = post(
+            client,
+            f"/api/v1/hands/{hand['id']}/actions/",
+            action,
+            HTTP_IF_MATCH=str(hand["version"]),
+        ).json()
+    assert hand["landlord"] == landlord and hand["confirmation"] == "pending"
+    url = f"/api/v1/hands/{hand['id']}/confirm/"
+    pins = {s.position: s.entry.pin for s in Seat.objects.filter(table=table)}
+    before = _written(Hand.objects.get(pk=hand["id"]))
+
+    one_side = post(client, url, _body(pins, 2, farmer))
+    assert one_side.status_code == 422 and one_side.json()["code"] == "pins_incomplete"
+    assert _written(Hand.objects.get(pk=hand["id"])) == before
+    confirmed = post(client, url, _body(pins, landlord, farmer))
+
+    assert confirmed.status_code == 200, confirmed.json()
+    assert confirmed.json()["confirmation"] == "confirmed"

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, Route, expect
 
 from referee.rules.cards import RANK_CHARS
 from tests.api.helpers import assign, playing_table, referee_user
@@ -319,3 +319,59 @@ def test_a_four_p_hand_started_from_physical_cards_on_the_console(
     assert Hand.objects.get(pk=hand.pk).version == 5
     page.screenshot(path=artefacts / "console-four-p-physical.png", full_page=True)
     context.close()
+
+
+def test_a_soft_bomb_entered_while_earlier_writes_wait_keeps_what_the_wild_card_stands_for(
+    live_server: Any, console_browser: Browser, http_cookies: None, artefacts: Path
+) -> None:
+    """With writes waiting (offline) the console knows no legal plays and so cannot list the
+    readings of 5557: it asks what the wild card stands for, as for physical cards, and the
+    play reaches the server with its declaration once the connection is back (without it the
+    cards would be recorded as a trio and a single)."""
+    table = playing_table(name="Wild-card queue", slug="laizi-queue", rule_profile="laizi")
+    referee = _referee(table)
+    hand = hand_create(table=table, deal=laizi_soft_bomb_deal())
+    context = _phone(console_browser, live_server, "en")
+    page = context.new_page()
+    _sign_in_and_open(page, referee)
+    # Online: seat 0 bids 3, nobody doubles, seat 0 leads a 3.
+    for action in ({"bid": 3}, {"double": False}, {"double": False}, {"play": "3"}):
+        version = _detail(hand)["version"]
+        if "play" in action:
+            _tap_cards(page, action["play"])
+            page.click("form.composer button.play")
+        else:
+            what, value = next(iter(action.items()))
+            page.click(f"button.action[data-action={what}][data-value='{str(value).lower()}']")
+        expect(page.locator("section.hand")).to_have_attribute("data-version", str(version + 1))
+    assert (_detail(hand)["turn"], _detail(hand)["wild"]) == (1, "7")
+
+    # Offline: seats 1 and 2 pass (queued), and seat 0 leads again: 5 5 5 and the wild 7.
+    context.set_offline(True)
+    context.route("**/api/**", _no_network)
+    for _ in range(2):
+        page.locator("button.pass").first.click()
+    expect(page.locator("#queue")).to_contain_text("(2)")
+    assert page.locator("#legal-plays").count() == 0  # no legal plays known
+    for rank in "5557":  # the seat's cards as the writes waiting leave them
+        page.click(f".ranks button.rank[data-rank='{rank}']")
+    declared = page.locator("input[name=declared]")
+    expect(declared).to_be_visible()
+    declared.fill("5555")
+    page.click("form.composer button.play")
+    expect(page.locator("#queue")).to_contain_text("(3)")
+    page.screenshot(path=artefacts / "console-laizi-declared-offline.png", full_page=True)
+    assert HandEvent.objects.filter(hand=hand, kind="play").count() == 1  # the 3 only
+
+    context.unroute("**/api/**", _no_network)
+    context.set_offline(False)
+    expect(page.locator("#queue")).to_be_hidden()
+    bomb = HandEvent.objects.filter(hand=hand, kind="play").order_by("seq").last()
+    assert bomb is not None and bomb.payload["action"]["as"] == "5555"
+    assert _ranks(bomb.payload["action"]["play"]) in ("5557", "5575", "7555")
+    assert _detail(hand)["bombs"] == 1
+    context.close()
+
+
+def _no_network(route: Route) -> None:
+    route.abort("internetdisconnected")

@@ -223,9 +223,10 @@ export function renderPlayEntry(ctx, h, seat, p, box, seatName) {
     box.appendChild(rankRow);
   }
 
-  // Physical cards with wild cards (癞子): the API cannot list the readings of cards it has
-  // never seen, so the referee says what the wild cards stand for (left empty: themselves).
-  const declared = h.mode === "physical" && wildRank
+  // Wild cards (癞子) whose readings the API does not list: physical cards it has never seen,
+  // or a play entered while earlier writes wait (no legal plays known yet). The referee says
+  // what the wild cards stand for (left empty: themselves).
+  const declared = wildRank && (h.mode === "physical" || p)
     ? el("input", {
       name: "declared", class: "notation declared", autocomplete: "off", autocapitalize: "characters",
       "aria-label": T.stands_for, placeholder: T.stands_for,

@@ -5,6 +5,7 @@ fourth, North 北) at a four_p table, three at a laizi one; print sheets with on
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import pytest
@@ -70,6 +71,16 @@ def test_every_page_of_a_variant_tournament_answers(
     four = profile == "four_p"
     slug = tournament.slug
     assert (NORTH in shown[f"/director/t/{slug}/rounds/1/print/"]) == four
+    # the score slip asks for what the rules score: no doubling in four_p (R11.1), the bombs
+    # by class and the rockets in laizi (R11.2.4); a cell under every heading
+    slip = shown[f"/director/t/{slug}/rounds/1/print/"].split('id="score-slips"')[1]
+    heads = re.findall(r"<th>([^<]*)</th>", slip.split("</thead>")[0])
+    first_row = slip.split("<tbody>")[1].split("</tr>")[0]
+    assert ("Doubled" in heads) == (not four)
+    wild = ["soft (软炸弹)", "hard (硬炸弹)", "pure wild (纯癞子炸弹)", "Rockets"]
+    assert (set(wild) <= set(heads)) == (profile == "laizi")
+    assert ("Bombs" in heads) == (profile != "laizi")
+    assert first_row.count("<td>") == len(heads)
     standings = shown[f"/director/t/{slug}/export/standings.csv"]
     assert standings.count("\n") == players + 1
     header = shown[f"/director/t/{slug}/export/hands.csv"].splitlines()[0]

@@ -381,7 +381,11 @@ def test_a_key_reused_for_another_action_is_refused_with_its_message() -> None:
         ("phase", "This action is not allowed in the hand's current phase."),
         ("bad_notation", "The cards could not be read."),
         ("bad_request", "The action must be a bid, double, redouble, play or pass."),
-        ("invalid_deal", "The deal is not one pack split 17/17/17 plus a kitty of 3."),
+        (
+            "invalid_deal",
+            "The deal does not split the pack into the seats' hands and the kitty as the rules "
+            "say.",
+        ),
         ("invalid_result", "The result contradicts itself."),
         ("impossible_result", "No deal of one pack can give this result."),
         ("unknown_profile", "The rules refuse this."),

@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
+from referee.rules import get_profile
 from tournaments.common.errors import ApplicationError
 from tournaments.common.seats import seat_positions
 from tournaments.director import selectors as director_selectors
@@ -196,6 +197,7 @@ def round_print(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """Table cards, the seating sheet and score slips, ready to print."""
     tournament = tournament_or_404(slug)
     round_ = round_or_404(tournament, number)
+    profile = get_profile(tournament.rule_profile)
     context = {
         "tournament": tournament,
         "round": round_,
@@ -203,5 +205,9 @@ def round_print(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         "hand_numbers": range(1, tournament.hands_per_round + 1),
         "positions": seat_positions(tournament.rule_profile),
         "assignments": RefereeAssignment.objects.none(),
+        # the score slip's columns follow the rules: no doubling in four_p, bombs by class
+        # (and the rocket, ×4) in laizi
+        "has_doubling": profile.has_doubling,
+        "wild_cards": profile.wild_cards,
     }
     return render(request, "director/round_print.html", context)

@@ -71,7 +71,9 @@ RULES_MESSAGES = {
     "phase": lambda: _("This action is not allowed in the hand's current phase."),
     "bad_notation": lambda: _("The cards could not be read."),
     "bad_request": lambda: _("The action must be a bid, double, redouble, play or pass."),
-    "invalid_deal": lambda: _("The deal is not one pack split 17/17/17 plus a kitty of 3."),
+    "invalid_deal": lambda: _(
+        "The deal does not split the pack into the seats' hands and the kitty as the rules say."
+    ),
     "invalid_result": lambda: _("The result contradicts itself."),
     "impossible_result": lambda: _("No deal of one pack can give this result."),
 }

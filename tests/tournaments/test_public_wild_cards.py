@@ -10,11 +10,14 @@ import pytest
 from django.urls import reverse
 
 from tests.api.helpers import playing_table
+from tests.public_data import tournament_with_tables
 from tests.variant_deals import laizi_soft_bomb_deal
+from tournaments.hands.boards import board_create
+from tournaments.hands.replay import hand_replay, hand_wild_shown
 from tournaments.hands.wild import hand_wild_record
 from tournaments.hands.words import event_words
 from tournaments.hands.write import hand_action_record, hand_create
-from tournaments.models import Hand
+from tournaments.models import Hand, RoundBoard, Tournament
 from tournaments.public.selectors import hand_page
 
 pytestmark = pytest.mark.django_db
@@ -118,3 +121,51 @@ def test_a_physical_cards_hand_shows_the_wild_rank_typed_in_and_its_bombs(
     log = director_client.get(reverse("director:hand", args=[slug, hand.pk])).content.decode()
     assert "Wild rank drawn (癞子): 7." in log
     assert event_words("wild", {"wild": "T"}) == "Wild rank drawn (癞子): 10."
+
+
+def _live(client: Any, hand: Hand) -> str:
+    tournament = hand.table.round.tournament
+    Tournament.objects.filter(pk=tournament.pk).update(is_public=True, status="running")
+    return client.get(f"/t/{tournament.slug}/live/").content.decode()
+
+
+def test_the_live_board_shows_the_wild_rank_and_what_the_last_play_stood_for(
+    client: Any, settings: Any
+) -> None:
+    settings.PUBLIC_BOARD_SECONDS = 0  # each read renders the board afresh
+    hand = _hand()
+    assert "Wild (癞子)" not in _live(client, hand)
+    _record(hand, *AUCTION)
+    assert '· Wild (癞子): <b class="wild">7</b>' in _live(client, hand)
+    _record(hand, SOFT_BOMB)
+    last = _live(client, hand).split('<p class="last-play">', 1)[1].split("</p>", 1)[0]
+    declared = last.split('<span class="declared"', 1)[1]
+    assert declared.count("<b>5</b>") == 4 and "<b>7</b>" not in declared
+    _record(hand, {"seat": 1, "play": "pass"})
+    assert '<span class="declared"' in _live(client, hand)  # still the last play, one pass
+
+
+def test_a_secret_board_shows_no_wild_rank_on_the_live_board(client: Any, settings: Any) -> None:
+    """A duplicate laizi board still in play at another table of its section: the live board
+    shows neither its cards nor its wild rank (card_secrecy), though the landlord is known."""
+    tournament, tables = tournament_with_tables(tables=2, rule_profile="laizi", format="duplicate")
+    settings.PUBLIC_BOARD_SECONDS = 0
+    board = board_create(tournament=tournament, number=1, seed=918_273_645_501)
+    RoundBoard.objects.create(round=tables[0].round, section=1, hand_number=1, board=board)
+    hand = hand_create(table=tables[0])
+    assert hand.board_id == board.pk
+    bid = next(a for a in hand_detail_of(hand)["legal_actions"] if a.get("bid") == 3)
+    hand_action_record(hand=hand, action=bid)
+    assert hand_wild_shown(replay=hand_replay(hand=Hand.objects.get(pk=hand.pk))) is not None
+
+    live = _live(client, hand)
+
+    assert "Wild (癞子)" not in live and '<b class="wild">' not in live
+    assert 'class="bid">3</b>' in live  # the auction is shown; the cards are not
+
+
+def hand_detail_of(hand: Hand) -> dict[str, Any]:
+    from tournaments.hands import selectors as hand_selectors
+
+    row = Hand.objects.select_related("table__round__tournament", "board").get(pk=hand.pk)
+    return hand_selectors.hand_detail(hand=row, show_cards=True)

@@ -183,6 +183,10 @@ class LiveTable:
     replay: HandReplay | None = None
     cards_left: list[int] | None = None
     last_play: tuple[int, list[Card] | None] | None = None
+    #: what the last play's wild cards stood for (its ``as``, SPEC §11.2), None for a plain play
+    last_declared: list[Card] | None = None
+    #: a ``laizi`` hand's wild rank, once its landlord is known (``hand_wild_shown``)
+    wild: str | None = None
     #: each defender's stake so far, as the hand's rule profile counts them
     stakes: tuple[DefenderStake, ...] = ()
     passes: int = 0
@@ -316,8 +320,10 @@ def live_tables(
             row.replay = hand_replay(hand=hand, events=events.get(hand.pk, []))
             _live_state(row, row.replay)
             row.stakes = hand_stakes(row.replay.summary, hand.rule_profile)
-            if row.last_play is not None and not board.played[table_id]:
-                row.last_play = (row.last_play[0], None)  # a secret board's cards: "?"
+            if not board.played[table_id]:  # a secret board's cards: "?", its wild rank none
+                if row.last_play is not None:
+                    row.last_play = (row.last_play[0], None)
+                row.last_declared = row.wild = None
         row.key = live_card_key(
             tournament=tournament,
             table_id=table_id,
@@ -336,6 +342,7 @@ def _live_state(row: LiveTable, replay: HandReplay) -> None:
     state = replay.state
     if state is not None:
         row.cards_left = list(state.card_counts)
+    row.wild = hand_wild_shown(replay=replay)
     for event in reversed(replay.actions):
         action = event.payload["action"]
         if "play" in action:
@@ -343,6 +350,8 @@ def _live_state(row: LiveTable, replay: HandReplay) -> None:
                 row.passes += 1
                 continue
             row.last_play = (action["seat"], cards_of(action["play"]))
+            declared = action.get("as")
+            row.last_declared = cards_of(declared) if isinstance(declared, str) else None
         break
 
 

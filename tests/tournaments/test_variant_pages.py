@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from django.test import Client
 
+from referee.rules.cards import RANK_CHARS
 from tests.api.test_variant_tournaments import play_tournament
 from tournaments.archive.restore import tournament_import
 from tournaments.models import Board, Hand, Tournament
@@ -122,3 +123,16 @@ def test_a_variant_tournament_round_trips_through_its_archive(
         for b in Board.objects.filter(tournament=tournament).order_by("number")
     ]
     assert all((b.wild_rank is not None) == (profile == "laizi") for b in boards)
+
+
+def test_a_released_laizi_board_shows_its_wild_rank_on_its_traveller() -> None:
+    """R11.2.1: a laizi board's deal holds its wild rank; once the board is released (its
+    round closed) the traveller shows it beside the hands and the kitty."""
+    tournament = play_tournament("laizi", 6, seed=2, format="duplicate", rounds=1)
+    Tournament.objects.filter(pk=tournament.pk).update(is_public=True)
+    boards = list(Board.objects.filter(tournament=tournament))
+    assert boards and all(b.wild_rank is not None for b in boards)
+    for board in boards:
+        page = Client().get(f"/t/{tournament.slug}/boards/{board.number}/").content.decode()
+        rank = RANK_CHARS[board.wild_rank].replace("T", "10")
+        assert f'<tr class="wild"><th>Wild (癞子)</th><td><strong>{rank}</strong></td></tr>' in page

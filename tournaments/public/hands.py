@@ -65,6 +65,7 @@ def board_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         "board": board,
         "rows": rows,
         "positions": positions,
+        "columns": 2 + 3 * len(positions),  # round, table, and name, score, MP a seat
         "top": 2 * (sum(1 for h in hands if h.scores is not None) - 1),
         # hidden until every table that plays the board has closed its hand on it (or its
         # round is closed): card_secrecy; public pages show what anybody may see

@@ -26,7 +26,7 @@ from django.db.models import (
 )
 from django.utils.translation import get_language
 
-from referee.rules.cards import Card, parse_cards
+from referee.rules.cards import Card, parse_cards, rank_text
 from referee.rules.errors import RulesError
 from referee.rules.hand import HandState
 from referee.rules.laizi_scoring import BOMB_CLASS_FACTORS
@@ -596,10 +596,13 @@ def matchpoints(scores: list[int | None]) -> list[int | None]:
 
 
 def hand_deal_cards(*, board: Board) -> dict[str, Any]:
-    """A board's cards for its traveller: every seat's hand and the kitty. Only for a board
+    """A board's cards for its traveller: every seat's hand, the kitty and the wild rank.
+    Only for a board
     ``card_secrecy.board_cards_visible`` releases."""
     return {
         "hands": [sorted(cards_of(h) or [], key=_card_key) for h in board.seat_cards],
         "kitty": cards_of(board.kitty),
         "first_bidder": board.first_bidder,
+        # a laizi board's wild rank (R11.2.1), drawn with its deal
+        "wild": None if board.wild_rank is None else rank_text(board.wild_rank),
     }

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import Group
+from django.db.models.signals import post_migrate
 
 from tests import factories
 from tournaments.common.roles import REFEREE_GROUP
@@ -107,3 +108,50 @@ def empty_django_cache() -> Iterator[None]:
     from django.core.cache import cache
 
     cache.clear()
+
+
+def _transactional(request: pytest.FixtureRequest) -> bool:
+    """Whether the test's database is emptied by a flush afterwards (a live server, or
+    ``django_db(transaction=True)``), not rolled back."""
+    if {"transactional_db", "live_server"} & set(request.fixturenames):
+        return True
+    marker = request.node.get_closest_marker("django_db")
+    return marker is not None and bool(marker.kwargs.get("transaction"))
+
+
+@pytest.fixture(autouse=True)
+def _sqlite_flush_past_append_only_triggers(request: pytest.FixtureRequest) -> Iterator[None]:
+    """After a transactional test the database is emptied by ``flush``; on SQLite that is a
+    DELETE, which the append-only triggers of the hand log refuse (PostgreSQL truncates,
+    which they allow). Empty the tables here with the triggers lifted, then put them back,
+    so the flush that follows finds nothing to delete."""
+    if not _transactional(request):
+        yield
+        return
+    request.getfixturevalue("transactional_db")
+    yield
+    from django.core.management import call_command
+    from django.db import connection
+
+    if connection.vendor != "sqlite":
+        return
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger'")
+        triggers = cursor.fetchall()
+        for name, _ in triggers:
+            cursor.execute(f'DROP TRIGGER "{name}"')
+    try:
+        call_command("flush", interactive=False, verbosity=0)
+    finally:
+        with connection.cursor() as cursor:
+            for _, sql in triggers:
+                cursor.execute(sql)
+
+
+def _referee_group(**kwargs: Any) -> None:
+    """A flush empties auth_group; the referee group comes from a data migration, so it is
+    put back when the flush emits post_migrate (later tests expect it)."""
+    Group.objects.using(kwargs.get("using", "default")).get_or_create(name=REFEREE_GROUP)
+
+
+post_migrate.connect(_referee_group, dispatch_uid="tests.referee_group")

@@ -20,7 +20,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from django.db.models.signals import post_migrate
 
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
@@ -39,50 +38,6 @@ LANGUAGES = {"en": ("en", "en-GB,en;q=0.9"), "zh": ("zh-CN", "zh-CN,zh-Hans;q=0.
 TIMEOUT_MS = 15_000
 
 NewPage = Callable[..., Any]
-
-
-@pytest.fixture(autouse=True)
-def _sqlite_flush_past_append_only_triggers(request: pytest.FixtureRequest) -> Iterator[None]:
-    """After a live-server test the database is emptied by ``flush``; on SQLite that is a
-    DELETE, which the append-only triggers of the hand log refuse (PostgreSQL truncates,
-    which they allow). Empty the tables here with the triggers lifted, then put them back,
-    so the flush that follows finds nothing to delete."""
-    if "transactional_db" not in request.fixturenames and "live_server" not in (
-        request.fixturenames
-    ):
-        yield
-        return
-    request.getfixturevalue("transactional_db")
-    yield
-    from django.core.management import call_command
-    from django.db import connection
-
-    if connection.vendor != "sqlite":
-        return
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger'")
-        triggers = cursor.fetchall()
-        for name, _ in triggers:
-            cursor.execute(f'DROP TRIGGER "{name}"')
-    try:
-        call_command("flush", interactive=False, verbosity=0)
-    finally:
-        with connection.cursor() as cursor:
-            for _, sql in triggers:
-                cursor.execute(sql)
-
-
-def _referee_group(**kwargs: Any) -> None:
-    """A flush empties auth_group; the referee group comes from a data migration, so it is
-    put back when the flush emits post_migrate (later tests expect it)."""
-    from django.contrib.auth.models import Group
-
-    from tournaments.common.roles import REFEREE_GROUP
-
-    Group.objects.using(kwargs.get("using", "default")).get_or_create(name=REFEREE_GROUP)
-
-
-post_migrate.connect(_referee_group, dispatch_uid="tests.browser.referee_group")
 
 
 @pytest.fixture(scope="session")

@@ -99,19 +99,34 @@ TRIGGERS = {
 }
 
 
-def _replace_triggers(apps, schema_editor):
-    """PostgreSQL: the functions replaced (the triggers stay); SQLite: the triggers
-    dropped and created again."""
-    vendor = schema_editor.connection.vendor
-    for name, (table, event, pg_when, sqlite_when, message) in TRIGGERS.items():
-        if vendor == "postgresql":
-            schema_editor.execute(_audit._pg_function(name, pg_when, message), params=None)
-        elif vendor == "sqlite":
-            schema_editor.execute(f"DROP TRIGGER IF EXISTS {name}", params=None)
-            schema_editor.execute(
-                _freeze._sqlite_trigger(name, f"{event} ON {table}", sqlite_when, message),
-                params=None,
-            )
+#: The same triggers as 0010 and 0011 made them (reading the three-seat columns): what a
+#: reversal puts back once the columns hold the results again.
+BEFORE = {name: {**_freeze.TRIGGERS, **_audit.TRIGGERS}[name] for name in TRIGGERS}
+#: The same triggers refusing nothing: while a reversal copies the results back into the
+#: columns (the triggers of either schema would take that for a closed hand's result changed).
+IDLE = {
+    name: (table, event, "false", "0", message)
+    for name, (table, event, *_, message) in TRIGGERS.items()
+}
+
+
+def _triggers(triggers):
+    """Install ``triggers``. PostgreSQL: the functions replaced (the triggers stay); SQLite:
+    the triggers dropped and created again."""
+
+    def install(apps, schema_editor):
+        vendor = schema_editor.connection.vendor
+        for name, (table, event, pg_when, sqlite_when, message) in triggers.items():
+            if vendor == "postgresql":
+                schema_editor.execute(_audit._pg_function(name, pg_when, message), params=None)
+            elif vendor == "sqlite":
+                schema_editor.execute(f"DROP TRIGGER IF EXISTS {name}", params=None)
+                schema_editor.execute(
+                    _freeze._sqlite_trigger(name, f"{event} ON {table}", sqlite_when, message),
+                    params=None,
+                )
+
+    return install
 
 
 def _copy_to_arrays(apps, schema_editor):
@@ -218,8 +233,22 @@ class Migration(migrations.Migration):
     dependencies = [("tournaments", "0019_hand_state")]
 
     operations = [
+        # reversed, last: the triggers of 0010 and 0011 again, the columns filled
+        migrations.RunPython(migrations.RunPython.noop, _triggers(BEFORE)),
         *keeping_sqlite_triggers(
             [
+                # the board's columns may be NULL while they go: reversed, they come back
+                # empty and are filled from the arrays before they are NOT NULL again
+                *(
+                    migrations.AlterField(
+                        model_name="board",
+                        name=f"hand_{seat}",
+                        field=models.CharField(
+                            max_length=200, null=True, verbose_name=f"hand of seat {seat}"
+                        ),
+                    )
+                    for seat in range(3)
+                ),
                 migrations.AddField(
                     model_name="hand",
                     name="seats",
@@ -301,5 +330,5 @@ class Migration(migrations.Migration):
                 ),
             ]
         ),
-        migrations.RunPython(_replace_triggers, migrations.RunPython.noop),
+        migrations.RunPython(_triggers(TRIGGERS), _triggers(IDLE)),
     ]

@@ -60,8 +60,7 @@ def test_migration_0020_keeps_every_hand_through_the_three_seat_columns_and_back
         _migrate(latest)
 
     assert columns == {
-        pk: (list(result[1]), list(result[2] or [None, None, None]))
-        for pk, result in hands.items()
+        pk: (list(result[1]), list(result[2] or [None, None, None])) for pk, result in hands.items()
     }
     assert seat_cards == board.seat_cards
     assert {h.pk: tuple(getattr(h, f) for f in RESULT) for h in Hand.objects.all()} == hands

@@ -19,12 +19,19 @@ SCANNED = (
     "config",
 )
 SKIPPED_PARTS = ("migrations", "locale", "__pycache__")
-SUFFIXES = (".py", ".html", ".js", ".txt")
+SUFFIXES = (".py", ".html", ".js", ".txt", ".css", ".json")
 
 #: name -> the pattern of a three-seat assumption.
 ASSUMPTIONS = {
     "a three-seat column": re.compile(r"\b(score|doubled|hand)_[0-2]\b(?!\w)"),
-    "three seats counted out": re.compile(r"\brange\(3\)|\[0, 1, 2\]|\(0, 1, 2\)"),
+    "three seats counted out": re.compile(
+        r"\brange\((0,\s*)?3\)|[\[(]\s*0,\s*1,\s*2\s*,?\s*[\])]"
+        r"|[\[({]\s*([\"'])0\2,\s*\2?1\2,\s*\2?2\2\s*,?\s*[\])}]"
+    ),
+    "three of something, multiplied out": re.compile(r"\[(False|None|0|17)\]\s*\*\s*3\b"),
+    "a seat bound by three": re.compile(
+        r"\b(seat|position|landlord|first_bidder)\w*\s*(<\s*3|<=\s*2|>=\s*3|>\s*2)\b"
+    ),
     "a seat after another, by three": re.compile(r"%\s*3\b"),
     "three of something per seat": re.compile(
         r"\[(False|None|0|17), (False|None|0|17), (False|None|0|17)\]"
@@ -85,6 +92,14 @@ def test_the_scan_reads_the_service() -> None:
         '_SEAT = {"type": "integer", "minimum": 0, "maximum": 2}',
         "def doubled(self) -> tuple[bool, bool, bool]:",
         "score_0=-F('score_1') - F('score_2')",
+        'if not value or any(key not in ("0", "1", "2") for key in value):',
+        "seats = {'0', '1', '2'}",
+        "for seat in range(0, 3):",
+        "const order = [0,1,2];",
+        "scores = [None] * 3",
+        "if seat < 3:",
+        "if position >= 3:",
+        "assert 0 <= landlord_seat <= 2",
     ],
 )
 def test_each_assumption_is_caught(line: str) -> None:
@@ -102,6 +117,10 @@ def test_each_assumption_is_caught(line: str) -> None:
         "max_value=2**31 - 1",
         "kind = models.CharField(max_length=20)",
         "keys: dict[tuple[int, int, int], Hand] = {}",
+        "if bid < 3:",
+        "seats = [None] * hand.seats",
+        'if seat < len(seat_positions(profile)) and key in ("0", "1", "2", "3"):',
+        "for seat in range(0, hand.seats):",
     ],
 )
 def test_a_seat_count_from_the_profile_passes(line: str) -> None:

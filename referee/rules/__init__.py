@@ -48,7 +48,7 @@ from referee.rules.errors import (
 )
 from referee.rules.four_combos import beats_four, classify_four, legal_plays_four
 from referee.rules.four_hand import FourDeal, FourHandState
-from referee.rules.four_scoring import FourResult, score_four
+from referee.rules.four_scoring import FourResult, score_four, stake_breakdown_four
 from referee.rules.hand import Announcement, HandState, Phase
 from referee.rules.laizi import (
     InvalidSubstitution,
@@ -58,7 +58,7 @@ from referee.rules.laizi import (
     read_wild_play,
 )
 from referee.rules.laizi_hand import LaiziHandState
-from referee.rules.laizi_scoring import LaiziResult, score_laizi
+from referee.rules.laizi_scoring import LaiziResult, score_laizi, stake_breakdown_laizi
 from referee.rules.moves import legal_plays
 from referee.rules.physical import IMPOSSIBLE_CHECKS, PhysicalHandState, check_deal
 from referee.rules.profiles import (
@@ -146,5 +146,7 @@ __all__ = [
     "score_laizi",
     "score_result",
     "stake_breakdown",
+    "stake_breakdown_four",
+    "stake_breakdown_laizi",
     "wild_action_from_json",
 ]

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from referee.rules.errors import BadResult, InvalidResult
-from referee.rules.scoring import Winner
+from referee.rules.scoring import DefenderStake, StakeFactor, Winner
 
 SEATS = 4
 #: Two packs hold two 4-card bombs of each of 13 ranks and the four jokers (27).
@@ -97,11 +97,31 @@ def check_four_result(r: FourResult) -> None:
         raise InvalidResult("R7.3: an anti-spring needs the defenders to win", rule="R7.3")
 
 
+def stake_breakdown_four(result: FourResult) -> tuple[DefenderStake, ...]:
+    """Each defender's stake in seat order, factor by factor (R11.1.8): the bid, ×2 a bomb
+    (the four jokers included), ×2 for a spring or an anti-spring; no doubling, no cap.
+    ``winner`` plays no part, so a live hand's stakes so far come from its result as it
+    stands."""
+    factors = []
+    if result.bombs:
+        factors.append(StakeFactor("bombs", result.bombs, 2**result.bombs))
+    if result.spring or result.anti_spring:
+        factors.append(StakeFactor("anti_spring" if result.anti_spring else "spring", 1, 2))
+    return tuple(
+        DefenderStake(seat, result.bid, tuple(factors))
+        for seat in range(SEATS)
+        if seat != result.landlord
+    )
+
+
 def score_four(result: FourResult) -> tuple[int, int, int, int]:
-    """Scores of seats 0..3 (zero-sum); raises InvalidResult for an impossible result."""
+    """Scores of seats 0..3 (zero-sum): each defender wins or loses its stake
+    (``stake_breakdown_four``), the landlord the opposite of their sum; raises
+    InvalidResult for an impossible result."""
     check_four_result(result)
     won = 1 if result.winner == "defenders" else -1
-    stake = result.bid * 2 ** (result.bombs + int(result.spring or result.anti_spring))
-    scores = [won * stake] * SEATS
-    scores[result.landlord] = -3 * won * stake
+    scores = [0] * SEATS
+    for stake in stake_breakdown_four(result):
+        scores[stake.seat] = won * stake.value
+    scores[result.landlord] = -sum(scores)
     return scores[0], scores[1], scores[2], scores[3]

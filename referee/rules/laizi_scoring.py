@@ -12,11 +12,19 @@ from typing import Any
 
 from referee.rules.errors import BadResult, InvalidResult
 from referee.rules.profiles import COMP2016
-from referee.rules.scoring import DealResult, _contradictions
+from referee.rules.scoring import (
+    DealResult,
+    DefenderStake,
+    FactorKind,
+    StakeFactor,
+    _contradictions,
+)
 
 CLASS_FIELDS = ("soft_bombs", "hard_bombs", "pure_wild_bombs")
 #: Each bomb class with the factor it multiplies the stake by (R11.2.4; ``score_laizi``).
 BOMB_CLASS_FACTORS = (("soft", 2), ("hard", 4), ("pure_wild", 4))
+#: The rocket's factor in laizi (R11.2.4).
+ROCKET_FACTOR = 4
 #: One pack: four wild cards (a soft bomb uses at least one, the pure-wild bomb all four), and
 #: four natural cards of each of the twelve other ranks 3…2.
 MAX_HARD_BOMBS = 12
@@ -83,20 +91,44 @@ def check_laizi_result(r: LaiziResult) -> None:
         )
 
 
+def stake_breakdown_laizi(result: LaiziResult) -> tuple[DefenderStake, ...]:
+    """Each defender's stake in seat order, factor by factor (R8.1 with R11.2.4): the bid,
+    ×2 a soft bomb, ×4 a hard or pure-wild bomb, ×4 the rocket, ×2 for a spring or an
+    anti-spring, and ×2 for a double (×2 more when redoubled), between the landlord and that
+    defender only. ``winner`` plays no part (a live hand's stakes so far)."""
+    r = result.base
+    factor_of = dict(BOMB_CLASS_FACTORS)
+    counted: tuple[tuple[FactorKind, int, int], ...] = (
+        ("soft_bombs", result.soft_bombs, factor_of["soft"]),
+        ("hard_bombs", result.hard_bombs, factor_of["hard"]),
+        ("pure_wild_bombs", result.pure_wild_bombs, factor_of["pure_wild"]),
+        ("rockets", r.rockets, ROCKET_FACTOR),
+    )
+    common = [StakeFactor(kind, n, factor**n) for kind, n, factor in counted if n]
+    if r.spring or r.anti_spring:
+        common.append(StakeFactor("anti_spring" if r.anti_spring else "spring", 1, 2))
+    stakes = []
+    for seat in range(len(r.doubled)):
+        if seat == r.landlord:
+            continue
+        factors = list(common)
+        if r.doubled[seat]:
+            factors.append(StakeFactor("doubled", 1, 2))
+            if r.redoubled:
+                factors.append(StakeFactor("redoubled", 1, 2))
+        stakes.append(DefenderStake(seat, r.bid, tuple(factors)))
+    return tuple(stakes)
+
+
 def score_laizi(result: LaiziResult) -> tuple[int, int, int]:
-    """Scores of seats 0, 1, 2 (zero-sum); raises InvalidResult for an impossible result."""
+    """Scores of seats 0, 1, 2 (zero-sum): each defender wins or loses its stake
+    (``stake_breakdown_laizi``), the landlord the opposite of their sum; raises
+    InvalidResult for an impossible result."""
     check_laizi_result(result)
     r = result.base
     won = 1 if r.winner == "defenders" else -1
-    common = (
-        result.soft_bombs
-        + 2 * (result.hard_bombs + result.pure_wild_bombs + r.rockets)
-        + int(r.spring or r.anti_spring)
-    )
     scores = [0, 0, 0]
-    for seat in range(3):
-        if seat != r.landlord:
-            doubled = int(r.doubled[seat])
-            scores[seat] = won * r.bid * 2 ** (common + doubled + int(r.redoubled) * doubled)
+    for stake in stake_breakdown_laizi(result):
+        scores[stake.seat] = won * stake.value
     scores[r.landlord] = -sum(scores)
     return scores[0], scores[1], scores[2]

@@ -229,7 +229,18 @@ def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-FactorKind = Literal["bombs", "rockets", "spring", "anti_spring", "events", "doubled", "redoubled"]
+FactorKind = Literal[
+    "bombs",
+    "rockets",
+    "spring",
+    "anti_spring",
+    "events",
+    "doubled",
+    "redoubled",
+    "soft_bombs",
+    "hard_bombs",
+    "pure_wild_bombs",
+]
 
 
 @dataclass(frozen=True, slots=True)

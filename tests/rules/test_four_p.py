@@ -28,7 +28,7 @@ from referee.rules.four_combos import (
     legal_plays_four,
 )
 from referee.rules.four_hand import FourDeal, FourHandState
-from referee.rules.four_scoring import FourResult, score_four
+from referee.rules.four_scoring import FourResult, score_four, stake_breakdown_four
 from referee.rules.hand import Phase
 from tests.rules.variant_reference import four_plays
 
@@ -177,6 +177,9 @@ def test_answers_are_the_leads_that_beat_the_top(hand: list[int], top: Any) -> N
     assert legal_plays_four(hand, top) == [p for p in leads if beats_four(p, top)]
 
 
+SPRINGS = ("spring", "anti_spring")
+
+
 @settings(**SETTINGS)
 @given(
     landlord=st.integers(0, 3),
@@ -201,6 +204,13 @@ def test_scores_are_zero_sum_over_four_seats(
     defenders = [s for seat, s in enumerate(scores) if seat != landlord]
     assert len(set(defenders)) == 1 and scores[landlord] == -3 * defenders[0]
     assert (scores[landlord] > 0) == (winner == "landlord")
+    # each defender's stake, factor by factor, is the closed form of R11.1.8
+    stakes = stake_breakdown_four(result)
+    assert [s.seat for s in stakes] == [seat for seat in range(4) if seat != landlord]
+    won = 1 if winner == "defenders" else -1
+    for stake in stakes:
+        assert stake.value == stake.product == bid * 2 ** (bombs + (ending in SPRINGS))
+        assert scores[stake.seat] == won * stake.value
 
 
 @pytest.mark.parametrize("seed", range(12))

@@ -42,7 +42,7 @@ from referee.rules.laizi import (
     wild_readings,
 )
 from referee.rules.laizi_hand import LaiziHandState
-from referee.rules.laizi_scoring import LaiziResult, score_laizi
+from referee.rules.laizi_scoring import LaiziResult, score_laizi, stake_breakdown_laizi
 from tests.rules.variant_reference import laizi_plays
 
 SETTINGS: dict[str, Any] = {
@@ -287,11 +287,20 @@ def test_scores_are_zero_sum(
         anti_spring=ending == "anti_spring",
         winner="landlord" if ending in ("landlord", "spring") else "defenders",
     )
-    scores = score_laizi(
-        LaiziResult(base=base, soft_bombs=soft, hard_bombs=hard, pure_wild_bombs=pure)
-    )
+    result = LaiziResult(base=base, soft_bombs=soft, hard_bombs=hard, pure_wild_bombs=pure)
+    scores = score_laizi(result)
     assert sum(scores) == 0
     assert (scores[landlord] > 0) == (base.winner == "landlord")
+    # each defender's stake, factor by factor, is the closed form of PROTOCOL-variants §2.4
+    stakes = stake_breakdown_laizi(result)
+    assert [s.seat for s in stakes] == [seat for seat in range(3) if seat != landlord]
+    won = 1 if base.winner == "defenders" else -1
+    common = soft + 2 * (hard + pure + rockets) + (ending in ("spring", "anti_spring"))
+    for stake in stakes:
+        d = int(doubled[stake.seat])
+        exponent = common + d + int(base.redoubled) * d
+        assert stake.value == stake.product == bid * 2**exponent
+        assert scores[stake.seat] == won * stake.value
 
 
 @pytest.mark.parametrize("seed", range(6))

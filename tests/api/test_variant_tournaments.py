@@ -79,7 +79,13 @@ def _check_hand_read(hand: dict[str, Any]) -> None:
     assert len(hand["scores"]) == hand["seats"] == len(hand["doubled"])
     if hand["hands"] is not None:  # a board's cards stay hidden until its section has played it
         assert len(hand["hands"]) == hand["seats"]
-    assert hand["stakes"] is None  # a variant's factors are not the three-player ones
+    if hand["status"] == "finished":  # each farmer wins or loses its stake, by the variant's
+        landlord = hand["landlord"]  # own factors (R11.1.8, R11.2.4)
+        assert hand["stakes"][landlord] is None
+        farmers = [seat for seat in range(hand["seats"]) if seat != landlord]
+        assert [abs(hand["scores"][s]) for s in farmers] == [hand["stakes"][s] for s in farmers]
+    else:  # passed out: no landlord, no stake
+        assert hand["stakes"] is None
     if hand["rule_profile"] == "laizi":
         classes = hand["bomb_classes"]
         assert set(classes) == {"soft", "hard", "pure_wild"}

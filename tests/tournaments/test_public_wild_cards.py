@@ -4,6 +4,8 @@ cards stood for, in English and 简体中文."""
 
 from __future__ import annotations
 
+import random
+import re
 from typing import Any
 
 import pytest
@@ -169,3 +171,31 @@ def hand_detail_of(hand: Hand) -> dict[str, Any]:
 
     row = Hand.objects.select_related("table__round__tournament", "board").get(pk=hand.pk)
     return hand_selectors.hand_detail(hand=row, show_cards=True)
+
+
+def test_a_farmers_stake_counts_the_soft_bomb_live_and_in_the_score_breakdown(
+    client: Any, settings: Any
+) -> None:
+    """R11.2.4: the soft bomb doubles each farmer's stake (bid 3 × 2 = 6) on the live board
+    and in the hand's read; once the hand is over, the breakdown on its page shows the soft
+    bomb as a factor, and each farmer's score is its stake, won or lost."""
+    settings.PUBLIC_BOARD_SECONDS = 0
+    hand = _hand()
+    _record(hand, *AUCTION, SOFT_BOMB)
+    assert hand_detail_of(hand)["stakes"] == [None, 6, 6]
+    live = _live(client, hand)
+    assert 'title="3 (bid) × 2 (1 soft bomb) = 6"' in live
+    rng = random.Random(7)
+    while (detail := hand_detail_of(hand))["status"] == "playing":
+        hand_action_record(hand=hand, action=rng.choice(detail["legal_actions"]))
+    detail = hand_detail_of(hand)
+    rows = hand_page(hand=Hand.objects.get(pk=hand.pk)).breakdown
+    farmers = [row for row in rows if not row["landlord"]]
+    assert [row["seat"] for row in farmers] == [1, 2]
+    for row in farmers:
+        kinds = {factor.kind: factor.value for factor in row["stake"].factors}
+        assert kinds["soft_bombs"] == 2 ** detail["bomb_classes"]["soft"]
+        assert abs(detail["scores"][row["seat"]]) == row["stake"].value
+    page = client.get(_url(hand)).content.decode()
+    soft = detail["bomb_classes"]["soft"]
+    assert re.search(rf"\b{soft} soft bombs?\)", page.split('<table class="breakdown">', 1)[1])

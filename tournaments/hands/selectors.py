@@ -10,7 +10,9 @@ from django.db.models import Count, Prefetch, Q, QuerySet
 
 from referee.rules.cards import format_cards
 from referee.rules.errors import RulesError
+from referee.rules.four_scoring import FourResult, stake_breakdown_four
 from referee.rules.hand import HandState
+from referee.rules.laizi_scoring import LaiziResult, stake_breakdown_laizi
 from referee.rules.physical import IMPOSSIBLE_CHECKS, PhysicalHandState
 from referee.rules.profiles import PROFILES, get_profile
 from referee.rules.scoring import DealResult, DefenderStake, stake_breakdown
@@ -176,28 +178,40 @@ def summary_result(summary: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def hand_stakes(summary: dict[str, Any], profile_key: str) -> tuple[DefenderStake, ...]:
+def hand_stakes(
+    summary: dict[str, Any], profile_key: str, bomb_classes: dict[str, int] | None = None
+) -> tuple[DefenderStake, ...]:
     """Each defender's stake as the hand stands (R8.1): the bid times every factor so far,
-    as the hand's rule profile counts them (``stake_breakdown``); none before a landlord."""
+    as the hand's rule profile counts them (``stake_breakdown``, and a variant's own:
+    R11.1.8, R11.2.4 with ``bomb_classes``, ``hand_bomb_classes``); none before a landlord."""
     fields = summary_result(summary)
     if fields["landlord"] is None or fields["bid"] is None:
         return ()
-    if profile_key not in PROFILES:  # a variant's own factors (R11.1.8, R11.2.4): no breakdown
-        return ()
-    try:  # the winner plays no part in a stake: a live hand has none yet
-        result = DealResult.from_json({**fields, "winner": fields["winner"] or "defenders"})
-        return stake_breakdown(result, get_profile(profile_key))
+    fields["winner"] = fields["winner"] or "defenders"  # no part in a stake: a live hand's
+    try:
+        profile = get_profile(profile_key)
+        if profile_key in PROFILES:
+            return stake_breakdown(DealResult.from_json(fields), profile)
+        if profile.wild_cards:
+            if bomb_classes is None:
+                return ()
+            classes = {f"{name}_bombs": count for name, count in bomb_classes.items()}
+            return stake_breakdown_laizi(LaiziResult.from_json({**fields, **classes}))
+        return stake_breakdown_four(FourResult.from_json(fields))
     except RulesError:  # a profile this server does not know (an imported archive)
         return ()
 
 
-def _stakes(summary: dict[str, Any], profile_key: str) -> list[int | None] | None:
+def _stakes(
+    summary: dict[str, Any], profile_key: str, bomb_classes: dict[str, int] | None
+) -> list[int | None] | None:
     """What each defender stands to win or lose now, None for the landlord; None before
     a landlord."""
-    stakes = {stake.seat: stake.value for stake in hand_stakes(summary, profile_key)}
+    stakes = hand_stakes(summary, profile_key, bomb_classes)
     if not stakes:
         return None
-    return [stakes.get(seat) for seat in seat_positions(profile_key)]
+    values = {stake.seat: stake.value for stake in stakes}
+    return [values.get(seat) for seat in seat_positions(profile_key)]
 
 
 def _iso(value: datetime) -> str:
@@ -295,7 +309,7 @@ def hand_detail(
         "counts": hand.counts,
         **summary_result(summary),
         "scores": summary["scores"],
-        "stakes": _stakes(summary, hand.rule_profile),
+        "stakes": _stakes(summary, hand.rule_profile, hand_bomb_classes(replay=replay)),
         "turn": None,
         "top_play": None,
         "cards_left": None,

@@ -220,6 +220,12 @@ def factor_words(factor: StakeFactor) -> str:
         return ngettext(
             "1 + %(n)s bomb, rocket or spring", "1 + %(n)s bombs, rockets or springs", n
         ) % {"n": n}
+    if factor.kind == "soft_bombs":
+        return ngettext("%(n)s soft bomb", "%(n)s soft bombs", n) % {"n": n}
+    if factor.kind == "hard_bombs":
+        return ngettext("%(n)s hard bomb", "%(n)s hard bombs", n) % {"n": n}
+    if factor.kind == "pure_wild_bombs":
+        return ngettext("%(n)s pure-wild bomb", "%(n)s pure-wild bombs", n) % {"n": n}
     if factor.kind == "doubled":
         return _("doubled")
     if factor.kind == "redoubled":

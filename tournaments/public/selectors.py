@@ -319,7 +319,8 @@ def live_tables(
             row.hand = hand
             row.replay = hand_replay(hand=hand, events=events.get(hand.pk, []))
             _live_state(row, row.replay)
-            row.stakes = hand_stakes(row.replay.summary, hand.rule_profile)
+            classes = hand_bomb_classes(replay=row.replay)
+            row.stakes = hand_stakes(row.replay.summary, hand.rule_profile, classes)
             if not board.played[table_id]:  # a secret board's cards: "?", its wild rank none
                 if row.last_play is not None:
                     row.last_play = (row.last_play[0], None)
@@ -443,7 +444,7 @@ def hand_page(*, hand: Hand) -> HandPage:
     )
     if not shown.played:  # the replay of a secret board: the auction only
         page.steps = [s for s in page.steps if s.kind in ("bid", "double", "redouble")]
-    page.breakdown = breakdown(replay.summary, hand.rule_profile)
+    page.breakdown = breakdown(replay.summary, hand.rule_profile, hand_bomb_classes(replay=replay))
     return page
 
 
@@ -503,14 +504,16 @@ def _steps(replay: HandReplay, *, deal_counts: list[int] | None, kitty_size: int
     return steps
 
 
-def breakdown(summary: dict[str, Any], profile_key: str) -> list[dict[str, Any]]:
+def breakdown(
+    summary: dict[str, Any], profile_key: str, bomb_classes: dict[str, int] | None = None
+) -> list[dict[str, Any]]:
     """Per seat: a farmer's stake factor by factor, as the hand's rule profile counts them
-    (``referee.rules.scoring.stake_breakdown``, the code that scored the hand), won or
-    lost; the landlord scores the sum, opposite (R8.1)."""
+    (``referee.rules.scoring.stake_breakdown`` or a variant's, the code that scored the
+    hand), won or lost; the landlord scores the sum, opposite (R8.1)."""
     scores = summary["scores"]
     if not summary["winner"] or scores is None or None in scores:
         return []
-    stakes = {stake.seat: stake for stake in hand_stakes(summary, profile_key)}
+    stakes = {stake.seat: stake for stake in hand_stakes(summary, profile_key, bomb_classes)}
     if not stakes:
         return []
     doubled = summary["doubled"]

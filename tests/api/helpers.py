@@ -1,6 +1,7 @@
 """Helpers of the API tests: a playing table with its referee, and writes with keys."""
 
 import itertools
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib.auth.models import Group
@@ -55,3 +56,25 @@ def post(
 
 def start_hand(client: APIClient, table: Table, **body: Any) -> Any:
     return post(client, f"/api/v1/tables/{table.pk}/hands/", {"deal": "random", **body})
+
+
+#: Which of a hand's legal actions (its read, the actions) a test plays next.
+Choose = Callable[[dict[str, Any], list[dict[str, Any]]], dict[str, Any]]
+
+
+def play_out(client: APIClient, hand: dict[str, Any], choose: Choose) -> dict[str, Any]:
+    """Play ``hand`` (its read) through the API to its end, each action the one ``choose``
+    takes among the legal actions the API lists, each accepted; the last read."""
+    while hand["status"] in ("bidding", "doubling", "playing"):
+        options = hand["legal_actions"]
+        assert options, hand
+        action = choose(hand, options)
+        answer = post(
+            client,
+            f"/api/v1/hands/{hand['id']}/actions/",
+            action,
+            HTTP_IF_MATCH=str(hand["version"]),
+        )
+        assert answer.status_code == 200, (action, answer.json())
+        hand = answer.json()
+    return hand

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from tests.api.helpers import assign, client_for, post, referee_user
+from tests.api.helpers import assign, client_for, play_out, post, referee_user
 from tournaments.hands.audit import hands_audit
 from tournaments.models import (
     Hand,
@@ -55,21 +55,13 @@ def _play_hand(client: Any, table: Table, rng: random.Random, deal: str) -> dict
     1, so that few hands are passed out)."""
     started = post(client, f"/api/v1/tables/{table.pk}/hands/", {"deal": deal})
     assert started.status_code == 201, started.json()
-    hand = started.json()
-    while hand["status"] in ("bidding", "doubling", "playing"):
-        options = hand["legal_actions"]
-        assert options, hand
+
+    def choose(hand: dict[str, Any], options: list[dict[str, Any]]) -> dict[str, Any]:
         if hand["version"] == 0:
             options = [a for a in options if a.get("bid") == 1] or options
-        action = rng.choice(options)
-        answer = post(
-            client,
-            f"/api/v1/hands/{hand['id']}/actions/",
-            action,
-            HTTP_IF_MATCH=str(hand["version"]),
-        )
-        assert answer.status_code == 200, (action, answer.json())
-        hand = answer.json()
+        return rng.choice(options)
+
+    hand = play_out(client, started.json(), choose)
     _check_hand_read(hand)
     return hand
 

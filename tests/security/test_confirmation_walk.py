@@ -9,7 +9,14 @@ import pytest
 from django.test import Client
 
 from tests import factories
-from tests.api.helpers import assign, client_for, playing_table, post, referee_user
+from tests.api.helpers import (
+    assign,
+    client_for,
+    play_out,
+    playing_table,
+    post,
+    referee_user,
+)
 from tournaments.hands.corrections import hand_result_correct
 from tournaments.hands.write import hand_create, hand_record_result
 from tournaments.models import Hand, HandEvent, Seat, Table
@@ -329,19 +336,15 @@ def test_api_players_confirm_with_pins_at_a_four_seat_table(landlord: int, farme
     ref = referee_user("four-ref")
     assign(ref, table)
     client, rng = client_for(ref), random.Random(landlord)
-    hand = post(client, f"/api/v1/tables/{table.pk}/hands/", {"deal": "random"}).json()
-    while hand["status"] in ("bidding", "doubling", "playing"):
-        options = hand["legal_actions"]
+
+    def choose(hand: dict[str, Any], options: list[dict[str, Any]]) -> dict[str, Any]:
         if hand["status"] == "bidding":  # the landlord-to-be bids 3, the others pass
             wanted = 3 if hand["turn"] == landlord else 0
             options = [a for a in options if a.get("bid") == wanted]
-        action = rng.choice(options)
-        hand = post(
-            client,
-            f"/api/v1/hands/{hand['id']}/actions/",
-            action,
-            HTTP_IF_MATCH=str(hand["version"]),
-        ).json()
+        return rng.choice(options)
+
+    started = post(client, f"/api/v1/tables/{table.pk}/hands/", {"deal": "random"}).json()
+    hand = play_out(client, started, choose)
     assert hand["landlord"] == landlord and hand["confirmation"] == "pending"
     url = f"/api/v1/hands/{hand['id']}/confirm/"
     pins = {s.position: s.entry.pin for s in Seat.objects.filter(table=table)}

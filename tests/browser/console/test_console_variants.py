@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, Route, expect
+from playwright.sync_api import Browser, BrowserContext, Page, Route, expect
 
 from referee.rules.cards import RANK_CHARS
 from tests.api.helpers import assign, playing_table, referee_user
@@ -40,6 +40,21 @@ def _sign_in_and_open(page: Page, referee: Any) -> None:
     expect(page.locator("#app h1")).to_have_text("My tables now")
     page.click("button.table-open")
     expect(page.locator("section.hand")).to_be_visible()
+
+
+def _console_at(
+    browser: Browser, live_server: Any, profile: str, table: tuple[str, str], **create: Any
+) -> tuple[Hand, BrowserContext, Page]:
+    """A playing table of ``profile`` (its name and slug), its referee signed in on a phone
+    with the hand (``create``: ``hand_create``'s arguments) open."""
+    name, slug = table
+    at = playing_table(name=name, slug=slug, rule_profile=profile)
+    referee = _referee(at)
+    hand = hand_create(table=at, **create)
+    context = _phone(browser, live_server, "en")
+    page = context.new_page()
+    _sign_in_and_open(page, referee)
+    return hand, context, page
 
 
 def _detail(hand: Hand) -> dict[str, Any]:
@@ -90,13 +105,14 @@ def _enter(page: Page, action: dict[str, Any]) -> None:
 def test_a_four_seat_hand_from_the_first_bid_to_the_last_card(
     live_server: Any, console_browser: Browser, http_cookies: None, artefacts: Path
 ) -> None:
-    table = playing_table(name="Four-player open", slug="four-p-open", rule_profile="four_p")
-    assert table.seats.count() == 4  # the factory seats the profile's table
-    referee = _referee(table)
-    hand = hand_create(table=table, seed=FOUR_P_SEED)
-    context = _phone(console_browser, live_server, "en")
-    page = context.new_page()
-    _sign_in_and_open(page, referee)
+    hand, context, page = _console_at(
+        console_browser,
+        live_server,
+        "four_p",
+        ("Four-player open", "four-p-open"),
+        seed=FOUR_P_SEED,
+    )
+    assert hand.table.seats.count() == 4  # the factory seats the profile's table
 
     # Four seats everywhere: the seat list, the cards left, each seat's cards.
     assert page.locator("select[name=seat] option").count() == 4
@@ -150,12 +166,13 @@ def test_a_four_seat_hand_from_the_first_bid_to_the_last_card(
 def test_a_soft_bomb_entered_by_choosing_what_the_wild_card_stands_for(
     live_server: Any, console_browser: Browser, http_cookies: None, artefacts: Path
 ) -> None:
-    table = playing_table(name="Wild-card open", slug="laizi-open", rule_profile="laizi")
-    referee = _referee(table)
-    hand = hand_create(table=table, deal=laizi_soft_bomb_deal())
-    context = _phone(console_browser, live_server, "en")
-    page = context.new_page()
-    _sign_in_and_open(page, referee)
+    hand, context, page = _console_at(
+        console_browser,
+        live_server,
+        "laizi",
+        ("Wild-card open", "laizi-open"),
+        deal=laizi_soft_bomb_deal(),
+    )
     # No wild rank before the landlord is known (it is drawn then, R11.2.1).
     assert "Wild (癞子)" not in _state(page)
 
@@ -215,12 +232,14 @@ def test_a_physical_cards_laizi_hand_takes_the_wild_rank_drawn_then_a_soft_bomb(
     """Physical cards: the console cannot know the cards, so the referee taps the wild rank
     turned up once the landlord is known (no play is offered before it), then enters 5557
     on the rank buttons and says what the wild card stands for (5555)."""
-    table = playing_table(name="Wild-card club", slug="laizi-club", rule_profile="laizi")
-    referee = _referee(table)
-    hand = hand_create(table=table, physical_cards=True, first_bidder=0)
-    context = _phone(console_browser, live_server, "en")
-    page = context.new_page()
-    _sign_in_and_open(page, referee)
+    hand, context, page = _console_at(
+        console_browser,
+        live_server,
+        "laizi",
+        ("Wild-card club", "laizi-club"),
+        physical_cards=True,
+        first_bidder=0,
+    )
     expect(page.locator("#wild-entry")).to_have_count(0)  # no landlord yet
 
     page.click("button.action[data-action=bid][data-value='3']")
@@ -328,12 +347,13 @@ def test_a_soft_bomb_entered_while_earlier_writes_wait_keeps_what_the_wild_card_
     readings of 5557: it asks what the wild card stands for, as for physical cards, and the
     play reaches the server with its declaration once the connection is back (without it the
     cards would be recorded as a trio and a single)."""
-    table = playing_table(name="Wild-card queue", slug="laizi-queue", rule_profile="laizi")
-    referee = _referee(table)
-    hand = hand_create(table=table, deal=laizi_soft_bomb_deal())
-    context = _phone(console_browser, live_server, "en")
-    page = context.new_page()
-    _sign_in_and_open(page, referee)
+    hand, context, page = _console_at(
+        console_browser,
+        live_server,
+        "laizi",
+        ("Wild-card queue", "laizi-queue"),
+        deal=laizi_soft_bomb_deal(),
+    )
     # Online: seat 0 bids 3, nobody doubles, seat 0 leads a 3.
     for action in ({"bid": 3}, {"double": False}, {"double": False}, {"play": "3"}):
         version = _detail(hand)["version"]

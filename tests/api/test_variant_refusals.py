@@ -233,6 +233,9 @@ def test_each_role_meets_the_variant_refusals_or_its_permission_refusal(role: st
     refused(f"hands/{physical['id']}/wild/", {"wild": "X"}, 422, "invalid_wild_rank")
     refused(f"hands/{dealt['id']}/wild/", {"wild": "7"}, 409, "wild_rank_dealt")
     refused(f"hands/{physical['id']}/result/", result, 409, "result_from_log")
+    # a value of another JSON type than the schema gives: refused as the schema refuses it
+    refused(f"hands/{physical['id']}/actions/", {"seat": "0", "bid": 1}, 400, "validation")
+    refused(f"hands/{physical['id']}/actions/", {"seat": 0, "double": "yes"}, 400, "validation")
     assert list(Hand.objects.order_by("pk").values_list("version", flat=True)) == versions
 
 

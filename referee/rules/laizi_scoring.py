@@ -18,11 +18,13 @@ from referee.rules.scoring import (
     FactorKind,
     StakeFactor,
     _contradictions,
+    defender_stakes,
 )
 
 CLASS_FIELDS = ("soft_bombs", "hard_bombs", "pure_wild_bombs")
 #: Each bomb class with the factor it multiplies the stake by (R11.2.4; ``score_laizi``).
 BOMB_CLASS_FACTORS = (("soft", 2), ("hard", 4), ("pure_wild", 4))
+_CLASS_FACTOR = dict(BOMB_CLASS_FACTORS)
 #: The rocket's factor in laizi (R11.2.4).
 ROCKET_FACTOR = 4
 #: One pack: four wild cards (a soft bomb uses at least one, the pure-wild bomb all four), and
@@ -97,27 +99,16 @@ def stake_breakdown_laizi(result: LaiziResult) -> tuple[DefenderStake, ...]:
     anti-spring, and ×2 for a double (×2 more when redoubled), between the landlord and that
     defender only. ``winner`` plays no part (a live hand's stakes so far)."""
     r = result.base
-    factor_of = dict(BOMB_CLASS_FACTORS)
     counted: tuple[tuple[FactorKind, int, int], ...] = (
-        ("soft_bombs", result.soft_bombs, factor_of["soft"]),
-        ("hard_bombs", result.hard_bombs, factor_of["hard"]),
-        ("pure_wild_bombs", result.pure_wild_bombs, factor_of["pure_wild"]),
+        ("soft_bombs", result.soft_bombs, _CLASS_FACTOR["soft"]),
+        ("hard_bombs", result.hard_bombs, _CLASS_FACTOR["hard"]),
+        ("pure_wild_bombs", result.pure_wild_bombs, _CLASS_FACTOR["pure_wild"]),
         ("rockets", r.rockets, ROCKET_FACTOR),
     )
     common = [StakeFactor(kind, n, factor**n) for kind, n, factor in counted if n]
     if r.spring or r.anti_spring:
         common.append(StakeFactor("anti_spring" if r.anti_spring else "spring", 1, 2))
-    stakes = []
-    for seat in range(len(r.doubled)):
-        if seat == r.landlord:
-            continue
-        factors = list(common)
-        if r.doubled[seat]:
-            factors.append(StakeFactor("doubled", 1, 2))
-            if r.redoubled:
-                factors.append(StakeFactor("redoubled", 1, 2))
-        stakes.append(DefenderStake(seat, r.bid, tuple(factors)))
-    return tuple(stakes)
+    return defender_stakes(r, common)
 
 
 def score_laizi(result: LaiziResult) -> tuple[int, int, int]:

@@ -9,6 +9,7 @@ mode (R8.5) and a cap (R8.3).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -288,9 +289,16 @@ def stake_breakdown(result: DealResult, profile: RuleProfile) -> tuple[DefenderS
     (R8.1, R8.5, R7.4, R8.3); factors that multiply by 1 are left out. ``result`` is taken
     as it is (``score_result`` checks it first); ``winner`` plays no part, so a live hand's
     stakes so far come from its result as it stands."""
-    common = _common_factors(result, profile)
+    return defender_stakes(result, _common_factors(result, profile), profile.cap)
+
+
+def defender_stakes(
+    result: DealResult, common: Sequence[StakeFactor], cap: int | None = None
+) -> tuple[DefenderStake, ...]:
+    """Each defender's stake, in seat order: the bid, the factors both share (``common``)
+    and its own double and the redouble (R4.2, R4.3), at most ``cap``."""
     stakes = []
-    for seat in range(3):
+    for seat in range(len(result.doubled)):
         if seat == result.landlord:
             continue
         factors = list(common)
@@ -298,7 +306,7 @@ def stake_breakdown(result: DealResult, profile: RuleProfile) -> tuple[DefenderS
             factors.append(StakeFactor("doubled", 1, 2))
             if result.redoubled:  # R4.3: the landlord's redouble answers every double
                 factors.append(StakeFactor("redoubled", 1, 2))
-        stakes.append(DefenderStake(seat, result.bid, tuple(factors), profile.cap))
+        stakes.append(DefenderStake(seat, result.bid, tuple(factors), cap))
     return tuple(stakes)
 
 

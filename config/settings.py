@@ -129,6 +129,19 @@ DATABASE_LOCK_TIMEOUT = env.float("DATABASE_LOCK_TIMEOUT", default=10.0)
 DATABASE_IDLE_IN_TRANSACTION_TIMEOUT = env.float(
     "DATABASE_IDLE_IN_TRANSACTION_TIMEOUT", default=60.0
 )
+# The client's side of the same promise (libpq, TCP): a server or a network that stops
+# answering without closing the connection (a partition, a host gone, a route black-holed)
+# would otherwise hold a request on an open connection for the kernel's ~15 minutes of
+# retransmissions. Data sent and not acknowledged within DATABASE_TCP_USER_TIMEOUT seconds
+# ends the connection (`tcp_user_timeout`); a connection silent for DATABASE_KEEPALIVES_IDLE
+# seconds is probed every DATABASE_KEEPALIVES_INTERVAL and given up after
+# DATABASE_KEEPALIVES_COUNT unanswered probes (or the user timeout, whichever comes first),
+# which also ends a wait for the answer of a statement already sent. A healthy server answers
+# the probes, so a long statement is never cut by them. 0 turns each off (idle 0: no keepalives).
+DATABASE_TCP_USER_TIMEOUT = env.float("DATABASE_TCP_USER_TIMEOUT", default=10.0)
+DATABASE_KEEPALIVES_IDLE = env.int("DATABASE_KEEPALIVES_IDLE", default=10)
+DATABASE_KEEPALIVES_INTERVAL = env.int("DATABASE_KEEPALIVES_INTERVAL", default=5)
+DATABASE_KEEPALIVES_COUNT = env.int("DATABASE_KEEPALIVES_COUNT", default=3)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # Parameters bound on the server and prepared statements: psycopg prepares a statement
     # that a connection runs repeatedly (its second run on), so PostgreSQL stops parsing and
@@ -148,6 +161,16 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     _db_options = DATABASES["default"].setdefault("OPTIONS", {})
     if DATABASE_CONNECT_TIMEOUT > 0:
         _db_options["connect_timeout"] = DATABASE_CONNECT_TIMEOUT
+    if DATABASE_TCP_USER_TIMEOUT > 0:
+        _db_options["tcp_user_timeout"] = int(DATABASE_TCP_USER_TIMEOUT * 1000)  # milliseconds
+    if DATABASE_KEEPALIVES_IDLE > 0:
+        _db_options.update(keepalives=1, keepalives_idle=DATABASE_KEEPALIVES_IDLE)
+        if DATABASE_KEEPALIVES_INTERVAL > 0:
+            _db_options["keepalives_interval"] = DATABASE_KEEPALIVES_INTERVAL
+        if DATABASE_KEEPALIVES_COUNT > 0:
+            _db_options["keepalives_count"] = DATABASE_KEEPALIVES_COUNT
+    else:
+        _db_options["keepalives"] = 0
     _db_options["options"] = " ".join(
         filter(
             None,

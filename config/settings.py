@@ -211,10 +211,13 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "config.lockout.lockout_response"
 AXES_VERBOSE = False
-# And per client address, whatever the username (config/throttling.py, DRF's throttle): at most
-# SIGN_IN_RATE sign-in attempts (API token, admin/director and referee console forms), then 429
-# with Retry-After. Empty: no per-address limit. Generous enough for a venue behind one NAT.
+# And per client address, whatever the username (config/throttling.py, a token bucket):
+# SIGN_IN_BURST sign-in attempts (API token, admin/director and referee console forms) at once,
+# then one more each time SIGN_IN_RATE allows (30/min: every 2 s); beyond, 429 with Retry-After.
+# So at most SIGN_IN_BURST password hashes of one address run at once. Empty rate: no
+# per-address limit. Generous enough for a venue behind one NAT.
 SIGN_IN_RATE = env.str("SIGN_IN_RATE", default="30/min")
+SIGN_IN_BURST = env.int("SIGN_IN_BURST", default=5)
 # Reverse proxies in front of the app that append to X-Forwarded-For (e.g. 1 behind nginx):
 # the client address is taken that many hops back. 0: REMOTE_ADDR (X-Forwarded-For ignored).
 TRUSTED_PROXIES = env.int("TRUSTED_PROXIES", default=0)

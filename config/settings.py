@@ -200,11 +200,16 @@ LOGIN_URL = "admin:login"
 # refused (even with the right password) for AXES_COOLOFF_MINUTES; the count restarts after a
 # success. Keyed on the pair so that one table's typos, or an attacker elsewhere, cannot lock a
 # whole venue behind one NAT address out. Attempts are stored in the database, so every worker
-# process sees them. Unlock early: manage.py axes_reset_username <name>.
+# process sees them. Unlock early: manage.py axes_reset_username <name in lower case>.
+# A user name is one name whatever its case (tournaments/common/usernames.py): sign-in finds
+# the account in any case, django-axes counts the name in lower case. Django's ModelBackend
+# stays last only for the sessions it signed in; the one before it decides every password.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
+    "tournaments.common.usernames.CaseInsensitiveModelBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
+AXES_USERNAME_CALLABLE = "tournaments.common.usernames.axes_username"
 AXES_FAILURE_LIMIT = env.int("AXES_FAILURE_LIMIT", default=5)
 AXES_COOLOFF_TIME = timedelta(minutes=env.int("AXES_COOLOFF_MINUTES", default=15))
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]

@@ -38,6 +38,7 @@ from tournaments.archive.export import (
 from tournaments.common.errors import ApplicationError
 from tournaments.common.roles import user_is_privileged
 from tournaments.common.seats import SEAT_COUNTS
+from tournaments.common.usernames import user_by_username
 from tournaments.hands.replay import (
     SUMMARY_FIELDS,
     HandReplay,
@@ -350,7 +351,8 @@ class _Restore:
             raise ArchiveError(where, f"expected a user name, got {name!r}")
         if name not in self.users:
             model = get_user_model()
-            user = model.objects.filter(**{model.USERNAME_FIELD: name}).first()
+            # The account of that name in any case (names differ by more than case).
+            user = user_by_username(name)
             if user is None:
                 user = model(**{model.USERNAME_FIELD: name}, is_active=False)
                 user.set_unusable_password()

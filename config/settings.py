@@ -129,6 +129,19 @@ DATABASE_LOCK_TIMEOUT = env.float("DATABASE_LOCK_TIMEOUT", default=10.0)
 DATABASE_IDLE_IN_TRANSACTION_TIMEOUT = env.float(
     "DATABASE_IDLE_IN_TRANSACTION_TIMEOUT", default=60.0
 )
+# The client's side of the same promise (libpq, TCP): a server or a network that stops
+# answering without closing the connection (a partition, a host gone, a route black-holed)
+# would otherwise hold a request on an open connection for the kernel's ~15 minutes of
+# retransmissions. Data sent and not acknowledged within DATABASE_TCP_USER_TIMEOUT seconds
+# ends the connection (`tcp_user_timeout`); a connection silent for DATABASE_KEEPALIVES_IDLE
+# seconds is probed every DATABASE_KEEPALIVES_INTERVAL and given up after
+# DATABASE_KEEPALIVES_COUNT unanswered probes (or the user timeout, whichever comes first),
+# which also ends a wait for the answer of a statement already sent. A healthy server answers
+# the probes, so a long statement is never cut by them. 0 turns each off (idle 0: no keepalives).
+DATABASE_TCP_USER_TIMEOUT = env.float("DATABASE_TCP_USER_TIMEOUT", default=10.0)
+DATABASE_KEEPALIVES_IDLE = env.int("DATABASE_KEEPALIVES_IDLE", default=10)
+DATABASE_KEEPALIVES_INTERVAL = env.int("DATABASE_KEEPALIVES_INTERVAL", default=5)
+DATABASE_KEEPALIVES_COUNT = env.int("DATABASE_KEEPALIVES_COUNT", default=3)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # Parameters bound on the server and prepared statements: psycopg prepares a statement
     # that a connection runs repeatedly (its second run on), so PostgreSQL stops parsing and
@@ -148,6 +161,16 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     _db_options = DATABASES["default"].setdefault("OPTIONS", {})
     if DATABASE_CONNECT_TIMEOUT > 0:
         _db_options["connect_timeout"] = DATABASE_CONNECT_TIMEOUT
+    if DATABASE_TCP_USER_TIMEOUT > 0:
+        _db_options["tcp_user_timeout"] = int(DATABASE_TCP_USER_TIMEOUT * 1000)  # milliseconds
+    if DATABASE_KEEPALIVES_IDLE > 0:
+        _db_options.update(keepalives=1, keepalives_idle=DATABASE_KEEPALIVES_IDLE)
+        if DATABASE_KEEPALIVES_INTERVAL > 0:
+            _db_options["keepalives_interval"] = DATABASE_KEEPALIVES_INTERVAL
+        if DATABASE_KEEPALIVES_COUNT > 0:
+            _db_options["keepalives_count"] = DATABASE_KEEPALIVES_COUNT
+    else:
+        _db_options["keepalives"] = 0
     _db_options["options"] = " ".join(
         filter(
             None,
@@ -177,21 +200,29 @@ LOGIN_URL = "admin:login"
 # refused (even with the right password) for AXES_COOLOFF_MINUTES; the count restarts after a
 # success. Keyed on the pair so that one table's typos, or an attacker elsewhere, cannot lock a
 # whole venue behind one NAT address out. Attempts are stored in the database, so every worker
-# process sees them. Unlock early: manage.py axes_reset_username <name>.
+# process sees them. Unlock early: manage.py axes_reset_username <name in lower case>.
+# A user name is one name whatever its case (tournaments/common/usernames.py): sign-in finds
+# the account in any case, django-axes counts the name in lower case. Django's ModelBackend
+# stays last only for the sessions it signed in; the one before it decides every password.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
+    "tournaments.common.usernames.CaseInsensitiveModelBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
+AXES_USERNAME_CALLABLE = "tournaments.common.usernames.axes_username"
 AXES_FAILURE_LIMIT = env.int("AXES_FAILURE_LIMIT", default=5)
 AXES_COOLOFF_TIME = timedelta(minutes=env.int("AXES_COOLOFF_MINUTES", default=15))
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "config.lockout.lockout_response"
 AXES_VERBOSE = False
-# And per client address, whatever the username (config/throttling.py, DRF's throttle): at most
-# SIGN_IN_RATE sign-in attempts (API token, admin/director and referee console forms), then 429
-# with Retry-After. Empty: no per-address limit. Generous enough for a venue behind one NAT.
+# And per client address, whatever the username (config/throttling.py, a token bucket):
+# SIGN_IN_BURST sign-in attempts (API token, admin/director and referee console forms) at once,
+# then one more each time SIGN_IN_RATE allows (30/min: every 2 s); beyond, 429 with Retry-After.
+# So at most SIGN_IN_BURST password hashes of one address run at once. Empty rate: no
+# per-address limit. Generous enough for a venue behind one NAT.
 SIGN_IN_RATE = env.str("SIGN_IN_RATE", default="30/min")
+SIGN_IN_BURST = env.int("SIGN_IN_BURST", default=5)
 # Reverse proxies in front of the app that append to X-Forwarded-For (e.g. 1 behind nginx):
 # the client address is taken that many hops back. 0: REMOTE_ADDR (X-Forwarded-For ignored).
 TRUSTED_PROXIES = env.int("TRUSTED_PROXIES", default=0)

@@ -61,6 +61,7 @@ def generous_sign_in_rate(settings: Any) -> None:
     table that transactional tests do not empty: the per-address rate is tested with its own
     value in tests/security/test_sign_in_rate.py."""
     settings.SIGN_IN_RATE = "100000/min"
+    settings.SIGN_IN_BURST = 100000
 
 
 @pytest.fixture

@@ -20,8 +20,9 @@ NON_FIELD_ERRORS = api_settings.NON_FIELD_ERRORS_KEY
 class TokenObtainApi(ObtainAuthToken):
     """POST username and password, get the user's API token (not a hand write, so no
     idempotency key). A wrong username or password is 401 ``invalid_credentials``; five
-    failures for one username from one address lock it (429 ``locked_out``); more than
-    SIGN_IN_RATE attempts from one address, whatever the username, are 429 ``throttled``."""
+    failures for one username from one address lock it (429 ``locked_out``); and
+    the attempts from one address beyond its allowance (SIGN_IN_BURST at once, then
+    SIGN_IN_RATE), whatever the username, are 429 ``throttled``."""
 
     serializer_class = TokenInput
     parser_classes = (FormParser, MultiPartParser, BoundedJSONParser)

@@ -161,5 +161,5 @@ def link_login(request: HttpRequest) -> HttpResponse:
     except ApplicationError as exc:
         context = {"message": exc.message, "code": exc.code}
         return render(request, "referee/link_invalid.html", context, status=400)
-    login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+    login(request, user, backend="tournaments.common.usernames.CaseInsensitiveModelBackend")
     return redirect("referee:console")

@@ -13,8 +13,11 @@ import pytest
 from axes.models import AccessAttempt
 from django.core.cache import caches
 from django.test import Client
+from hypothesis import given
+from hypothesis import strategies as st
 from rest_framework.authtoken.models import Token
 
+from config.throttling import Bucket, SignInRateThrottle, bucket_take
 from tests import factories
 
 pytestmark = pytest.mark.django_db
@@ -27,6 +30,15 @@ RATE = 5
 @pytest.fixture(autouse=True)
 def sign_in_rate(settings: Any) -> None:
     settings.SIGN_IN_RATE = f"{RATE}/min"
+    settings.SIGN_IN_BURST = RATE
+
+
+@pytest.fixture
+def clock(monkeypatch: Any) -> list[float]:
+    """The throttle's clock, standing still until a test moves it (``clock[0] += 2``)."""
+    now = [1_000_000.0]
+    monkeypatch.setattr(SignInRateThrottle, "timer", lambda self: now[0])
+    return now
 
 
 @pytest.fixture
@@ -139,11 +151,16 @@ def test_the_api_and_the_forms_share_one_count_per_address(client: Any, user: An
 
 @pytest.mark.postgresql
 @pytest.mark.django_db(transaction=True)
-def test_sixteen_threads_of_random_usernames_are_throttled(user: Any) -> None:
-    """The issue's reproduction, against a live database shared by the threads: at most
-    about SIGN_IN_RATE attempts reach the password check, the rest are 429."""
+def test_sixteen_threads_of_random_usernames_are_throttled(
+    user: Any, settings: Any, clock: list[float]
+) -> None:
+    """The issue's reproduction, against a live database shared by the threads, with the
+    default allowance (5 at once, then 30 a minute) and the clock standing still: of 64
+    attempts at once, exactly the burst reaches the password check, the rest are 429."""
+    settings.SIGN_IN_RATE, settings.SIGN_IN_BURST = "30/min", 5
     caches["shared"].clear()
     statuses: list[int] = []
+    retry_after: set[str] = set()
     lock = threading.Lock()
 
     def attack(n: int) -> None:
@@ -152,12 +169,16 @@ def test_sixteen_threads_of_random_usernames_are_throttled(user: Any) -> None:
         client = Client()
         try:
             for i in range(4):
-                status = token(client, f"random-{n}-{i}", "wrong", "10.9.9.9").status_code
+                response = token(client, f"random-{n}-{i}", "wrong", "10.9.9.9")
                 with lock:
-                    statuses.append(status)
+                    statuses.append(response.status_code)
+                    if response.status_code == 429:
+                        assert response.json()["code"] == "throttled"
+                        retry_after.add(response["Retry-After"])
         finally:
             connection.close()
 
+    attempts = AccessAttempt.objects.count()
     threads = [threading.Thread(target=attack, args=(n,)) for n in range(16)]
     for thread in threads:
         thread.start()
@@ -165,7 +186,93 @@ def test_sixteen_threads_of_random_usernames_are_throttled(user: Any) -> None:
         thread.join()
     assert len(statuses) == 64
     assert set(statuses) <= {401, 429}
-    # One address's window is read and written under a lock: exactly RATE attempts pass.
-    assert statuses.count(401) == RATE
-    assert statuses.count(429) == 64 - RATE
+    # One address's bucket is read and written under a lock: exactly the burst passes.
+    assert statuses.count(401) == 5
+    assert statuses.count(429) == 64 - 5
+    assert retry_after == {"2"}  # the next token, 60 s / 30 later
+    # Only the five allowed attempts were checked (django-axes recorded them), nothing else.
+    assert AccessAttempt.objects.count() - attempts == 5
     caches["shared"].clear()
+
+
+def test_a_burst_gets_a_few_at_once_then_one_per_interval(
+    client: Any, user: Any, settings: Any, clock: list[float]
+) -> None:
+    """SIGN_IN_BURST at once, then one every 60 / SIGN_IN_RATE seconds; each refusal is
+    429 ``throttled`` with the seconds to the next allowed attempt, and checks nothing."""
+    settings.SIGN_IN_RATE, settings.SIGN_IN_BURST = "30/min", 3
+    statuses = [token(client, f"burst-{i}", "wrong", "10.4.0.1").status_code for i in range(3)]
+    assert statuses == [401, 401, 401]
+    attempts = AccessAttempt.objects.count()
+    for i in range(10):
+        response = token(client, f"burst-more-{i}", "wrong", "10.4.0.1")
+        assert response.status_code == 429
+        assert response["Retry-After"] == "2"
+        body = response.json()
+        assert body["code"] == "throttled" and body["details"]["retry_after"] == 2
+    refused = token(client, "ref-rate", PASSWORD, "10.4.0.1")  # even the right password
+    assert refused.status_code == 429 and "token" not in refused.json()
+    assert AccessAttempt.objects.count() == attempts  # refused before any password check
+
+    clock[0] += 1
+    assert token(client, "ref-rate", PASSWORD, "10.4.0.1")["Retry-After"] == "1"
+    clock[0] += 1  # two seconds after the burst: one more attempt
+    response = token(client, "ref-rate", PASSWORD, "10.4.0.1")
+    assert response.status_code == 200
+    assert response.json()["token"] == Token.objects.get(user=user).key
+    assert token(client, "nobody", "wrong", "10.4.0.1").status_code == 429
+    clock[0] += 60  # a quiet minute refills the burst, never more
+    statuses = [token(client, f"later-{i}", "wrong", "10.4.0.1").status_code for i in range(4)]
+    assert statuses == [401, 401, 401, 429]
+
+
+def test_the_forms_answer_the_burst_with_retry_after(
+    client: Any, user: Any, settings: Any, clock: list[float]
+) -> None:
+    settings.SIGN_IN_RATE, settings.SIGN_IN_BURST = "12/min", 2
+    for i in range(2):
+        form = {"username": f"nobody-{i}", "password": "wrong"}
+        assert client.post("/referee/login/", form, REMOTE_ADDR="10.4.0.2").status_code == 200
+    response = client.post(
+        "/referee/login/", {"username": "ref-rate", "password": PASSWORD}, REMOTE_ADDR="10.4.0.2"
+    )
+    assert response.status_code == 429
+    assert response["Retry-After"] == "5"
+    assert "_auth_user_id" not in client.session
+
+
+@given(
+    gaps=st.lists(st.floats(min_value=0, max_value=10, allow_nan=False), max_size=60),
+    burst=st.integers(min_value=1, max_value=8),
+    per_minute=st.integers(min_value=1, max_value=120),
+)
+def test_the_bucket_never_allows_more_than_the_burst_plus_the_rate(
+    gaps: list[float], burst: int, per_minute: int
+) -> None:
+    """In any span of d seconds at most burst + d * rate attempts pass; a refusal's wait is
+    exactly when the next attempt passes; attempts spaced by the interval all pass."""
+    per_second = per_minute / 60
+    bucket: Bucket | None = None
+    now = 0.0
+    allowed: list[float] = []
+    for gap in gaps:
+        now += gap
+        take = bucket_take(bucket, now=now, burst=burst, per_second=per_second)
+        if take.allowed:
+            allowed.append(now)
+            assert take.wait == 0
+        else:
+            assert take.wait > 0
+            later = bucket_take(take.bucket, now=now + take.wait + 1e-9, burst=burst,
+                                per_second=per_second)  # fmt: skip
+            assert later.allowed
+        bucket = take.bucket
+    for i, start in enumerate(allowed):
+        for j in range(i, len(allowed)):
+            assert j - i + 1 <= burst + (allowed[j] - start) * per_second + 1e-6
+
+    bucket, now = None, 0.0
+    for _ in range(3 * burst):
+        take = bucket_take(bucket, now=now, burst=burst, per_second=per_second)
+        assert take.allowed
+        bucket, now = take.bucket, now + 1 / per_second + 1e-9

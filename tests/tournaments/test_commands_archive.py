@@ -19,6 +19,7 @@ from tournaments.models import (
     Hand,
     HandEvent,
     HandSeatResult,
+    Penalty,
     Player,
     Round,
     StandingSnapshot,
@@ -50,7 +51,9 @@ def _generate(**options: Any) -> Tournament:
     # results reopened, with a reason, and the final standings published again.
     director = get_user_model().objects.create(username=f"gen-{tournament.pk}", is_staff=True)
     tournament_reopen(tournament=tournament, reason="late penalty", recorded_by=director)
-    penalty_create(entry=entry, points=-3, reason="R9.2 late")
+    penalty_create(
+        entry=entry, points=-3, reason="R9.2 late", recorded_by=director, idempotency_key="late-1"
+    )
     return tournament_finish(tournament=tournament, recorded_by=director)
 
 
@@ -166,6 +169,43 @@ def test_export_import_export_is_byte_identical(
         (rank, total) for rank, total, _ in generated_archive.ranking
     ]
     assert generated.log_version == generated_archive.log_version
+
+
+def test_an_archive_imports_again_into_its_own_instance_as_a_copy(
+    generated_archive: Generated, generated: Tournament, tmp_path: Path
+) -> None:
+    """Into the instance that holds it already: refused under its own slug (naming the way
+    out, nothing written), imported as a copy with --slug: the same tournament, its
+    penalties' idempotency keys included (they are per tournament and user)."""
+    path = tmp_path / "again.json"
+    path.write_text(generated_archive.archive, encoding="utf-8")
+    counts = (Tournament.objects.count(), Penalty.objects.count(), Hand.objects.count())
+    with pytest.raises(CommandError, match=r"exists already.*--slug"):
+        call_command("tournament_import", str(path), stdout=StringIO())
+    assert (Tournament.objects.count(), Penalty.objects.count(), Hand.objects.count()) == counts
+
+    out = StringIO()
+    call_command("tournament_import", str(path), "--slug", "copy", stdout=out)
+    assert "imported copy" in out.getvalue()
+    copy = Tournament.objects.get(slug="copy")
+    expected = json.loads(generated_archive.archive)
+    expected["tournament"]["slug"] = "copy"
+    assert json.loads(export("copy")) == expected
+    assert export(generated.slug) == generated_archive.archive  # the original untouched
+    keys = Penalty.objects.filter(idempotency_key="late-1")
+    assert {p.tournament_id for p in keys} == {generated.pk, copy.pk}
+    assert len({p.recorded_by_id for p in keys}) == 1  # the same director, twice
+
+    # A retry of the original penalty still finds the original, not the copy's.
+    original = keys.get(tournament=generated)
+    again = penalty_create(
+        entry=original.entry,
+        points=original.points,
+        reason=original.reason,
+        recorded_by=original.recorded_by,
+        idempotency_key="late-1",
+    )
+    assert again.pk == original.pk
 
 
 def test_a_version_2_archive_with_boards_imports_as_the_same_tournament(

@@ -20,6 +20,7 @@ from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 from django.utils.translation import gettext_lazy as _
 
+from tournaments.admin import users  # noqa: F401  (registers the user admin)
 from tournaments.admin.safety import DatabaseRefusalMixin, SafeAutocompleteMixin
 from tournaments.common.errors import ApplicationError
 from tournaments.common.roles import user_is_director

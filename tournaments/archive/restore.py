@@ -38,6 +38,7 @@ from tournaments.archive.export import (
 from tournaments.common.errors import ApplicationError
 from tournaments.common.roles import user_is_privileged
 from tournaments.common.seats import SEAT_COUNTS
+from tournaments.common.usernames import user_by_username
 from tournaments.hands.replay import (
     SUMMARY_FIELDS,
     HandReplay,
@@ -318,7 +319,8 @@ def settings_check(fields: dict[str, Any]) -> None:
 class _Restore:
     """One restore: builds and saves the rows, checking as it goes (inside a transaction)."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, slug: str | None = None) -> None:
+        self.slug = slug
         self.users: dict[str, Any] = {}
         self.entries_by_order: dict[int, Entry] = {}
         self.hands: dict[tuple[int, int, int], Hand] = {}
@@ -350,7 +352,8 @@ class _Restore:
             raise ArchiveError(where, f"expected a user name, got {name!r}")
         if name not in self.users:
             model = get_user_model()
-            user = model.objects.filter(**{model.USERNAME_FIELD: name}).first()
+            # The account of that name in any case (names differ by more than case).
+            user = user_by_username(name)
             if user is None:
                 user = model(**{model.USERNAME_FIELD: name}, is_active=False)
                 user.set_unusable_password()
@@ -382,8 +385,14 @@ class _Restore:
         t = _get(data, "tournament", "(top)", dict)
         fields = _fields(Tournament, t, TOURNAMENT_FIELDS, "tournament")
         settings_check(fields)
+        if self.slug is not None:  # a copy, beside the original (e.g. in the same instance)
+            fields["slug"] = self.slug
         if Tournament.objects.filter(slug=fields["slug"]).exists():
-            raise ArchiveError("tournament.slug", f"a tournament {fields['slug']!r} exists already")
+            raise ArchiveError(
+                "tournament.slug",
+                f"a tournament {fields['slug']!r} exists already; import the archive as a "
+                "copy under another slug (manage.py tournament_import --slug)",
+            )
         tournament = Tournament(**fields)
         _validate(tournament, "tournament", [])
         tournament.save()
@@ -609,14 +618,17 @@ def archive_loads(text: str) -> Any:
         raise ArchiveError(f"line {exc.lineno}, column {exc.colno}", exc.msg) from exc
 
 
-def tournament_import(*, text: str) -> Tournament:
-    """Restore the tournament archived in ``text``; all or nothing."""
+def tournament_import(*, text: str, slug: str | None = None) -> Tournament:
+    """Restore the tournament archived in ``text``; all or nothing. With ``slug``, as a copy
+    under that slug (everything else as archived): an archive can then be imported again
+    into the instance it came from, its penalties' idempotency keys included (they are per
+    tournament and user)."""
     from tournaments.standings.snapshots import standings_request
 
     data = archive_loads(text)
     try:
         with transaction.atomic():
-            tournament = _Restore().run(data)
+            tournament = _Restore(slug=slug).run(data)
             tournament_id = tournament.pk
             # Queue the standings (a finished tournament's too: the import writes no change).
             transaction.on_commit(lambda: standings_request(tournament_id=tournament_id))

@@ -2,6 +2,8 @@
 
 - Who may do what: ``roles`` (director, referee, public), ``access`` (the permission checks,
   with stable codes), ``referee_sessions`` (a referee's session ends after a fixed time).
+- Accounts: ``usernames`` (a user name is one name whatever its case: the check, the lookup,
+  the sign-in backend).
 - Refusals and arguments: ``errors`` (``ApplicationError``), ``validation`` (a service's plain
   arguments), ``model_validation`` (a model's fields), ``limits`` (the largest numbers).
 - The database: ``transactions`` (a hand write's transaction), ``rows`` (the hand write's

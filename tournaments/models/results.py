@@ -81,7 +81,8 @@ class Penalty(models.Model):
 
     Never edited or deleted: a mistaken penalty is revoked (``revoked_at``, ``revoked_by``,
     ``revoke_reason``, each set once), which keeps the record.  The database enforces it
-    (migration 0011).  An idempotency key belongs to the user who recorded the penalty.
+    (migration 0011).  An idempotency key belongs to the user who recorded the penalty, in
+    its tournament.
     """
 
     tournament = models.ForeignKey(
@@ -135,10 +136,12 @@ class Penalty(models.Model):
                 condition=Q(points__range=(-10_000, 10_000)), name="penalty_points_range"
             ),
             models.CheckConstraint(condition=~Q(reason=""), name="penalty_reason_given"),
+            # Per tournament too: a copy of a tournament (an archive imported again) keeps
+            # its penalties' keys (migration 0025).
             models.UniqueConstraint(
-                fields=["recorded_by", "idempotency_key"],
+                fields=["tournament", "recorded_by", "idempotency_key"],
                 condition=Q(idempotency_key__isnull=False),
-                name="penalty_idempotency_key_once_per_user",
+                name="penalty_idempotency_key_once_per_tournament_and_user",
             ),
         )
 

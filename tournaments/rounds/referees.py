@@ -16,6 +16,12 @@ from django.utils.translation import gettext as _
 
 from tournaments.common.errors import ApplicationError
 from tournaments.common.roles import REFEREE_GROUP, user_is_director, user_is_privileged
+from tournaments.common.usernames import (
+    USERNAME_TAKEN,
+    user_by_username,
+    username_check_free,
+    username_taken_message,
+)
 from tournaments.common.validation import text_check
 from tournaments.models import RefereeAssignment, Round, Table
 
@@ -57,11 +63,12 @@ def referee_account_create(*, username: str) -> Any:
         user.full_clean(exclude=["password"])
     except ValidationError as exc:
         raise ApplicationError("invalid", " ".join(exc.messages)) from exc
+    username_check_free(user.get_username())
     try:
         with transaction.atomic():
             user.save()
-    except IntegrityError as exc:
-        raise ApplicationError("username_taken", _("That user name is taken.")) from exc
+    except IntegrityError as exc:  # made at the same moment: the database's unique index
+        raise ApplicationError(USERNAME_TAKEN, username_taken_message()) from exc
     user.groups.add(Group.objects.get_or_create(name=REFEREE_GROUP)[0])
     return user
 
@@ -75,8 +82,7 @@ def referee_account_assign(
     Returns the assignment and whether the account is new. Any refusal writes nothing."""
     from tournaments.rounds.services import referee_assign  # rounds imports this module
 
-    model = get_user_model()
-    user = model.objects.filter(**{model.USERNAME_FIELD: (username or "").strip()}).first()
+    user = user_by_username((username or "").strip())
     created = user is None
     if user is None:
         user = referee_account_create(username=username)
@@ -102,10 +108,9 @@ def referee_password_set(
     text_check("username", username, max_length=150)
     text_check("password", password, max_length=PASSWORD_MAX_LENGTH)
     text_check("password_again", password_again, max_length=PASSWORD_MAX_LENGTH)
+    found = user_by_username(username.strip())
     model = get_user_model()
-    user = (
-        model.objects.select_for_update().filter(**{model.USERNAME_FIELD: username.strip()}).first()
-    )
+    user = None if found is None else model.objects.select_for_update().get(pk=found.pk)
     if user is None:
         raise ApplicationError("not_found", _("No account by that user name."))
     referee_account_check(user=user)

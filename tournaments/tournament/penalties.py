@@ -29,7 +29,9 @@ def penalty_create(
 ) -> Penalty:
     """Record a penalty (negative points) or an adjustment (positive) on ``entry``,
     optionally tied to a hand the entry played. A retry by the same user with the same key
-    returns the first record; keys are per user (another user's key is another key)."""
+    returns the first record; keys are per tournament and user (another user's key, or the
+    same key in another tournament, is another key: a tournament imported again as a copy
+    keeps its penalties' keys)."""
     idempotency_key_check(idempotency_key)
     user_id = getattr(recorded_by, "pk", None)
     if idempotency_key is not None and user_id is None:
@@ -38,7 +40,9 @@ def penalty_create(
         )
     if idempotency_key is not None:
         previous = Penalty.objects.filter(
-            recorded_by_id=user_id, idempotency_key=idempotency_key
+            tournament_id=entry.tournament_id,
+            recorded_by_id=user_id,
+            idempotency_key=idempotency_key,
         ).first()
         if previous is not None:
             same = (previous.entry_id, previous.points, previous.reason, previous.hand_id) == (

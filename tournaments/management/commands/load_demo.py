@@ -30,6 +30,7 @@ from rest_framework.authtoken.models import Token
 from referee.rules.hand import HandState
 from tournaments.common.roles import REFEREE_GROUP
 from tournaments.common.seats import no_doubles
+from tournaments.common.usernames import user_by_username
 from tournaments.hands.boards import board_create
 from tournaments.hands.replay import hand_replay
 from tournaments.hands.write import (
@@ -176,7 +177,7 @@ class Command(BaseCommand):
             else f"{reverse('referee:console')}"
         )
         User = get_user_model()
-        existing = User.objects.filter(username=username).first()
+        existing = user_by_username(username)  # in any case: names differ by more than case
         if existing is not None:
             self._logins.append(f"{username}: existing user, password unchanged  ({where})")
             return existing

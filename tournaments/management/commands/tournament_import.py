@@ -14,6 +14,10 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("path")
+        parser.add_argument(
+            "--slug",
+            help="import as a copy under this slug (e.g. into the instance it was exported from)",
+        )
 
     def handle(self, *args: Any, **opts: Any) -> None:
         try:
@@ -21,7 +25,7 @@ class Command(BaseCommand):
         except (OSError, UnicodeDecodeError) as exc:
             raise CommandError(f"{opts['path']}: {exc}") from exc
         try:
-            tournament = tournament_import(text=text)
+            tournament = tournament_import(text=text, slug=opts.get("slug"))
         except ApplicationError as exc:
             raise CommandError(f"{opts['path']}: {exc.message}") from exc
         self.stdout.write(f"imported {tournament.slug} (tournament {tournament.pk})")

@@ -44,14 +44,17 @@ from typing import Any
 import pytest
 import segno
 import yaml
-from django.core.management import call_command
 from django.db import connection
 from playwright.sync_api import Browser, expect
 
 from tests.conftest import NGINX, POSTGRESQL_CONFIGURED
 from tests.integration.test_faults import wait_for_port
 
-pytestmark = pytest.mark.proxy
+# On PostgreSQL gunicorn serves the test database: each test's writes (gunicorn's) are
+# emptied after it, as a transactional test's are.
+pytestmark = [pytest.mark.proxy]
+if POSTGRESQL_CONFIGURED:
+    pytestmark.append(pytest.mark.django_db(transaction=True))
 
 REPO = Path(__file__).resolve().parents[2]
 COMPOSE_FILE = REPO / "docker-compose.yml"
@@ -264,15 +267,11 @@ def stack(request: pytest.FixtureRequest) -> Iterator[Stack]:
     # Not under pytest's tmp_path: kept short, and reachable by nginx's workers.
     root = Path(tempfile.mkdtemp(prefix="doudizhu-proxy-"))
     stack = Stack(root)
-    blocker = None
     if POSTGRESQL_CONFIGURED:
         # The test database (migrated, with its cache table): gunicorn and the tests' own
-        # manage.py commands are other processes, which see what each of them commits;
-        # emptied at the end, as a transactional test's is.
+        # manage.py commands are other processes, which see what each of them commits.
         request.getfixturevalue("django_db_setup")
-        blocker = request.getfixturevalue("django_db_blocker")
-        with blocker.unblock():
-            database_url = _postgresql_test_database()
+        database_url = _postgresql_test_database()
     else:
         database_url = f"sqlite:///{root}/db.sqlite3"
     stack.web_env = web_environment(database_url, root / "static")
@@ -315,9 +314,6 @@ def stack(request: pytest.FixtureRequest) -> Iterator[Stack]:
         for name in ("gunicorn.log", "error.log", "access.log"):
             print(f"----- {name}\n{stack.log(name)[-4000:]}")
         shutil.rmtree(root, ignore_errors=True)
-        if blocker is not None:
-            with blocker.unblock():
-                call_command("flush", interactive=False, verbosity=0)
 
 
 # ------------------------------------------------------------------ raw HTTP through nginx
@@ -378,7 +374,7 @@ def test_director_and_referee_work_through_the_proxy_on_its_port(
     page.fill("input[name=username]", "proxy-director")
     page.fill("input[name=password]", PASSWORD)
     page.click("input[type=submit], button[type=submit]")
-    expect(page.locator("h1")).to_have_text("Director dashboard")
+    expect(page.locator("h1")).to_have_text("Director dashboard", timeout=TIMEOUT_MS)
     cookies = {c["name"]: c for c in director.cookies()}
     # compose's defaults: Secure cookies, which Chromium keeps on http://localhost
     assert cookies["sessionid"]["secure"] and cookies["csrftoken"]["secure"]
@@ -388,8 +384,8 @@ def test_director_and_referee_work_through_the_proxy_on_its_port(
     page.fill("input[name=name]", "Through the proxy")
     page.fill("input[name=slug]", "through-proxy")
     page.click("button[type=submit]")
-    expect(page).to_have_url(f"{stack.url}/director/t/through-proxy/")
-    expect(page.locator("h1")).to_contain_text("Through the proxy")
+    expect(page).to_have_url(f"{stack.url}/director/t/through-proxy/", timeout=TIMEOUT_MS)
+    expect(page.locator("h1")).to_contain_text("Through the proxy", timeout=TIMEOUT_MS)
 
     # Another: a referee assigned to the playing table, with a one-time sign-in link.
     page.goto(round_path)
@@ -412,18 +408,18 @@ def test_director_and_referee_work_through_the_proxy_on_its_port(
     phone.set_default_timeout(TIMEOUT_MS)
     page = phone.new_page()
     page.goto(link)
-    expect(page.locator("#sign-in-code")).to_have_value(link.partition("#")[2])
+    expect(page.locator("#sign-in-code")).to_have_value(link.partition("#")[2], timeout=TIMEOUT_MS)
     page.click("#link-sign-in")
-    expect(page.locator("#app h1")).to_have_text("My tables now")
+    expect(page.locator("#app h1")).to_have_text("My tables now", timeout=TIMEOUT_MS)
     page.click("button.table-open")
     page.fill("input[name=board]", "1")
     page.click("button[data-deal=board]")
     hand = page.locator("section.hand")
-    expect(hand).to_have_attribute("data-status", "bidding")
+    expect(hand).to_have_attribute("data-status", "bidding", timeout=TIMEOUT_MS)
     version = int(str(hand.get_attribute("data-version")))
     page.get_by_role("button", name="Bid 3", exact=True).click()
-    expect(hand).to_have_attribute("data-version", str(version + 1))
-    expect(hand).not_to_have_attribute("data-status", "bidding")
+    expect(hand).to_have_attribute("data-version", str(version + 1), timeout=TIMEOUT_MS)
+    expect(hand).not_to_have_attribute("data-status", "bidding", timeout=TIMEOUT_MS)
     assert [bid["bid"] for bid in stack.shell(_BIDS)] == [3]
     phone.close()
 

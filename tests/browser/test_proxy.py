@@ -45,7 +45,7 @@ import pytest
 import segno
 import yaml
 from django.db import connection
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from tests.conftest import NGINX, POSTGRESQL_CONFIGURED
 from tests.integration.test_faults import wait_for_port
@@ -125,9 +125,10 @@ def render_template(environment: Mapping[str, str]) -> str:
     return rendered.stdout
 
 
-#: The image's /etc/nginx/nginx.conf, with its paths in the test's directory.
+#: The image's /etc/nginx/nginx.conf, with its paths in the test's directory (its workers run
+#: as the test's user: as root, nginx's default, nobody, could not write the temporary files).
 OUTER_CONF = """\
-user {user};
+{user}
 worker_processes 1;
 error_log {root}/error.log notice;
 events {{
@@ -177,6 +178,7 @@ class Stack:
         return [
             str(NGINX), *options,
             "-p", f"{self.root}/",
+            "-e", f"{self.root}/error.log",
             "-c", str(self.root / "nginx.conf"),
             "-g", f"pid {self.root}/nginx.pid; {directives}",
         ]  # fmt: skip
@@ -295,7 +297,7 @@ def stack(request: pytest.FixtureRequest) -> Iterator[Stack]:
     for temp in ("body", "proxy", "fastcgi", "uwsgi", "scgi"):
         (root / "temp" / temp).mkdir(parents=True)
     (root / "conf.d" / "default.conf").write_text(render_template(proxy_env), encoding="utf-8")
-    user = pwd.getpwuid(os.getuid()).pw_name
+    user = f"user {pwd.getpwuid(os.getuid()).pw_name};" if os.getuid() == 0 else ""
     (root / "nginx.conf").write_text(OUTER_CONF.format(user=user, root=root), encoding="utf-8")
     try:
         with (root / "gunicorn.log").open("wb") as log:
@@ -349,6 +351,21 @@ print(json.dumps([e.payload["action"] for e in HandEvent.objects.filter(kind="bi
 """
 
 
+def _director_signs_in(context: BrowserContext) -> Page:
+    """The director signs in (a POST, CSRF-checked) in ``context``; the signed-in page."""
+    context.set_default_timeout(TIMEOUT_MS)
+    page = context.new_page()
+    page.goto("/admin/login/?next=/director/")
+    page.fill("input[name=username]", "proxy-director")
+    page.fill("input[name=password]", PASSWORD)
+    page.click("input[type=submit], button[type=submit]")
+    expect(page.locator("h1")).to_have_text("Director dashboard", timeout=TIMEOUT_MS)
+    # compose's defaults: Secure cookies, which Chromium keeps on a loopback address over HTTP
+    cookies = {cookie["name"]: cookie for cookie in context.cookies()}
+    assert cookies["sessionid"]["secure"] and cookies["csrftoken"]["secure"]
+    return page
+
+
 def test_director_and_referee_work_through_the_proxy_on_its_port(
     stack: Stack, browser: Browser
 ) -> None:
@@ -368,16 +385,11 @@ def test_director_and_referee_work_through_the_proxy_on_its_port(
             "Forwarded": "proto=https;host=evil.example",
         },
     )
-    director.set_default_timeout(TIMEOUT_MS)
-    page = director.new_page()
-    page.goto("/admin/login/?next=/director/")
-    page.fill("input[name=username]", "proxy-director")
-    page.fill("input[name=password]", PASSWORD)
-    page.click("input[type=submit], button[type=submit]")
-    expect(page.locator("h1")).to_have_text("Director dashboard", timeout=TIMEOUT_MS)
-    cookies = {c["name"]: c for c in director.cookies()}
-    # compose's defaults: Secure cookies, which Chromium keeps on http://localhost
-    assert cookies["sessionid"]["secure"] and cookies["csrftoken"]["secure"]
+    page = _director_signs_in(director)
+    # The same on the loopback address (also in compose's ALLOWED_HOSTS).
+    numeric = browser.new_context(base_url=f"http://127.0.0.1:{stack.proxy_port}")
+    _director_signs_in(numeric)
+    numeric.close()
 
     # A director form: a new tournament.
     page.click("text=New tournament")

@@ -110,9 +110,22 @@ def compose_service(name: str, variables: Mapping[str, str]) -> dict[str, Any]:
 # ------------------------------------------------------------------ the proxy
 
 
-def render_template(environment: Mapping[str, str]) -> str:
+#: Variables the nginx image itself defines in its containers, beside compose's: envsubst
+#: replaces them too (their names matter here, not their values).
+IMAGE_ENVIRONMENT = {
+    "PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+    "HOME": "/root",
+    "HOSTNAME": "proxy",
+    "NGINX_VERSION": "1.27.5",
+    "NJS_VERSION": "0.8.10",
+    "PKG_RELEASE": "1",
+}
+
+
+def render_template(compose_environment: Mapping[str, str]) -> str:
     """What the nginx image's 20-envsubst-on-templates.sh writes to conf.d/default.conf:
-    ``envsubst "${NAME} ${NAME} ..."`` over every variable defined in the container."""
+    ``envsubst "${NAME} ${NAME} ..."`` naming every variable defined in the container."""
+    environment = {**IMAGE_ENVIRONMENT, **compose_environment}
     defined = " ".join(f"${{{name}}}" for name in environment)
     rendered = subprocess.run(
         [str(shutil.which("envsubst")), defined],

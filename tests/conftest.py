@@ -2,10 +2,14 @@
 CELERY_BROKER_URL they are deselected (reported as such), never skipped.  Tests marked
 ``postgresql`` (roles and privileges; real concurrency against a live server) run only when
 DATABASE_URL is a PostgreSQL database: SQLite serialises every write and shares one in-memory
-test database between threads, so it cannot host them."""
+test database between threads, so it cannot host them.  Tests marked ``proxy`` run the
+shipped nginx configuration: without nginx (``NGINX``, else on PATH, else /usr/sbin/nginx)
+and envsubst they are deselected the same way (``.ci/run`` installs both)."""
 
 import os
+import shutil
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,11 +21,20 @@ from tournaments.common.roles import REFEREE_GROUP
 
 BROKER_CONFIGURED = bool(os.environ.get("CELERY_BROKER_URL"))
 POSTGRESQL_CONFIGURED = os.environ.get("DATABASE_URL", "").startswith(("postgres", "pgsql"))
+NGINX = Path(os.environ.get("NGINX") or shutil.which("nginx") or "/usr/sbin/nginx")
+PROXY_CONFIGURED = os.access(NGINX, os.X_OK) and shutil.which("envsubst") is not None
+#: Each marker of tests that need a service, and whether this run has it.
+_SERVICES = {
+    "broker": BROKER_CONFIGURED,
+    "postgresql": POSTGRESQL_CONFIGURED,
+    "proxy": PROXY_CONFIGURED,
+}
 
 
 def _needs_missing_service(item: pytest.Item) -> bool:
-    return (not BROKER_CONFIGURED and item.get_closest_marker("broker") is not None) or (
-        not POSTGRESQL_CONFIGURED and item.get_closest_marker("postgresql") is not None
+    return any(
+        not present and item.get_closest_marker(marker) is not None
+        for marker, present in _SERVICES.items()
     )
 
 

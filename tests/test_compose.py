@@ -243,11 +243,25 @@ def test_the_proxy_is_the_official_nginx_image_with_the_repository_config(
     assert used and used <= set(proxy["environment"])
 
 
-def test_the_proxy_buffers_and_bounds_every_client(nginx: list[Any]) -> None:
+def test_the_proxy_listens_on_the_published_port_in_front_of_web(
+    nginx: list[Any], services: dict[str, Any]
+) -> None:
+    """Where nginx listens and where gunicorn is are template variables (its test runs it on
+    loopback); compose fixes them to the published container port and web's --bind."""
     server = child(nginx, "server")
     upstream = child(nginx, "upstream", "doudizhu_web")
-    assert directives(upstream, "server") == [["web:8000"]]
-    assert directives(server, "listen") == [["8080"]]
+    assert directives(upstream, "server") == [["${NGINX_UPSTREAM}"]]
+    assert directives(server, "listen") == [["${NGINX_LISTEN}"]]
+    env = services["proxy"]["environment"]
+    assert env["NGINX_LISTEN"] == services["proxy"]["ports"][0].rpartition(":")[2] == "8080"
+    web = services["web"]["command"]
+    bind_port = web[web.index("--bind") + 1].rpartition(":")[2]
+    assert env["NGINX_UPSTREAM"] == f"web:{bind_port}" == "web:8000"
+    assert services["web"]["expose"] == [bind_port]
+
+
+def test_the_proxy_buffers_and_bounds_every_client(nginx: list[Any]) -> None:
+    server = child(nginx, "server")
     for timeout in ("client_header_timeout", "client_body_timeout"):
         assert directives(server, timeout) == [["${NGINX_CLIENT_TIMEOUT}"]]
     assert directives(server, "client_max_body_size")
@@ -267,6 +281,24 @@ def test_the_proxy_overwrites_the_forwarded_headers(nginx: list[Any]) -> None:
     assert headers["x-forwarded-for"] == "$remote_addr"
     for dropped in ("x-forwarded-ssl", "x-forwarded-protocol", "forwarded"):
         assert headers[dropped] == '""'
+
+
+def test_the_proxy_passes_the_host_with_its_port(nginx: list[Any]) -> None:
+    """Django checks a POST's Origin against the scheme and Host and builds the sign-in links
+    from them: the Host must keep the published port ($http_host; $host drops it, and every
+    form posted to http://localhost:8000 was refused 403). X-Forwarded-Host and -Port stay
+    blank: Django reads neither, nor may a client set them should that change."""
+    from django.conf import settings
+
+    server = child(nginx, "server")
+    location = child(server, "location", "/")
+    headers = {args[0].lower(): args[1] for args in directives(location, "proxy_set_header")}
+    assert headers["host"] == "$http_host"
+    assert headers["x-forwarded-host"] == headers["x-forwarded-port"] == '""'
+    assert not settings.USE_X_FORWARDED_HOST and not settings.USE_X_FORWARDED_PORT
+    # An HTTP/1.0 request without a Host header is refused, not passed on without one.
+    guard = child(server, "if", "($http_host", "=", '""', ")")
+    assert guard == [("return", ["400"])]
 
 
 def test_gunicorn_trusts_forwarded_headers_from_the_proxy_only(

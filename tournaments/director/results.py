@@ -26,6 +26,7 @@ from tournaments.hands import confirmation as hand_confirmation
 from tournaments.hands import corrections as hand_corrections
 from tournaments.hands import selectors as hand_selectors
 from tournaments.hands import write as hands
+from tournaments.hands.gate import hand_desk_state
 from tournaments.models import Entry, Hand, Penalty, Table, Tournament
 from tournaments.tournament import penalties
 
@@ -106,8 +107,8 @@ def hand_detail(request: HttpRequest, slug: str, hand_id: int) -> HttpResponse:
     context = {
         "tournament": tournament,
         "hand": hand,
-        "desk_state": director_selectors.hand_desk_state(hand),
-        "confirmed_by": director_selectors.confirmers(hand_ids=[hand.pk]).get(hand.pk, ""),
+        "desk_state": hand_desk_state(hand),
+        "confirmed_by": director_selectors.confirmers(hands=[hand]).get(hand.pk, ""),
         "detail": detail,
         "log": director_selectors.hand_log(events=detail["events"]),
         "seats": list(hand.table.seats.select_related("entry__player").order_by("position")),

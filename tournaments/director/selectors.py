@@ -120,11 +120,8 @@ def confirmers(*, hands: list[Hand]) -> dict[int, str]:
         .order_by("hand_id", "seq")
     ):
         events[event.hand_id].append(event)
-    current = {
-        pk: event
-        for pk, hand in confirmed.items()
-        if (event := result_confirm_event(hand=hand, events=events[pk])) is not None
-    }
+    found = {pk: result_confirm_event(hand=h, events=events[pk]) for pk, h in confirmed.items()}
+    current = {pk: confirm for pk, confirm in found.items() if confirm is not None}
     wanted = {
         (e.hand.table.round.tournament_id, n)
         for e in current.values()

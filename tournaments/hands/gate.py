@@ -100,7 +100,7 @@ class Unsettled:
     hand_id: int | None
 
     def words(self) -> str:
-        return _("round %(round)s, table %(table)s, hand %(hand)s (%(state)s)") % {
+        return _("round %(round)s, table %(table)s, hand %(hand)s — %(state)s") % {
             "round": self.round,
             "table": self.table,
             "hand": self.number,

@@ -51,11 +51,8 @@ def hand_exclude(*, table: Table, number: Any, reason: Any, recorded_by: Any) ->
     if type(number) is not int or number < 1:
         raise invalid("hand", _("must be a hand number, 1 or more."))
     # The round's row orders exclusions against each other and against closing the round.
-    round_ = (
-        Round.objects.select_for_update()
-        .select_related("tournament")
-        .get(pk=Table.objects.filter(pk=table.pk).values("round_id"))
-    )
+    round_id = Table.objects.filter(pk=table.pk).values_list("round_id", flat=True).get()
+    round_ = Round.objects.select_for_update().select_related("tournament").get(pk=round_id)
     made = HandExclusion.objects.filter(table=table, number=number).first()
     if made is not None:
         if made.reason == reason:

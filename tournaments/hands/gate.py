@@ -17,7 +17,7 @@ from typing import Any
 from django.db.models import Prefetch
 from django.utils.functional import Promise
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
+from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 
 from tournaments.common.errors import ApplicationError
 from tournaments.hands.selectors import irregular_hand_ids
@@ -42,7 +42,7 @@ STATE_WORDS: dict[str, Promise] = {
     "awaiting": gettext_lazy("Awaiting confirmation"),
     "disputed": gettext_lazy("Disputed"),
     "irregular": gettext_lazy("Irregular: the deal does not fit the log"),
-    "missing": gettext_lazy("Missing"),
+    "missing": pgettext_lazy("a hand not played", "Missing"),
 }
 
 

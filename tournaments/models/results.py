@@ -3,6 +3,7 @@ from django.db import models
 from django.db.models import Q
 from django.db.models.functions import Now
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from tournaments.models.boards import Board
 from tournaments.models.hands import Hand
@@ -154,7 +155,7 @@ class ExcludedState(models.TextChoices):
     AWAITING = "awaiting", _("Awaiting confirmation")
     DISPUTED = "disputed", _("Disputed")
     IRREGULAR = "irregular", _("Irregular: the deal does not fit the log")
-    MISSING = "missing", _("Missing")
+    MISSING = "missing", pgettext_lazy("a hand not played", "Missing")
 
 
 class HandExclusion(models.Model):

@@ -42,9 +42,9 @@ PURE = ("tournaments.seating.engine", "tournaments.standings.ranking", "tourname
 #: Reads of a screen package that others may use: the public pages' template helpers, and the
 #: director's reads (a hand's state on the results desk, shown on the referee's phone too).
 SCREEN_READS = ("tournaments.templatetags.public_tags", "tournaments.director.selectors")
-#: The one name of a screen package a concern may import: a hand's state on the results desk
-#: (a table's hands on the referee's phone show it). It belongs in ``tournaments.hands``.
-CONCERN_TO_SCREEN = {("tournaments.director.selectors", "hand_desk_state")}
+#: Names of a screen package a concern may import: none (a hand's state on the results desk,
+#: once one, is ``tournaments.hands.gate.hand_desk_state``).
+CONCERN_TO_SCREEN: set[tuple[str, str]] = set()
 
 
 @dataclass(frozen=True)

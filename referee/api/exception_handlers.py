@@ -73,6 +73,10 @@ APPLICATION_ERROR_STATUS = {
     "hand_not_irregular": status.HTTP_409_CONFLICT,
     "hand_irregular": status.HTTP_409_CONFLICT,
     "results_final": status.HTTP_409_CONFLICT,
+    # final means complete (issue 29): a hand does not count yet, or is excluded already
+    "results_incomplete": status.HTTP_409_CONFLICT,
+    "hand_already_excluded": status.HTTP_409_CONFLICT,
+    "hand_counts": status.HTTP_409_CONFLICT,
     "settings_frozen": status.HTTP_409_CONFLICT,
     "board_already_played": status.HTTP_409_CONFLICT,
     "too_large": status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,

@@ -20,6 +20,7 @@ from tournaments.common.errors import ApplicationError
 from tournaments.director import selectors as director_selectors
 from tournaments.hands import confirmation as hand_confirmation
 from tournaments.hands import selectors as hand_selectors
+from tournaments.hands.gate import hand_desk_state
 from tournaments.models import Hand, Seat
 
 _PIN = re.compile(r"^[0-9]{4}$")
@@ -99,8 +100,8 @@ def _page(context: dict[str, Any], hand: Hand) -> dict[str, Any]:
         "hand": hand,
         "seats": seats,
         "seat_scores": [(seat, hand.score_of(seat.position)) for seat in seats],
-        "state": director_selectors.hand_desk_state(hand),
-        "confirmed_by": director_selectors.confirmers(hand_ids=[hand.pk]).get(hand.pk, ""),
+        "state": hand_desk_state(hand),
+        "confirmed_by": director_selectors.confirmers(hands=[hand]).get(hand.pk, ""),
         "players_confirm": hand.table.round.tournament.confirmed_by == "players",
     }
 

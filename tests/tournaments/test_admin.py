@@ -440,7 +440,7 @@ def test_round_actions_show_the_services_refusals(director_client: Any) -> None:
     _action(director_client, "start_action", round_)
     hand_create(table=Table.objects.get(round=round_))
     refused = _action(director_client, "close_action", round_, confirm="yes")
-    assert "Hands are unfinished" in refused.content.decode()
+    assert "results are missing: round 1, table 1, hand 1" in refused.content.decode()
     assert Round.objects.get(pk=round_.pk).status == "playing"
     _action(director_client, "close_action", round_, confirm="yes", force="on", reason="time up")
     assert Round.objects.get(pk=round_.pk).status == "closed"

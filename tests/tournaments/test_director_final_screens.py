@@ -40,7 +40,7 @@ def _messages(response: Any) -> list[tuple[str, str]]:
 
 
 def _finished(slug: str = "fin") -> tuple[Tournament, Any]:
-    table = factories.seated_table(slug=slug, hands_per_round=2)
+    table = factories.seated_table(slug=slug, hands_per_round=1)
     hand = finish(table, landlord=0, bid=2, winner="landlord")
     Round.objects.filter(pk=table.round_id).update(status=RoundStatus.CLOSED)
     return tournament_finish(tournament=table.round.tournament), hand

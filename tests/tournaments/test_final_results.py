@@ -32,7 +32,7 @@ pytestmark = pytest.mark.django_db
 
 
 def _finished(director: Any) -> tuple[Tournament, Hand]:
-    table = factories.seated_table(slug="final", hands_per_round=2)
+    table = factories.seated_table(slug="final", hands_per_round=1)
     hand = finish(table, landlord=0, bid=2, winner="landlord")
     Round.objects.filter(pk=table.round_id).update(status=RoundStatus.CLOSED)
     tournament = tournament_finish(tournament=table.round.tournament, recorded_by=director)
@@ -245,7 +245,7 @@ def test_a_penalty_racing_the_publication_is_in_the_final_or_refused(attempt: in
     change that was accepted."""
     from tournaments.models import StandingSnapshot
 
-    table = factories.seated_table(slug=f"race-{attempt}", hands_per_round=2)
+    table = factories.seated_table(slug=f"race-{attempt}", hands_per_round=1)
     finish(table, landlord=0, bid=2, winner="landlord")
     Round.objects.filter(pk=table.round_id).update(status=RoundStatus.CLOSED)
     tournament = table.round.tournament

@@ -204,8 +204,12 @@ def test_fuzz_round_close(seated_table: Table, args: dict[str, Any]) -> None:
 @FUZZ
 @given(args=fuzz_arguments(["reason"]))
 def test_fuzz_round_reopen(seated_table: Table, args: dict[str, Any]) -> None:
+    director = factories.UserFactory(is_staff=True)
+
     def setup() -> Any:
-        return round_close(round=round_start(round=seated_round(seated_table)))
+        # no hand played: the close excludes the round's hands, with a reason (issue 29)
+        round_ = round_start(round=seated_round(seated_table))
+        return round_close(round=round_, force=True, reason="no play", recorded_by=director)
 
     assert_refused_cleanly(
         lambda round: round_reopen(round=round, **{"reason": "late result", **args}), setup

@@ -6,7 +6,15 @@ from django.contrib.auth.models import Permission
 from tests import factories
 from tournaments.common.errors import ApplicationError
 from tournaments.hands.write import hand_create, hand_record_result
-from tournaments.models import RefereeAssignment, Round, RoundLog, Seat, Table, Tournament
+from tournaments.models import (
+    HandExclusion,
+    RefereeAssignment,
+    Round,
+    RoundLog,
+    Seat,
+    Table,
+    Tournament,
+)
 from tournaments.rounds.services import (
     referee_assign,
     round_close,
@@ -84,8 +92,8 @@ def test_referee_assign_refuses_any_account_but_a_plain_referee(
 # --- round life: start, close, reopen --------------------------------------------------
 
 
-def _seated_round(count: int = 3) -> Round:
-    tournament = factories.TournamentFactory()
+def _seated_round(count: int = 3, hands_per_round: int = 1) -> Round:
+    tournament = factories.TournamentFactory(hands_per_round=hands_per_round)
     for order in range(1, count + 1):
         factories.EntryFactory(tournament=tournament, registration_order=order)
     round_ = round_create(tournament=tournament)
@@ -120,11 +128,11 @@ def test_round_close_is_refused_while_a_hand_is_unfinished(director: object) -> 
     round_ = _seated_round()
     round_start(round=round_)
     table = Table.objects.get(round=round_)
-    hand_create(table=table)
+    hand = hand_create(table=table)
     with pytest.raises(ApplicationError) as excinfo:
         round_close(round=round_)
-    assert excinfo.value.code == "round_has_unfinished_hands"
-    assert "table 1, hand 1" in excinfo.value.message
+    assert excinfo.value.code == "results_incomplete"
+    assert "round 1, table 1, hand 1 — Playing" in excinfo.value.message
     with pytest.raises(ApplicationError) as excinfo:
         round_close(round=round_, force=True, reason="", recorded_by=director)
     assert excinfo.value.code == "reason_required"
@@ -135,7 +143,12 @@ def test_round_close_is_refused_while_a_hand_is_unfinished(director: object) -> 
     round_close(round=round_, force=True, reason="out of time", recorded_by=director)
     assert Round.objects.get(pk=round_.pk).status == "closed"
     log = RoundLog.objects.get(round=round_, kind="forced_close")
-    assert log.reason == "out of time" and log.payload["unfinished_hands"] == ["table 1, hand 1"]
+    listed = {"round": 1, "table": 1, "hand": 1, "state": "playing", "hand_id": hand.pk}
+    assert log.reason == "out of time" and log.payload["excluded"] == [listed]
+    # the forced close is the exclusion of every hand listed, with its reason (issue 29)
+    excluded = HandExclusion.objects.get(table=table)
+    assert (excluded.number, excluded.hand, excluded.state) == (1, hand, "playing")
+    assert (excluded.reason, excluded.recorded_by) == ("out of time", director)
 
 
 def test_round_close_when_every_hand_is_finished() -> None:
@@ -149,6 +162,8 @@ def test_round_close_when_every_hand_is_finished() -> None:
 def test_round_reopen_needs_a_reason_and_no_later_round_started() -> None:
     round_ = _seated_round()
     round_start(round=round_)
+    hand = hand_create(table=Table.objects.get(round=round_))
+    hand_record_result(hand=hand, landlord=0, bid=1, winner="landlord")
     round_close(round=round_)
     with pytest.raises(ApplicationError) as excinfo:
         round_reopen(round=round_, reason="")

@@ -31,15 +31,22 @@ def catalogue() -> list[tuple[str, str, str, str]]:
         parts: dict[str, str] = {}
         key = ""
         for line in lines:
-            if line.startswith(("msgid", "msgstr")):
+            if line.startswith(("msgctxt", "msgid", "msgstr")):
                 key, _, line = line.partition(" ")
                 key = key.removesuffix("[0]")
                 parts[key] = ""
             if line.startswith('"') and key:
                 parts[key] += ast.literal_eval(line)
         if parts.get("msgid"):
+            # a message with a context is keyed as gettext keys it: "context\x04message"
+            context = parts["msgctxt"] + "\x04" if "msgctxt" in parts else ""
             entries.append(
-                (flags, parts["msgid"], parts.get("msgid_plural", ""), parts.get("msgstr", ""))
+                (
+                    flags,
+                    context + parts["msgid"],
+                    parts.get("msgid_plural", ""),
+                    parts.get("msgstr", ""),
+                )
             )
     return entries
 

@@ -24,8 +24,10 @@ from tournaments.director.helpers import (
 )
 from tournaments.hands import confirmation as hand_confirmation
 from tournaments.hands import corrections as hand_corrections
+from tournaments.hands import exclusions
 from tournaments.hands import selectors as hand_selectors
 from tournaments.hands import write as hands
+from tournaments.hands.gate import hand_desk_state, round_gate
 from tournaments.models import Entry, Hand, Penalty, Table, Tournament
 from tournaments.tournament import penalties
 
@@ -39,6 +41,8 @@ def _desk_context(slug: str, number: int) -> dict[str, Any]:
         "round": round_,
         "desk": desk,
         "awaiting": director_selectors.awaiting_confirmation(round=round_),
+        "gate": round_gate(round=round_),
+        "gate_back": "desk",
         # hands whose written-in deal failed its check: not counted until a director decides
         "irregular": {
             line.hand.pk
@@ -61,6 +65,39 @@ def results_desk_fragment(request: HttpRequest, slug: str, number: int) -> HttpR
     response = render(request, "director/_desk.html", _desk_context(slug, number))
     response["Cache-Control"] = "no-store"
     return response
+
+
+#: Where the exclusion form sends the director back to: the page it was on.
+_GATE_PAGES = {
+    "desk": "director:results",
+    "standings": "director:standings",
+    "tournament": "director:tournament",
+}
+
+
+@staff_member_required
+@require_POST
+def hand_exclude(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """Exclude a hand the results gate lists, with a reason (``hand_exclude``)."""
+    tournament = tournament_or_404(slug)
+    round_ = round_or_404(tournament, number)
+    table = get_object_or_404(Table, pk=as_int(request.POST.get("table")) or 0, round=round_)
+    hand_number = as_int(request.POST.get("hand"))
+    attempt(
+        request,
+        lambda: exclusions.hand_exclude(
+            table=table,
+            number=hand_number,
+            reason=request.POST.get("reason", ""),
+            recorded_by=request.user,
+        ),
+        _("Table %(table)s, hand %(hand)s excluded.")
+        % {"table": table.number, "hand": hand_number},
+    )
+    page = _GATE_PAGES.get(request.POST.get("back", ""), "director:round")
+    if page in ("director:standings", "director:tournament"):
+        return redirect(page, slug=slug)
+    return redirect(page, slug=slug, number=number)
 
 
 @staff_member_required
@@ -106,8 +143,8 @@ def hand_detail(request: HttpRequest, slug: str, hand_id: int) -> HttpResponse:
     context = {
         "tournament": tournament,
         "hand": hand,
-        "desk_state": director_selectors.hand_desk_state(hand),
-        "confirmed_by": director_selectors.confirmers(hand_ids=[hand.pk]).get(hand.pk, ""),
+        "desk_state": hand_desk_state(hand),
+        "confirmed_by": director_selectors.confirmers(hands=[hand]).get(hand.pk, ""),
         "detail": detail,
         "log": director_selectors.hand_log(events=detail["events"]),
         "seats": list(hand.table.seats.select_related("entry__player").order_by("position")),

@@ -26,6 +26,7 @@ from tournaments.director.helpers import (
     round_or_404,
     tournament_or_404,
 )
+from tournaments.hands.gate import round_gate
 from tournaments.models import Entry, RefereeAssignment, Seat, Table
 from tournaments.rounds import services as round_services
 from tournaments.rounds.login_links import link_path
@@ -97,6 +98,8 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         "referees": _referee_links(request, round_),
         "assignable": selectors.user_list_assignable(),
         "link_hours": settings.REFEREE_LINK_HOURS,
+        "gate": round_gate(round=round_),
+        "gate_back": "round",
     }
     return render(request, "director/round.html", context)
 

@@ -3,12 +3,14 @@
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import Field, Prefetch, QuerySet
+from django.db.models import Field, Prefetch, Q, QuerySet
 from django.utils.translation import gettext, ngettext
 
 from tournaments.common import phrases
 from tournaments.common.seat_names import seat_name
 from tournaments.hands import selectors as hand_selectors
+from tournaments.hands.gate import table_lines
+from tournaments.hands.replay import result_confirm_event
 from tournaments.hands.words import LogLine, log_lines
 from tournaments.models import (
     Confirmation,
@@ -103,35 +105,26 @@ class TableState:
         return sum(1 for line in self.lines if line.state == "awaiting")
 
 
-def hand_desk_state(hand: Hand, *, irregular: bool = False) -> str:
-    """A hand's desk state from its row (SPEC R10.8.1: ``finished`` counts without
-    confirmation, ``confirmed`` after it); ``irregular``: its written-in deal failed its
-    check (``hands.selectors.irregular_hand_ids``), held back until a director decides."""
-    if hand.status == HandStatus.VOIDED:
-        return "voided"
-    if irregular:
-        return "irregular"
-    if hand.status in LIVE:
-        return "playing"
-    states: dict[str, str] = {
-        Confirmation.PENDING: "awaiting",
-        Confirmation.DISPUTED: "disputed",
-        Confirmation.CONFIRMED: "confirmed",
-    }
-    return states.get(hand.confirmation, "finished")
-
-
-def confirmers(*, hand_ids: list[int]) -> dict[int, str]:
-    """Who confirmed each hand (its last ``confirm`` event): the official's user name, or
-    the players whose PINs were entered."""
-    events = list(
-        HandEvent.objects.filter(hand_id__in=hand_ids, kind=HandEventKind.CONFIRM)
+def confirmers(*, hands: list[Hand]) -> dict[int, str]:
+    """Who confirmed each confirmed hand's current result (``result_confirm_event``): the
+    official's user name, or the players whose PINs were entered. A hand corrected since
+    its confirmation has none: its earlier confirmers are in its log. One query for the
+    events that tell (confirmations and what replaces a result), one for the players'
+    names."""
+    confirmed = {h.pk: h for h in hands if h.confirmation == Confirmation.CONFIRMED}
+    events: dict[int, list[HandEvent]] = {pk: [] for pk in confirmed}
+    for event in (
+        HandEvent.objects.filter(hand_id__in=list(confirmed))
+        .filter(Q(kind__in=RESULT_EVENTS) | Q(payload__closes=True))
         .select_related("recorded_by", "hand__table__round")
         .order_by("hand_id", "seq")
-    )
+    ):
+        events[event.hand_id].append(event)
+    found = {pk: result_confirm_event(hand=h, events=events[pk]) for pk, h in confirmed.items()}
+    current = {pk: confirm for pk, confirm in found.items() if confirm is not None}
     wanted = {
         (e.hand.table.round.tournament_id, n)
-        for e in events
+        for e in current.values()
         for n in e.payload.get("registrations", [])
     }
     names = {
@@ -142,37 +135,46 @@ def confirmers(*, hand_ids: list[int]) -> dict[int, str]:
         ).select_related("player")
     }
     out: dict[int, str] = {}
-    for event in events:
+    for pk, event in current.items():
         if event.payload.get("by") == ConfirmedBy.PLAYERS:
             tournament_id = event.hand.table.round.tournament_id
-            out[event.hand_id] = ", ".join(
+            out[pk] = ", ".join(
                 names.get((tournament_id, n), f"#{n}") for n in event.payload["registrations"]
             )
         else:
-            out[event.hand_id] = event.recorded_by.get_username() if event.recorded_by else ""
+            out[pk] = event.recorded_by.get_username() if event.recorded_by else ""
     return out
 
 
+#: The log events that tell whose confirmation is the current one (with the closing actions).
+RESULT_EVENTS = (
+    HandEventKind.CONFIRM,
+    HandEventKind.RESULT,
+    HandEventKind.CORRECTION,
+    HandEventKind.UNDO,
+    HandEventKind.VOID,
+)
+
+
 def results_desk(*, round: Round) -> list[TableState]:
+    """Each table of ``round`` with its hands' lines (``gate.table_lines``: the states the
+    results gate refuses on are the desk's), who confirmed each and the table's state."""
     wanted = round.tournament.hands_per_round
     tables = list(round_tables(round=round))
-    who = confirmers(hand_ids=[h.pk for t in tables for h in t.hands.all()])
-    irregular = hand_selectors.irregular_hand_ids(hands=[h for t in tables for h in t.hands.all()])
+    all_hands = [h for t in tables for h in t.hands.all()]
+    who = confirmers(hands=all_hands)
+    irregular = hand_selectors.irregular_hand_ids(hands=all_hands)
     out = []
     for table in tables:
         hands = list(table.hands.all())
         lines = [
             DeskHand(
-                number=h.number,
-                state=hand_desk_state(h, irregular=h.pk in irregular),
-                hand=h,
-                confirmed_by=who.get(h.pk, ""),
+                number=line.number,
+                state=line.state,
+                hand=line.hand,
+                confirmed_by=who.get(line.hand.pk, "") if line.hand is not None else "",
             )
-            for h in hands
-        ]
-        played = sum(1 for h in hands if h.status != HandStatus.VOIDED)
-        lines += [
-            DeskHand(number=len(hands) + i + 1, state="missing") for i in range(wanted - played)
+            for line in table_lines(hands=hands, wanted=wanted, irregular=irregular)
         ]
         counted = sum(1 for h in hands if h.counts)
         states = {line.state for line in lines}

@@ -8,6 +8,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from tournaments.director.helpers import attempt, confirmed_check, tournament_or_404
+from tournaments.hands.gate import tournament_gate
 from tournaments.standings.public_table import final_revision
 from tournaments.standings.queries import standings_latest
 from tournaments.standings.snapshots import standings_request
@@ -25,6 +26,8 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
         "snapshot_version": version,
         "stale": version is None or version < tournament.log_version,
         "revision": final_revision(tournament=tournament),
+        "gate": tournament_gate(tournament=tournament),
+        "gate_back": "standings",
     }
     return render(request, "director/standings.html", context)
 

@@ -52,6 +52,11 @@ urlpatterns = [
         name="results-fragment",
     ),
     path(
+        "t/<slug:slug>/results/<id:number>/exclude/",
+        director_results.hand_exclude,
+        name="exclude",
+    ),
+    path(
         "t/<slug:slug>/results/<id:number>/tables/<id:table_id>/confirm/",
         director_results.table_confirm,
         name="table-confirm",

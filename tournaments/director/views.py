@@ -8,6 +8,7 @@ from django.utils.translation import gettext as _
 from tournaments.director import selectors as director_selectors
 from tournaments.director.forms import TournamentForm, TournamentSettingsForm
 from tournaments.director.helpers import attempt, tournament_or_404
+from tournaments.hands.gate import tournament_gate
 from tournaments.standings.public_table import criteria_explained
 from tournaments.tournament import selectors
 from tournaments.tournament import services as tournament_services
@@ -75,6 +76,8 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "rounds": tournament.rounds.all(),
         "criteria": criteria_explained(),
         "history": director_selectors.tournament_history(tournament=tournament),
+        "gate": tournament_gate(tournament=tournament),
+        "gate_back": "tournament",
     }
     status = 400 if request.method == "POST" else 200  # refused: the form shows why
     return render(request, "director/tournament.html", context, status=status)

@@ -7,6 +7,7 @@ services write to the row and what the projection test compares the row with.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache, cached_property
 from typing import Any
@@ -346,6 +347,30 @@ def snapshot_fold(snapshot: dict[str, Any], event: HandEvent) -> None:
         snapshot["confirmation"] = str(
             Confirmation.PENDING if payload.get("needs_confirmation") else Confirmation.NOT_REQUIRED
         )
+
+
+def result_replaced(kind: str, payload: Mapping[str, Any]) -> bool:
+    """Whether a log event gives the hand another result, or takes its result away: a
+    result or correction entered, an action or a pass-out that closes the hand, an undo, a
+    void. A confirmation before such an event confirmed an earlier result, not the hand's."""
+    replacing = (HandEventKind.RESULT, HandEventKind.CORRECTION, HandEventKind.UNDO)
+    return kind in (*replacing, HandEventKind.VOID) or bool(payload.get("closes"))
+
+
+def result_confirm_event(*, hand: Hand, events: Iterable[HandEvent]) -> HandEvent | None:
+    """The ``confirm`` event that confirmed ``hand``'s current result (a director's *keep as
+    played* included), or None: a confirmation belongs to the result it confirmed. A hand
+    corrected since awaits confirmation again, and whoever confirmed the earlier result is
+    history (the log keeps it), not the hand's state."""
+    if hand.confirmation != Confirmation.CONFIRMED:
+        return None
+    found = None
+    for event in sorted(events, key=lambda e: e.seq):
+        if result_replaced(event.kind, event.payload):
+            found = None
+        elif event.kind == HandEventKind.CONFIRM:
+            found = event
+    return found
 
 
 def _event_of(hand: Hand, data: EventJson | None, by_seq: dict[int, HandEvent]) -> Any:

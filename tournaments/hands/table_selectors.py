@@ -7,10 +7,10 @@ as ``card_secrecy`` allows."""
 from collections import defaultdict
 from typing import Any
 
-from tournaments.director.selectors import hand_desk_state
-from tournaments.hands.replay import HandReplay, hand_replay
+from tournaments.hands.gate import hand_desk_state
+from tournaments.hands.replay import HandReplay, hand_replay, result_confirm_event
 from tournaments.hands.selectors import hand_irregular, hand_mode, seat_row
-from tournaments.models import ConfirmedBy, Hand, HandEvent, HandEventKind, Seat, Table
+from tournaments.models import ConfirmedBy, Hand, HandEvent, Seat, Table
 
 
 def table_hands(*, table: Table) -> dict[str, Any]:
@@ -50,7 +50,9 @@ def table_hands(*, table: Table) -> dict[str, Any]:
 def _hand_row(hand: Hand, replay: HandReplay, seats: list[Seat]) -> dict[str, Any]:
     summary = replay.summary
     state = hand_desk_state(hand, irregular=replay.irregular is not None)
-    confirmed_by, confirmer = _confirmation(replay, seats) if state == "confirmed" else (None, "")
+    confirmed_by, confirmer = (
+        _confirmation(hand, replay, seats) if state == "confirmed" else (None, "")
+    )
     return {
         "id": hand.pk,
         "number": hand.number,
@@ -70,10 +72,11 @@ def _hand_row(hand: Hand, replay: HandReplay, seats: list[Seat]) -> dict[str, An
     }
 
 
-def _confirmation(replay: HandReplay, seats: list[Seat]) -> tuple[str, str]:
-    """Who confirmed a confirmed hand (its last ``confirm`` event): ``official`` and the
-    user name (a director's *keep as played* too), or ``players`` and their names."""
-    event = next((e for e in reversed(replay.events) if e.kind == HandEventKind.CONFIRM), None)
+def _confirmation(hand: Hand, replay: HandReplay, seats: list[Seat]) -> tuple[str, str]:
+    """Who confirmed a confirmed hand's current result (``result_confirm_event``):
+    ``official`` and the user name (a director's *keep as played* too), or ``players`` and
+    their names."""
+    event = result_confirm_event(hand=hand, events=replay.events)
     if event is None:
         return ConfirmedBy.OFFICIAL.value, ""
     if event.payload.get("by") == ConfirmedBy.PLAYERS:

@@ -21,7 +21,7 @@ from referee.rules.errors import RulesError
 from referee.rules.scoring import DefenderStake, StakeFactor
 from tournaments.common.seat_names import seat_name
 from tournaments.common.seats import SEAT_COUNTS
-from tournaments.hands.replay import RULES_MESSAGES
+from tournaments.hands.replay import RULES_MESSAGES, result_replaced
 from tournaments.models import RuleProfileKey
 
 # --------------------------------------------------------------------------- actions
@@ -381,21 +381,29 @@ def log_lines(
     """A hand's log (rows as ``hand_selectors.hand_detail`` gives them) in words."""
     rows = list(events)
     by_seq = {row["seq"]: row for row in rows}
+    # a confirmation before a later result confirmed an earlier one: history, said so
+    replaced = max(
+        (row["seq"] for row in rows if result_replaced(row["kind"], row.get("payload") or {})),
+        default=0,
+    )
     out = []
     for row in rows:
         payload = row.get("payload") or {}
         undone = by_seq.get(payload.get("undone_seq")) if row["kind"] == "undo" else None
+        text = event_words(
+            row["kind"],
+            payload,
+            actor_seat=row.get("actor_seat"),
+            undone=(undone or {}).get("payload"),
+            entry_names=entry_names,
+        )
+        if row["kind"] == "confirm" and row["seq"] < replaced:
+            text += " " + _("(It confirmed an earlier result, since replaced.)")
         out.append(
             LogLine(
                 seq=row["seq"],
                 kind=row["kind"],
-                text=event_words(
-                    row["kind"],
-                    payload,
-                    actor_seat=row.get("actor_seat"),
-                    undone=(undone or {}).get("payload"),
-                    entry_names=entry_names,
-                ),
+                text=text,
                 recorded_by=row.get("recorded_by") or "",
                 recorded_at=parse_datetime(row.get("recorded_at") or ""),
                 device_id=row.get("device_id") or "",

@@ -19,7 +19,7 @@ from tournaments.models.hands import (
 from tournaments.models.health import WorkerHeartbeat
 from tournaments.models.idempotency import IdempotencyRecord
 from tournaments.models.players import Player
-from tournaments.models.results import HandSeatResult, Penalty
+from tournaments.models.results import ExcludedState, HandExclusion, HandSeatResult, Penalty
 from tournaments.models.rounds import (
     RefereeAssignment,
     Round,
@@ -48,9 +48,11 @@ __all__ = [
     "Confirmation",
     "ConfirmedBy",
     "Entry",
+    "ExcludedState",
     "Hand",
     "HandEvent",
     "HandEventKind",
+    "HandExclusion",
     "HandSeatResult",
     "HandStatus",
     "IdempotencyRecord",

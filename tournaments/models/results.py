@@ -3,6 +3,7 @@ from django.db import models
 from django.db.models import Q
 from django.db.models.functions import Now
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from tournaments.models.boards import Board
 from tournaments.models.hands import Hand
@@ -147,3 +148,67 @@ class Penalty(models.Model):
 
     def __str__(self) -> str:
         return f"{self.entry} {self.points:+d}: {self.reason}"
+
+
+class ExcludedState(models.TextChoices):
+    """Why an excluded hand did not count when a director left it out (the results desk's
+    states of a hand that does not count yet)."""
+
+    PLAYING = "playing", _("Playing")
+    AWAITING = "awaiting", _("Awaiting confirmation")
+    DISPUTED = "disputed", _("Disputed")
+    IRREGULAR = "irregular", _("Irregular: the deal does not fit the log")
+    MISSING = "missing", pgettext_lazy("a hand not played", "Missing")
+
+
+class HandExclusion(models.Model):
+    """A hand a director left out of the results, with a reason (issue 29): one that does not
+    count yet (live, awaiting confirmation, disputed, irregular) or one its table never
+    played (``hand`` empty). Closing a round and publishing the final standings are refused
+    while a hand of theirs does not count, unless it is excluded so; the public standings
+    list the exclusions. Written only by ``tournaments.hands.exclusions``: once per table and
+    hand number, never updated or deleted (migration 0024). An exclusion changes no score
+    (the hand does not count either way); a hand that comes to count later counts, and its
+    exclusion is no longer shown."""
+
+    table = models.ForeignKey(
+        Table, on_delete=models.CASCADE, related_name="exclusions", verbose_name=_("table")
+    )
+    number = models.IntegerField(_("hand number"))
+    hand = models.ForeignKey(
+        Hand,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="exclusions",
+        verbose_name=_("hand"),
+    )
+    state = models.CharField(_("state when excluded"), max_length=16, choices=ExcludedState.choices)
+    reason = models.TextField(_("reason"))
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("recorded by"),
+    )
+    recorded_at = models.DateTimeField(_("recorded at"), db_default=Now())
+
+    class Meta:
+        ordering = ("table", "number")
+        verbose_name = _("hand exclusion")
+        verbose_name_plural = _("hand exclusions")
+        constraints = (
+            models.UniqueConstraint(fields=["table", "number"], name="hand_exclusion_once"),
+            models.CheckConstraint(
+                condition=Q(number__gt=0), name="hand_exclusion_number_positive"
+            ),
+            models.CheckConstraint(condition=~Q(reason=""), name="hand_exclusion_reason_given"),
+            models.CheckConstraint(
+                condition=Q(state__in=ExcludedState.values), name="hand_exclusion_state_known"
+            ),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.table} hand {self.number}: excluded"

@@ -9,6 +9,7 @@ players, boards and standings of public tournaments.
 Templates in ``templates/public/``, template helpers in ``tournaments/templatetags/``.
 
 May import: ``tournaments.models``, ``tournaments.common``, ``referee.rules`` (cards),
-``tournaments.hands`` (replay, card secrecy), ``tournaments.standings`` (the public table,
-CSV), ``tournaments.tournament.selectors`` and ``tournaments.templatetags``.
+``tournaments.hands`` (replay, card secrecy, a hand's state and the exclusions),
+``tournaments.standings`` (the public table, CSV), ``tournaments.tournament.selectors`` and
+``tournaments.templatetags``.
 """

@@ -34,12 +34,14 @@ from referee.rules.profiles import get_profile
 from referee.rules.scoring import DefenderStake
 from tournaments.common.player_names import display_name
 from tournaments.hands.card_secrecy import PUBLIC, hand_cards_shown, hands_cards_shown
+from tournaments.hands.gate import hand_desk_state
 from tournaments.hands.replay import (
     HandReplay,
     hand_bomb_classes,
     hand_deal_json,
     hand_replay,
     hand_wild_shown,
+    result_confirm_event,
 )
 from tournaments.hands.selectors import hand_stakes
 from tournaments.models import (
@@ -406,6 +408,10 @@ class HandPage:
     #: a ``laizi`` hand's bombs by class (R11.2.3), each scored by its own factor (R11.2.4)
     bomb_classes: list[tuple[str, int, int]] | None = None
     breakdown: list[dict[str, Any]] = field(default_factory=list)
+    #: the hand's desk state (awaiting confirmation, disputed, confirmed…) and, when players
+    #: confirmed its current result with their PINs, their names (an official is not named)
+    state: str = ""
+    confirmed_by_players: list[str] = field(default_factory=list)
 
 
 def hand_page(*, hand: Hand) -> HandPage:
@@ -445,6 +451,18 @@ def hand_page(*, hand: Hand) -> HandPage:
     if not shown.played:  # the replay of a secret board: the auction only
         page.steps = [s for s in page.steps if s.kind in ("bid", "double", "redouble")]
     page.breakdown = breakdown(replay.summary, hand.rule_profile, hand_bomb_classes(replay=replay))
+    page.state = hand_desk_state(hand, irregular=replay.irregular is not None)
+    confirm = result_confirm_event(hand=hand, events=events)
+    if confirm is not None and confirm.payload.get("by") == "players":
+        names = {
+            seat.entry.registration_order: display_name(
+                seat.entry.player.name, seat.entry.player.chinese_name
+            )
+            for seat in seats
+        }
+        page.confirmed_by_players = [
+            names.get(n, f"#{n}") for n in confirm.payload.get("registrations", [])
+        ]
     return page
 
 

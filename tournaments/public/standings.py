@@ -11,6 +11,7 @@ from django.shortcuts import render
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 
+from tournaments.hands.exclusions import exclusions_shown
 from tournaments.models import Tournament
 from tournaments.public.views import (
     conditional,
@@ -115,6 +116,8 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
             "page_param": number or "all",
             "pages": _page_links(len(rows), pages) if pages > 1 else [],
             "everyone": f"1–{len(rows)}",
+            # hands a director excluded (issue 29): every reader sees what does not count
+            "exclusions": list(exclusions_shown(tournament=tournament)),
         }
         template = (
             "public/standings_table.html"

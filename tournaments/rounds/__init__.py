@@ -7,6 +7,8 @@
 
 Who sits where is ``tournaments.seating``.
 
-May import: ``tournaments.models``, ``tournaments.common``, ``tournaments.tournament.selectors``
-and ``tournaments.hands.results`` (a round with final results stays closed).
+May import: ``tournaments.models``, ``tournaments.common``, ``tournaments.tournament.selectors``,
+``tournaments.hands.results`` (a round with final results stays closed), and
+``tournaments.hands.gate`` and ``exclusions`` (a round closes once every hand counts or is
+excluded).
 """

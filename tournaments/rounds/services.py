@@ -13,6 +13,8 @@ from tournaments.common.model_validation import model_validate
 from tournaments.common.roles import user_is_director
 from tournaments.common.seats import seat_count
 from tournaments.common.validation import at_most_check, bool_check, invalid, reason_check
+from tournaments.hands.exclusions import exclusion_write
+from tournaments.hands.gate import results_incomplete_error, round_gate
 from tournaments.hands.results import results_final_error
 from tournaments.models import (
     Entry,
@@ -113,9 +115,12 @@ def round_start(*, round: Round, recorded_by: Any = None) -> Round:
 def round_close(
     *, round: Round, recorded_by: Any = None, force: bool = False, reason: str = ""
 ) -> Round:
-    """Close a round being played.  Refused while a hand is unfinished, unless a director
-    forces it with a reason: the unfinished hands then stay as they are and count nowhere
-    (SPEC R10.8.1)."""
+    """Close a round being played. Refused with ``results_incomplete`` (its details list the
+    hands) while a hand of the round does not count yet (live, awaiting confirmation,
+    disputed, irregular) or a table has not played the round's hands, unless each is
+    excluded (``tournaments.hands.exclusions``). A director may force the close with a
+    reason: every hand listed is then excluded with it, each its own exclusion (SPEC R10.8.1:
+    they count nowhere, and the public standings say so)."""
     bool_check(force=force)
     locked = round_lock(round=round)
     if locked.status != RoundStatus.PLAYING:
@@ -124,28 +129,19 @@ def round_close(
             _("Only a round being played can close; this one is %(status)s.")
             % {"status": locked.get_status_display()},
         )
-    unfinished = [
-        _("table %(table)s, hand %(hand)s") % {"table": hand.table.number, "hand": hand.number}
-        for hand in selectors.round_unfinished_hands(round=locked)
-    ]
+    unsettled = round_gate(round=locked).unsettled
     kind = RoundLogKind.CLOSED
-    if unfinished and not force:
-        raise ApplicationError(
-            "round_has_unfinished_hands",
-            _(
-                "Hands are unfinished: %(hands)s. Finish or void them, "
-                "or force the close with a reason."
-            )
-            % {"hands": ", ".join(unfinished)},
-            extra={"hands": unfinished},
-        )
-    if unfinished:
+    if unsettled and not force:
+        raise results_incomplete_error(unsettled)
+    if unsettled:
         reason = reason_check(reason)
         if not user_is_director(recorded_by):
             raise ApplicationError(
                 "director_required",
-                _("Only a director can close a round with unfinished hands."),
+                _("Only a director can close a round with hands that do not count yet."),
             )
+        for hand in unsettled:
+            exclusion_write(unsettled=hand, reason=reason, recorded_by=recorded_by)
         kind = RoundLogKind.FORCED_CLOSE
     locked.status = RoundStatus.CLOSED
     locked.save(update_fields=["status"])
@@ -154,7 +150,7 @@ def round_close(
         kind=kind,
         recorded_by=recorded_by,
         reason=reason,
-        payload={"unfinished_hands": unfinished},
+        payload={"excluded": [hand.as_json() for hand in unsettled]},
     )
     return locked
 

@@ -12,6 +12,7 @@
 
 May import: ``tournaments.models``, ``tournaments.common``, ``referee.rules`` (profiles, and
 the hand state for ``generate``), ``tournaments.hands.results`` (scores changed),
+``tournaments.hands.gate`` (the final standings wait for every hand),
 ``tournaments.standings`` (the criteria, the queries, the snapshots), the seating engine's
 types; ``generate`` every service it plays a tournament with.
 """

@@ -15,7 +15,6 @@ from tournaments.models import (
     Entry,
     Hand,
     HandEvent,
-    HandStatus,
     RefereeAssignment,
     Round,
     RoundBoard,
@@ -30,8 +29,6 @@ from tournaments.models import (
 )
 from tournaments.seating.engine import History, PastTable, SeatingEntry, first_bidder_turns
 from tournaments.standings.queries import standings_compute
-
-UNFINISHED_STATUSES = (HandStatus.BIDDING, HandStatus.DOUBLING, HandStatus.PLAYING)
 
 
 def _entry_counts() -> dict[str, Count]:
@@ -246,15 +243,6 @@ def boards_played_by(*, entry_ids: list[int], board_ids: list[int]) -> list[tupl
         .values_list("entry__registration_order", "table__hands__board__number")
         .distinct()
         .order_by("entry__registration_order", "table__hands__board__number")
-    )
-
-
-def round_unfinished_hands(*, round: Round) -> QuerySet[Hand]:
-    """Hands of ``round`` still being bid, doubled or played."""
-    return (
-        Hand.objects.filter(table__round=round, status__in=UNFINISHED_STATUSES)
-        .select_related("table")
-        .order_by("table__number", "number")
     )
 
 

@@ -12,6 +12,7 @@ from tournaments.common.limits import HANDS_PER_ROUND_MAX, REGISTRATION_ORDER_MA
 from tournaments.common.model_validation import model_validate
 from tournaments.common.roles import user_is_director
 from tournaments.common.validation import at_most_check, reason_check
+from tournaments.hands.gate import results_gate_check, tournament_gate
 from tournaments.hands.results import tournament_scores_changed
 from tournaments.models import (
     ConfirmedBy,
@@ -276,7 +277,8 @@ def entry_create(
 
 @transaction.atomic
 def tournament_finish(*, tournament: Tournament, recorded_by: Any = None) -> Tournament:
-    """Publish the final standings: every round closed, the standings stored at the
+    """Publish the final standings: every round closed, every hand counted or excluded
+    (``results_incomplete`` lists those that are not), the standings stored at the
     current log version, the tournament finished and public, and its results locked
     (``tournament_scores_changed`` refuses every change with ``results_final`` until a
     director reopens them: ``tournament_reopen``).  Written to the tournament log."""
@@ -301,6 +303,9 @@ def tournament_finish(*, tournament: Tournament, recorded_by: Any = None) -> Tou
         )
     if not locked.rounds.exists():
         raise ApplicationError("round_has_no_tables", _("The tournament has no rounds."))
+    # Final means complete (issue 29): a result corrected after its round closed awaits
+    # confirmation again, and is listed here until settled or excluded.
+    results_gate_check(tournament_gate(tournament=locked))
     standings_snapshot_update(tournament_id=locked.pk)
     locked.status = TournamentStatus.FINISHED
     locked.is_public = True

@@ -31,3 +31,5 @@ REVOKE UPDATE, DELETE ON tournaments_tournamentlog FROM :"app_role";
 REVOKE UPDATE, DELETE ON tournaments_penalty FROM :"app_role";
 GRANT UPDATE (revoked_at, revoked_by_id, revoke_reason) ON tournaments_penalty TO :"app_role";
 REVOKE UPDATE ON tournaments_handseatresult FROM :"app_role";
+-- A director's exclusion of a hand (issue 29) is written once, never changed (migration 0024).
+REVOKE UPDATE, DELETE ON tournaments_handexclusion FROM :"app_role";

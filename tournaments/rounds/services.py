@@ -13,7 +13,7 @@ from tournaments.common.model_validation import model_validate
 from tournaments.common.roles import user_is_director
 from tournaments.common.seats import seat_count
 from tournaments.common.validation import at_most_check, bool_check, invalid, reason_check
-from tournaments.hands.results import results_final_error
+from tournaments.hands.results import results_final_error, tournament_scores_changed
 from tournaments.models import (
     Entry,
     Hand,
@@ -156,7 +156,16 @@ def round_close(
         reason=reason,
         payload={"unfinished_hands": unfinished},
     )
+    _boards_release_changed(round=locked)
     return locked
+
+
+def _boards_release_changed(*, round: Round) -> None:
+    """Closing or reopening a duplicate round may release its boards or hide them again
+    (``tournaments.common.board_release``); the standings count a board's results only once
+    it is released, so they are recomputed."""
+    if Hand.objects.filter(table__round=round, board__isnull=False).exists():
+        tournament_scores_changed(tournament_id=round.tournament_id)
 
 
 @transaction.atomic
@@ -195,6 +204,7 @@ def round_reopen(*, round: Round, reason: str, recorded_by: Any = None) -> Round
     round_log_append(
         round=locked, kind=RoundLogKind.REOPENED, recorded_by=recorded_by, reason=reason, payload={}
     )
+    _boards_release_changed(round=locked)
     return locked
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from django.db.models import Exists, OuterRef, Q
+from django.db.models import Exists, OuterRef, Q, QuerySet
 
 from tournaments.models import Board, Hand, HandStatus, RoundBoard, RoundStatus, Table
 
@@ -63,12 +63,14 @@ def boards_released(*, board_ids: Iterable[int]) -> set[int]:
     )
 
 
-def boards_secret(*, tournament_id: int) -> list[int]:
-    """The tournament's boards that have been played somewhere and are not released: their
-    results count nowhere public yet (one query; sorted)."""
-    return sorted(
+def boards_secret(*, tournament_id: int) -> QuerySet[Board, int]:
+    """The ids of the tournament's boards that have been played somewhere and are not
+    released: their results count nowhere public yet. Lazy: a subquery of the read that
+    filters by it, or one query of its own when listed."""
+    return (
         Board.objects.filter(tournament_id=tournament_id)
         .filter(Exists(Hand.objects.filter(board=OuterRef("pk"))))
         .exclude(board_released_q(OuterRef("pk")))
+        .order_by("pk")
         .values_list("pk", flat=True)
     )

@@ -131,7 +131,7 @@ def _entry_sums(
     # A duplicate board's results count once it is released: until every table has played
     # it, another table's score tells the tables still to play it where the strong hand
     # sits (``tournaments.common.board_release``). Few boards are secret at a time.
-    secret = boards_secret(tournament_id=tournament_id)
+    secret = list(boards_secret(tournament_id=tournament_id))
     with connection.cursor() as cursor:
         cursor.execute(
             _sql(sql, secret=len(secret)), [tournament_id, *secret, tournament_id, *secret]
@@ -195,7 +195,7 @@ def penalty_points(*, tournament_id: int) -> dict[int, int]:
 def entry_totals(*, entry: Entry) -> EntryTotals:
     """One entry's sums as the standings rank it (``EntryTotals.total``: deal points plus
     penalties, R10.8.2), read now: what its player page shows; a secret board's results
-    count once it is released, as in the standings. Two queries."""
+    count once it is released, as in the standings. One query."""
     rows = (
         HandSeatResult.objects.filter(entry=OuterRef("pk"))
         .exclude(board_id__in=boards_secret(tournament_id=entry.tournament_id))

@@ -305,18 +305,32 @@ class HandStateOutput(serializers.Serializer):
     mode = serializers.ChoiceField(choices=["dealt", "physical", "result_only"])
     rule_profile = serializers.CharField()
     seats = serializers.IntegerField(help_text="Seats at the table: 3, or 4 under four_p.")
-    version = serializers.IntegerField(help_text="Send it back in If-Match.")
-    status = serializers.CharField()
+    version = serializers.IntegerField(
+        allow_null=True,
+        help_text="Send it back in If-Match. Null with the rest of a secret board's hand "
+        "(see secret).",
+    )
+    status = serializers.CharField(
+        help_text="bidding, doubling, playing, finished, passed_out, voided; of a secret "
+        "board's hand only in_play or closed."
+    )
+    secret = serializers.BooleanField(
+        help_text="The hand's duplicate board is secret to the reader (it is not released: "
+        "another table still has to play it): nothing the deal decides is shown — no card, "
+        "auction, landlord, wild rank, cards left, bombs, stakes, winner, scores nor log; "
+        "every such field is null (or empty). Directors and the table's own referees are "
+        "shown their hand."
+    )
     confirmation = serializers.CharField()
     counts = serializers.BooleanField(help_text="The result enters the standings.")
     landlord = serializers.IntegerField(allow_null=True)
     bid = serializers.IntegerField(allow_null=True)
-    doubled = serializers.ListField(child=serializers.BooleanField())
-    redoubled = serializers.BooleanField()
-    bombs = serializers.IntegerField()
-    rockets = serializers.IntegerField()
-    spring = serializers.BooleanField()
-    anti_spring = serializers.BooleanField()
+    doubled = serializers.ListField(child=serializers.BooleanField(), allow_null=True)
+    redoubled = serializers.BooleanField(allow_null=True)
+    bombs = serializers.IntegerField(allow_null=True)
+    rockets = serializers.IntegerField(allow_null=True)
+    spring = serializers.BooleanField(allow_null=True)
+    anti_spring = serializers.BooleanField(allow_null=True)
     winner = serializers.CharField(allow_null=True)
     scores = serializers.ListField(child=serializers.IntegerField(), allow_null=True)
     stakes = serializers.ListField(

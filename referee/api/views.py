@@ -171,7 +171,9 @@ class HandDetailApi(APIView):
         hand = _hand(hand_id)
         access.tournament_read_check(user=request.user, tournament=hand.table.round.tournament)
         body = _hand_response(request, hand)
-        return Response(body, headers={"ETag": f'"{hand.version}"'})
+        # a secret board's hand: no version (how long its log is), so no ETag either
+        etag = {} if body["version"] is None else {"ETag": f'"{hand.version}"'}
+        return Response(body, headers=etag)
 
 
 class HandAuditApi(APIView):

@@ -3,8 +3,10 @@
 A board's cards (the deal, the hands' cards, the kitty, the seed, the plays of the replay, the
 traveller) are hidden from everyone but directors until every table of its section has closed
 its hand on it, or the round is closed. Every read path is walked as anonymous, as a referee of
-another table playing another board, as the referee of a table that finished the board and as
-the referee of the table still playing it; directors see the cards always.
+another table playing another board, as the referee of a table that finished the board (who
+reads what their table saw of their own hand: issue 28) and as the referee of the table still
+playing it; directors see the cards always. ``test_board_secrecy_walk`` walks every route for
+everything else the deal decides (the auction, the result, the wild rank…).
 """
 
 from __future__ import annotations
@@ -115,6 +117,16 @@ def _assert_json_hides(data: Any, board: Board) -> None:
             assert action["play"] in (None, "pass")
 
 
+def _assert_json_what_the_table_saw(data: Any, board: Board) -> None:
+    """A secret board's closed hand as its own table's referee reads it: the plays, the
+    kitty turned and the result (what the table saw), not the other seats' unplayed cards."""
+    assert data["secret"] is False and data["scores"] is not None
+    assert data["deal"] is None and data["hands"] is None and data["seed"] is None
+    assert data["kitty"] == board.kitty
+    plays = [e["payload"]["action"].get("play") for e in data["events"] if e["kind"] == "play"]
+    assert any(p not in (None, "pass") for p in plays)
+
+
 def _assert_json_shows(data: Any, board: Board) -> None:
     assert data["seed"] is None  # a board's hand has no seed of its own
     assert data["deal"]["kitty"] == board.kitty
@@ -197,10 +209,18 @@ def _walk_hidden(e: Event, *, live_hand: Hand | None = None) -> None:
                 assert data["deal"]["kitty"] == e.board.kitty  # their own live hand: as today
                 assert data["legal_actions"]
                 continue
+            if name == "referee_finished" and hand == e.finished[0]:
+                _assert_json_what_the_table_saw(response.json(), e.board)
+                continue
             _assert_json_hides(response.json(), e.board)
+            assert response.json()["secret"] is True
             audit = client.get(f"/api/v1/hands/{hand.pk}/audit/")
             if name == "anonymous":
                 assert audit.status_code == 401
+            elif audit.status_code == 200 and name == "referee_finished":
+                assert not any(
+                    a["kind"] == "deal" and "hands" in a["payload"] for a in audit.json()
+                )
             elif audit.status_code == 200:
                 _assert_json_hides(audit.json(), e.board)
             else:

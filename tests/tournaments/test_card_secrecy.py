@@ -91,7 +91,8 @@ def test_a_live_hand_on_the_board_keeps_it_secret_but_its_referee_sees_it(
     assert hand_cards_shown(user=referee, hand=live) == ALL
     assert hand_cards_shown(user=referee, hand=finished) == NONE
     assert hand_cards_shown(user=other, hand=live) == NONE
-    assert hand_cards_shown(user=other, hand=finished) == NONE
+    # their own table's closed hand: what the table saw, not the other seats' cards (issue 28)
+    assert hand_cards_shown(user=other, hand=finished) == PLAYED_ONLY
     assert hand_cards_shown(user=ANONYMOUS, hand=live) == NONE
     assert hand_cards_shown(user=director, hand=finished) == ALL
     assert hand_cards_shown(user=director, hand=live) == ALL

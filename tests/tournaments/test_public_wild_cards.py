@@ -149,7 +149,8 @@ def test_the_live_board_shows_the_wild_rank_and_what_the_last_play_stood_for(
 
 def test_a_secret_board_shows_no_wild_rank_on_the_live_board(client: Any, settings: Any) -> None:
     """A duplicate laizi board still in play at another table of its section: the live board
-    shows neither its cards nor its wild rank (card_secrecy), though the landlord is known."""
+    shows neither its cards nor its wild rank nor its auction (card_secrecy), though the
+    landlord is known."""
     tournament, tables = tournament_with_tables(tables=2, rule_profile="laizi", format="duplicate")
     settings.PUBLIC_BOARD_SECONDS = 0
     board = board_create(tournament=tournament, number=1, seed=918_273_645_501)
@@ -163,7 +164,8 @@ def test_a_secret_board_shows_no_wild_rank_on_the_live_board(client: Any, settin
     live = _live(client, hand)
 
     assert "Wild (癞子)" not in live and '<b class="wild">' not in live
-    assert 'class="bid">3</b>' in live  # the auction is shown; the cards are not
+    # nor anything else of the board: the auction tells where the strong hand sits (issue 28)
+    assert 'class="bid">' not in live and "board-secret" in live
 
 
 def hand_detail_of(hand: Hand) -> dict[str, Any]:

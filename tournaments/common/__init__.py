@@ -12,6 +12,8 @@
   ``idempotency`` (how long API answers are kept), ``converters`` (``<id:…>`` in paths).
 - Tables: ``seats`` (a table's seat count, from its rule profile), ``json_arrays`` (SQL over
   the per-seat arrays, for their checks).
+- Duplicate boards: ``board_release`` (when a board is released: the card secrecy of the
+  hands and the standings both ask it).
 - The broker and health: ``broker_publish`` (Celery messages off the request's path),
   ``health`` and ``health_selectors`` (the checks of /healthz), ``heartbeat`` (the worker's),
   ``healthz`` (the view).

@@ -15,7 +15,8 @@
 - ``results``: the per-seat result rows and the tournament's log version, what standings are
   built from.
 - ``selectors``: a hand's state for the referee's phone and the public.
-- ``card_secrecy``: who may see which cards of a hand or of a duplicate board.
+- ``card_secrecy``: who may see what of a hand (its cards, its course and result) or of a
+  duplicate board.
 - ``boards``: duplicate deals generated from a recorded seed.
 
 May import: ``referee.rules`` (the rules and the one scoring), ``tournaments.models``,

@@ -1,32 +1,30 @@
-"""Who may see a hand's cards: the one check every read path asks (API, public pages, exports).
+"""Who may see what of a hand: the one check every read path asks (API, public pages, exports).
 
-Two kinds of cards:
+What a hand shows, in three parts:
 
-- **unplayed**: the deal (every seat's hand), the kitty (底牌) before it is turned, the
+- **unplayed** cards: the deal (every seat's hand), the kitty (底牌) before it is turned, the
   deal's seed, the legal actions of the seat on turn;
-- **played**: the cards already on the table — the plays in the log and its replay, the
-  top play, the kitty once the landlord has taken it.
+- **played** cards: the cards already on the table — the plays in the log and its replay, the
+  top play, the kitty once the landlord has taken it;
+- the **outcome**: everything else the deal decides — the auction and the doublings, the
+  landlord, the wild rank (癞子), the turn, the cards left, the bombs, the stakes, the winner,
+  the scores, the log's length (the hand's version) and its events.
 
-The rule (issue 16, point 2):
+The rule (issue 16, point 2; issue 28, point 2):
 
 - Directors (staff) see everything, always.
 - A *live* hand (bidding, doubling, playing): its table's referees (assigned to the table or
   to the whole round) see every card; nobody else sees its unplayed cards.
-- A hand dealt from a duplicate **board** (复式, one deal for every table of a section):
-  nobody but directors and the live hand's own referees sees any card of that board — on any
-  hand played on it, at any table, even a finished one — until the board is *released*.
-- Any other hand (a random or written-in deal of its own table) shows its played cards to
-  everyone who may read it, and every card once it is closed.
-
-A board is **released** once it has been played (a hand on it exists, or a round it is
-assigned to is closed) and nothing still plays it:
-
-- no hand on it is live in a round that is not closed, and
-- every table of every section it is assigned to (``RoundBoard``) has *closed* its hand on it,
-  unless that round is closed. "Closed" is finished, passed out (流局) or voided: a table
-  that has not yet started the board (no hand on it) counts as not closed; a board assigned to
-  a seated or playing round (a reuse in a later round or another section) stays secret until
-  that round's tables have played it too.
+- A hand dealt from a duplicate **board** (复式, one deal for every table of a section) that
+  is not *released* (``tournaments.common.board_release``) shows nobody but directors and
+  its own table's referees anything of the board (``NONE``): only which table plays which
+  board and whether its hand is in play or closed. Duplicate practice hides the whole board:
+  another table's auction, landlord or score tells the tables still to play it where the
+  strong hand sits. Its own table's referees see their live hand's every card (the phone
+  needs them) and, once it is closed, what the table saw (``PLAYED_ONLY``); the other seats'
+  unplayed cards only once the board is released.
+- Any other hand (a random or written-in deal of its own table) shows its played cards and
+  its outcome to everyone who may read it, and every card once it is closed.
 
 The public pages render what an anonymous visitor may see whoever is signed in (they are
 public and cacheable); directors read the cards on the director pages and the API.
@@ -39,15 +37,32 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser
-from django.db.models import Exists, Max, OuterRef, Q
+from django.db.models import Max
 from django.utils.translation import gettext as _
 
 from tournaments.common.access import referee_assigned
+from tournaments.common.board_release import LIVE_STATUSES, board_released_q, boards_released
 from tournaments.common.errors import ApplicationError
 from tournaments.common.roles import user_is_director
-from tournaments.models import Board, Hand, HandStatus, RoundBoard, RoundStatus, Table
+from tournaments.models import Board, Hand, HandStatus, RoundBoard, Table
 
-LIVE_STATUSES = frozenset({HandStatus.BIDDING, HandStatus.DOUBLING, HandStatus.PLAYING})
+__all__ = [
+    "ALL",
+    "CLOSED_STATUSES",
+    "LIVE_STATUSES",
+    "NONE",
+    "PLAYED_ONLY",
+    "PUBLIC",
+    "CardsShown",
+    "board_cards_visible",
+    "board_released_q",
+    "board_start_check",
+    "boards_released",
+    "hand_cards_shown",
+    "hands_cards_shown",
+    "status_shown",
+]
+
 #: A table has closed its hand on a board when the hand is one of these.
 CLOSED_STATUSES = frozenset({HandStatus.FINISHED, HandStatus.PASSED_OUT, HandStatus.VOIDED})
 
@@ -57,53 +72,31 @@ PUBLIC = AnonymousUser()
 
 @dataclass(frozen=True)
 class CardsShown:
-    """Which of a hand's cards a reader sees (see the module docstring)."""
+    """What of a hand a reader sees (see the module docstring)."""
 
     played: bool
     unplayed: bool
+    #: the auction, the result and whatever else the deal decides; False: a secret board's
+    outcome: bool = True
 
 
 ALL = CardsShown(played=True, unplayed=True)
 PLAYED_ONLY = CardsShown(played=True, unplayed=False)
-NONE = CardsShown(played=False, unplayed=False)
+#: A secret board's hand: nothing of the board (which table plays it, in play or closed).
+NONE = CardsShown(played=False, unplayed=False, outcome=False)
+
+#: What a reader who sees nothing of a hand's board reads of its status: whether it is in
+#: play or closed, not whether it was passed out (all four seats too weak to bid), finished
+#: or voided.
+SECRET_IN_PLAY = "in_play"
+SECRET_CLOSED = "closed"
 
 
-def board_released_q(board: Any) -> Q:
-    """The release condition of the board ``board`` points at (an ``OuterRef`` to a board id
-    in the queryset it filters: ``OuterRef("pk")`` on boards, ``OuterRef("board_id")`` on
-    hands), as one SQL condition."""
-    played = Exists(Hand.objects.filter(board=board)) | Exists(
-        RoundBoard.objects.filter(board=board, round__status=RoundStatus.CLOSED)
-    )
-    live = Hand.objects.filter(board=board, status__in=LIVE_STATUSES).exclude(
-        table__round__status=RoundStatus.CLOSED
-    )
-    # A table of the assignment's round and section without a hand on the board.
-    unplayed_table = Table.objects.filter(
-        round_id=OuterRef("round_id"), section=OuterRef("section")
-    ).exclude(
-        Exists(
-            Hand.objects.filter(table_id=OuterRef("pk"), board_id=OuterRef(OuterRef("board_id")))
-        )
-    )
-    pending = (
-        RoundBoard.objects.filter(board=board)
-        .exclude(round__status=RoundStatus.CLOSED)
-        .filter(Exists(unplayed_table))
-    )
-    return Q(played) & ~Q(Exists(live)) & ~Q(Exists(pending))
-
-
-def boards_released(*, board_ids: Iterable[int]) -> set[int]:
-    """Which of ``board_ids`` are released (one query)."""
-    ids = {i for i in board_ids if i is not None}
-    if not ids:
-        return set()
-    return set(
-        Board.objects.filter(pk__in=ids)
-        .filter(board_released_q(OuterRef("pk")))
-        .values_list("pk", flat=True)
-    )
+def status_shown(status: str, shown: CardsShown) -> str:
+    """A hand's status as ``shown`` lets a reader see it."""
+    if shown.outcome:
+        return status
+    return SECRET_IN_PLAY if status in LIVE_STATUSES else SECRET_CLOSED
 
 
 def board_cards_visible(*, user: Any, board: Board) -> bool:
@@ -115,23 +108,20 @@ def board_cards_visible(*, user: Any, board: Board) -> bool:
 def _shown(
     *, user: Any, hand: Hand, released: bool | None, table_referee: bool | None
 ) -> CardsShown:
-    if hand.status in LIVE_STATUSES:
-        if table_referee is None:
-            table_referee = bool(
-                user.is_authenticated and referee_assigned(user=user, table=hand.table)
-            )
-        if table_referee:
-            return ALL
-        if hand.board_id is None:
-            return PLAYED_ONLY
+    def own_table() -> bool:
+        if table_referee is not None:
+            return table_referee
+        return bool(user.is_authenticated and referee_assigned(user=user, table=hand.table))
+
+    live = hand.status in LIVE_STATUSES
+    if live and own_table():
+        return ALL
+    if hand.board_id is not None:
         if released is None:
             released = hand.board_id in boards_released(board_ids=[hand.board_id])
-        return PLAYED_ONLY if released else NONE
-    if hand.board_id is None:
-        return ALL
-    if released is None:
-        released = hand.board_id in boards_released(board_ids=[hand.board_id])
-    return ALL if released else NONE
+        if not released:  # a secret board: what the table saw for its referees, else nothing
+            return PLAYED_ONLY if not live and own_table() else NONE
+    return PLAYED_ONLY if live else ALL
 
 
 def hand_cards_shown(*, user: Any, hand: Hand, table_referee: bool | None = None) -> CardsShown:

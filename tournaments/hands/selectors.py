@@ -20,7 +20,7 @@ from tournaments.common.player_names import display_name
 from tournaments.common.roles import REFEREE_GROUP, user_is_director
 from tournaments.common.rows import Columns, column, fetch_one, table_name
 from tournaments.common.seats import seat_count, seat_positions
-from tournaments.hands.card_secrecy import ALL, NONE, CardsShown
+from tournaments.hands.card_secrecy import ALL, NONE, CardsShown, status_shown
 from tournaments.hands.replay import (
     AnyHandState,
     HandReplay,
@@ -341,7 +341,38 @@ def hand_detail(
     out["wild_entry"] = hand_wild_entry(replay=replay)
     out["wild_due"] = hand_wild_due(replay=replay)
     out["bomb_classes"] = hand_bomb_classes(replay=replay)
-    return out
+    out["secret"] = False
+    return out if shown.outcome else hand_secret(out)
+
+
+#: What a reader who may not see a hand's board (``card_secrecy.NONE``) reads of the hand:
+#: which table plays which board, how, under which rules, and whether it is in play or
+#: closed (``card_secrecy.status_shown``). Any other field, today's and any added later, is
+#: emptied by ``hand_secret``.
+SECRET_FIELDS_SHOWN = frozenset(
+    {
+        "id", "tournament", "round", "table", "table_id", "number", "board", "mode",
+        "rule_profile", "seats", "status", "confirmation", "counts", "impossible_checks",
+    }
+)  # fmt: skip
+#: The emptied fields that are lists or flags rather than null.
+_SECRET_EMPTY: dict[str, Any] = {
+    "announcements_due": [],
+    "events": [],
+    "wild_entry": False,
+    "wild_due": False,
+    "secret": True,
+}
+
+
+def hand_secret(out: dict[str, Any]) -> dict[str, Any]:
+    """``out`` (``hand_detail``'s) as a reader sees it who may see nothing of its board."""
+    secret = {
+        key: value if key in SECRET_FIELDS_SHOWN else _SECRET_EMPTY.get(key)
+        for key, value in out.items()
+    }
+    secret["status"] = status_shown(out["status"], NONE)
+    return secret
 
 
 def hand_irregular(*, replay: HandReplay) -> str | None:
@@ -405,6 +436,8 @@ def hand_audit(*, hand: Hand, shown: CardsShown = ALL) -> list[dict[str, Any]]:
     """Who did what, when, from which device; the cards as ``shown``
     (``card_secrecy.hand_cards_shown``)."""
     events = HandEvent.objects.filter(hand=hand).select_related("recorded_by").order_by("seq")
+    if not shown.outcome:  # a secret board's: nothing (its length tells how the hand went)
+        return []
     hide = {"hide_deal": not shown.unplayed, "hide_plays": not shown.played}
     return [_event_row(e, audit=True, **hide) for e in events]
 

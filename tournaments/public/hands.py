@@ -7,7 +7,12 @@ from itertools import accumulate
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from tournaments.hands.card_secrecy import PUBLIC, board_cards_visible
+from tournaments.hands.card_secrecy import (
+    PUBLIC,
+    board_cards_visible,
+    hands_cards_shown,
+    status_shown,
+)
 from tournaments.public import selectors as ps
 from tournaments.public.views import tournament_or_404
 from tournaments.standings.public_table import entry_rank_history
@@ -49,16 +54,24 @@ def board_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     if board is None:
         raise Http404("No such board.")
     hands = ps.board_hands(board=board)
+    # a board not released shows which tables played it, nothing of how (card_secrecy)
+    shown = hands_cards_shown(user=PUBLIC, hands=hands)
+    hands_shown = [h for h in hands if shown[h.pk].outcome]
     positions = range(len(board.seat_cards))
-    by_position = [ps.matchpoints([h.score_of(p) for h in hands]) for p in positions]
+    by_position = [ps.matchpoints([h.score_of(p) for h in hands_shown]) for p in positions]
+    mp = {h.pk: [by_position[p][i] for p in positions] for i, h in enumerate(hands_shown)}
+    nothing = [None for _ in positions]
     rows = [
         {
             "hand": hand,
             "seats": list(hand.table.seats.all()),
-            "scores": [hand.score_of(p) for p in positions],
-            "mp": [by_position[p][i] for p in positions],
+            "secret": not shown[hand.pk].outcome,
+            "status": status_shown(hand.status, shown[hand.pk]),
+            "landlord": hand.landlord_seat if shown[hand.pk].outcome else None,
+            "scores": [hand.score_of(p) for p in positions] if shown[hand.pk].outcome else nothing,
+            "mp": mp.get(hand.pk, nothing),
         }
-        for i, hand in enumerate(hands)
+        for hand in hands
     ]
     context = {
         "tournament": tournament,
@@ -66,7 +79,7 @@ def board_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         "rows": rows,
         "positions": positions,
         "columns": 2 + 3 * len(positions),  # round, table, and name, score, MP a seat
-        "top": 2 * (sum(1 for h in hands if h.scores is not None) - 1),
+        "top": 2 * (sum(1 for h in hands_shown if h.scores is not None) - 1),
         # hidden until every table that plays the board has closed its hand on it (or its
         # round is closed): card_secrecy; public pages show what anybody may see
         "deal": (

@@ -32,8 +32,16 @@ from referee.rules.hand import HandState
 from referee.rules.laizi_scoring import BOMB_CLASS_FACTORS
 from referee.rules.profiles import get_profile
 from referee.rules.scoring import DefenderStake
+from tournaments.common.board_release import boards_secret
 from tournaments.common.player_names import display_name
-from tournaments.hands.card_secrecy import PUBLIC, hand_cards_shown, hands_cards_shown
+from tournaments.hands.card_secrecy import (
+    NONE,
+    PLAYED_ONLY,
+    PUBLIC,
+    hand_cards_shown,
+    hands_cards_shown,
+    status_shown,
+)
 from tournaments.hands.gate import hand_desk_state
 from tournaments.hands.replay import (
     HandReplay,
@@ -194,6 +202,10 @@ class LiveTable:
     passes: int = 0
     #: the shared cache's key of this card as read here (``live_card_key``)
     key: str = ""
+    #: the hand's board is secret (``card_secrecy``): nothing of it is shown
+    secret: bool = False
+    #: the hand's status as the public may see it (``card_secrecy.status_shown``)
+    status: str = ""
 
 
 #: What a hand's card on the live board depends on, read from the hand's row.
@@ -319,14 +331,15 @@ def live_tables(
         hand = hands.get(table_id)
         if hand is not None:
             row.hand = hand
-            row.replay = hand_replay(hand=hand, events=events.get(hand.pk, []))
-            _live_state(row, row.replay)
-            classes = hand_bomb_classes(replay=row.replay)
-            row.stakes = hand_stakes(row.replay.summary, hand.rule_profile, classes)
-            if not board.played[table_id]:  # a secret board's cards: "?", its wild rank none
-                if row.last_play is not None:
-                    row.last_play = (row.last_play[0], None)
-                row.last_declared = row.wild = None
+            shown = PLAYED_ONLY if board.played[table_id] else NONE
+            row.status = status_shown(hand.status, shown)
+            if shown.outcome:
+                row.replay = hand_replay(hand=hand, events=events.get(hand.pk, []))
+                _live_state(row, row.replay)
+                classes = hand_bomb_classes(replay=row.replay)
+                row.stakes = hand_stakes(row.replay.summary, hand.rule_profile, classes)
+            else:  # a secret board: nothing of it (card_secrecy)
+                row.secret = True
         row.key = live_card_key(
             tournament=tournament,
             table_id=table_id,
@@ -398,8 +411,13 @@ class HandPage:
     seats: list[Seat]
     replay: HandReplay
     live: bool
-    #: The hand's board is still secret (card_secrecy): no card is shown.
+    #: The hand's board is still secret (card_secrecy): nothing of it is shown, only
+    #: whether the hand is in play or closed (``status``).
     secret: bool = False
+    #: the status the public may see (``card_secrecy.status_shown``)
+    status: str = ""
+    #: the landlord's seat, None before the auction ends or on a secret board
+    landlord: int | None = None
     steps: list[Step] = field(default_factory=list)
     deal: list[list[Card]] | None = None
     kitty: list[Card] | None = None
@@ -428,7 +446,17 @@ def hand_page(*, hand: Hand) -> HandPage:
     replay = hand_replay(hand=hand, events=events)
     live = replay.summary["status"] in LIVE_STATUSES
     shown = hand_cards_shown(user=PUBLIC, hand=hand)
-    page = HandPage(hand=hand, seats=seats, replay=replay, live=live, secret=not shown.played)
+    page = HandPage(
+        hand=hand,
+        seats=seats,
+        replay=replay,
+        live=live,
+        secret=not shown.outcome,
+        status=status_shown(replay.summary["status"], shown),
+    )
+    if not shown.outcome:  # a secret board: nothing of it (card_secrecy)
+        return page
+    page.landlord = replay.summary["landlord_seat"]
     data = hand_deal_json(hand=hand) if shown.unplayed else None
     if data is not None:
         page.deal = [sorted(parse_cards(h), key=_card_key) for h in data["hands"]]
@@ -448,8 +476,6 @@ def hand_page(*, hand: Hand) -> HandPage:
         deal_counts=[profile.hand_size] * hand.seats if replay.state is not None else None,
         kitty_size=profile.kitty_size,
     )
-    if not shown.played:  # the replay of a secret board: the auction only
-        page.steps = [s for s in page.steps if s.kind in ("bid", "double", "redouble")]
     page.breakdown = breakdown(replay.summary, hand.rule_profile, hand_bomb_classes(replay=replay))
     page.state = hand_desk_state(hand, irregular=replay.irregular is not None)
     confirm = result_confirm_event(hand=hand, events=events)
@@ -566,10 +592,12 @@ def entry_public(*, tournament: Tournament, entry_id: int) -> Entry | None:
 
 
 def entry_hand_results(*, entry: Entry) -> list[HandSeatResult]:
-    """The entry's counted hands, in playing order, with their round and table."""
+    """The entry's counted hands, in playing order, with their round and table; a duplicate
+    board's once it is released, as the standings count them (``card_secrecy``)."""
     return list(
         HandSeatResult.objects.filter(entry=entry)
         .exclude(hand__table__round__status=RoundStatus.DRAFT)
+        .exclude(board_id__in=boards_secret(tournament_id=entry.tournament_id))
         .select_related("hand__table__round", "hand__board")
         .order_by("hand__table__round__number", "hand__number")
     )

@@ -22,6 +22,7 @@ from django.utils.http import quote_etag
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 
+from tournaments.hands.card_secrecy import PUBLIC, hands_cards_shown
 from tournaments.models import Tournament, TournamentFormat
 from tournaments.public import selectors as ps
 from tournaments.tournament import selectors
@@ -74,10 +75,14 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         table.first_bidder_now = (  # type: ignore[attr-defined]
             board.first_bidder if board is not None else table.first_bidder
         )
+    hands = [hand for table in tables for hand in table.hands.all()]
+    shown = hands_cards_shown(user=PUBLIC, hands=hands)
     context = {
         "tournament": tournament,
         "round": round,
         "tables": tables,
+        # hands on a board not released: no score shown (card_secrecy)
+        "secret_hands": {pk for pk, s in shown.items() if not s.outcome},
         "rounds": list(ps.rounds_public(tournament=tournament)),
     }
     return render(request, "public/round.html", context)

@@ -15,7 +15,7 @@ from tournaments.common.seats import seat_count
 from tournaments.common.validation import at_most_check, bool_check, invalid, reason_check
 from tournaments.hands.exclusions import exclusion_write
 from tournaments.hands.gate import results_incomplete_error, round_gate
-from tournaments.hands.results import results_final_error
+from tournaments.hands.results import results_final_error, tournament_scores_changed
 from tournaments.models import (
     Entry,
     Hand,
@@ -152,7 +152,16 @@ def round_close(
         reason=reason,
         payload={"excluded": [hand.as_json() for hand in unsettled]},
     )
+    _boards_release_changed(round=locked)
     return locked
+
+
+def _boards_release_changed(*, round: Round) -> None:
+    """Closing or reopening a duplicate round may release its boards or hide them again
+    (``tournaments.common.board_release``); the standings count a board's results only once
+    it is released, so they are recomputed."""
+    if Hand.objects.filter(table__round=round, board__isnull=False).exists():
+        tournament_scores_changed(tournament_id=round.tournament_id)
 
 
 @transaction.atomic
@@ -191,6 +200,7 @@ def round_reopen(*, round: Round, reason: str, recorded_by: Any = None) -> Round
     round_log_append(
         round=locked, kind=RoundLogKind.REOPENED, recorded_by=recorded_by, reason=reason, payload={}
     )
+    _boards_release_changed(round=locked)
     return locked
 
 

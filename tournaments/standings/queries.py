@@ -19,6 +19,7 @@ from django.db.models import (
 )
 from django.db.models.functions import Coalesce
 
+from tournaments.common.board_release import boards_secret
 from tournaments.models import (
     Entry,
     HandSeatResult,
@@ -64,7 +65,7 @@ _ENTRY_SUMS_SQL = """
 WITH scores AS (
     SELECT board_id, position, score, COUNT(*) AS c
     FROM {results}
-    WHERE tournament_id = %s AND board_id IS NOT NULL
+    WHERE tournament_id = %s AND board_id IS NOT NULL{secret_boards}
     GROUP BY board_id, position, score
 ), matchpoints AS (
     SELECT board_id, position, score,
@@ -85,7 +86,7 @@ WITH scores AS (
     FROM {results} r
     LEFT JOIN matchpoints m
       ON m.board_id * 4 + m.position = r.board_id * 4 + r.position AND m.score = r.score
-    WHERE r.tournament_id = %s
+    WHERE r.tournament_id = %s{secret_rows}
     GROUP BY r.table_id, r.round_id, r.entry_id, m.n
 )
 SELECT p.entry_id, p.n, SUM(p.hands), SUM(p.points), SUM(p.landlord), SUM(p.won), SUM(p.mp),
@@ -104,11 +105,17 @@ GROUP BY table_id, entry_id
 """
 
 
-def _sql(template: str) -> str:
+def _sql(template: str, *, secret: int = 0) -> str:
+    """``template`` with its table names, and the conditions that leave out the results of
+    ``secret`` boards (their ids are the statement's first parameters after each
+    tournament id)."""
     quote = connection.ops.quote_name
+    ids = ", ".join(["%s"] * secret)
     return template.format(
         results=quote(HandSeatResult._meta.db_table),
         rounds=quote(Round._meta.db_table),
+        secret_boards=f" AND board_id NOT IN ({ids})" if secret else "",
+        secret_rows=f" AND (r.board_id IS NULL OR r.board_id NOT IN ({ids}))" if secret else "",
     )
 
 
@@ -121,8 +128,14 @@ def _entry_sums(
     groups: list[MatchpointGroup] = []
     meetings: list[Meeting] = []
     sql = _ENTRY_SUMS_SQL + (_MEETINGS_SQL if with_meetings else "")
+    # A duplicate board's results count once it is released: until every table has played
+    # it, another table's score tells the tables still to play it where the strong hand
+    # sits (``tournaments.common.board_release``). Few boards are secret at a time.
+    secret = list(boards_secret(tournament_id=tournament_id))
     with connection.cursor() as cursor:
-        cursor.execute(_sql(sql), [tournament_id, tournament_id])
+        cursor.execute(
+            _sql(sql, secret=len(secret)), [tournament_id, *secret, tournament_id, *secret]
+        )
         rows = cursor.fetchall()
     for entry_id, n, count, points, landlord, won, mp, tops, last, table_id in rows:
         if table_id is not None:
@@ -181,8 +194,13 @@ def penalty_points(*, tournament_id: int) -> dict[int, int]:
 
 def entry_totals(*, entry: Entry) -> EntryTotals:
     """One entry's sums as the standings rank it (``EntryTotals.total``: deal points plus
-    penalties, R10.8.2), read now: what its player page shows. One query."""
-    rows = HandSeatResult.objects.filter(entry=OuterRef("pk")).values("entry")
+    penalties, R10.8.2), read now: what its player page shows; a secret board's results
+    count once it is released, as in the standings. One query."""
+    rows = (
+        HandSeatResult.objects.filter(entry=OuterRef("pk"))
+        .exclude(board_id__in=boards_secret(tournament_id=entry.tournament_id))
+        .values("entry")
+    )
     penalties = penalties_in_force().filter(entry=OuterRef("pk"))
 
     def counted(**where: Any) -> Subquery:

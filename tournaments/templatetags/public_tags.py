@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils.html import escape, format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import ngettext, pgettext
 
 from referee.rules.cards import RANK_CHARS, SMALL_JOKER, Card
 from referee.rules.scoring import DefenderStake
@@ -180,7 +180,10 @@ def phase_label(status: str) -> str:
     try:
         return str(HandStatus(status).label)
     except ValueError:
-        return status
+        pass
+    # a secret board's hand: only in play or closed (card_secrecy.status_shown)
+    secret = {"in_play": pgettext("hand", "in play"), "closed": pgettext("hand", "played")}
+    return secret.get(status, status)
 
 
 @register.simple_tag

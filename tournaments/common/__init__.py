@@ -1,7 +1,8 @@
 """Shared plumbing: used by every concern, knowing none of them.
 
 - Who may do what: ``roles`` (director, referee, public), ``access`` (the permission checks,
-  with stable codes), ``referee_sessions`` (a referee's session ends after a fixed time).
+  with stable codes), ``referee_sessions`` (a referee's session ends after a fixed time),
+  ``api_tokens`` (an API token lasts as long, and is revoked when its account changes).
 - Refusals and arguments: ``errors`` (``ApplicationError``), ``validation`` (a service's plain
   arguments), ``model_validation`` (a model's fields), ``limits`` (the largest numbers).
 - The database: ``transactions`` (a hand write's transaction), ``rows`` (the hand write's

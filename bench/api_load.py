@@ -275,7 +275,9 @@ def referee_with_token(username: str) -> tuple[Any, str]:
     call_command("migrate", verbosity=0)
     user, _ = get_user_model().objects.get_or_create(username=username)
     user.groups.add(Group.objects.get_or_create(name=REFEREE_GROUP)[0])
-    return user, Token.objects.get_or_create(user=user)[0].key
+    # A fresh token: one left from an earlier run may have expired (REFEREE_SESSION_HOURS).
+    Token.objects.filter(user=user).delete()
+    return user, Token.objects.create(user=user).key
 
 
 def seated_round(

@@ -18,4 +18,7 @@ class TournamentsConfig(AppConfig):
 
         connection_created.connect(integers_as_text, dispatch_uid="tournaments.integers_as_text")
 
-        from tournaments.common import referee_sessions  # noqa: F401  (connects its receiver)
+        from tournaments.common import (  # noqa: F401  (connect their receivers)
+            api_tokens,
+            referee_sessions,
+        )

@@ -1,4 +1,5 @@
-"""API sign-in: DRF's token endpoint, throttled by django-axes like the admin sign-in."""
+"""API sign-in: DRF's token endpoint, throttled by django-axes like the admin sign-in; the
+token it answers lives ``REFEREE_SESSION_HOURS`` (``tournaments.common.api_tokens``)."""
 
 from typing import Any, NoReturn
 
@@ -13,15 +14,18 @@ from rest_framework.settings import api_settings
 from config.throttling import THROTTLED_CODE, SignInRateThrottle, throttled_message
 from referee.api.parsers import BoundedJSONParser
 from referee.api.serializers import ErrorSerializer, TokenInput
+from tournaments.common.api_tokens import api_token_expires_at, api_token_issue
+from tournaments.common.errors import ApplicationError
 
 NON_FIELD_ERRORS = api_settings.NON_FIELD_ERRORS_KEY
 
 
 class TokenObtainApi(ObtainAuthToken):
-    """POST username and password, get the user's API token (not a hand write, so no
-    idempotency key). A wrong username or password is 401 ``invalid_credentials``; five
-    failures for one username from one address lock it (429 ``locked_out``); and
-    the attempts from one address beyond its allowance (SIGN_IN_BURST at once, then
+    """POST username and password, get the user's API token and when it expires (not a
+    hand write, so no idempotency key): the live token, or a new one when it has expired
+    or was revoked. A wrong username or password is 401 ``invalid_credentials``; five
+    failures for one username from one address lock it (429 ``locked_out``); and the
+    attempts from one address beyond its allowance (SIGN_IN_BURST at once, then
     SIGN_IN_RATE), whatever the username, are 429 ``throttled``."""
 
     serializer_class = TokenInput
@@ -33,7 +37,10 @@ class TokenObtainApi(ObtainAuthToken):
         auth=[],
         request=TokenInput,
         responses={
-            200: inline_serializer("TokenOutput", {"token": serializers.CharField()}),
+            200: inline_serializer(
+                "TokenOutput",
+                {"token": serializers.CharField(), "expires": serializers.DateTimeField()},
+            ),
             400: OpenApiResponse(ErrorSerializer, description="validation"),
             401: OpenApiResponse(ErrorSerializer, description="invalid_credentials"),
             429: OpenApiResponse(ErrorSerializer, description="locked_out, throttled"),
@@ -53,7 +60,12 @@ class TokenObtainApi(ObtainAuthToken):
                     _("Wrong username or password."), code="invalid_credentials"
                 ) from exc
             raise
-        return super().post(request, *args, **kwargs)
+        try:
+            token = api_token_issue(user=serializer.validated_data["user"])
+        except ApplicationError as exc:  # the password changed meanwhile
+            raise exceptions.AuthenticationFailed(exc.message, code=exc.code) from exc
+        expires = serializers.DateTimeField().to_representation(api_token_expires_at(token=token))
+        return Response({"token": token.key, "expires": expires})
 
     def throttled(self, request: Any, wait: float | None) -> NoReturn:
         raise exceptions.Throttled(wait, detail=throttled_message(), code=THROTTLED_CODE)

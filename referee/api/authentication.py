@@ -1,5 +1,6 @@
 """Token authentication of every API request (DRF's, with the token's user in one
-hand-written query: ``tournaments.common.rows``).
+hand-written query: ``tournaments.common.rows``), and the token's lifetime
+(``tournaments.common.api_tokens``): an expired token is 401 ``token_expired``.
 
 Kept apart from ``referee.api.auth`` (the sign-in view): DRF imports authentication classes
 while ``rest_framework.views`` is still loading, so this module imports no views.
@@ -8,9 +9,11 @@ while ``rest_framework.views`` is still loading, so this module imports no views
 from typing import Any
 
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 from rest_framework import authentication, exceptions
 from rest_framework.authtoken.models import Token
 
+from tournaments.common.api_tokens import api_token_expired, api_token_lifetime
 from tournaments.common.rows import Columns, column, fetch_one, table_name
 
 _TOKEN = Columns(Token, "k")
@@ -24,7 +27,8 @@ _TOKEN_SQL = (
 
 
 class TokenAuthentication(authentication.TokenAuthentication):
-    """DRF's ``TokenAuthentication`` with the same checks and messages."""
+    """DRF's ``TokenAuthentication`` with the same checks and messages, and one more: a
+    token past its lifetime is refused with the code ``token_expired``."""
 
     def authenticate_credentials(self, key: str) -> tuple[Any, Any]:
         row = fetch_one(_TOKEN_SQL, [key])
@@ -34,4 +38,17 @@ class TokenAuthentication(authentication.TokenAuthentication):
         token.user = _USER.instance(row, _TOKEN.width)
         if not token.user.is_active:
             raise exceptions.AuthenticationFailed(_("User inactive or deleted."))
+        if api_token_expired(token=token):
+            hours = int(api_token_lifetime().total_seconds() // 3600)
+            raise exceptions.AuthenticationFailed(
+                ngettext(
+                    "This API token has expired (a token lasts %(hours)s hour). Sign in "
+                    "again at /api/v1/auth/token/ for a new one.",
+                    "This API token has expired (a token lasts %(hours)s hours). Sign in "
+                    "again at /api/v1/auth/token/ for a new one.",
+                    hours,
+                )
+                % {"hours": hours},
+                code="token_expired",
+            )
         return (token.user, token)

@@ -39,6 +39,7 @@ APPLICATION_ERROR_STATUS = {
     "rule_profile_frozen": status.HTTP_409_CONFLICT,
     "not_authenticated": status.HTTP_401_UNAUTHORIZED,
     "not_assigned": status.HTTP_403_FORBIDDEN,
+    "typist_mismatch": status.HTTP_403_FORBIDDEN,
     "board_not_assigned": status.HTTP_403_FORBIDDEN,
     "second_person_required": status.HTTP_403_FORBIDDEN,
     "round_not_playing": status.HTTP_409_CONFLICT,

@@ -26,7 +26,7 @@ from referee.api.idempotency import (
     idempotent_write,
 )
 from referee.api.parsers import BoundedJSONParser
-from referee.api.permissions import IsRefereeOrDirector
+from referee.api.permissions import TYPED_BY, IsRefereeOrDirector, typist_check
 from tournaments.common import access
 from tournaments.common.errors import ApplicationError
 from tournaments.common.idempotency import idempotency_retry_check
@@ -45,7 +45,7 @@ ERRORS = {
     for code, text in (
         (400, "validation, too_deep, invalid_unicode, idempotency_key_required, bad_notation…"),
         (401, "not_authenticated"),
-        (403, "not_assigned, permission_denied"),
+        (403, "not_assigned, permission_denied, typist_mismatch"),
         (404, "not_found"),
         (
             409,
@@ -80,12 +80,25 @@ DEVICE = OpenApiParameter(
     description="The device writing (kept in the hand's audit trail).",
     pattern=r"^[ -~]{0,64}$",
 )
+TYPIST = OpenApiParameter(
+    TYPED_BY,
+    str,
+    OpenApiParameter.HEADER,
+    description="The id of the account that typed the write (a client that keeps writes "
+    "for later); another account signed in is 403 typist_mismatch, nothing written.",
+    pattern=r"^[0-9]{1,19}$",
+)
 
 
 class APIView(DrfApiView):
-    """The v1 views: JSON bodies only (what the schema describes)."""
+    """The v1 views: JSON bodies only (what the schema describes); a write typed by another
+    account than the one signed in is refused (``typist_check``)."""
 
     parser_classes = (BoundedJSONParser,)
+
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
+        super().initial(request, *args, **kwargs)
+        typist_check(request)
 
 
 def _hand(hand_id: int) -> Hand:
@@ -218,7 +231,7 @@ class HandStartApi(APIView):
 
     @extend_schema(
         request=io.HandStartInput,
-        parameters=[IDEMPOTENCY_KEY, DEVICE],
+        parameters=[IDEMPOTENCY_KEY, DEVICE, TYPIST],
         responses={201: io.HandWriteOutput, **ERRORS},
     )
     def post(self, request: Request, table_id: int) -> Response:
@@ -307,7 +320,7 @@ class HandWriteApi(APIView):
 def _hand_write_schema(input_serializer: type[serializers.Serializer]) -> Callable[[Any], Any]:
     return extend_schema(
         request=input_serializer,
-        parameters=[IDEMPOTENCY_KEY, IF_MATCH, DEVICE],
+        parameters=[IDEMPOTENCY_KEY, IF_MATCH, DEVICE, TYPIST],
         responses={200: io.HandWriteOutput, **ERRORS},
     )
 
@@ -541,7 +554,7 @@ class PenaltyCreateApi(APIView):
 
     @extend_schema(
         request=io.PenaltyInput,
-        parameters=[IDEMPOTENCY_KEY, DEVICE],
+        parameters=[IDEMPOTENCY_KEY, DEVICE, TYPIST],
         responses={201: io.PenaltyOutput, **ERRORS},
     )
     def post(self, request: Request, slug: str) -> Response:
@@ -584,7 +597,7 @@ class PenaltyRevokeApi(APIView):
 
     @extend_schema(
         request=io.ReasonInput,
-        parameters=[IDEMPOTENCY_KEY, DEVICE],
+        parameters=[IDEMPOTENCY_KEY, DEVICE, TYPIST],
         responses={200: io.PenaltyOutput, **ERRORS},
     )
     def post(self, request: Request, penalty_id: int) -> Response:

@@ -28,6 +28,13 @@ def console_strings() -> dict[str, str]:
     )
     labels |= counted("more_plays", "%(n)s more play", "%(n)s more plays")
     labels |= counted(
+        "others_waiting",
+        "%(n)s write typed by %(name)s waits for %(name)s to sign in on this phone: it is "
+        "never sent as anybody else's.",
+        "%(n)s writes typed by %(name)s wait for %(name)s to sign in on this phone: they are "
+        "never sent as anybody else's.",
+    )
+    labels |= counted(
         "ev_announce",
         "%(seat)s announces %(n)s card left (报牌)",
         "%(seat)s announces %(n)s cards left (报牌)",
@@ -140,4 +147,6 @@ def console_strings() -> dict[str, str]:
             "are sent after you sign in."
         ),
         "sign_in_again": _("Sign in again"),
+        "another_referee": _("another referee"),
+        "discard_others": _("Discard the writes typed by others"),
     }

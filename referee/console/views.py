@@ -40,12 +40,24 @@ class RefereeLogoutView(LogoutView):
         return str(reverse_lazy("referee:login"))
 
 
+#: When the session of the account a console page was shown to ends (epoch milliseconds).
+SESSION_ENDS_HEADER = "X-Session-Ends"
+
+
 @login_required(login_url=reverse_lazy("referee:login"))
 @ensure_csrf_cookie
 def console(request: HttpRequest) -> HttpResponse:
-    """The console shell: the JS reads its tables and hands from the API."""
-    context: dict[str, Any] = {"strings": console_strings()}
-    return render(request, "referee/console.html", context)
+    """The console shell: the JS reads its tables and hands from the API.
+
+    It is shown to one account until one moment: the page names the account (its id, which
+    every write the page queues carries, ``X-Typed-By``) and when its session ends (epoch
+    milliseconds, also in the ``X-Session-Ends`` header that the service worker reads on
+    its cached copy). Past that moment, offline too, neither shows a saved hand."""
+    ends = int(request.session.get_expiry_date().timestamp() * 1000)
+    context: dict[str, Any] = {"strings": console_strings(), "session_ends": ends}
+    response = render(request, "referee/console.html", context)
+    response[SESSION_ENDS_HEADER] = str(ends)
+    return response
 
 
 #: The console's static files, kept by its service worker for offline use.
@@ -97,6 +109,7 @@ def service_worker(request: HttpRequest) -> HttpResponse:
         "static_prefix": json.dumps(static_prefix),
         "assets": json.dumps(urls),
         "manifest": json.dumps(reverse("referee:manifest")),
+        "session_ends_header": json.dumps(SESSION_ENDS_HEADER),
         "scope": reverse("referee:console"),
     }
     return render(request, "referee/sw.js", context, content_type="text/javascript")

@@ -1,7 +1,8 @@
 """Shared plumbing: used by every concern, knowing none of them.
 
 - Who may do what: ``roles`` (director, referee, public), ``access`` (the permission checks,
-  with stable codes), ``referee_sessions`` (a referee's session ends after a fixed time).
+  with stable codes), ``referee_sessions`` (a referee's session ends after a fixed time),
+  ``api_tokens`` (an API token lasts as long, and is revoked when its account changes).
 - Accounts: ``usernames`` (a user name is one name whatever its case: the check, the lookup,
   the sign-in backend).
 - Refusals and arguments: ``errors`` (``ApplicationError``), ``validation`` (a service's plain

@@ -30,7 +30,11 @@ from tournaments.hands.gate import round_gate
 from tournaments.models import Entry, RefereeAssignment, Seat, Table
 from tournaments.rounds import services as round_services
 from tournaments.rounds.login_links import link_path
-from tournaments.rounds.referees import referee_account_assign, referee_password_set
+from tournaments.rounds.referees import (
+    referee_account_assign,
+    referee_password_set,
+    referee_tokens_revoke,
+)
 from tournaments.seating import services as seating_services
 from tournaments.tournament import selectors
 
@@ -100,6 +104,7 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         "link_hours": settings.REFEREE_LINK_HOURS,
         "gate": round_gate(round=round_),
         "gate_back": "round",
+        "token_hours": settings.REFEREE_SESSION_HOURS,
     }
     return render(request, "director/round.html", context)
 
@@ -107,8 +112,8 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 @staff_member_required
 @require_POST
 def round_action(request: HttpRequest, slug: str, number: int, action: str) -> HttpResponse:
-    """seat / override / start / close / reopen / referee / referee_password / add_hand:
-    each one service call."""
+    """seat / override / start / close / reopen / referee / referee_password /
+    referee_tokens / add_hand: each one service call."""
     tournament = tournament_or_404(slug)
     round_ = round_or_404(tournament, number)
     post = request.POST
@@ -170,6 +175,13 @@ def round_action(request: HttpRequest, slug: str, number: int, action: str) -> H
             )
 
         attempt(request, password, _("Password set."))
+    elif action == "referee_tokens":
+
+        def revoke() -> object:
+            confirmed_check(request)
+            return referee_tokens_revoke(username=post.get("username", ""), recorded_by=user)
+
+        attempt(request, revoke, _("API tokens revoked: the referee's apps must sign in again."))
     elif action == "add_hand":
         table = get_object_or_404(Table, pk=as_int(post.get("table")) or 0, round=round_)
         attempt(

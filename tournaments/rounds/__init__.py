@@ -2,7 +2,8 @@
 
 - ``services``: rounds (draft → seated → playing → closed, and reopened), tables, seats,
   referee assignments and the round log.
-- ``referees``: plain referee accounts made by a director (no password: a one-time link).
+- ``referees``: plain referee accounts made by a director (no password: a one-time link),
+  the password a director sets, and the API tokens a director revokes.
 - ``login_links``: the one-time sign-in links for referees' phones.
 
 Who sits where is ``tournaments.seating``.

@@ -14,6 +14,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
+from tournaments.common.api_tokens import api_tokens_revoke
 from tournaments.common.errors import ApplicationError
 from tournaments.common.roles import REFEREE_GROUP, user_is_director, user_is_privileged
 from tournaments.common.usernames import (
@@ -100,7 +101,8 @@ def referee_password_set(
     """A director sets the password of a plain referee account (``referee_account_check``:
     never a staff, superuser or permission-holding account), e.g. for a referee who signs
     in without a link.  The password passes the site's validators; the referee's other
-    sessions keep running (Django rotates the session hash: they are signed out)."""
+    sessions are signed out (Django's session hash follows the password) and the account's
+    API tokens revoked (``tournaments.common.api_tokens``)."""
     if not user_is_director(recorded_by):
         raise ApplicationError(
             "director_required", _("Only a director can set a referee's password.")
@@ -123,3 +125,30 @@ def referee_password_set(
     user.set_password(password)
     user.save(update_fields=["password"])
     return user
+
+
+@transaction.atomic
+def referee_tokens_revoke(*, username: str, recorded_by: Any) -> int:
+    """A director revokes the API tokens of a referee account (a lost phone, a referee
+    who left): every script or app signed in with it must sign in again. Never an account
+    with more rights than a referee (``privileged_account``), which a director may not act
+    on. Returns how many tokens there were (0 is no refusal: nothing was live)."""
+    if not user_is_director(recorded_by):
+        raise ApplicationError(
+            "director_required", _("Only a director can revoke a referee's API tokens.")
+        )
+    text_check("username", username, max_length=150)
+    model = get_user_model()
+    user = model.objects.filter(**{model.USERNAME_FIELD: username.strip()}).first()
+    if user is None:
+        raise ApplicationError("not_found", _("No account by that user name."))
+    if user_is_privileged(user):
+        raise ApplicationError(
+            "privileged_account",
+            _(
+                "%(username)s is a staff, superuser or permission-holding account: a director "
+                "revokes the API tokens of referee accounts only."
+            )
+            % {"username": user.get_username()},
+        )
+    return api_tokens_revoke(user_ids=[user.pk])

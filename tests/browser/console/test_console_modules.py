@@ -863,3 +863,62 @@ def test_a_declared_play_in_words(page: Page) -> None:
         {"en": _strings("en"), "zh": _strings("zh-hans")},
     )
     assert result == ["S0 plays 5557 → 5555", "S0 出 5557 → 5555"]
+
+
+def test_a_queue_sends_only_its_typists_writes_and_holds_the_others(page: Page) -> None:
+    """One phone, two referees (issue 28): each write carries who typed it; B's queue never
+    sends A's (it counts them per typist), sends its own with X-Typed-By, and A's queue
+    finds A's writes again, versions counted on A's own only."""
+    result = _run(
+        page,
+        """
+        const storage = new Memory();
+        const a = new q.Queue(storage, { typist: 7, typistName: 'ref-a' });
+        a.push({ key: 'a1', url: '/u/', body: { seat: 0, bid: 1 }, handId: 1, version: 3 });
+        a.push({ key: 'a2', url: '/u/', body: { seat: 1, bid: 2 }, handId: 1, version: 4 });
+        a.setHeld(true);
+        const b = new q.Queue(storage, { typist: 9, typistName: 'ref-b' });
+        const seenByB = { items: b.items().length, others: b.othersByTypist(), held: b.held(),
+                          version: b.versionFor({ id: 1, version: 3 }) };
+        b.push({ key: 'b1', url: '/u/', body: { seat: 0, bid: 1 }, handId: 2, version: 0 });
+        const fake = scripted([answer(200, {})]);
+        const sender = new q.Sender({ queue: b, api: fake, hooks: {} });
+        await sender.flush();
+        const sent = fake.posts.map((p) => [p.options.key, p.options.typist]);
+        b.clear();  // B's discard leaves A's
+        const afterDiscard = a.items().map((i) => i.key);
+        const stamped = a.items().map((i) => [i.by, i.byName]);
+        b.clearOthers();
+        return { seenByB, sent, afterDiscard, stamped, heldA: a.held(),
+                 afterClearOthers: storage.getItem(q.QUEUE_KEY) };
+        """,
+    )
+    assert result["seenByB"] == {
+        "items": 0,
+        "others": [{"by": "7", "name": "ref-a", "count": 2}],
+        "held": False,
+        "version": 3,
+    }
+    assert result["sent"] == [["b1", "9"]]
+    assert result["afterDiscard"] == ["a1", "a2"]
+    assert result["stamped"] == [["7", "ref-a"], ["7", "ref-a"]]
+    assert result["heldA"] is True
+    assert result["afterClearOthers"] == "[]"
+
+
+def test_a_write_names_its_typist(page: Page) -> None:
+    result = _run(
+        page,
+        """
+        const seen = [];
+        const client = api.createApi({
+          fetch: async (url, init) => { seen.push(init.headers); return new Response('{}'); },
+          deviceId: () => 'phone-1', csrfToken: () => 'tok',
+        });
+        await client.post('/x/', {}, { key: 'k', typist: '7' });
+        await client.post('/x/', {}, { key: 'k' });
+        return { named: seen[0]['X-Typed-By'], unnamed: 'X-Typed-By' in seen[1],
+                 mismatch: api.classify(answer(403, { code: 'typist_mismatch' })) };
+        """,
+    )
+    assert result == {"named": "7", "unnamed": False, "mismatch": "auth"}

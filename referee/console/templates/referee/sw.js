@@ -7,7 +7,9 @@
  * - the console page and its web app manifest: network first, the last good copy when there
  *   is no network;
  * - /api/: never touched, never cached (its answers hold a referee's cards);
- * - signing out forgets the cached page. */
+ * - signing out forgets the cached page, and so does an answer that is not the console (the
+ *   session is over: the sign-in page); a cached copy is never served after the moment
+ *   its session ends (its X-Session-Ends header), offline either: it is forgotten then. */
 "use strict";
 
 const CACHE = "referee-console-{{ version }}";
@@ -16,6 +18,13 @@ const LOGOUT = {{ logout|safe }};
 const STATIC = {{ static_prefix|safe }};
 const ASSETS = {{ assets|safe }};
 const MANIFEST = {{ manifest|safe }};
+const SESSION_ENDS = {{ session_ends_header|safe }};
+
+/** A cached console page whose session has ended (its account's): not to be shown. */
+function ended(response) {
+  const ends = Number(response.headers.get(SESSION_ENDS));
+  return ends > 0 && Date.now() >= ends;
+}
 
 self.addEventListener("install", (event) => {
   // The page that registered the worker is kept at once (unless it answers the sign-in
@@ -52,12 +61,15 @@ self.addEventListener("fetch", (event) => {
           if (response.ok && !response.redirected && response.type === "basic") {
             const copy = response.clone();
             caches.open(CACHE).then((cache) => cache.put(path, copy));
+          } else if (path === PAGE && (response.redirected || response.type === "opaqueredirect")) {
+            caches.open(CACHE).then((cache) => cache.delete(PAGE));
           }
           return response;
         })
-        .catch(() => caches.open(CACHE).then((cache) => cache.match(path)).then(
-          (hit) => hit || Response.error(),
-        )),
+        .catch(() => caches.open(CACHE).then((cache) => cache.match(path).then((hit) => {
+          if (hit && path === PAGE && ended(hit)) return cache.delete(PAGE).then(() => Response.error());
+          return hit || Response.error();
+        }))),
     );
     return;
   }

@@ -1,15 +1,17 @@
 /* The referee API v1 client: requests with the session, CSRF token, device id,
- * Idempotency-Key and If-Match, and the class of every answer, which decides what the
- * queue does with the action that got it:
+ * Idempotency-Key, If-Match and X-Typed-By (who typed a queued write: the server refuses it,
+ * 403 typist_mismatch, when somebody else is signed in), and the class of every answer,
+ * which decides what the queue does with the action that got it:
  *
  *   done      2xx: recorded (or a replay of the recorded answer).
  *   refused   a refusal that will not change on retry: the rules (422), a state
  *             refusal (409 other than version_conflict), a malformed request (400, 404,
  *             413, 415). The action is dropped and its message kept on screen.
  *   conflict  409 version_conflict: another phone recorded first.
- *   auth      401/403: the session is gone (or the CSRF token with it): sign in again,
- *             the queue is kept. A 403 that says no to this write itself (a second
- *             person must confirm, the players confirm, a wrong PIN…) is refused.
+ *   auth      401/403: the session is gone (or the CSRF token with it, or another account
+ *             signed in: typist_mismatch): sign in again, the queue is kept. A 403 that
+ *             says no to this write itself (a second person must confirm, the players
+ *             confirm, a wrong PIN…) is refused.
  *   retry     429, 5xx, 408 and network errors: sent again later, with backoff.
  */
 
@@ -106,6 +108,7 @@ export function createApi({ fetch, deviceId, csrfToken }) {
       headers["X-CSRFToken"] = csrfToken();
       if (options.key) headers["Idempotency-Key"] = options.key; // a preview writes nothing: none
       if (typeof options.version === "number") headers["If-Match"] = '"' + options.version + '"';
+      if (options.typist) headers["X-Typed-By"] = String(options.typist);
     }
     let resp;
     try {

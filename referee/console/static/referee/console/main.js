@@ -1,6 +1,13 @@
 /* Referee console entry point: the state, the controller (what each tap does) and the
  * wiring of the API client (api.js), the queue (queue.js) and the views (views.js).
- * Every write goes through the queue, a hand's start too: one tap, one Idempotency-Key. */
+ * Every write goes through the queue, a hand's start too: one tap, one Idempotency-Key.
+ *
+ * The page is shown to one account (data-user-id) until its session ends
+ * (data-session-ends). When the session is over (the API says 401/403, that moment passes,
+ * online or not, or the referee signs out) nothing of the hand stays: the hand kept for an
+ * offline reload and the service worker's copy of the page are forgotten and the screen
+ * shows none. The queue keeps its writes (a play's cards were said aloud at the table; no
+ * hidden hand is in it) for their typist, and only them. */
 
 import { createApi, csrfFromCookie, errorText, newKey } from "./api.js";
 import { historyActions } from "./history.js";
@@ -16,6 +23,9 @@ const T = JSON.parse(document.getElementById("console-strings").textContent);
 const app = document.getElementById("app");
 const API = app.getAttribute("data-api");
 const USER = app.getAttribute("data-user") || "";
+const USER_ID = app.getAttribute("data-user-id") || "";
+const SESSION_ENDS = Number(app.getAttribute("data-session-ends")) || 0;
+const PAGE = app.getAttribute("data-scope") || "/referee/";
 
 function deviceId() {
   let id = localStorage.getItem(DEVICE_KEY);
@@ -46,7 +56,7 @@ const api = createApi({
   deviceId,
   csrfToken: () => csrfFromCookie(document.cookie),
 });
-const queue = new Queue(localStorage);
+const queue = new Queue(localStorage, { typist: USER_ID, typistName: USER });
 const ctx = {
   T, state, queue, app, api, API,
   queueBox: document.getElementById("queue"),
@@ -54,23 +64,64 @@ const ctx = {
   loginUrl: app.getAttribute("data-login") || "/referee/login/",
 };
 
-// The open table and hand, kept for a reload while offline (this user's only).
+function sessionEnded() {
+  return SESSION_ENDS > 0 && Date.now() >= SESSION_ENDS;
+}
+
+// The open table and hand, kept for a reload while offline: this account's, until its
+// session ends.
 function snapshot() {
-  const data = { user: USER, table: state.table, hand: state.hand, tableHands: state.tableHands };
+  if (state.signedOut || sessionEnded()) return;
+  const data = {
+    user: USER_ID, until: SESSION_ENDS, table: state.table, hand: state.hand, tableHands: state.tableHands,
+  };
   try {
     localStorage.setItem(SNAPSHOT_KEY, JSON.stringify(data));
   } catch (e) { /* full storage: the queue matters more */ }
 }
-function restore() {
+/** The snapshot if it is this account's and its session has not ended; any other is
+ * forgotten (another referee's left on this phone, or one past its session's end). */
+function savedSnapshot() {
+  let data = null;
   try {
-    const data = JSON.parse(localStorage.getItem(SNAPSHOT_KEY) || "null");
-    if (data && data.user === USER) {
-      state.table = data.table;
-      state.hand = data.hand;
-      state.tableHands = data.tableHands || null;
-      if (state.hand) state.seat = null;
-    }
-  } catch (e) { /* ignore */ }
+    data = JSON.parse(localStorage.getItem(SNAPSHOT_KEY) || "null");
+  } catch (e) { /* unreadable: forgotten below */ }
+  const until = Math.min(Number(data && data.until) || 0, SESSION_ENDS || Infinity);
+  if (!data || data.user !== USER_ID || !(Date.now() < until)) {
+    localStorage.removeItem(SNAPSHOT_KEY);
+    return null;
+  }
+  return data;
+}
+function restore() {
+  const data = savedSnapshot();
+  if (!data) return;
+  state.table = data.table;
+  state.hand = data.hand;
+  state.tableHands = data.tableHands || null;
+  if (state.hand) state.seat = null;
+}
+
+/** Forget what this phone keeps of the hand: the snapshot and the service worker's copy of
+ * the page (the queue keeps its writes, for their typist). */
+function forgetPrivate() {
+  localStorage.removeItem(SNAPSHOT_KEY);
+  if (!("caches" in window)) return Promise.resolve();
+  return caches.keys()
+    .then((names) => Promise.all(names.filter((n) => n.startsWith("referee-console-"))
+      .map((n) => caches.open(n).then((cache) => cache.delete(PAGE)))))
+    .catch(() => {});
+}
+
+/** The session is over: nothing of the hand is shown or kept; sign in again. */
+function sessionOver() {
+  Object.assign(state, {
+    tables: [], table: null, hand: null, seat: null, composer: "", rejected: null, conflict: null,
+    tableHands: null, earlier: null, pinError: null, resultEntry: null, readings: null, signedOut: true,
+  });
+  forgetPrivate();
+  render(ctx);
+  renderQueue(ctx);
 }
 
 function show() {
@@ -113,7 +164,7 @@ async function loadTables() {
       state.table = state.tables.find((t) => t.table_id === state.table.table_id) || state.table;
     }
   } else if (answer.status === 401 || answer.status === 403) {
-    state.signedOut = true;
+    sessionOver();
   }
   return answer.ok;
 }
@@ -197,6 +248,7 @@ ctx.do = {
   },
   sendNow: () => { queue.setHeld(false); renderQueue(ctx); return sender.wake(); },
   discard: () => { queue.clear(); show(); },
+  discardOthers: () => { queue.clearOthers(); renderQueue(ctx); },
 };
 Object.assign(ctx.do, historyActions(ctx, { show, snapshot }), resultActions(ctx, { show, handWrite }));
 
@@ -256,8 +308,7 @@ const sender = new Sender({
       show();
     },
     auth() {
-      state.signedOut = true;
-      renderQueue(ctx);
+      sessionOver();
     },
     retry(item, answer) {
       showVerdict(ctx, "waiting", item.label, answer.status ? errorText(answer, undefined, T) : T.network_error);
@@ -267,9 +318,21 @@ const sender = new Sender({
   },
 });
 
-// Signing out forgets the table and hand kept for an offline reload (not the queue).
+// Signing out forgets the table and hand kept for an offline reload and the cached page
+// (not the queue: its writes wait for their typist).
 const logout = document.querySelector(".console-bar form");
-if (logout) logout.addEventListener("submit", () => localStorage.removeItem(SNAPSHOT_KEY));
+if (logout) logout.addEventListener("submit", () => { forgetPrivate(); });
+
+// The session's end, offline too: a timer for that moment, and a look whenever the phone
+// wakes (timers sleep with it) and every half minute.
+function sessionEndCheck() {
+  if (sessionEnded() && !state.signedOut) sessionOver();
+}
+if (SESSION_ENDS) {
+  setTimeout(sessionEndCheck, Math.min(Math.max(0, SESSION_ENDS - Date.now()) + 100, 2 ** 31 - 1));
+  setInterval(sessionEndCheck, 30000);
+  document.addEventListener("visibilitychange", sessionEndCheck);
+}
 
 window.addEventListener("online", () => { renderQueue(ctx); sender.wake(); });
 window.addEventListener("offline", () => renderQueue(ctx));
@@ -281,8 +344,14 @@ if ("serviceWorker" in navigator && app.getAttribute("data-worker")) {
 }
 
 (async function boot() {
+  // Past the session's end (a cached page opened offline later): nothing of the hand.
+  if (sessionEnded()) {
+    sessionOver();
+    return;
+  }
   // Online: my tables, as always. Offline (the page came from the service worker's
   // cache): the table and hand last shown, with the queue still waiting.
+  savedSnapshot(); // forgets another account's
   const online = await loadTables();
   if (!online && !state.signedOut) restore();
   show();

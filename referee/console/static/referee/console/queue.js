@@ -1,9 +1,13 @@
 /* The offline queue: every write is an item kept in storage (localStorage) with the
- * Idempotency-Key made once when it was typed and the hand version it was typed against,
- * and sent oldest first. What happens to an item depends on its answer's class (api.js):
- * done → removed; refused or conflict → removed, the ones after it held back until the
- * referee sends or discards them; auth → everything kept, sending paused until the referee
- * has signed in again; retry → kept, sent again after a backoff. */
+ * Idempotency-Key made once when it was typed, the hand version it was typed against, and
+ * who typed it (the account the page was shown to: ``by``, its id, and ``byName``), and
+ * sent oldest first. A phone may pass from one referee to the next: a queue shows and sends
+ * only its own typist's items; the others' wait on the phone for their typist to sign in
+ * again and are never sent as anybody else's (the server refuses that too: X-Typed-By).
+ * What happens to an item depends on its answer's class (api.js): done → removed; refused
+ * or conflict → removed, the ones after it held back until the referee sends or discards
+ * them; auth → everything kept, sending paused until the referee has signed in again;
+ * retry → kept, sent again after a backoff. */
 
 import { AUTH, CONFLICT, DONE, REFUSED, RETRY, classify, retryDelay } from "./api.js";
 
@@ -11,34 +15,69 @@ export const QUEUE_KEY = "referee-console-queue-v1";
 export const HELD_KEY = "referee-console-held-v1";
 
 export class Queue {
-  constructor(storage, key = QUEUE_KEY, heldKey = HELD_KEY) {
+  /** ``typist``: the id of the account the page was shown to ("" in tests: one typist),
+   * ``typistName`` its name; both are stamped on every item pushed. */
+  constructor(storage, { typist = "", typistName = "", key = QUEUE_KEY, heldKey = HELD_KEY } = {}) {
     this.storage = storage;
+    this.typist = String(typist);
+    this.typistName = typistName;
     this.key = key;
-    this.heldKey = heldKey;
+    this.heldKey = this.typist ? heldKey + ":" + this.typist : heldKey;
   }
-  items() {
+  /** Every item on the phone, whoever typed it. */
+  all() {
     try {
       return JSON.parse(this.storage.getItem(this.key) || "[]");
     } catch (e) {
       return [];
     }
   }
-  save(items) {
-    this.storage.setItem(this.key, JSON.stringify(items));
+  mine(item) {
+    return String(item.by || "") === this.typist;
   }
-  /** Append an item (its key and version are the caller's); answers it. */
+  /** This typist's items, oldest first: the ones sent, shown and counted. */
+  items() {
+    return this.all().filter((q) => this.mine(q));
+  }
+  /** The items typed by others on this phone, held for them. */
+  others() {
+    return this.all().filter((q) => !this.mine(q));
+  }
+  /** The others' items by typist: [{by, name, count}]. */
+  othersByTypist() {
+    const found = new Map();
+    this.others().forEach((q) => {
+      const by = String(q.by || "");
+      const entry = found.get(by) || { by, name: q.byName || "", count: 0 };
+      entry.count += 1;
+      found.set(by, entry);
+    });
+    return Array.from(found.values());
+  }
+  /** Keep ``items`` as this typist's (the others' stay as they are). */
+  save(items) {
+    this.storage.setItem(this.key, JSON.stringify(this.others().concat(items)));
+  }
+  /** Append an item (its key and version are the caller's; its typist this queue's);
+   * answers it. */
   push(item) {
     const items = this.items();
-    items.push(item);
+    const stamped = Object.assign({}, item, { by: this.typist, byName: this.typistName });
+    items.push(stamped);
     this.save(items);
-    return item;
+    return stamped;
   }
   remove(key) {
     this.save(this.items().filter((q) => q.key !== key));
   }
+  /** Discard this typist's items. */
   clear() {
     this.save([]);
     this.setHeld(false);
+  }
+  /** Discard the items typed by others (a referee who will not come back to this phone). */
+  clearOthers() {
+    this.storage.setItem(this.key, JSON.stringify(this.items()));
   }
   forHand(handId) {
     return this.items().filter((q) => q.handId === handId);
@@ -63,10 +102,6 @@ export class Queue {
   }
 }
 
-/** Sends a queue. ``hooks`` (all may be async): done(item, answer, {reconnected}),
- * refused(item, answer), conflict(item, answer), auth(item, answer), retry(item, answer,
- * delayMs), idle(). ``schedule(fn, ms)`` and ``cancel(id)`` are the timers (tests pass
- * their own). */
 export class Sender {
   constructor({ queue, api, hooks, schedule, cancel }) {
     this.queue = queue;
@@ -112,6 +147,7 @@ export class Sender {
       const answer = await this.api.post(item.url, item.body, {
         key: item.key,
         version: item.version,
+        typist: item.by,
       });
       const kind = classify(answer);
       if (kind === RETRY) {

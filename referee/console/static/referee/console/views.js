@@ -283,13 +283,16 @@ function renderUndo(ctx, h) {
   }, [reason, el("button", { type: "submit", class: "secondary", text: T.undo })]));
 }
 
-/** The waiting list (every write still on this phone, each named) and its buttons. */
+/** The waiting list (every write of this referee still on this phone, each named) and its
+ * buttons; then the writes typed on this phone by others, counted per typist and never
+ * named one by one (they wait for their typist to sign in). */
 export function renderQueue(ctx) {
   const { T, queue } = ctx;
   const box = ctx.queueBox;
   const items = queue.items();
+  const others = queue.othersByTypist();
   box.innerHTML = "";
-  if (!items.length && !ctx.state.signedOut) {
+  if (!items.length && !others.length && !ctx.state.signedOut) {
     box.hidden = true;
     return;
   }
@@ -298,6 +301,15 @@ export function renderQueue(ctx) {
     box.appendChild(el("p", { class: "signed-out error", id: "signed-out", role: "alert" }, [
       T.signed_out + " ",
       el("a", { href: ctx.loginUrl, class: "sign-in-again", text: T.sign_in_again }),
+    ]));
+  }
+  if (others.length) {
+    box.appendChild(el("div", { class: "queue-others", id: "queue-others" }, [
+      ...others.map((o) => el("p", {
+        class: "others-waiting", "data-typist": o.by,
+        text: fmtn(T, "others_waiting", { n: o.count, name: o.name || T.another_referee }),
+      })),
+      el("button", { type: "button", class: "secondary discard-others", text: T.discard_others, onclick: () => ctx.do.discardOthers() }),
     ]));
   }
   if (!items.length) return;

@@ -66,7 +66,10 @@ def test_csv_import_after_preview_registers_in_order(director_client: Any) -> No
 
 @pytest.mark.parametrize(
     ("language", "told"),
-    [("en", "To import players, choose the CSV file again below."), ("zh-hans", "要导入选手，请在下方重新选择 CSV 文件。")],
+    [
+        ("en", "To import players, choose the CSV file again below."),
+        ("zh-hans", "要导入选手，请在下方重新选择 CSV 文件。"),
+    ],
 )
 def test_the_import_revisited_by_get_leads_back_to_its_form(
     director_client: Any, language: str, told: str

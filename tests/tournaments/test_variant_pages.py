@@ -154,8 +154,8 @@ def test_the_hand_page_counts_the_farmers_of_its_profile(
     assert scored
     url = f"/t/{tournament.slug}/hands/{scored[0].pk}/"
     english = Client().get(url, headers={"accept-language": "en"}).content.decode()
-    assert f"the landlord scores the sum of the {farmers} farmers&#x27; scores" in english
-    assert f"sum of the {farmers} farmers&#x27; scores, opposite sign" in english
+    assert f"the landlord scores the sum of the {farmers} farmers' scores" in english
+    assert f"sum of the {farmers} farmers' scores, opposite sign" in english
     chinese = Client().get(url, headers={"accept-language": "zh-hans"}).content.decode()
     assert f"地主得{farmers}位农民得分之和" in chinese
     assert f"{farmers}位农民得分之和，符号相反" in chinese

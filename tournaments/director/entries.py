@@ -6,9 +6,9 @@ from django.contrib.admin.views.decorators import staff_member_required
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
-from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
 from tournaments.common.errors import ApplicationError

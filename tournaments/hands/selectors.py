@@ -425,8 +425,9 @@ def seat_row(seat: Seat) -> dict[str, Any]:
 def assignment_tables(*, user: Any) -> list[dict[str, Any]]:
     """The tables ``user`` may write to now (playing rounds), with the tournament's name,
     seats, players (named in the request's language: ``player_names.display_name``), the
-    current hand (with its confirmation, and whether it is held back as irregular), the hands the table may play this round and has played (a voided hand
-    does not count: ``services.hands.hand_start_check`` refuses the start after the last),
+    current hand (with its confirmation, and whether it is held back as irregular), the
+    hands the table may play this round and has played (a voided hand does not count:
+    ``services.hands.hand_start_check`` refuses the start after the last),
     who confirms (``official`` / ``players``) and the hands still awaiting confirmation (a
     table plays on while they wait)."""
     tables = Table.objects.filter(round__status=RoundStatus.PLAYING)

@@ -40,6 +40,9 @@ const state = {
   pinError: null, // the last refusal of the players' PINs {handId, text}
   resultEntry: null, // a result-only entry under way {handId, step, body, preview…} (result.js)
   readings: null, // the readings offered for cards with wild cards {handId, seat, text, readings} (entry.js)
+  undoAsk: null, // Undo tapped: the reason being typed beside it {handId, reason}
+  tablesAt: null, // when the list of tables was last read (ms), kept for offline use
+  tablesOffline: false, // the last read of the list got no answer: the kept list is shown
 };
 const api = createApi({
   fetch: (...args) => window.fetch(...args),
@@ -54,9 +57,13 @@ const ctx = {
   loginUrl: app.getAttribute("data-login") || "/referee/login/",
 };
 
-// The open table and hand, kept for a reload while offline (this user's only).
+// The list of tables, the open table and hand, kept for a reload while offline (this
+// user's only).
 function snapshot() {
-  const data = { user: USER, table: state.table, hand: state.hand, tableHands: state.tableHands };
+  const data = {
+    user: USER, table: state.table, hand: state.hand, tableHands: state.tableHands,
+    tables: state.tables, tablesAt: state.tablesAt,
+  };
   try {
     localStorage.setItem(SNAPSHOT_KEY, JSON.stringify(data));
   } catch (e) { /* full storage: the queue matters more */ }
@@ -68,6 +75,10 @@ function restore() {
       state.table = data.table;
       state.hand = data.hand;
       state.tableHands = data.tableHands || null;
+      if (Array.isArray(data.tables) && data.tablesAt) {
+        state.tables = data.tables;
+        state.tablesAt = data.tablesAt;
+      }
       if (state.hand) state.seat = null;
     }
   } catch (e) { /* ignore */ }
@@ -107,8 +118,10 @@ async function reloadHand() {
 
 async function loadTables() {
   const answer = await api.get(API + "assignments/");
+  state.tablesOffline = !answer.ok && !answer.status;
   if (answer.ok) {
     state.tables = answer.data;
+    state.tablesAt = Date.now();
     if (state.table) {
       state.table = state.tables.find((t) => t.table_id === state.table.table_id) || state.table;
     }
@@ -185,8 +198,11 @@ ctx.do = {
   wild: (h, rank) => handWrite(h, "wild", { wild: rank }, T.wild_entered + " · " + rank),
   announce: (seat, made) => handWrite(state.hand, "announcements", { seat, made },
     T.announcements_due + " · " + actionText(ctx, { seat }) + (made ? T.announced : T.missing)),
+  askUndo: (h) => { state.undoAsk = { handId: h.id, reason: "" }; show(); },
+  cancelUndo: () => { state.undoAsk = null; show(); },
   undo: (h, reason) => {
     if (!reason) return showVerdict(ctx, false, T.undo, T.reason_needed);
+    state.undoAsk = null;
     return handWrite(h, "undo", { reason }, T.undo + " · " + reason);
   },
   result: (h, body) => handWrite(h, "result", body, T.result_form),
@@ -271,7 +287,12 @@ const sender = new Sender({
 const logout = document.querySelector(".console-bar form");
 if (logout) logout.addEventListener("submit", () => localStorage.removeItem(SNAPSHOT_KEY));
 
-window.addEventListener("online", () => { renderQueue(ctx); sender.wake(); });
+window.addEventListener("online", async () => {
+  renderQueue(ctx);
+  sender.wake();
+  // The list shown was the one kept on this phone: read it again.
+  if (state.tablesOffline && !state.table && await loadTables()) show();
+});
 window.addEventListener("offline", () => renderQueue(ctx));
 window.refereeConsole = { queue, sender, state };
 

@@ -14,7 +14,7 @@ from django.utils import translation
 from playwright.sync_api import Browser, BrowserContext, Page, Route, expect
 
 from tests import factories
-from tests.api.helpers import assign, playing_table, referee_user
+from tests.api.helpers import assign, client_for, playing_table, post, referee_user
 from tests.browser.console.conftest import phone_context as _phone
 from tournaments.common.player_names import display_name
 from tournaments.common.seat_names import seat_names
@@ -139,7 +139,7 @@ def test_result_only_doubled_boxes_name_the_seats_and_the_tables_say_awaiting(
     with translation.override(DJANGO_LANGUAGE[language]):
         seats = seat_names()
         players = [
-            display_name(s.entry.player)
+            display_name(s.entry.player.name, s.entry.player.chinese_name)
             for s in Seat.objects.filter(table=table)
             .select_related("entry__player")
             .order_by("position")
@@ -233,4 +233,59 @@ def test_the_first_open_offline_shows_the_referees_tables_and_says_offline(
     context.set_offline(False)
     expect(banner).to_have_count(0)
     expect(offline.locator("button.table-open")).to_have_count(7)
+    context.close()
+
+
+PAD = {
+    "en": {"T": "10", "X": "Small joker", "D": "Big joker"},
+    "zh": {"T": "10", "X": "小王", "D": "大王"},
+}
+
+
+def test_the_physical_card_pad_names_ten_and_the_jokers_as_elsewhere(
+    live_server: Any, console_browser: Browser, http_cookies: None, artefacts: Path, language: str
+) -> None:
+    """The pad's buttons read 10, small joker 小王 and big joker 大王 (as the held cards and
+    the public pages name them), not T X D; the notation typed (T, X, D) is still taken."""
+    table = playing_table()
+    referee = _referee([table])
+    context = _phone(console_browser, live_server, language)
+    page = context.new_page()
+    _sign_in(page, referee.username, language)
+    page.click("button.table-open")
+    page.select_option("select[name=first_bidder]", "0")
+    page.click("button[data-deal=physical]")
+    expect(page.locator("section.hand")).to_have_attribute("data-status", "bidding")
+    hand = Hand.objects.get()
+    api = client_for(referee)
+    # Through the auction by the API (the pad is what is looked at here).
+    for _ in range(10):
+        detail = api.get(f"/api/v1/hands/{hand.pk}/").json()
+        if detail["status"] == "playing":
+            break
+        legal = detail["legal_actions"]
+        action = next((a for a in legal if a.get("bid") == 3 or a.get("double") is False), legal[0])
+        action = next((a for a in legal if a.get("redouble") is False), action)
+        assert post(api, f"/api/v1/hands/{hand.pk}/actions/", action).status_code == 200
+    assert detail["status"] == "playing"
+    page.reload()
+    page.click("button.table-open")
+    expect(page.locator("section.hand")).to_have_attribute("data-status", "playing")
+    pad = page.locator("section.controls .ranks")
+    for rank, label in PAD[language].items():
+        expect(pad.locator(f"button.rank[data-rank='{rank}']")).to_have_text(label)
+    expect(pad.locator("button.rank")).to_have_count(15)
+    assert not pad.locator("button.rank").filter(has_text=re.compile(r"^[TXD]$")).count()
+    page.screenshot(path=artefacts / f"console-{language}-physical-pad.png", full_page=True)
+
+    # A tap on 10 types T; the notation typed by hand is taken as before.
+    pad.locator("button.rank[data-rank='T']").click()
+    expect(page.locator("input[name=notation]")).to_have_value("T")
+    page.fill("input[name=notation]", "XD")
+    page.click("form.composer button.play")
+    expect(page.locator("section.hand")).to_have_attribute(
+        "data-version", str(detail["version"] + 1)
+    )
+    event = HandEvent.objects.filter(hand=hand, kind="play").get()
+    assert event.payload["action"]["play"] == "XD"
     context.close()

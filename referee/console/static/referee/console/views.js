@@ -85,7 +85,8 @@ function renderTables(ctx) {
     const ch = t.current_hand;
     // The table screen's words for where the hand stands ("Awaiting confirmation", not
     // "Finished").
-    const hand = ch ? " · " + T.hand + " " + ch.number + " (" + stateWords(T, handRow(ch)) + ")" : "";
+    const words = ch ? stateWords(T, handRow(ch)) + (ch.status === "passed_out" ? " · " + T.status_passed_out : "") : "";
+    const hand = ch ? " · " + T.hand + " " + ch.number + " (" + words + ")" : "";
     return el("li", {}, [
       el("button", {
         type: "button", class: "big table-open", "data-table": t.table,

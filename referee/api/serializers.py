@@ -411,9 +411,16 @@ class SeatOutput(serializers.Serializer):
 
 
 class CurrentHandOutput(serializers.Serializer):
+    """The table's latest hand: enough for the list of tables to say where it stands (the
+    results desk's state words: awaiting confirmation, disputed, irregular…)."""
+
     id = serializers.IntegerField()
     number = serializers.IntegerField()
     status = serializers.CharField()
+    confirmation = serializers.CharField()
+    irregular = serializers.CharField(
+        allow_null=True, help_text="deal_check_failed: held back until a director decides."
+    )
 
 
 class AwaitingHandOutput(serializers.Serializer):

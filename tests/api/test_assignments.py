@@ -139,3 +139,23 @@ def test_the_row_gives_the_tables_seat_count_from_its_rule_profile(profile: str)
     row = _row(referee)
     assert row["seat_count"] == 3
     assert [s["position"] for s in row["seats"]] == list(range(row["seat_count"]))
+
+
+def test_the_current_hand_says_whether_it_awaits_confirmation() -> None:
+    """The list of tables says where the latest hand stands, as the table's screen does: a
+    finished hand awaiting confirmation is not just "finished"."""
+    table, referee = _table(requires_confirmation=True)
+    assert _row(referee)["current_hand"] is None
+    live = hand_create(table=table)
+    current = _row(referee)["current_hand"]
+    assert (current["id"], current["status"], current["irregular"]) == (live.pk, "bidding", None)
+    hand_record_result(hand=live, **RESULT)
+    row = _row(referee)
+    assert row["current_hand"] == {
+        "id": live.pk,
+        "number": 1,
+        "status": "finished",
+        "confirmation": "pending",
+        "irregular": None,
+    }
+    assert row["awaiting_confirmation"] == [{"id": live.pk, "number": 1}]

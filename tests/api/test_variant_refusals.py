@@ -64,7 +64,17 @@ def test_a_variant_hand_is_refereed_play_by_play(referee: tuple[Any, Table], pro
     answer = post(client, f"/api/v1/tables/{table.pk}/hands/", {"deal": "none"})
     _refused(answer, 400, "variant_needs_deal")
     assert profile in answer.json()["message"]
+    # What a client needs to start the hand instead.
+    assert answer.json()["details"] == {
+        "profile": profile,
+        "seats": SEATS[profile],
+        "deals": ["random", "board", "physical"],
+    }
     assert not Hand.objects.filter(table=table).exists()
+    # A deal it names starts the hand.
+    started = post(client, f"/api/v1/tables/{table.pk}/hands/", {"deal": "physical"})
+    assert started.status_code == 201, started.json()
+    assert Hand.objects.filter(table=table).count() == 1
 
 
 def test_the_first_bidder_is_a_seat_of_the_table(referee: tuple[Any, Table], profile: str) -> None:

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from django.utils import translation
+from django.utils.translation import gettext
 
 from referee.console.hand_strings import RULE_NUMBERS
 from referee.console.strings import console_strings
@@ -55,3 +56,21 @@ def test_every_rule_a_result_refusal_can_name_has_its_words() -> None:
     with translation.override("zh-hans"):
         words = console_strings()
     assert all(CJK.search(words[f"rule_{number}"]) for number in RULE_NUMBERS)
+
+
+@pytest.mark.parametrize("language", ["en", "zh-hans"])
+def test_the_console_names_the_stake_and_the_cards_as_the_public_pages_do(language: str) -> None:
+    """One term for the stake, the farmer's (农民) as the live tables say it, and the ranks
+    10, small joker, big joker as the cards are named everywhere (issue 29.4)."""
+    with translation.override(language):
+        words = console_strings()
+        public_stake = gettext("Stake per farmer (农民)")
+        public_jokers = (gettext("Small joker"), gettext("Big joker"))
+    assert words["multiplier"] == public_stake
+    assert "defender" not in words["multiplier"]
+    assert (words["small_joker"], words["big_joker"]) == public_jokers
+    if language == "zh-hans":
+        assert words["multiplier"] == "每位农民的注额"
+        assert public_jokers == ("小王", "大王")
+    template = (ROOT / "templates" / "public" / "live_table.html").read_text()
+    assert '{% translate "Stake per farmer (农民)" %}' in template

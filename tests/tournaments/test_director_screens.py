@@ -64,6 +64,31 @@ def test_csv_import_after_preview_registers_in_order(director_client: Any) -> No
     assert names == [("Alice", 1), ("Bob", 2), ("Carol", 3)]
 
 
+@pytest.mark.parametrize(
+    ("language", "told"),
+    [
+        ("en", "To import players, choose the CSV file again below."),
+        ("zh-hans", "要导入选手，请在下方重新选择 CSV 文件。"),
+    ],
+)
+def test_the_import_revisited_by_get_leads_back_to_its_form(
+    director_client: Any, language: str, told: str
+) -> None:
+    """A reload of the preview (or the browser's back button) asks for the import's URL by
+    GET: the director is taken back to the form and told why, not shown a blank 405."""
+    tournament = _tournament(director_client)
+    url = f"/director/t/{tournament.slug}/entries/import/"
+    headers = {"accept-language": language}
+    answer = director_client.get(url, headers=headers)
+    assert answer.status_code == 302
+    assert answer["Location"] == f"/director/t/{tournament.slug}/entries/#import"
+    page = director_client.get(answer["Location"], headers=headers).content.decode()
+    assert told in page
+    assert 'id="import"' in page and 'name="preview"' in page
+    assert Entry.objects.count() == 0
+    assert director_client.put(url).status_code == 405
+
+
 def test_a_round_is_seated_started_refereed_and_corrected(director_client: Any) -> None:
     tournament = _tournament(director_client)
     director_client.post(

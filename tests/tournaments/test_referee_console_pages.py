@@ -185,3 +185,18 @@ def test_every_page_has_a_favicon_and_the_console_its_manifest(client: Any) -> N
     assert '<link rel="icon" href="/static/tournaments/icons/favicon.svg"' in sign_in
     assert '<link rel="manifest" href="/referee/manifest.webmanifest">' in sign_in
     assert '<meta name="theme-color" content="#1f6f43">' in sign_in
+
+
+def test_favicon_ico_answers_the_site_icon(client: Any) -> None:
+    """Browsers and tools ask for /favicon.ico without reading a page: the site's icon, not
+    a 404."""
+    response = client.get("/favicon.ico")
+    assert response.status_code == 200
+    assert response["Content-Type"] == "image/svg+xml"
+    assert "max-age=86400" in response["Cache-Control"]
+    path = finders.find("tournaments/icons/favicon.svg")
+    assert isinstance(path, str)
+    assert response.content == Path(path).read_bytes()
+    assert b"<svg" in response.content
+    assert client.head("/favicon.ico").status_code == 200
+    assert client.post("/favicon.ico").status_code == 405

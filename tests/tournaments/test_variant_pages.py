@@ -136,3 +136,27 @@ def test_a_released_laizi_board_shows_its_wild_rank_on_its_traveller() -> None:
         page = Client().get(f"/t/{tournament.slug}/boards/{board.number}/").content.decode()
         rank = RANK_CHARS[board.wild_rank].replace("T", "10")
         assert f'<tr class="wild"><th>Wild (癞子)</th><td><strong>{rank}</strong></td></tr>' in page
+
+
+@pytest.mark.parametrize(("profile", "players", "farmers"), [("four_p", 4, 3), ("laizi", 3, 2)])
+def test_the_hand_page_counts_the_farmers_of_its_profile(
+    profile: str, players: int, farmers: int
+) -> None:
+    """The score's explanation counts the farmers (农民) against the landlord: three at a
+    four_p table, two at a three-seat one, in English and 简体中文."""
+    tournament = play_tournament(profile, players, seed=players, format="table", rounds=1)
+    Tournament.objects.filter(pk=tournament.pk).update(is_public=True)
+    scored = [
+        h
+        for h in Hand.objects.filter(table__round__tournament=tournament).order_by("pk")
+        if h.landlord_seat is not None and h.winner
+    ]
+    assert scored
+    url = f"/t/{tournament.slug}/hands/{scored[0].pk}/"
+    english = Client().get(url, headers={"accept-language": "en"}).content.decode()
+    assert f"the landlord scores the sum of the {farmers} farmers' scores" in english
+    assert f"sum of the {farmers} farmers' scores, opposite sign" in english
+    chinese = Client().get(url, headers={"accept-language": "zh-hans"}).content.decode()
+    assert f"地主得{farmers}位农民得分之和" in chinese
+    assert f"{farmers}位农民得分之和，符号相反" in chinese
+    assert ("两位农民" in chinese) is False

@@ -6,9 +6,10 @@ from django.contrib.admin.views.decorators import staff_member_required
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_http_methods, require_POST
 
 from tournaments.common.errors import ApplicationError
 from tournaments.common.validation import reason_check
@@ -89,10 +90,15 @@ def _csv_text(request: HttpRequest, form: ImportForm) -> str:
 
 
 @staff_member_required
-@require_POST
+@require_http_methods(["GET", "HEAD", "POST"])
 def entries_import_view(request: HttpRequest, slug: str) -> HttpResponse:
-    """``preview`` shows what would happen row by row; ``confirm`` imports the same text."""
+    """``preview`` shows what would happen row by row; ``confirm`` imports the same text.
+    Revisited by GET (a reload, the browser's history): back to the import form, saying
+    why, rather than a blank 405."""
     tournament = tournament_or_404(slug)
+    if request.method != "POST":
+        messages.info(request, _("To import players, choose the CSV file again below."))
+        return redirect(reverse("director:entries", args=[tournament.slug]) + "#import")
     form = ImportForm(request.POST, request.FILES)
     if not form.is_valid():
         messages.error(request, _("Choose a CSV file or paste its text."))

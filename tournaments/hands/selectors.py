@@ -458,8 +458,9 @@ def seat_row(seat: Seat) -> dict[str, Any]:
 def assignment_tables(*, user: Any) -> list[dict[str, Any]]:
     """The tables ``user`` may write to now (playing rounds), with the tournament's name,
     seats, players (named in the request's language: ``player_names.display_name``), the
-    current hand, the hands the table may play this round and has played (a voided hand
-    does not count: ``services.hands.hand_start_check`` refuses the start after the last),
+    current hand (with its confirmation, and whether it is held back as irregular), the
+    hands the table may play this round and has played (a voided hand does not count:
+    ``services.hands.hand_start_check`` refuses the start after the last),
     who confirms (``official`` / ``players``) and the hands still awaiting confirmation (a
     table plays on while they wait)."""
     tables = Table.objects.filter(round__status=RoundStatus.PLAYING)
@@ -474,10 +475,12 @@ def assignment_tables(*, user: Any) -> list[dict[str, Any]]:
         .order_by("round__tournament__slug", "round__number", "number")
     )
     added = selectors.table_hands_added(tables=rows)
+    currents = {table.pk: table.hands.order_by("-number").first() for table in rows}
+    irregular = irregular_hand_ids(hands=[h for h in currents.values() if h is not None])
     out = []
     for table in rows:
         tournament = table.round.tournament
-        current = table.hands.order_by("-number").first()
+        current = currents[table.pk]
         out.append(
             {
                 "table_id": table.pk,
@@ -489,7 +492,13 @@ def assignment_tables(*, user: Any) -> list[dict[str, Any]]:
                 "seat_count": seat_count(tournament.rule_profile),
                 "result_only": get_profile(tournament.rule_profile).is_three_player,
                 "current_hand": (
-                    {"id": current.pk, "number": current.number, "status": current.status}
+                    {
+                        "id": current.pk,
+                        "number": current.number,
+                        "status": current.status,
+                        "confirmation": current.confirmation,
+                        "irregular": "deal_check_failed" if current.pk in irregular else None,
+                    }
                     if current is not None
                     else None
                 ),

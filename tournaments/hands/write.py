@@ -286,6 +286,13 @@ def hand_create(
                 "deal or from physical cards), not from a result alone."
             )
             % {"profile": profile.key},
+            # What a client needs to start the hand instead: the profile, its seats, and
+            # the deals that referee it play by play (the API's ``deal`` values).
+            extra={
+                "profile": profile.key,
+                "seats": profile.seats,
+                "deals": ["random", "board", "physical"],
+            },
         )
     if board is not None:
         hand_board_check(table=table, board=board)

@@ -431,6 +431,11 @@ class HandPage:
     state: str = ""
     confirmed_by_players: list[str] = field(default_factory=list)
 
+    @property
+    def farmers(self) -> int:
+        """The farmers (农民) against the landlord: two, three at a ``four_p`` table."""
+        return int(self.hand.seats) - 1
+
 
 def hand_page(*, hand: Hand) -> HandPage:
     """The hand's log as replay steps, with the cards the public may see

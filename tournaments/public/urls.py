@@ -10,6 +10,7 @@ app_name = "public"
 
 urlpatterns = [
     path("", public.home, name="home"),
+    path("favicon.ico", public.favicon, name="favicon"),
     path("t/<slug:slug>/", public.tournament_detail, name="tournament-detail"),
     path("t/<slug:slug>/rounds/<id:number>/", public.round_detail, name="round"),
     path("t/<slug:slug>/standings/", public_standings.standings, name="standings"),

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
+from django.contrib.staticfiles import finders
 from django.core.cache import caches
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -21,6 +22,7 @@ from django.utils.cache import get_conditional_response, patch_cache_control, pa
 from django.utils.http import quote_etag
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
+from django.views.decorators.http import require_safe
 
 from tournaments.hands.card_secrecy import PUBLIC, hands_cards_shown
 from tournaments.models import Tournament, TournamentFormat
@@ -41,6 +43,23 @@ def revalidate(response: HttpResponse) -> HttpResponse:
     """Caches may keep the page but must ask (conditional GET) before showing it again."""
     patch_cache_control(response, no_cache=True, public=True)
     patch_vary_headers(response, ("Accept-Language", "Cookie"))
+    return response
+
+
+#: The site's icon (every page names it in a ``<link rel="icon">``).
+FAVICON = "tournaments/icons/favicon.svg"
+
+
+@require_safe
+def favicon(request: HttpRequest) -> HttpResponse:
+    """``/favicon.ico``, asked for by browsers and tools that read no page: the site's icon
+    itself (an SVG), kept for a day, rather than a 404 in every log."""
+    path = finders.find(FAVICON)
+    if not isinstance(path, str):
+        raise Http404("No favicon.")
+    with open(path, "rb") as handle:
+        response = HttpResponse(handle.read(), content_type="image/svg+xml")
+    patch_cache_control(response, public=True, max_age=86400)
     return response
 
 

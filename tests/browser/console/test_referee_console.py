@@ -141,8 +141,12 @@ def test_referee_plays_a_complete_hand_with_a_rejected_play_and_an_undo(
         _click_action(page, _choose(detail))
         _wait_version(page, version + 1)
         if detail["status"] == "playing" and not undone:
-            page.fill("input[name=undo_reason]", "entered the wrong seat's cards")
             page.get_by_role("button", name="Undo last action").click()
+            # The reason is asked for right there; Undo it waits for one.
+            expect(page.locator("#undo-reason")).to_be_focused()
+            expect(page.locator("#undo-confirm")).to_be_disabled()
+            page.fill("#undo-reason", "entered the wrong seat's cards")
+            page.get_by_role("button", name="Undo it").click()
             _wait_version(page, version + 2)
             assert _detail(hand)["events"][-1]["kind"] == "undo"
             undone = True

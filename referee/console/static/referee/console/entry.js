@@ -217,7 +217,7 @@ export function renderPlayEntry(ctx, h, seat, p, box, seatName) {
     RANKS.split("").forEach((r) => {
       if (allowed !== null && !allowed.includes(r)) return;
       rankRow.appendChild(el("button", {
-        type: "button", class: "rank", "data-rank": r, text: r, onclick: () => add(r),
+        type: "button", class: "rank", "data-rank": r, text: rankLabel(r, T), onclick: () => add(r),
       }));
     });
     box.appendChild(rankRow);

@@ -50,6 +50,9 @@ const state = {
   pinError: null, // the last refusal of the players' PINs {handId, text}
   resultEntry: null, // a result-only entry under way {handId, step, body, preview…} (result.js)
   readings: null, // the readings offered for cards with wild cards {handId, seat, text, readings} (entry.js)
+  undoAsk: null, // Undo tapped: the reason being typed beside it {handId, reason}
+  tablesAt: null, // when the list of tables was last read (ms), kept for offline use
+  tablesOffline: false, // the last read of the list got no answer: the kept list is shown
 };
 const api = createApi({
   fetch: (...args) => window.fetch(...args),
@@ -68,12 +71,13 @@ function sessionEnded() {
   return SESSION_ENDS > 0 && Date.now() >= SESSION_ENDS;
 }
 
-// The open table and hand, kept for a reload while offline: this account's, until its
-// session ends.
+// The list of tables, the open table and hand, kept for a reload while offline: this
+// account's, until its session ends.
 function snapshot() {
   if (state.signedOut || sessionEnded()) return;
   const data = {
     user: USER_ID, until: SESSION_ENDS, table: state.table, hand: state.hand, tableHands: state.tableHands,
+    tables: state.tables, tablesAt: state.tablesAt,
   };
   try {
     localStorage.setItem(SNAPSHOT_KEY, JSON.stringify(data));
@@ -99,6 +103,10 @@ function restore() {
   state.table = data.table;
   state.hand = data.hand;
   state.tableHands = data.tableHands || null;
+  if (Array.isArray(data.tables) && data.tablesAt) {
+    state.tables = data.tables;
+    state.tablesAt = data.tablesAt;
+  }
   if (state.hand) state.seat = null;
 }
 
@@ -158,8 +166,10 @@ async function reloadHand() {
 
 async function loadTables() {
   const answer = await api.get(API + "assignments/");
+  state.tablesOffline = !answer.ok && !answer.status;
   if (answer.ok) {
     state.tables = answer.data;
+    state.tablesAt = Date.now();
     if (state.table) {
       state.table = state.tables.find((t) => t.table_id === state.table.table_id) || state.table;
     }
@@ -236,8 +246,11 @@ ctx.do = {
   wild: (h, rank) => handWrite(h, "wild", { wild: rank }, T.wild_entered + " · " + rank),
   announce: (seat, made) => handWrite(state.hand, "announcements", { seat, made },
     T.announcements_due + " · " + actionText(ctx, { seat }) + (made ? T.announced : T.missing)),
+  askUndo: (h) => { state.undoAsk = { handId: h.id, reason: "" }; show(); },
+  cancelUndo: () => { state.undoAsk = null; show(); },
   undo: (h, reason) => {
     if (!reason) return showVerdict(ctx, false, T.undo, T.reason_needed);
+    state.undoAsk = null;
     return handWrite(h, "undo", { reason }, T.undo + " · " + reason);
   },
   result: (h, body) => handWrite(h, "result", body, T.result_form),
@@ -334,7 +347,12 @@ if (SESSION_ENDS) {
   document.addEventListener("visibilitychange", sessionEndCheck);
 }
 
-window.addEventListener("online", () => { renderQueue(ctx); sender.wake(); });
+window.addEventListener("online", async () => {
+  renderQueue(ctx);
+  sender.wake();
+  // The list shown was the one kept on this phone: read it again.
+  if (state.tablesOffline && !state.table && await loadTables()) show();
+});
 window.addEventListener("offline", () => renderQueue(ctx));
 window.refereeConsole = { queue, sender, state };
 

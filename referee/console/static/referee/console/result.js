@@ -71,7 +71,8 @@ function renderForm(ctx, h, entry) {
   }, [
     el("h2", { text: T.result_form }),
     field(T.landlord, landlord), field(T.bid, bid), field(T.winner, winner),
-    el("div", { class: "row" }, [T.doubled + ": "].concat(doubled.map((c, s) => el("label", {}, [c, " " + s])))),
+    // Each box named as the seat is everywhere: "East (东) · Zhang Wei 张伟".
+    el("div", { class: "row doubled" }, [T.doubled + ": "].concat(doubled.map((c, s) => el("label", { "data-seat": String(s) }, [c, " " + seatName(ctx, s)])))),
     field(T.redoubled, redoubled), field(T.bombs, bombs), field(T.rockets, rockets),
     field(T.spring, spring), field(T.anti_spring, anti),
     refusal ? el("div", { class: "rejected", id: "result-refusal", role: "alert", "data-code": refusal.code }, [

@@ -4,7 +4,8 @@
 import { el, fmt, fmtn } from "./dom.js";
 import { rankLabel, renderPlayEntry } from "./entry.js";
 import {
-  renderAwaiting, renderConfirmation, renderEarlier, renderHandList, renderHandNotes, renderLogWords,
+  handRow, renderAwaiting, renderConfirmation, renderEarlier, renderHandList, renderHandNotes, renderLogWords,
+  stateWords,
 } from "./history.js";
 import { RANKS, provisional, ranksOf } from "./provisional.js";
 import { renderResultEntry } from "./result.js";
@@ -56,16 +57,36 @@ export function render(ctx) {
   renderQueue(ctx);
 }
 
+/** "14:05": a time of day on the phone's clock. */
+export function clockTime(when) {
+  const d = new Date(when);
+  return String(d.getHours()).padStart(2, "0") + ":" + String(d.getMinutes()).padStart(2, "0");
+}
+
+/** Offline (the list of tables could not be read): said plainly, with the time of the
+ * list kept on this phone, or that there is none. */
+function offlineBanner(ctx) {
+  const { T, state } = ctx;
+  if (!state.tablesOffline) return null;
+  const text = state.tablesAt ? fmt(T.tables_offline, { time: clockTime(state.tablesAt) }) : T.tables_offline_none;
+  return el("p", { class: "message waiting offline-banner", id: "offline-banner", role: "status", text });
+}
+
 function renderTables(ctx) {
   const { T, state, app } = ctx;
   app.appendChild(el("h1", { text: T.my_tables }));
+  const banner = offlineBanner(ctx);
+  if (banner) app.appendChild(banner);
   if (!state.tables.length) {
-    app.appendChild(el("p", { text: T.no_tables }));
+    if (!(state.tablesOffline && !state.tablesAt)) app.appendChild(el("p", { text: T.no_tables }));
     return;
   }
   app.appendChild(el("ul", { class: "tables" }, state.tables.map((t) => {
     const ch = t.current_hand;
-    const hand = ch ? " · " + T.hand + " " + ch.number + " (" + (T["status_" + ch.status] || ch.status) + ")" : "";
+    // The table screen's words for where the hand stands ("Awaiting confirmation", not
+    // "Finished").
+    const words = ch ? stateWords(T, handRow(ch)) + (ch.status === "passed_out" ? " · " + T.status_passed_out : "") : "";
+    const hand = ch ? " · " + T.hand + " " + ch.number + " (" + words + ")" : "";
     return el("li", {}, [
       el("button", {
         type: "button", class: "big table-open", "data-table": t.table,
@@ -274,13 +295,38 @@ function renderControls(ctx, h, p) {
   app.appendChild(box);
 }
 
+/** Undo: the button alone; a tap asks, right there, why (the reason the log keeps), and
+ * the undo is sent once one is typed and confirmed. */
 function renderUndo(ctx, h) {
-  const T = ctx.T;
-  const reason = el("input", { name: "undo_reason", "aria-label": T.reason, placeholder: T.reason });
-  ctx.app.appendChild(el("form", {
-    class: "row undo",
+  const { T, state } = ctx;
+  const asking = state.undoAsk && state.undoAsk.handId === h.id;
+  if (!asking) {
+    ctx.app.appendChild(el("div", { class: "row undo" }, [el("button", {
+      type: "button", class: "secondary", id: "undo", text: T.undo,
+      onclick: () => ctx.do.askUndo(h),
+    })]));
+    return;
+  }
+  const reason = el("input", {
+    name: "undo_reason", id: "undo-reason", autocomplete: "off", required: true,
+    "aria-label": T.undo_why, placeholder: T.reason, value: state.undoAsk.reason,
+  });
+  const confirm = el("button", { type: "submit", class: "secondary", id: "undo-confirm", text: T.undo_confirm });
+  const ready = () => { confirm.disabled = !reason.value.trim(); };
+  reason.oninput = () => { state.undoAsk.reason = reason.value; ready(); };
+  const form = el("form", {
+    class: "undo undo-ask", id: "undo-ask",
     onsubmit: (e) => { e.preventDefault(); ctx.do.undo(h, reason.value.trim()); },
-  }, [reason, el("button", { type: "submit", class: "secondary", text: T.undo })]));
+  }, [
+    el("label", { for: "undo-reason", text: T.undo_why }),
+    el("div", { class: "row" }, [
+      reason, confirm,
+      el("button", { type: "button", class: "link", id: "undo-cancel", text: T.cancel, onclick: () => ctx.do.cancelUndo() }),
+    ]),
+  ]);
+  ready();
+  ctx.app.appendChild(form);
+  reason.focus();
 }
 
 /** The waiting list (every write of this referee still on this phone, each named) and its

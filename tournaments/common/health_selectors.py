@@ -26,8 +26,12 @@ def standings_lag() -> int:
     """The largest log version minus latest snapshot version over the tournaments with
     entries (0 when every snapshot is current): how many score changes the published
     standings are behind."""
+    # Only snapshots not ahead of the log count (a row ahead is refused by the database,
+    # migration 0024, and would otherwise hide the lag).
     latest = (
-        StandingSnapshot.objects.filter(tournament=OuterRef("pk"))
+        StandingSnapshot.objects.filter(
+            tournament=OuterRef("pk"), log_version__lte=OuterRef("log_version")
+        )
         .order_by("-log_version")
         .values("log_version")[:1]
     )

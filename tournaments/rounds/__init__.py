@@ -7,6 +7,7 @@
 
 Who sits where is ``tournaments.seating``.
 
-May import: ``tournaments.models``, ``tournaments.common``, ``tournaments.tournament.selectors``
+May import: ``tournaments.models``, ``tournaments.common``, ``tournaments.tournament.selectors``,
+``tournaments.tournament.log`` (starting the first round sets the tournament running, logged)
 and ``tournaments.hands.results`` (a round with final results stays closed).
 """

@@ -216,10 +216,11 @@ def tournament_update(
             setattr(locked, field, value)
     _check_tiebreaks(format=locked.format, tiebreaks=locked.tiebreaks)
     model_validate(locked)
-    locked.save()
     after = {field: _logged(getattr(locked, field)) for field in LOGGED_SETTINGS}
     changed = {f: [before[f], after[f]] for f in LOGGED_SETTINGS if before[f] != after[f]}
     if changed:
+        # The log row comes first: the database lets a setting change only to what its
+        # newest log row says (migration 0024).
         tournament_log_append(
             tournament_id=locked.pk,
             kind=TournamentLogKind.SETTINGS_CHANGED,
@@ -227,6 +228,7 @@ def tournament_update(
             changes=changed,
             recorded_by=recorded_by,
         )
+    locked.save(update_fields=[*LOGGED_SETTINGS])
     if (locked.format, list(locked.tiebreaks)) != ranking_before:
         tournament_scores_changed(tournament_id=locked.pk)
         locked.refresh_from_db(fields=["log_version"])
@@ -301,16 +303,22 @@ def tournament_finish(*, tournament: Tournament, recorded_by: Any = None) -> Tou
         )
     if not locked.rounds.exists():
         raise ApplicationError("round_has_no_tables", _("The tournament has no rounds."))
-    standings_snapshot_update(tournament_id=locked.pk)
-    locked.status = TournamentStatus.FINISHED
-    locked.is_public = True
-    locked.save(update_fields=["status", "is_public"])
+    version = standings_snapshot_update(tournament_id=locked.pk)
+    changes: dict[str, Any] = {
+        "log_version": version,
+        "status": [locked.status, TournamentStatus.FINISHED.value],
+    }
+    if not locked.is_public:
+        changes["is_public"] = [False, True]
     tournament_log_append(
         tournament_id=locked.pk,
         kind=TournamentLogKind.FINAL_PUBLISHED,
-        changes={"log_version": locked.log_version},
+        changes=changes,
         recorded_by=recorded_by,
     )
+    locked.status = TournamentStatus.FINISHED
+    locked.is_public = True
+    locked.save(update_fields=["status", "is_public"])
     return locked
 
 
@@ -332,8 +340,6 @@ def tournament_reopen(
         raise ApplicationError(
             "results_not_final", _("The final standings have not been published.")
         )
-    locked.status = TournamentStatus.RUNNING
-    locked.save(update_fields=["status"])
     tournament_log_append(
         tournament_id=locked.pk,
         kind=TournamentLogKind.RESULTS_REOPENED,
@@ -341,4 +347,6 @@ def tournament_reopen(
         changes={"status": [TournamentStatus.FINISHED.value, TournamentStatus.RUNNING.value]},
         recorded_by=recorded_by,
     )
+    locked.status = TournamentStatus.RUNNING
+    locked.save(update_fields=["status"])
     return locked

@@ -8,8 +8,8 @@ On PostgreSQL and SQLite alike:
   ``hands_played``, ``landlord_hands`` and ``landlord_wins`` are the sums of its per-seat
   result rows, ``penalty_points`` the sum of its penalties in force and ``total`` the two
   added (R10.8.2).  A snapshot row is never updated (a recompute deletes and inserts).
-* A tournament's logged settings (``LOGGED``: the status, the tie-break chain, the format,
-  the rule profile, ...) change only to what the tournament log says: the newest log row
+* A tournament's settings that change the standings (``LOGGED``: the status, the tie-break
+  chain, the format, the rule profile, whether results need confirmation) change only to what the tournament log says: the newest log row
   that names the setting must say ``[old, new]``.  The services append that row first,
   then write the column; a bare ``UPDATE`` finds no such row (or an older one that says
   another change) and is refused.
@@ -35,20 +35,19 @@ from django.db import migrations, models
 
 from tournaments.migrations._sqlite_triggers import keeping_sqlite_triggers
 
-#: The tournament's settings whose every change the log keeps (``LOGGED_SETTINGS`` of
-#: ``tournaments.tournament.services``, written out: a migration does not import services).
-LOGGED = (
-    "name", "rule_profile", "format", "status", "hands_per_round", "is_public",
-    "separate_clubs", "requires_confirmation", "confirmed_by", "tiebreaks",
-)  # fmt: skip
+#: The tournament's logged settings (``LOGGED_SETTINGS`` of ``tournaments.tournament.services``)
+#: that change the standings: what is final, how they rank, what a hand scores and which
+#: hands count.  The name, the visibility, the seating and who confirms are logged by the
+#: service but not held here.
+LOGGED = ("status", "tiebreaks", "format", "rule_profile", "requires_confirmation")
 JSON_SETTINGS = ("tiebreaks",)
 
 SNAPSHOT_FORGED = (
-    "a standings snapshot must be at its tournament's log version and say what the rows say"
+    "a standings snapshot must be at the log version of its tournament and say what the rows say"
 )
 SNAPSHOT_UPDATE = "standings snapshot rows are never updated: a recompute replaces them"
 SETTING_UNLOGGED = "a tournament setting changes only to what its newest tournament log row says"
-WITHDRAWN_UNLOGGED = "an entry's withdrawal changes only with a tournament log row that says so"
+WITHDRAWN_UNLOGGED = "the withdrawal of an entry changes only with a tournament log row that says so"
 VERSION_FORGED = (
     "the log version moves forward by one, only after a change of what the standings count"
 )

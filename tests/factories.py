@@ -197,3 +197,20 @@ def tournament_set(tournament_id: int, **fields: Any) -> None:
     with the log row the database asks for first."""
     tournament_log_says(tournament_id, **fields)
     Tournament.objects.filter(pk=tournament_id).update(**fields)
+
+
+def log_moved_on(tournament_id: int, times: int = 1) -> None:
+    """Move the tournament's log version on by ``times`` with nothing recomputed (a worker
+    stuck): each move a -1 penalty on its first entry, which the database marks, and the
+    bump that ``tournament_scores_changed`` makes of it, without the recompute it queues."""
+    from django.db.models import F
+
+    from tournaments.models import Penalty
+
+    entry = Entry.objects.filter(tournament_id=tournament_id).order_by("pk").first()
+    assert entry is not None
+    for _ in range(times):
+        Penalty.objects.create(tournament_id=tournament_id, entry=entry, points=-1, reason="R9")
+        Tournament.objects.filter(pk=tournament_id).update(
+            log_version=F("log_version") + 1, inputs_changed=False
+        )

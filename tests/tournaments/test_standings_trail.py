@@ -8,7 +8,8 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
+from django.db.migrations.executor import MigrationExecutor
 from django.db.models import F
 
 from tests import factories
@@ -238,3 +239,32 @@ def test_a_change_written_around_the_services_shows_as_stale_and_is_versioned(
     table = standings_table(tournament=tournament)
     assert table.log_version == 2
     assert [row["total"] for row in table.rows] == [2, -3, -3]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_migration_0024_goes_back_and_forth_and_drops_a_snapshot_ahead_of_the_log() -> None:
+    tournament, entries = tournament_with_entries(3)
+    finish(table_of(tournament, 1, 1, entries), landlord=0, bid=3, winner="landlord")
+    standings_snapshot_update(tournament_id=tournament.pk)
+    version = Tournament.objects.get(pk=tournament.pk).log_version
+    executor = MigrationExecutor(connection)
+    latest = executor.loader.graph.leaf_nodes()
+    try:
+        executor.migrate([("tournaments", "0023_doubled_flags_boolean")])
+        executor.loader.build_graph()
+        old = executor.loader.project_state([("tournaments", "0023_doubled_flags_boolean")]).apps
+        # Before 0024 nothing stopped this: the forged row of the issue.
+        old.get_model("tournaments", "StandingSnapshot").objects.create(
+            tournament_id=tournament.pk, entry_id=entries[1].pk, rank=1, total=99999,
+            log_version=version + 1000,
+        )  # fmt: skip
+        old.get_model("tournaments", "Tournament").objects.filter(pk=tournament.pk).update(
+            status="finished"
+        )  # no trace, before 0024
+    finally:
+        executor = MigrationExecutor(connection)
+        executor.migrate(latest)
+    assert not StandingSnapshot.objects.filter(total=99999).exists()
+    assert StandingSnapshot.objects.filter(tournament=tournament).count() == 3
+    assert refused(_snapshot(Tournament.objects.get(pk=tournament.pk), entries[1], total=1))
+    assert refused(lambda: Tournament.objects.filter(pk=tournament.pk).update(status="running"))

@@ -174,3 +174,43 @@ def archive_as_version_2(data: dict[str, Any]) -> dict[str, Any]:
                 columns(hand, "doubled", "doubled")
                 columns(hand, "scores", "score")
     return old
+
+
+def tournament_log_says(tournament_id: int, **fields: Any) -> None:
+    """Append the tournament log row that lets the database change these settings from
+    what they are to ``fields`` (migration 0024: the newest row naming a setting that
+    changes the standings must say old → new), as ``tournament_update`` does first."""
+    from tournaments.models import TournamentLogKind
+    from tournaments.tournament.log import tournament_log_append
+
+    now = Tournament.objects.filter(pk=tournament_id).values(*fields).get()
+    tournament_log_append(
+        tournament_id=tournament_id,
+        kind=TournamentLogKind.SETTINGS_CHANGED,
+        changes={name: [now[name], value] for name, value in fields.items()},
+        recorded_by=None,
+    )
+
+
+def tournament_set(tournament_id: int, **fields: Any) -> None:
+    """Change settings of a tournament around ``tournament_update``'s checks (a test's set-up),
+    with the log row the database asks for first."""
+    tournament_log_says(tournament_id, **fields)
+    Tournament.objects.filter(pk=tournament_id).update(**fields)
+
+
+def log_moved_on(tournament_id: int, times: int = 1) -> None:
+    """Move the tournament's log version on by ``times`` with nothing recomputed (a worker
+    stuck): each move a -1 penalty on its first entry, which the database marks, and the
+    bump that ``tournament_scores_changed`` makes of it, without the recompute it queues."""
+    from django.db.models import F
+
+    from tournaments.models import Penalty
+
+    entry = Entry.objects.filter(tournament_id=tournament_id).order_by("pk").first()
+    assert entry is not None
+    for _ in range(times):
+        Penalty.objects.create(tournament_id=tournament_id, entry=entry, points=-1, reason="R9")
+        Tournament.objects.filter(pk=tournament_id).update(
+            log_version=F("log_version") + 1, inputs_changed=False
+        )

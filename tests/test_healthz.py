@@ -9,10 +9,10 @@ import pytest
 from django.conf import settings
 from django.db import connection
 from django.db.backends.base.base import BaseDatabaseWrapper
-from django.db.models import F
 from django.test import Client
 from django.utils import timezone
 
+from tests import factories
 from tests.tournaments.builders import tournament_with_entries
 from tournaments.common import health
 from tournaments.common.health import health_cache_clear
@@ -316,7 +316,7 @@ def test_standings_lag_above_the_threshold_fails_healthz(client: Any, settings: 
     assert client.get("/healthz").json()["standings"] == {"ok": True, "lag": 0}
 
     # Score changes the worker never caught up with (it is stuck, or failing).
-    Tournament.objects.filter(pk=tournament.pk).update(log_version=F("log_version") + 7)
+    factories.log_moved_on(tournament.pk, 7)
     settings.HEALTHZ_STANDINGS_LAG_MAX = 6
     health_cache_clear()
     response = client.get("/healthz")
@@ -331,6 +331,6 @@ def test_standings_lag_above_the_threshold_fails_healthz(client: Any, settings: 
 
 def test_a_tournament_never_computed_lags_by_its_whole_log(settings: Any) -> None:
     tournament, _ = tournament_with_entries(3)
-    Tournament.objects.filter(pk=tournament.pk).update(log_version=4)
+    factories.log_moved_on(tournament.pk, 4)
     Tournament.objects.create(name="No entries", slug="no-entries", log_version=99)
     assert health.standings_lag() == 4  # a tournament without entries has no standings

@@ -25,7 +25,7 @@ from tournaments.hands.write import (
     hand_deal_record,
     hand_record_result,
 )
-from tournaments.models import Hand, RefereeAssignment, Seat, Table, Tournament
+from tournaments.models import Hand, RefereeAssignment, Seat, Table
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -132,9 +132,9 @@ def test_the_desk_shows_each_state_refreshes_by_itself_and_confirms(
     hand_confirm(hand=_result(t4, recorder), recorded_by=director)
     # A hand closed while confirmation was off (the setting is frozen once a round is seated,
     # so the row is set directly): finished, it counts; turning it back on changes neither.
-    Tournament.objects.filter(pk=tournament.pk).update(requires_confirmation=False)
+    factories.tournament_set(tournament.pk, requires_confirmation=False)
     _result(t4, recorder)
-    Tournament.objects.filter(pk=tournament.pk).update(requires_confirmation=True)
+    factories.tournament_set(tournament.pk, requires_confirmation=True)
 
     page = signed_in(director)
     page.goto(f"/director/t/{tournament.slug}/results/1/")

@@ -12,6 +12,7 @@ from django.urls import reverse
 from tests import factories
 from tests.public_data import hand_play, hand_played, tournament_with_tables
 from tournaments.models import Hand, HandStatus
+from tournaments.standings.snapshots import standings_snapshot_update
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -81,10 +82,7 @@ def test_every_page_in_both_languages(new_page: Any, screenshot: Any) -> None:
     tournament, tables = tournament_with_tables(tables=3, format="duplicate", name="Chengdu Open")
     board = factories.BoardFactory(tournament=tournament, number=1)
     hands = [hand_played(table, seed=0, board=board) for table in tables]
-    for n, entry in enumerate(tournament.entries.order_by("registration_order")):
-        factories.StandingSnapshotFactory(
-            tournament=tournament, entry=entry, rank=n + 1, total=100 - 10 * n, log_version=1
-        )
+    standings_snapshot_update(tournament_id=tournament.pk)
     pages = _pages(tournament, hands[0], board.number)
     for language in ("en", "zh"):
         page = new_page(language)

@@ -22,6 +22,7 @@ from tournaments.models import (
     Table,
     Tournament,
 )
+from tournaments.tournament.penalties import penalty_create
 
 pytestmark = pytest.mark.django_db
 
@@ -69,6 +70,8 @@ def test_tournament_slug_unique() -> None:
 )
 def test_tournament_checks(field: str, value: Any) -> None:
     tournament = factories.TournamentFactory()
+    if field == "status":  # the log row first, so the CHECK is what refuses (0024)
+        factories.tournament_log_says(tournament.pk, status=value)
     assert_rejected(lambda: Tournament.objects.filter(pk=tournament.pk).update(**{field: value}))
 
 
@@ -216,9 +219,10 @@ def test_board_checks(field: str, value: Any) -> None:
 def test_rule_profile_frozen_once_the_tournament_has_a_hand() -> None:
     table = factories.TableFactory()
     tournaments = Tournament.objects.filter(pk=table.round.tournament_id)
-    assert tournaments.update(rule_profile="classic") == 1  # no hand yet
+    factories.tournament_set(tournaments.get().pk, rule_profile="classic")  # no hand yet
     factories.HandFactory(table=table, rule_profile="classic")
-    assert_rejected(lambda: tournaments.update(rule_profile="comp2016"))
+    factories.tournament_log_says(table.round.tournament_id, rule_profile="comp2016")
+    assert_rejected(lambda: tournaments.update(rule_profile="comp2016"))  # the hand's freeze
     assert tournaments.update(name="Renamed", rule_profile="classic") == 1  # unchanged profile
 
 
@@ -435,14 +439,16 @@ def test_hand_events_are_append_only() -> None:
 
 
 def test_standing_snapshot_unique_per_log_version() -> None:
-    snapshot = factories.StandingSnapshotFactory(log_version=4)
+    snapshot = factories.StandingSnapshotFactory()
     assert_rejected(
         lambda: StandingSnapshot.objects.create(
-            tournament=snapshot.tournament, entry=snapshot.entry, rank=2, total=5, log_version=4
+            tournament=snapshot.tournament, entry=snapshot.entry, rank=2, total=0, log_version=0
         )
     )
+    other = factories.EntryFactory(tournament=snapshot.tournament)
+    penalty_create(entry=other, points=-1, reason="R9")  # the log moves on to version 1
     StandingSnapshot.objects.create(
-        tournament=snapshot.tournament, entry=snapshot.entry, rank=2, total=5, log_version=5
+        tournament=snapshot.tournament, entry=snapshot.entry, rank=2, total=0, log_version=1
     )
 
 

@@ -109,7 +109,7 @@ def test_reinstate_refuses_an_active_entry_and_a_finished_tournament(
         entry_reinstate(entry=entry, reason="why not", recorded_by=director)
     assert excinfo.value.code == "entry_not_withdrawn"
     entry_withdraw(entry=entry, reason="ill", recorded_by=director)
-    Tournament.objects.filter(pk=tournament.pk).update(status="finished")
+    factories.tournament_set(tournament.pk, status="finished")
     with pytest.raises(ApplicationError) as excinfo:
         entry_reinstate(entry=entry, reason="recovered", recorded_by=director)
     assert excinfo.value.code == "tournament_finished"

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from django.urls import reverse
 
+from tests import factories
 from tests.api.helpers import playing_table
 from tests.public_data import tournament_with_tables
 from tests.variant_deals import laizi_soft_bomb_deal
@@ -127,7 +128,8 @@ def test_a_physical_cards_hand_shows_the_wild_rank_typed_in_and_its_bombs(
 
 def _live(client: Any, hand: Hand) -> str:
     tournament = hand.table.round.tournament
-    Tournament.objects.filter(pk=tournament.pk).update(is_public=True, status="running")
+    Tournament.objects.filter(pk=tournament.pk).update(is_public=True)
+    factories.tournament_set(tournament.pk, status="running")
     return client.get(f"/t/{tournament.slug}/live/").content.decode()
 
 

@@ -144,6 +144,7 @@ def test_round_with_hands_cannot_move_to_another_tournament() -> None:
     other = factories.TournamentFactory()
     rounds = Round.objects.filter(pk=table.round_id)
     assert_refused(lambda: rounds.update(tournament=other))
+    factories.tournament_log_says(first.pk, rule_profile="classic")  # refused all the same
     assert_refused(lambda: Tournament.objects.filter(pk=first.pk).update(rule_profile="classic"))
     # The hand can still be recorded under its tournament's profile.
     hand = hand_action_record(hand=hand, action={"seat": hand_first_bidder(hand), "bid": 1})

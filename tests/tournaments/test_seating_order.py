@@ -34,10 +34,15 @@ def test_the_current_snapshot_is_read_and_a_stale_one_is_not() -> None:
     table = table_of(tournament, 1, 1, [a, b, c])
     finish(table, landlord=0, bid=1, winner="landlord")
     standings_snapshot_update(tournament_id=tournament.pk)
-    # Mark the snapshot so its order differs from a computation: it is what is read.
-    latest = StandingSnapshot.objects.filter(tournament=tournament)
-    latest.filter(entry=a).update(rank=3)
-    latest.filter(entry=c).update(rank=1)
+    # Mark the snapshot so its order differs from a computation: it is what is read.  (Rows
+    # are never updated, migration 0024: written again with the ranks swapped.)
+    latest = list(StandingSnapshot.objects.filter(tournament=tournament))
+    StandingSnapshot.objects.filter(tournament=tournament).delete()
+    swapped = {a.pk: 3, c.pk: 1}
+    for row in latest:
+        row.pk = None
+        row.rank = swapped.get(row.entry_id, row.rank)
+    StandingSnapshot.objects.bulk_create(latest)
     assert entry_order_for_seating(tournament=tournament) == [c.pk, b.pk, a.pk]
     # A new result moves the log version on: the snapshot is stale, the order computed.
     finish(table, landlord=0, bid=3, winner="landlord")

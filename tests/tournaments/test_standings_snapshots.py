@@ -23,6 +23,7 @@ from tournaments.models import (
     StandingSnapshot,
     StandingsState,
     Tournament,
+    TournamentLogKind,
 )
 from tournaments.standings import snapshots as standings_service
 from tournaments.standings.queries import standings_compute, standings_latest
@@ -31,6 +32,7 @@ from tournaments.standings.snapshots import (
     standings_snapshot_update,
     standings_sweep,
 )
+from tournaments.tournament.log import tournament_log_append
 
 from .builders import board, finish, pass_out, table_of, tournament_with_entries
 
@@ -159,8 +161,16 @@ def apply(tournament: Tournament, tables: list[Any], boards: list[Any], op: tupl
             Penalty.objects.filter(pk=p.pk).update(revoked_at=timezone.now(), revoke_reason="x")
             tournament_scores_changed(tournament_id=tournament.pk)
     elif kind == "withdraw":
-        Entry.objects.filter(pk=entries[index % len(entries)].pk).update(withdrawn=True)
-        tournament_scores_changed(tournament_id=tournament.pk)
+        entry = entries[index % len(entries)]
+        if not Entry.objects.get(pk=entry.pk).withdrawn:  # the round is not started: no service
+            tournament_log_append(
+                tournament_id=tournament.pk,
+                kind=TournamentLogKind.ENTRY_WITHDRAWN,
+                entry_id=entry.pk,
+                recorded_by=None,
+            )
+            Entry.objects.filter(pk=entry.pk).update(withdrawn=True)
+            tournament_scores_changed(tournament_id=tournament.pk)
 
 
 @settings(

@@ -925,7 +925,7 @@ def test_each_change_of_a_count_bumps_the_log_version_by_one() -> None:
 def test_a_finished_tournaments_results_are_refused_with_results_final() -> None:
     tournament, table = _registered_table()
     hand = hand_record_result(hand=hand_create(table=table), landlord=0, bid=1, winner="landlord")
-    Tournament.objects.filter(pk=tournament.pk).update(status="finished")
+    factories.tournament_set(tournament.pk, status="finished")
     version = _log_version(tournament)
     assert _refused(lambda: hand_void(hand=hand, reason="late"), hand) == (
         "results_final",

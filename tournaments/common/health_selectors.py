@@ -1,6 +1,6 @@
 """Reads for /healthz: the worker's heartbeat age and the standings lag."""
 
-from django.db.models import F, Max, OuterRef, Subquery, Value
+from django.db.models import Case, F, Max, OuterRef, Subquery, Value, When
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
@@ -25,15 +25,25 @@ def worker_heartbeat_age() -> float | None:
 def standings_lag() -> int:
     """The largest log version minus latest snapshot version over the tournaments with
     entries (0 when every snapshot is current): how many score changes the published
-    standings are behind."""
+    standings are behind.  The version is the database's (it moves only with a change it
+    marked, migration 0024), and a snapshot ahead of it does not count."""
+    # Only snapshots not ahead of the log count (a row ahead is refused by the database,
+    # migration 0024, and would otherwise hide the lag).
     latest = (
-        StandingSnapshot.objects.filter(tournament=OuterRef("pk"))
+        StandingSnapshot.objects.filter(
+            tournament=OuterRef("pk"), log_version__lte=OuterRef("log_version")
+        )
         .order_by("-log_version")
         .values("log_version")[:1]
     )
     lag = (
         Tournament.objects.filter(entries__isnull=False)
-        .annotate(lag=F("log_version") - Coalesce(Subquery(latest), Value(0)))
+        .annotate(
+            # A change the database marked and no service versioned yet counts as one.
+            lag=F("log_version")
+            + Case(When(inputs_changed=True, then=Value(1)), default=Value(0))
+            - Coalesce(Subquery(latest), Value(0))
+        )
         .aggregate(worst=Max("lag"))["worst"]
     )
     return max(int(lag or 0), 0)

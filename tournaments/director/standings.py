@@ -24,7 +24,7 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
         "tournament": tournament,
         "rows": rows,
         "snapshot_version": version,
-        "stale": version is None or version < tournament.log_version,
+        "stale": version is None or version < tournament.log_version or tournament.inputs_changed,
         "revision": final_revision(tournament=tournament),
         "gate": tournament_gate(tournament=tournament),
         "gate_back": "standings",

@@ -41,20 +41,29 @@ def tournament_scores_changed(*, tournament_id: int) -> None:
     standings recompute on commit (coalesced per tournament).
 
     Every change of a result passes here, so this is where "final means final" is kept:
-    the bump is one conditional UPDATE that skips a finished tournament (its row lock
-    orders it against ``tournament_finish``), and a change of a finished tournament's
-    results is refused with ``results_final`` (the caller's transaction rolls back).
+    the tournament row is locked (ordering this against ``tournament_finish``) and a
+    change of a finished tournament's results is refused with ``results_final`` (the
+    caller's transaction rolls back).  The database marks the row when something the
+    standings count changed (``inputs_changed``, migration 0024) and lets the version
+    move only then, by one: the bump is that, and a change that left the counted rows as
+    they were (a correction to the same result) moves nothing.
     """
     # Imported here: the standings service imports the models this module's callers use.
     from tournaments.standings.snapshots import standings_request
 
-    bumped = (
-        Tournament.objects.filter(pk=tournament_id)
-        .exclude(status=TournamentStatus.FINISHED)
-        .update(log_version=F("log_version") + 1)
+    # FOR NO KEY UPDATE, as the UPDATE below takes it: tournament_finish takes the same.
+    row = (
+        Tournament.objects.select_for_update(no_key=True)
+        .filter(pk=tournament_id)
+        .values_list("status", "inputs_changed")
+        .first()
     )
-    if not bumped:
+    if row is None or row[0] == TournamentStatus.FINISHED:
         raise results_final_error()
+    if row[1]:
+        Tournament.objects.filter(pk=tournament_id).update(
+            log_version=F("log_version") + 1, inputs_changed=False
+        )
     transaction.on_commit(lambda: standings_request(tournament_id=tournament_id))
 
 

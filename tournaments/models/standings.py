@@ -13,6 +13,9 @@ class StandingSnapshot(models.Model):
     One computation writes one row per entry with the same ``log_version``.  The latest
     computation of each ``round_number`` is kept, so the history holds the standings as
     they stood at the end of every round (rank progressions) and the newest ones.
+    The database inserts a row only at the tournament's current ``log_version`` and only
+    when its totals, counts and ``withdrawn`` are what the rows say, and never updates one
+    (migration 0024).
     """
 
     # No index of its own: the unique constraint and the index below start with it.

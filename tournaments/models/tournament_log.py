@@ -20,7 +20,9 @@ class TournamentLog(models.Model):
     """Who changed what about a tournament, when (the database's clock) and why: settings
     (old → new), withdrawals and reinstatements, revoked penalties, the final standings
     published and reopened.  Append-only: the
-    database refuses UPDATE and DELETE (migration 0011)."""
+    database refuses UPDATE and DELETE (migration 0011).  The row comes first: the database
+    lets a tournament's status, ranking settings or an entry's withdrawal change only to what
+    the newest row naming them says (migration 0024)."""
 
     tournament = models.ForeignKey(
         Tournament, on_delete=models.CASCADE, related_name="log", verbose_name=_("tournament")

@@ -116,6 +116,19 @@ class Tournament(models.Model):
         default=0,
         help_text=_("Bumped in the same transaction as every write that changes scores."),
     )
+    #: Set by the database (migration 0024) when something the standings count changed;
+    #: the bump of ``log_version`` clears it, and the database lets the version move only
+    #: then, by one.  Never written by the application.
+    inputs_changed = models.BooleanField(
+        _("inputs changed"),
+        default=False,
+        db_default=False,
+        editable=False,
+        help_text=_(
+            "Set by the database when something the standings count changed; "
+            "cleared by the log version's bump."
+        ),
+    )
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:

@@ -9,6 +9,7 @@
 Who sits where is ``tournaments.seating``.
 
 May import: ``tournaments.models``, ``tournaments.common``, ``tournaments.tournament.selectors``,
+``tournaments.tournament.log`` (starting the first round sets the tournament running, logged),
 ``tournaments.hands.results`` (a round with final results stays closed), and
 ``tournaments.hands.gate`` and ``exclusions`` (a round closes once every hand counts or is
 excluded).

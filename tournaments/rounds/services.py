@@ -28,10 +28,12 @@ from tournaments.models import (
     Seat,
     Table,
     Tournament,
+    TournamentLogKind,
     TournamentStatus,
 )
 from tournaments.rounds.referees import referee_account_check
 from tournaments.tournament import selectors
+from tournaments.tournament.log import tournament_log_append
 
 
 def round_log_append(
@@ -105,6 +107,14 @@ def round_start(*, round: Round, recorded_by: Any = None) -> Round:
     locked.status = RoundStatus.PLAYING
     locked.save(update_fields=["status"])
     if tournament.status == TournamentStatus.DRAFT:
+        # Written to the tournament log first: the database lets the status change only to
+        # what its newest log row says (migration 0024).
+        tournament_log_append(
+            tournament_id=tournament.pk,
+            kind=TournamentLogKind.SETTINGS_CHANGED,
+            changes={"status": [TournamentStatus.DRAFT.value, TournamentStatus.RUNNING.value]},
+            recorded_by=recorded_by,
+        )
         tournament.status = TournamentStatus.RUNNING
         tournament.save(update_fields=["status"])
     round_log_append(round=locked, kind=RoundLogKind.STARTED, recorded_by=recorded_by, payload={})

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from django.db.models import OuterRef, Subquery
+from django.db.models import F, OuterRef, Subquery
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.models import (
@@ -23,6 +23,7 @@ from tournaments.models import (
     TournamentLogKind,
     TournamentStatus,
 )
+from tournaments.standings.queries import standings_newest_version, standings_not_ahead
 from tournaments.standings.ranking import CRITERIA, PRIMARY, chain_for
 
 #: Column titles of the tie-break criteria (tournaments.standings.ranking.CRITERIA).
@@ -144,7 +145,9 @@ def standings_key(*, slug: str) -> str | None:
     finished hand bumps it before its snapshot is made, and the page does not change
     until then."""
     last_log = TournamentLog.objects.filter(tournament=OuterRef("pk")).order_by("-id")
-    newest = StandingSnapshot.objects.filter(tournament=OuterRef("pk")).order_by("-log_version")
+    newest = StandingSnapshot.objects.filter(
+        tournament=OuterRef("pk"), log_version__lte=OuterRef("log_version")
+    ).order_by("-log_version")
     row = (
         Tournament.objects.filter(slug=slug, is_public=True)
         .annotate(
@@ -152,13 +155,13 @@ def standings_key(*, slug: str) -> str | None:
             at=Subquery(newest.values("computed_at")[:1]),
             logged=Subquery(last_log.values("id")[:1]),
         )
-        .values_list("pk", "status", "log_version", "version", "at", "logged")
+        .values_list("pk", "status", "log_version", "version", "at", "logged", "inputs_changed")
         .first()
     )
     if row is None:
         return None
-    pk, status, log_version, version, at, logged = row
-    final = int(status == TournamentStatus.FINISHED and version == log_version)
+    pk, status, log_version, version, at, logged, pending = row
+    final = int(status == TournamentStatus.FINISHED and version == log_version and not pending)
     return f"s{pk}-{status}-{final}-{version}-{at.timestamp() if at else 0}-{logged}"
 
 
@@ -196,11 +199,9 @@ def standings_table(*, tournament: Tournament, club: str | None = None) -> Stand
     head = (
         Tournament.objects.filter(pk=tournament.pk)
         .values(
-            latest=Subquery(
-                StandingSnapshot.objects.filter(tournament=OuterRef("pk"))
-                .order_by("-log_version")
-                .values("log_version")[:1]
-            ),
+            latest=standings_newest_version(),
+            current=F("log_version"),
+            pending=F("inputs_changed"),
             **_revision_columns(),
         )
         .get()
@@ -221,8 +222,12 @@ def standings_table(*, tournament: Tournament, club: str | None = None) -> Stand
     table.log_version = latest
     table.round_number = rows[0]["round_number"] if rows else 0
     table.computed_at = max((r["computed_at"] for r in rows), default=None)
+    # Final only when the snapshot is the one of the log as it stands (the version read
+    # with it, in the same query, and no change the database marked and nobody versioned).
     table.final = (
-        tournament.status == TournamentStatus.FINISHED and latest == tournament.log_version
+        tournament.status == TournamentStatus.FINISHED
+        and latest == head["current"]
+        and not head["pending"]
     )
     revision = _revision(head) if table.final else None
     if revision is not None:
@@ -239,7 +244,8 @@ def _movement(
 ) -> dict[int, int]:
     """Places gained since the standings kept for the last earlier round."""
     previous = (
-        StandingSnapshot.objects.filter(tournament=tournament, round_number__lt=round_number)
+        standings_not_ahead(tournament_id=tournament.pk)
+        .filter(round_number__lt=round_number)
         .order_by("-log_version")
         .values_list("log_version", flat=True)[:1]
     )
@@ -259,9 +265,11 @@ def entry_rank_history(*, tournament: Tournament, entry_id: int) -> list[tuple[i
     """(round number, rank) after each round, from the kept snapshots (the latest of each
     round). One query."""
     by_round: dict[int, tuple[int, int]] = {}
-    for round_number, version, rank in StandingSnapshot.objects.filter(
-        tournament=tournament, entry_id=entry_id, round_number__gt=0
-    ).values_list("round_number", "log_version", "rank"):
+    for round_number, version, rank in (
+        standings_not_ahead(tournament_id=tournament.pk)
+        .filter(entry_id=entry_id, round_number__gt=0)
+        .values_list("round_number", "log_version", "rank")
+    ):
         if round_number not in by_round or version > by_round[round_number][0]:
             by_round[round_number] = (version, rank)
     return [(n, by_round[n][1]) for n in sorted(by_round)]

@@ -12,6 +12,7 @@ from django.db.models import (
     F,
     Max,
     OuterRef,
+    Q,
     QuerySet,
     Subquery,
     Sum,
@@ -261,7 +262,7 @@ def standings_latest(
 ) -> QuerySet[StandingSnapshot]:
     """The newest snapshot rows, best rank first (empty before the first computation);
     with ``round_number``, the newest kept after that round (empty if none was)."""
-    snapshots = StandingSnapshot.objects.filter(tournament=tournament)
+    snapshots = standings_not_ahead(tournament_id=tournament.pk)
     if round_number is not None:
         snapshots = snapshots.filter(round_number=round_number)
     version = snapshots.aggregate(v=Max("log_version"))["v"]
@@ -280,17 +281,34 @@ def standings_history(*, tournament: Tournament) -> QuerySet[StandingSnapshot]:
     )
 
 
-def standings_stale_tournament_ids() -> list[int]:
-    """Tournaments with entries whose log version is ahead of their latest snapshot."""
-    latest = (
-        StandingSnapshot.objects.filter(tournament=OuterRef("pk"))
+def standings_not_ahead(*, tournament_id: Any) -> QuerySet[StandingSnapshot]:
+    """A tournament's snapshot rows that are not ahead of its log version (``tournament_id``
+    may be an ``OuterRef``).  The database refuses a row ahead (migration 0024); the
+    readers still take only these, so a row from before that rule never shows."""
+    version = Tournament.objects.filter(pk=tournament_id).values("log_version")[:1]
+    return StandingSnapshot.objects.filter(
+        tournament_id=tournament_id, log_version__lte=Subquery(version)
+    )
+
+
+def standings_newest_version() -> Subquery:
+    """The newest snapshot version not ahead of the log, of the tournament ``OuterRef("pk")``."""
+    return Subquery(
+        StandingSnapshot.objects.filter(
+            tournament=OuterRef("pk"), log_version__lte=OuterRef("log_version")
+        )
         .order_by("-log_version")
         .values("log_version")[:1]
     )
+
+
+def standings_stale_tournament_ids() -> list[int]:
+    """Tournaments with entries whose log version is ahead of their latest snapshot, or
+    with a change the database marked and no service versioned (``inputs_changed``)."""
     return list(
         Tournament.objects.filter(entries__isnull=False)
-        .annotate(snapshot_version=Coalesce(Subquery(latest), Value(-1)))
-        .filter(snapshot_version__lt=F("log_version"))
+        .annotate(snapshot_version=Coalesce(standings_newest_version(), Value(-1)))
+        .filter(Q(snapshot_version__lt=F("log_version")) | Q(inputs_changed=True))
         .values_list("id", flat=True)
         .distinct()
     )

@@ -14,11 +14,12 @@ from contextlib import contextmanager
 from datetime import timedelta
 
 from django.db import connection, transaction
+from django.db.models import F
 from django.utils import timezone
 
 from tournaments.common.broker_publish import broker_publish_soon
 from tournaments.common.validation import int_check
-from tournaments.models import StandingSnapshot, StandingsState, Tournament
+from tournaments.models import StandingSnapshot, StandingsState, Tournament, TournamentStatus
 from tournaments.standings.queries import (
     standings_compute,
     standings_round_number,
@@ -110,9 +111,20 @@ def _one_computation_at_a_time(tournament_id: int) -> Iterator[None]:
             cursor.execute("SELECT pg_advisory_unlock(%s, %s)", key)
 
 
+def _unversioned_change_bump(tournament_id: int) -> None:
+    """Give a change the database marked but no service versioned (a row written around
+    the services) its version, so the standings computed next say so; a finished
+    tournament's version stays (its page then shows the standings as not final)."""
+    with transaction.atomic():
+        Tournament.objects.filter(pk=tournament_id, inputs_changed=True).exclude(
+            status=TournamentStatus.FINISHED
+        ).update(log_version=F("log_version") + 1, inputs_changed=False)
+
+
 def standings_snapshot_update(*, tournament_id: int) -> int | None:
     """Store the standings of the tournament's current log version; return that version
-    (None for an unknown tournament).  Idempotent: a version already stored is left.
+    (None for an unknown tournament).  Idempotent: a version already stored as computed
+    is left; one stored otherwise (rows missing, ranks or values forged) is replaced.
 
     The computation reads one consistent view of the database (REPEATABLE READ on
     PostgreSQL), so the version recorded is exactly the one the rows were read at.
@@ -120,6 +132,7 @@ def standings_snapshot_update(*, tournament_id: int) -> int | None:
     int_check("tournament_id", tournament_id, minimum=1)
     StandingsState.objects.filter(tournament_id=tournament_id).update(queued_at=None)
     with _one_computation_at_a_time(tournament_id):
+        _unversioned_change_bump(tournament_id)
         fresh_transaction = not connection.in_atomic_block
         with transaction.atomic():
             if connection.vendor == "postgresql":
@@ -141,8 +154,7 @@ def standings_snapshot_update(*, tournament_id: int) -> int | None:
             if tournament is None:
                 return None
             version = tournament.log_version
-            if not standings_snapshot_exists(tournament_id=tournament_id, log_version=version):
-                _snapshot_write(tournament=tournament, version=version)
+            _snapshot_write(tournament=tournament, version=version)
             return version
 
 
@@ -214,15 +226,37 @@ def _snapshot_insert(rows: Iterator[tuple[object, ...]]) -> None:
     )
 
 
+def _snapshot_stored(tournament_id: int, version: int) -> set[tuple[object, ...]]:
+    """The rows stored at ``version``, as ``_snapshot_rows`` gives them (less the time)."""
+    columns = _SNAPSHOT_COLUMNS[:-1]
+    return {
+        _comparable(row)
+        for row in StandingSnapshot.objects.filter(
+            tournament_id=tournament_id, log_version=version
+        ).values_list(*columns)
+    }
+
+
+def _comparable(row: tuple[object, ...]) -> tuple[object, ...]:
+    return (*row[:4], json.dumps(row[4], sort_keys=True), *row[5:18])
+
+
 def _snapshot_write(*, tournament: Tournament, version: int) -> None:
     started = time.perf_counter()
     standings = standings_compute(tournament=tournament)
     round_number = standings_round_number(tournament_id=tournament.pk)
+    rows = list(_snapshot_rows(tournament.pk, version, round_number, standings))
+    if standings_snapshot_exists(tournament_id=tournament.pk, log_version=version):
+        if _snapshot_stored(tournament.pk, version) == {_comparable(row) for row in rows}:
+            return
+        # Not what the computation gives (rows written around it): replaced, never kept.
+        logger.warning("standings of tournament %s at v%s replaced", tournament.pk, version)
+        StandingSnapshot.objects.filter(tournament=tournament, log_version=version).delete()
     # Keep the history per round: this version replaces older ones of the same round.
     StandingSnapshot.objects.filter(
         tournament=tournament, round_number=round_number, log_version__lt=version
     ).delete()
-    _snapshot_insert(_snapshot_rows(tournament.pk, version, round_number, standings))
+    _snapshot_insert(iter(rows))
     logger.info(
         "standings of tournament %s at v%s: %s entries in %.0f ms",
         tournament.pk,

@@ -217,10 +217,11 @@ def tournament_update(
             setattr(locked, field, value)
     _check_tiebreaks(format=locked.format, tiebreaks=locked.tiebreaks)
     model_validate(locked)
-    locked.save()
     after = {field: _logged(getattr(locked, field)) for field in LOGGED_SETTINGS}
     changed = {f: [before[f], after[f]] for f in LOGGED_SETTINGS if before[f] != after[f]}
     if changed:
+        # The log row comes first: the database lets a setting change only to what its
+        # newest log row says (migration 0024).
         tournament_log_append(
             tournament_id=locked.pk,
             kind=TournamentLogKind.SETTINGS_CHANGED,
@@ -228,6 +229,7 @@ def tournament_update(
             changes=changed,
             recorded_by=recorded_by,
         )
+    locked.save(update_fields=[*LOGGED_SETTINGS])
     if (locked.format, list(locked.tiebreaks)) != ranking_before:
         tournament_scores_changed(tournament_id=locked.pk)
         locked.refresh_from_db(fields=["log_version"])
@@ -306,16 +308,22 @@ def tournament_finish(*, tournament: Tournament, recorded_by: Any = None) -> Tou
     # Final means complete (issue 29): a result corrected after its round closed awaits
     # confirmation again, and is listed here until settled or excluded.
     results_gate_check(tournament_gate(tournament=locked))
-    standings_snapshot_update(tournament_id=locked.pk)
-    locked.status = TournamentStatus.FINISHED
-    locked.is_public = True
-    locked.save(update_fields=["status", "is_public"])
+    version = standings_snapshot_update(tournament_id=locked.pk)
+    changes: dict[str, Any] = {
+        "log_version": version,
+        "status": [locked.status, TournamentStatus.FINISHED.value],
+    }
+    if not locked.is_public:
+        changes["is_public"] = [False, True]
     tournament_log_append(
         tournament_id=locked.pk,
         kind=TournamentLogKind.FINAL_PUBLISHED,
-        changes={"log_version": locked.log_version},
+        changes=changes,
         recorded_by=recorded_by,
     )
+    locked.status = TournamentStatus.FINISHED
+    locked.is_public = True
+    locked.save(update_fields=["status", "is_public"])
     return locked
 
 
@@ -337,8 +345,6 @@ def tournament_reopen(
         raise ApplicationError(
             "results_not_final", _("The final standings have not been published.")
         )
-    locked.status = TournamentStatus.RUNNING
-    locked.save(update_fields=["status"])
     tournament_log_append(
         tournament_id=locked.pk,
         kind=TournamentLogKind.RESULTS_REOPENED,
@@ -346,4 +352,6 @@ def tournament_reopen(
         changes={"status": [TournamentStatus.FINISHED.value, TournamentStatus.RUNNING.value]},
         recorded_by=recorded_by,
     )
+    locked.status = TournamentStatus.RUNNING
+    locked.save(update_fields=["status"])
     return locked

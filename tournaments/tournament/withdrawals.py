@@ -41,8 +41,8 @@ def entry_withdraw(*, entry: Entry, reason: str = "", recorded_by: Any = None) -
             )
             % {"table": waiting.table.number, "round": waiting.round.number},
         )
-    locked.withdrawn = True
-    locked.save(update_fields=["withdrawn"])
+    # The log row first: the database lets ``withdrawn`` change only to what the entry's
+    # newest withdrawal or reinstatement row says (migration 0024).
     tournament_log_append(
         tournament_id=locked.tournament_id,
         kind=TournamentLogKind.ENTRY_WITHDRAWN,
@@ -50,6 +50,8 @@ def entry_withdraw(*, entry: Entry, reason: str = "", recorded_by: Any = None) -
         reason=reason,
         recorded_by=recorded_by,
     )
+    locked.withdrawn = True
+    locked.save(update_fields=["withdrawn"])
     tournament_scores_changed(tournament_id=locked.tournament_id)  # the ranking changes
     return locked
 
@@ -64,8 +66,8 @@ def entry_reinstate(*, entry: Entry, reason: str, recorded_by: Any = None) -> En
         raise ApplicationError("entry_not_withdrawn", _("The entry has not withdrawn."))
     if locked.tournament.status == TournamentStatus.FINISHED:
         raise ApplicationError("tournament_finished", _("The tournament has finished."))
-    locked.withdrawn = False
-    locked.save(update_fields=["withdrawn"])
+    # The log row first: the database lets ``withdrawn`` change only to what the entry's
+    # newest withdrawal or reinstatement row says (migration 0024).
     tournament_log_append(
         tournament_id=locked.tournament_id,
         kind=TournamentLogKind.ENTRY_REINSTATED,
@@ -73,6 +75,8 @@ def entry_reinstate(*, entry: Entry, reason: str, recorded_by: Any = None) -> En
         reason=reason,
         recorded_by=recorded_by,
     )
+    locked.withdrawn = False
+    locked.save(update_fields=["withdrawn"])
     tournament_scores_changed(tournament_id=locked.tournament_id)
     return locked
 

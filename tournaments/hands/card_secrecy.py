@@ -82,6 +82,8 @@ class CardsShown:
 
 ALL = CardsShown(played=True, unplayed=True)
 PLAYED_ONLY = CardsShown(played=True, unplayed=False)
+#: No card, played or not, but the auction and the result (what a bool False asks for).
+NO_CARDS = CardsShown(played=False, unplayed=False)
 #: A secret board's hand: nothing of the board (which table plays it, in play or closed).
 NONE = CardsShown(played=False, unplayed=False, outcome=False)
 

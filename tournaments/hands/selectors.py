@@ -20,7 +20,7 @@ from tournaments.common.player_names import display_name
 from tournaments.common.roles import REFEREE_GROUP, user_is_director
 from tournaments.common.rows import Columns, column, fetch_one, table_name
 from tournaments.common.seats import seat_count, seat_positions
-from tournaments.hands.card_secrecy import ALL, NONE, CardsShown, status_shown
+from tournaments.hands.card_secrecy import ALL, NO_CARDS, NONE, CardsShown, status_shown
 from tournaments.hands.replay import (
     AnyHandState,
     HandReplay,
@@ -259,7 +259,8 @@ def hand_detail(
     """A hand as its phone shows it: phase, turn, top play, cards left, announcements due,
     stakes per defender, the legal actions of the seat on turn (the phone's buttons) and
     the event log. ``show_cards``: which cards the reader sees, as
-    ``card_secrecy.hand_cards_shown`` decides (True: all, False: none).
+    ``card_secrecy.hand_cards_shown`` decides (True: every card, False: no card, the
+    outcome shown).
 
     Without ``log`` (what a write answers): no event log, but ``event``, the event written
     with the Idempotency-Key ``written_key`` (None when the write appended none). A write's
@@ -287,7 +288,9 @@ def hand_detail(
         )
     summary = replay.summary
     live = summary["status"] in LIVE_STATUSES
-    shown = show_cards if isinstance(show_cards, CardsShown) else (ALL if show_cards else NONE)
+    # A bool says which cards only (False: none, the outcome shown); a secret board's
+    # ``NONE`` comes only from ``hand_cards_shown``.
+    shown = show_cards if isinstance(show_cards, CardsShown) else (ALL if show_cards else NO_CARDS)
     cards = shown.unplayed
     hide = {"hide_deal": not cards, "hide_plays": not shown.played}
     state = replay.state

@@ -240,6 +240,11 @@ const sender = new Sender({
       showVerdict(ctx, false, item.label, message);
       await reloadHand();
       if (item.body && typeof item.body.seat === "number") state.seat = item.body.seat;
+      // Cards with a wild card whose reading the server will not choose: offer its readings.
+      const wild = answer.data && answer.data.code === "wild_reading_required" && answer.data.details;
+      if (wild && Array.isArray(wild.readings)) {
+        state.readings = { handId: item.handId, seat: item.body.seat, text: item.body.play, readings: wild.readings, explicit: true };
+      }
       show();
       await ctx.do.afterWrite(item, answer);
     },

@@ -185,7 +185,7 @@ export function renderPlayEntry(ctx, h, seat, p, box, seatName) {
   });
   // The plays that complete the cards tapped so far (a lead's pair, trio and kicker,
   // straight), or with nothing tapped on a lead, the seat's whole hand when it is one play.
-  const completing = known ? el("div", { class: "legal-plays buttons completions", id: "completions" }) : null;
+  const completing = known ? el("div", { class: "buttons completions", id: "completions" }) : null;
   let list = null;
   function update() {
     input.value = state.composer;

@@ -123,7 +123,7 @@ def console_strings() -> dict[str, str]:
         "wild_change": _("Wild rank typed wrong? Tap the right one (before the first play)"),
         "wild_entered": _("Wild rank drawn"),
         "stands_for": _("The wild cards stand for (as)"),
-        "stands_for_hint": _("Every card the play stands for: KK7 → KKK"),
+        "stands_for_hint": _("As: KK7 → KKK"),
         "small_joker": _("Small joker"),
         "big_joker": _("Big joker"),
         "log": _("Log"),

@@ -444,9 +444,7 @@ def _wild_reading_check(*, replay: HandReplay, action: PlayCards) -> None:
         details["top"] = {"seat": state.top_seat, "cards": top.text()}
     raise ApplicationError(
         "wild_reading_required",
-        _(
-            "%(cards)s holds a wild card: say what it stands for (as), one of: %(readings)s."
-        )
+        _("%(cards)s holds a wild card: say what it stands for (as), one of: %(readings)s.")
         % {
             "cards": action.cards,
             "readings": ", ".join(

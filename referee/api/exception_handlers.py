@@ -92,6 +92,7 @@ APPLICATION_ERROR_STATUS = {
             "invalid_bid",
             "invalid_double",
             "invalid_substitution",
+            "wild_reading_required",
             "phase",
             "bad_notation",
             "invalid_deal",

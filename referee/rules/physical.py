@@ -51,6 +51,7 @@ from referee.rules.four_hand import FourCore, FourDeal, FourHandState
 from referee.rules.four_scoring import FourResult
 from referee.rules.games import WILD, action_reader, deal_json_from_seed
 from referee.rules.hand import _SIZE, Announcement, HandState, Phase, _Core, _Seat
+from referee.rules.laizi import legal_plays_wild
 from referee.rules.laizi_hand import LaiziHandState
 from referee.rules.profiles import COMP2016, FOUR_P, RuleProfile
 from referee.rules.scoring import DealResult, Winner
@@ -333,6 +334,32 @@ class PhysicalHandState:
 
     def scores(self) -> tuple[int, ...] | None:
         return self._hand.scores()
+
+    def wild_readings(self, action: PlayCards) -> list[PlayCards | DeclaredPlay]:
+        """``laizi``, the wild rank known: every reading of ``action``'s cards that is legal
+        now (that leads, or beats the play to beat), the natural one (no declaration) first;
+        none when the cards hold no wild card or the hand has none. The cards are unknown to
+        the mode, so a play holding a wild card with several readings is the referee's to
+        declare (issue 29): no reading is chosen for it. Raises NotationError."""
+        hand = self._hand
+        if not isinstance(hand, _SeenWildCards) or hand.wild is None:
+            return []
+        if type(action.cards) is not str:
+            return []
+        ranks = tuple(card.rank for card in parse_cards(action.cards))
+        counts = counts_of(ranks)
+        if hand.wild not in ranks or not counts_fit_pack(counts):
+            return []
+        key = key_of(ranks)
+        found: list[PlayCards | DeclaredPlay] = []
+        for play in legal_plays_wild(counts, hand.wild, hand.top_play):
+            if play.cards != key:
+                continue
+            if play.key == play.cards:
+                found.insert(0, PlayCards(action.seat, action.cards))
+            else:
+                found.append(DeclaredPlay(action.seat, action.cards, play.text()))
+        return found
 
     def legal_actions(self) -> list[Action]:
         """The actions known to be legal: the auction's, and a pass when following.

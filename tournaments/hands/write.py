@@ -27,7 +27,7 @@ from referee.rules.actions import (
 )
 from referee.rules.errors import RulesError
 from referee.rules.games import action_reader, deal_json_checked, deal_json_from_seed
-from referee.rules.physical import check_deal, deal_written_in
+from referee.rules.physical import PhysicalHandState, check_deal, deal_written_in
 from referee.rules.profiles import get_profile
 from referee.rules.scoring import DealResult, score_result
 from tournaments.common.errors import ApplicationError
@@ -406,6 +406,8 @@ def hand_action_record(
                     "landlord is known (R11.2.1)."
                 ),
             )
+        if isinstance(parsed, PlayCards):
+            _wild_reading_check(replay=replay, action=parsed)
         state = _action_push(replay=replay, action=parsed)
         payload: dict[str, Any] = {"action": canonical}
         if state.is_over:
@@ -420,6 +422,43 @@ def hand_action_record(
         decide=decide,
         recorded_by=recorded_by,
         device_id=device_id,
+    )
+
+
+def _wild_reading_check(*, replay: HandReplay, action: PlayCards) -> None:
+    """Physical cards, ``laizi``: a play holding a wild card and sent without a declaration
+    is refused (``wild_reading_required``, its legal readings listed) unless reading it as
+    its own cards is its only legal reading: the rules would otherwise choose a reading the
+    referee never said (issue 29). Any other refusal of the play (turn, cards seen) comes
+    first, as it would for the play declared."""
+    state = replay.state
+    if not isinstance(state, PhysicalHandState) or replay.result_event is not None:
+        return
+    try:
+        readings = state.wild_readings(action)
+    except RulesError as exc:
+        raise rules_error(exc, index=len(state.actions)) from exc
+    if not readings or readings == [action]:
+        return
+    _action_push(replay=replay, action=readings[0])
+    state.pop()
+    details: dict[str, Any] = {
+        "index": len(state.actions),
+        "readings": [reading.to_json() for reading in readings],
+    }
+    top = state.top_play
+    if top is not None:
+        details["top"] = {"seat": state.top_seat, "cards": top.text()}
+    raise ApplicationError(
+        "wild_reading_required",
+        _("%(cards)s holds a wild card: say what it stands for (as), one of: %(readings)s.")
+        % {
+            "cards": action.cards,
+            "readings": ", ".join(
+                r.declared if isinstance(r, DeclaredPlay) else r.cards for r in readings
+            ),
+        },
+        extra=details,
     )
 
 

@@ -339,3 +339,58 @@ def test_the_manifest_is_valid_json_and_its_icons_load(
     assert result["favicon"] is not None
     json.dumps(manifest)  # plain JSON all through
     context.close()
+
+
+COMPLETIONS = {
+    "en": ("Plays with the cards tapped: one tap records it", "Everyone passes (2): "),
+    "zh": ("含所点牌的出法：点一下即记录", "其余都不要（2 家）："),
+}
+
+
+def test_a_lead_completed_from_two_taps_and_the_trick_passed_in_one(
+    live_server: Any,
+    console_browser: Browser,
+    http_cookies: None,
+    artefacts: Path,
+    language: str,
+) -> None:
+    """Issue 29: the landlord's trio of 9s with the 4 as kicker: 9 then 4 tapped, and the
+    play is offered among the plays holding those cards (one more tap records it); the two
+    farmers' passes that end the trick are one tap."""
+    title, all_pass = COMPLETIONS[language]
+    table, referee = _setup(language)
+    hand = _to_the_lead(table, referee)
+    context = _phone(console_browser, live_server, language)
+    page = context.new_page()
+    _sign_in_and_open(page, referee, language)
+
+    expect(page.locator("#completions")).to_be_hidden()  # nothing tapped, not the whole hand
+    page.click("#held-cards button.rank[data-rank='9']")
+    completions = page.locator("#completions button.completion")
+    expect(page.locator("h3.completions-title")).to_have_text(title)
+    assert [b.inner_text() for b in completions.all()[:3]] == ["9", "99", "999"]
+    page.click("#held-cards button.rank[data-rank='4']")
+    expect(completions.first).to_have_text("999 4")
+    assert all(
+        _ranks(b.get_attribute("data-play") or "").count("9") >= 1 for b in completions.all()
+    )
+    _fits_the_phone(page, "#completions button")
+    page.screenshot(path=artefacts / f"console-{language}-lead-completions.png", full_page=True)
+    version = _detail(hand)["version"]
+    completions.first.click()
+    _wait_version(page, version + 1)
+    lead = HandEvent.objects.filter(hand=hand).order_by("-seq").first()
+    assert lead is not None and sorted(_ranks(lead.payload["action"]["play"])) == sorted("9994")
+
+    button = page.locator("#all-pass")
+    expect(button).to_contain_text(all_pass)
+    page.screenshot(path=artefacts / f"console-{language}-all-pass.png", full_page=True)
+    button.click()
+    _wait_version(page, version + 3)
+    passes = HandEvent.objects.filter(hand=hand).order_by("-seq")[:2]
+    assert [(e.actor_seat, e.payload["action"]["play"]) for e in passes] == [
+        (2, "pass"),
+        (1, "pass"),
+    ]
+    assert _detail(hand)["turn"] == 0 and _detail(hand)["top_play"] is None
+    context.close()

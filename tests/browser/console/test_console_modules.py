@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from playwright.sync_api import Page
 
-from referee.rules.cards import deal_from_seed
+from referee.rules.cards import RANK_CHARS, deal_from_seed
 from referee.rules.moves import legal_plays
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -922,3 +922,71 @@ def test_a_write_names_its_typist(page: Page) -> None:
         """,
     )
     assert result == {"named": "7", "unnamed": False, "mismatch": "auth"}
+
+
+def test_completions_passes_to_the_trick_end_and_the_natural_reading_said(page: Page) -> None:
+    """Issue 29: the plays that complete the tapped cards, those of the tapped ranks only
+    first; how many passes end a trick; a natural reading sent with its own cards as ``as``
+    when the server asked (physical cards)."""
+    result = _run(
+        page,
+        """
+        const e = await import('/static/referee/console/entry.js');
+        const a = (play) => ({ seat: 0, play });
+        const leads = ['3', '9', '99', '999', '9994', '9993', '34567', '56789', '99944',
+                       '4', 'TJQKA'].map(a);
+        const plays = e.orderPlays(leads);
+        return {
+          nine: e.completions(plays, '9').map((x) => x.play),
+          nineFour: e.completions(plays, '94').map((x) => x.play),
+          straight: e.completions(plays, '37').map((x) => x.play),
+          none: e.completions(plays, ''),
+          limit: e.completions(plays, '9', 2).length,
+          holds: [e.holdsCards('♠9 ♥9 ♣9 ♦4', '94'), e.holdsCards('994', '999')],
+          passes: [e.passesToTrickEnd(1, 0, 3), e.passesToTrickEnd(2, 0, 3),
+                   e.passesToTrickEnd(1, 0, 4), e.passesToTrickEnd(0, null, 3)],
+          natural: e.playBody(0, '♠5 ♥5 ♣5 ♦7', { seat: 0, play: '5557' }, true),
+          dealt: e.playBody(0, '5557', { seat: 0, play: '5557' }),
+          declared: e.playBody(0, '5557', { seat: 0, play: '5557', as: '5555' }, true),
+        };
+        """,
+    )
+    assert result["nine"] == ["9", "99", "999", "9993", "9994", "99944", "56789"]
+    assert result["nineFour"] == ["9994", "99944"]
+    assert result["straight"] == ["34567"]
+    assert result["none"] == [] and result["limit"] == 2
+    assert result["holds"] == [True, False]
+    assert result["passes"] == [2, 1, 3, 0]
+    assert result["natural"] == {"seat": 0, "play": "♠5 ♥5 ♣5 ♦7", "as": "5557"}
+    assert result["dealt"] == {"seat": 0, "play": "5557"}
+    assert result["declared"] == {"seat": 0, "play": "5557", "as": "5555"}
+
+
+@settings(
+    max_examples=25,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
+@given(seed=st.integers(0, 2**32 - 1), picks=st.lists(st.integers(0, 19), min_size=1, max_size=3))
+def test_every_completion_holds_the_tapped_cards_and_every_such_play_is_offered(
+    page: Page, seed: int, picks: list[int]
+) -> None:
+    """Whatever the hand and the cards tapped from it: each play offered is a legal lead
+    holding every tapped card, and with no limit every such legal lead is offered once."""
+    deal = deal_from_seed(seed)
+    hand = deal.hands[0]
+    counts = [sum(1 for c in hand if c.rank == r) for r in range(15)]
+    leads = [p.text() for p in legal_plays(counts)]
+    held = sorted(RANK_CHARS[c.rank] for c in hand)
+    tapped = "".join(sorted({held[i % len(held)] for i in picks}))
+    result = _run(
+        page,
+        """
+        const e = await import('/static/referee/console/entry.js');
+        const plays = e.orderPlays(LEADS.map((play) => ({ seat: 0, play })));
+        return e.completions(plays, TAPPED, 100000).map((a) => a.play);
+        """.replace("LEADS", json.dumps(leads)).replace("TAPPED", json.dumps(tapped)),
+    )
+    holding = [p for p in leads if all(p.count(r) >= tapped.count(r) for r in set(tapped))]
+    assert sorted(result) == sorted(holding)
+    assert len(result) == len(set(result))

@@ -107,15 +107,48 @@ export function readingsOf(legal, text) {
 
 /** The write of a play of ``text`` by ``seat`` read as ``reading`` (a legal action, or
  * none): the cards as the referee entered them, with the declaration when it has one. */
-export function playBody(seat, text, reading) {
+export function playBody(seat, text, reading, explicit = false) {
   const body = { seat, play: text };
   if (reading && reading.as) body.as = reading.as;
+  else if (reading && explicit) body.as = ranksOf(text); // "each card its own rank", said
   return body;
 }
 
 /** A play's cards for its button, with what its wild cards stand for: "7 A A → A A A A". */
 export function readingLabel(action, T) {
   return action.as ? playLabel(action.play, T) + " → " + playLabel(action.as, T) : playLabel(action.play, T);
+}
+
+/** Does the play ``play`` hold every card of ``text`` (ranks, as many of each)? */
+export function holdsCards(play, text) {
+  const have = rankCounts(play);
+  return Object.entries(rankCounts(text)).every(([r, n]) => (have[r] || 0) >= n);
+}
+
+/** The plays among ``plays`` (ordered, orderPlays) that complete the cards tapped so far,
+ * ``text``: those holding them all, the ones made of the tapped ranks only first (tap 9:
+ * 9, 99, 999, then 999 with a kicker, the straights through 9 …), then the smaller before
+ * the longer; at most ``limit``. Tapping the first and last rank of a straight, or a
+ * trio's rank and its kicker's, leaves that play among the first. */
+export function completions(plays, text, limit = SHOWN_PLAYS) {
+  if (!ranksOf(text)) return [];
+  const tapped = Object.keys(rankCounts(text));
+  const own = (a) => Object.keys(rankCounts(a.play)).every((r) => tapped.includes(r));
+  const first = ranksOf(text)[0];
+  const body = (a) => -(rankCounts(a.play)[first] || 0);
+  return plays
+    .filter((a) => holdsCards(a.play, text))
+    .map((a, i) => ({ a, key: [own(a) ? 0 : 1, ranksOf(a.play).length, body(a), i] }))
+    .sort((x, y) => compareOrders(x.key, y.key))
+    .slice(0, limit)
+    .map((x) => x.a);
+}
+
+/** How many passes end the trick: the seats from ``turn`` up to the top play's seat
+ * ``topSeat`` (``seats`` at the table); 0 without a play to beat. */
+export function passesToTrickEnd(turn, topSeat, seats) {
+  if (typeof topSeat !== "number" || typeof turn !== "number") return 0;
+  return (topSeat - turn + seats) % seats;
 }
 
 /** Can one more card of ``rank`` go into the composer's ``text``, the seat holding ``held``? */
@@ -132,13 +165,28 @@ export function renderPlayEntry(ctx, h, seat, p, box, seatName) {
   const plays = orderPlays(legal);
   const canPassLegal = legal.some((a) => a.play === "pass");
   const top = p ? p.top : h.top_play;
+  const turn = p ? p.turn : h.turn;
+  const seats = h.seats || (h.doubled || h.hands || []).length || 3;
   const held = !p && h.hands && typeof h.hands[seat] === "string" ? h.hands[seat] : null;
+  const physical = h.mode === "physical";
   const wildRank = h.wild ? ranksOf(h.wild) : null;
+  // The plays known to be legal for the seat on turn (the cards known, nothing waiting).
+  const known = held !== null && seat === h.turn && legal.length > 0;
   const input = el("input", {
     name: "notation", class: "notation", autocomplete: "off", autocapitalize: "characters",
     "aria-label": T.notation, placeholder: T.notation, value: state.composer,
   });
   const rankButtons = [];
+  const act = (a) => ctx.do.act(playBody(seat, a.play, a));
+  const playButton = (a, cls) => el("button", {
+    type: "button", class: cls, "data-play": a.play, "data-as": a.as || null,
+    title: a.as ? a.play + " → " + a.as : a.play, text: readingLabel(a, T),
+    onclick: () => act(a),
+  });
+  // The plays that complete the cards tapped so far (a lead's pair, trio and kicker,
+  // straight), or with nothing tapped on a lead, the seat's whole hand when it is one play.
+  const completing = known ? el("div", { class: "buttons completions", id: "completions" }) : null;
+  let list = null;
   function update() {
     input.value = state.composer;
     rankButtons.forEach(({ button, rank, count }) => {
@@ -149,26 +197,34 @@ export function renderPlayEntry(ctx, h, seat, p, box, seatName) {
       const badge = button.querySelector(".rank-count");
       badge.textContent = chosen ? chosen + "/" + count : count > 1 ? "×" + count : "";
     });
+    if (!completing) return;
+    const tapped = ranksOf(state.composer);
+    const whole = !tapped && !top ? plays.filter((a) => !a.as && sameCards(a.play, held)).slice(0, 1) : [];
+    const shown = tapped ? completions(plays, tapped) : whole;
+    completing.replaceChildren(...shown.map((a) => playButton(a, "big legal-play completion")));
+    completing.hidden = shown.length === 0;
+    const heading = completing.previousElementSibling;
+    if (heading) {
+      heading.hidden = shown.length === 0;
+      heading.textContent = whole.length ? T.whole_hand : T.completions;
+    }
+    if (list) list.closest("section").hidden = Boolean(tapped); // the tapped cards narrow it
   }
   input.oninput = (e) => { state.composer = e.target.value; update(); };
   const add = (rank) => { state.composer += rank; update(); };
 
   // Following with the legal plays known: one tap records the play.
-  const following = Boolean(h.top_play) && !p && seat === h.turn && canPassLegal;
+  const following = Boolean(h.top_play) && !p && seat === h.turn && canPassLegal && held !== null;
   if (following) {
-    const list = el("div", { class: "legal-plays buttons", id: "legal-plays" });
+    list = el("div", { class: "legal-plays buttons", id: "legal-plays" });
     list.appendChild(el("button", {
       type: "button", class: "big pass legal-play", "data-play": "pass", text: T.pass,
       onclick: () => ctx.do.act({ seat, play: "pass" }),
     }));
     const extra = [];
     plays.forEach((a, i) => {
-      const button = el("button", {
-        type: "button", class: "legal-play", "data-play": a.play, "data-as": a.as || null,
-        title: a.as ? a.play + " → " + a.as : a.play,
-        hidden: i >= SHOWN_PLAYS, text: readingLabel(a, T),
-        onclick: () => ctx.do.act(playBody(seat, a.play, a)),
-      });
+      const button = playButton(a, "legal-play");
+      button.hidden = i >= SHOWN_PLAYS;
       if (i >= SHOWN_PLAYS) extra.push(button);
       list.appendChild(button);
     });
@@ -188,6 +244,21 @@ export function renderPlayEntry(ctx, h, seat, p, box, seatName) {
     box.appendChild(el("section", { class: "legal" }, [
       el("h3", { text: plays.length ? T.legal_plays : T.no_legal_play }), list,
     ]));
+  } else if (top && seat === turn && held === null && !(p && p.held && p.held[seat] !== null)) {
+    // Physical cards: which plays beat is unknown without the seat's cards.
+    box.appendChild(el("h3", { class: "cards-unknown", id: "cards-unknown", text: T.cards_unknown }));
+  }
+
+  // Every seat up to the top play's passes: one tap, the trick ends (each pass its own write).
+  const passes = top && seat === turn ? passesToTrickEnd(turn, top.seat, seats) : 0;
+  if (passes > 1 && (canPassLegal || p || !legal.length)) {
+    box.appendChild(el("div", { class: "buttons" }, [el("button", {
+      type: "button", class: "big all-pass", id: "all-pass", "data-passes": String(passes),
+      text: fmt(T.all_pass, { n: passes, seat: seatName(ctx, top.seat) }),
+      onclick: () => {
+        for (let i = 0; i < passes; i += 1) ctx.do.act({ seat: (turn + i) % seats, play: "pass" });
+      },
+    })]));
   }
 
   if (held !== null) {
@@ -208,6 +279,10 @@ export function renderPlayEntry(ctx, h, seat, p, box, seatName) {
     });
     box.appendChild(el("h3", { class: "held-title", text: fmt(T.cards_of, { seat: seatName(ctx, seat) }) }));
     box.appendChild(groups);
+    if (completing) {
+      box.appendChild(el("h3", { class: "completions-title", text: T.completions }));
+      box.appendChild(completing);
+    }
   } else {
     // Rank buttons: with writes waiting, the ranks the seat would still hold; every rank
     // when the cards are unknown (physical cards).
@@ -224,12 +299,13 @@ export function renderPlayEntry(ctx, h, seat, p, box, seatName) {
   }
 
   // Wild cards (癞子) whose readings the API does not list: physical cards it has never seen,
-  // or a play entered while earlier writes wait (no legal plays known yet). The referee says
-  // what the wild cards stand for (left empty: themselves).
-  const declared = wildRank && (h.mode === "physical" || p)
+  // or a play entered while earlier writes wait (no legal plays known yet). The referee may
+  // say what the wild cards stand for; left empty, the server lists the readings of cards
+  // holding a wild card (physical cards: wild_reading_required) and the console offers them.
+  const declared = wildRank && (physical || p)
     ? el("input", {
       name: "declared", class: "notation declared", autocomplete: "off", autocapitalize: "characters",
-      "aria-label": T.stands_for, placeholder: T.stands_for,
+      "aria-label": T.stands_for, placeholder: T.stands_for_hint,
     })
     : null;
   box.appendChild(el("form", {
@@ -254,7 +330,7 @@ export function renderPlayEntry(ctx, h, seat, p, box, seatName) {
       el("div", { class: "buttons" }, offered.readings.map((a) => el("button", {
         type: "button", class: "big reading", "data-as": a.as || "",
         text: a.as ? readingLabel(a, T) : readingLabel(a, T) + " · " + T.as_themselves,
-        onclick: () => ctx.do.act(playBody(seat, offered.text, a)),
+        onclick: () => ctx.do.act(playBody(seat, offered.text, a, Boolean(offered.explicit))),
       }))),
     ]));
   }

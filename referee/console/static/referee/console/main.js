@@ -307,6 +307,13 @@ const sender = new Sender({
       if (item.body && typeof item.body.seat === "number") state.seat = item.body.seat;
       show();
       await ctx.do.afterWrite(item, answer);
+      // Cards with a wild card whose reading the server will not choose: its readings, offered
+      // once the sender is done with the refusal (a write tapped sooner would wait).
+      const wild = answer.data && answer.data.code === "wild_reading_required" && answer.data.details;
+      if (wild && Array.isArray(wild.readings)) {
+        state.readings = { handId: item.handId, seat: item.body.seat, text: item.body.play, readings: wild.readings, explicit: true };
+        show();
+      }
     },
     async conflict(item) {
       const seen = new Set(((state.hand && state.hand.events) || []).map((e) => e.seq));

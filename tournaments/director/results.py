@@ -5,7 +5,6 @@ import uuid
 from typing import Any
 
 from django.contrib import messages
-from django.contrib.admin.views.decorators import staff_member_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
@@ -22,6 +21,7 @@ from tournaments.director.helpers import (
     round_or_404,
     tournament_or_404,
 )
+from tournaments.director.signin import director_required
 from tournaments.hands import confirmation as hand_confirmation
 from tournaments.hands import corrections as hand_corrections
 from tournaments.hands import selectors as hand_selectors
@@ -49,13 +49,13 @@ def _desk_context(slug: str, number: int) -> dict[str, Any]:
     }
 
 
-@staff_member_required
+@director_required
 def results_desk(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """The desk; its table refreshes by itself (``director/desk.js`` polls the fragment)."""
     return render(request, "director/results.html", _desk_context(slug, number))
 
 
-@staff_member_required
+@director_required
 def results_desk_fragment(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """The desk's tables alone, for the page to poll."""
     response = render(request, "director/_desk.html", _desk_context(slug, number))
@@ -63,7 +63,7 @@ def results_desk_fragment(request: HttpRequest, slug: str, number: int) -> HttpR
     return response
 
 
-@staff_member_required
+@director_required
 @require_POST
 def table_confirm(request: HttpRequest, slug: str, number: int, table_id: int) -> HttpResponse:
     """Confirm every hand of a table awaiting confirmation at once; any refused is named."""
@@ -98,7 +98,7 @@ def _hand(slug: str, hand_id: int) -> tuple[Tournament, Hand]:
     return tournament, hand
 
 
-@staff_member_required
+@director_required
 def hand_detail(request: HttpRequest, slug: str, hand_id: int) -> HttpResponse:
     tournament, hand = _hand(slug, hand_id)
     detail = hand_selectors.hand_detail(hand=hand, show_cards=True, audit=True)
@@ -133,7 +133,7 @@ _REASONED: dict[str, tuple[Any, Any]] = {
 }
 
 
-@staff_member_required
+@director_required
 @require_POST
 def hand_action(request: HttpRequest, slug: str, hand_id: int, action: str) -> HttpResponse:
     """confirm / dispute / correct / passed_out / keep / void / penalty / revoke (a

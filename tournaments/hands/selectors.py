@@ -451,6 +451,7 @@ def assignment_tables(*, user: Any) -> list[dict[str, Any]]:
                 "tournament": tournament.slug,
                 "tournament_name": tournament.name,
                 "round": table.round.number,
+                "rounds_planned": tournament.rounds_planned,
                 "table": table.number,
                 "seats": [seat_row(seat) for seat in table.seats.all()],
                 "seat_count": seat_count(tournament.rule_profile),

@@ -147,12 +147,18 @@ class ResultForm(forms.Form):
 
     def result_fields(self) -> dict[str, Any]:
         """The cleaned fields as the services take them: ``doubled`` one list."""
+        if not getattr(self, "full_result", True):
+            return dict(self.cleaned_data)
         data = {k: v for k, v in self.cleaned_data.items() if not k.startswith("doubled_")}
         return {**data, "doubled": self.doubled()}
 
 
 class CorrectionForm(ResultForm):
-    """A correction: every field starts from the hand's current result (``initial_of``)."""
+    """A correction: every field starts from the hand's current result (``initial_of``).
+
+    ``full_result`` False (a variant hand, ``hands.write.result_entry_allowed``): only what
+    such a hand can be corrected to, passed out, with the reason; its result's fields would
+    be refused (``result_from_log``), so they are not shown."""
 
     passed_out = forms.BooleanField(label=_("Passed out (流局: nobody bid)"), required=False)
     override = forms.BooleanField(
@@ -160,8 +166,12 @@ class CorrectionForm(ResultForm):
         required=False,
     )
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, full_result: bool = True, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.full_result = full_result
+        if not full_result:
+            self.fields = {name: self.fields[name] for name in ("passed_out", "reason")}
+            self.fields["passed_out"].required = True
         # each input carries the value it starts from, so the page shows old → new
         for name, value in (self.initial or {}).items():
             if name in self.fields:

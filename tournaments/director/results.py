@@ -26,6 +26,7 @@ from tournaments.hands import confirmation as hand_confirmation
 from tournaments.hands import corrections as hand_corrections
 from tournaments.hands import selectors as hand_selectors
 from tournaments.hands import write as hands
+from tournaments.hands.write import result_entry_allowed
 from tournaments.models import Entry, Hand, Penalty, Table, Tournament
 from tournaments.tournament import penalties
 
@@ -111,7 +112,9 @@ def hand_detail(request: HttpRequest, slug: str, hand_id: int) -> HttpResponse:
         "detail": detail,
         "log": director_selectors.hand_log(events=detail["events"]),
         "seats": list(hand.table.seats.select_related("entry__player").order_by("position")),
-        "correct_form": CorrectionForm(initial=initial, seats=hand.seats),
+        "correct_form": CorrectionForm(
+            initial=initial, seats=hand.seats, full_result=result_entry_allowed(hand.rule_profile)
+        ),
         # the result as it stands, for the page's "old → new" preview (data- attributes)
         "current": initial,
         "closed": hand.status in ("finished", "passed_out"),
@@ -150,7 +153,9 @@ def hand_action(request: HttpRequest, slug: str, hand_id: int, action: str) -> H
             _("Hand confirmed."),
         )
     elif action == "correct":
-        form: Any = CorrectionForm(request.POST, seats=hand.seats)
+        form: Any = CorrectionForm(
+            request.POST, seats=hand.seats, full_result=result_entry_allowed(hand.rule_profile)
+        )
         if form.is_valid():
             data = form.result_fields()
             attempt(

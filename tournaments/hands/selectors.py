@@ -34,6 +34,7 @@ from tournaments.hands.replay import (
     hand_wild_shown,
     replay_of_snapshot,
 )
+from tournaments.hands.write import result_entry_allowed
 from tournaments.hands.writing import hand_written
 from tournaments.models import (
     Board,
@@ -455,7 +456,7 @@ def assignment_tables(*, user: Any) -> list[dict[str, Any]]:
                 "table": table.number,
                 "seats": [seat_row(seat) for seat in table.seats.all()],
                 "seat_count": seat_count(tournament.rule_profile),
-                "result_only": get_profile(tournament.rule_profile).is_three_player,
+                "result_only": result_entry_allowed(tournament.rule_profile),
                 "current_hand": (
                     {"id": current.pk, "number": current.number, "status": current.status}
                     if current is not None

@@ -192,7 +192,7 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
-LOGIN_URL = "admin:login"
+LOGIN_URL = "director:login"
 
 # Sign-in throttling (django-axes) for every form that calls ``authenticate`` with the request:
 # the admin and director sign-in (one form) and the API token endpoint. Policy: after

@@ -435,6 +435,9 @@ class AssignmentOutput(serializers.Serializer):
     tournament = serializers.CharField(help_text="The tournament's slug.")
     tournament_name = serializers.CharField()
     round = serializers.IntegerField()
+    rounds_planned = serializers.IntegerField(
+        help_text="The rounds the event is planned to have (round 2 of 5); 0: not planned."
+    )
     table = serializers.IntegerField()
     seats = SeatOutput(many=True)
     seat_count = serializers.IntegerField(

@@ -32,7 +32,9 @@ def playing_table(**tournament_fields: Any) -> Table:
 
 
 def assign(user: Any, table: Table, *, whole_round: bool = False) -> None:
-    RefereeAssignment.objects.create(
+    """``user`` referees ``table`` (or its whole round); a later round may have it already,
+    carried forward when the round was made or seated (``referees_carry_forward``)."""
+    RefereeAssignment.objects.get_or_create(
         round=table.round, table=None if whole_round else table, user=user
     )
 

@@ -46,7 +46,7 @@ def test_nobody_but_a_director_downloads_the_archive(addresses: list[str], kind:
     for address in addresses:
         response = client.get(address)
         assert response.status_code == 302, (kind, address)
-        assert response["Location"].startswith("/admin/login/")
+        assert response["Location"].startswith("/director/login/")
         assert ARCHIVE_FORMAT.encode() not in response.content
         assert not response.has_header("Content-Disposition")
 

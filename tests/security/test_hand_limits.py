@@ -227,5 +227,5 @@ def test_only_directors_reach_the_add_a_hand_button(client: Any, who: str) -> No
     slug = table.round.tournament.slug
     url = f"/director/t/{slug}/rounds/{table.round.number}/add_hand/"
     response = client.post(url, {"table": table.pk, "reason": "sneaky"})
-    assert response.status_code == 302 and "/admin/login/" in response["Location"]
+    assert response.status_code == 302 and "/director/login/" in response["Location"]
     assert not RoundLog.objects.filter(kind=RoundLogKind.HAND_ADDED).exists()

@@ -92,7 +92,63 @@ def test_a_director_can_unlock_an_account(client: Any, staff_user: Any) -> None:
 def test_director_screens_sign_in_through_the_throttled_form(client: Any) -> None:
     response = client.get("/director/")
     assert response.status_code == 302
-    assert response["Location"].startswith("/admin/login/")
+    assert response["Location"] == "/director/login/?next=/director/"
+
+
+def director_sign_in(
+    client: Any, password: str, *, username: str = "chief", addr: str = "10.0.0.1"
+):
+    return client.post(
+        "/director/login/?next=/director/",
+        {"username": username, "password": password, "next": "/director/"},
+        REMOTE_ADDR=addr,
+    )
+
+
+def test_director_sign_in_page_signs_a_director_in(client: Any, staff_user: Any) -> None:
+    page = client.get("/director/login/?next=/director/")
+    assert page.status_code == 200
+    text = page.content.decode()
+    assert "Director sign-in" in text and "Django administration" not in text
+    response = director_sign_in(client, PASSWORD)
+    assert response.status_code == 302 and response["Location"] == "/director/"
+    assert signed_in(client)
+    # signed in, the page sends the director on
+    assert client.get("/director/login/").status_code == 302
+
+
+def test_director_sign_in_page_in_chinese(client: Any) -> None:
+    page = client.get("/director/login/", headers={"accept-language": "zh-hans"})
+    assert "裁判长登录" in page.content.decode()
+
+
+def test_director_sign_in_refuses_a_referee_account(client: Any, referee: Any) -> None:
+    referee.set_password(PASSWORD)
+    referee.save()
+    response = director_sign_in(client, PASSWORD, username=referee.username)
+    assert response.status_code == 200 and not signed_in(client)
+    assert "staff account" in response.content.decode()
+    # a signed-in referee sees the form (no redirect loop through /director/)
+    client.force_login(referee)
+    assert client.get("/director/login/?next=/director/").status_code == 200
+
+
+def test_director_sign_in_is_locked_by_axes_and_shares_the_rate(
+    client: Any, staff_user: Any, settings: Any
+) -> None:
+    for _ in range(settings.AXES_FAILURE_LIMIT - 1):
+        assert director_sign_in(client, "wrong").status_code == 200
+    assert director_sign_in(client, "wrong").status_code == 429
+    assert director_sign_in(client, PASSWORD).status_code == 429
+    assert not signed_in(client)
+    call_command("axes_reset_username", "chief", stdout=None)
+    settings.SIGN_IN_RATE = "1/min"
+    settings.SIGN_IN_BURST = 1
+    assert admin_sign_in(client, "wrong", addr="10.0.0.9").status_code == 200
+    # the same address, another form: the one allowance is spent
+    refused = director_sign_in(client, PASSWORD, addr="10.0.0.9")
+    assert refused.status_code == 429 and refused.has_header("Retry-After")
+    assert not signed_in(client)
 
 
 def test_api_token_endpoint_is_throttled(client: Any, staff_user: Any) -> None:

@@ -52,7 +52,7 @@ def test_director_dashboard_is_staff_only(client: Any, director_client: Any) -> 
     assert "Hidden Cup" in director_client.get(url).content.decode()
     client.logout()
     anonymous = client.get(url)
-    assert anonymous.status_code == 302 and "/admin/login/" in anonymous["Location"]
+    assert anonymous.status_code == 302 and "/director/login/" in anonymous["Location"]
 
 
 def test_pages_are_translated_to_simplified_chinese(client: Any) -> None:

@@ -8,6 +8,8 @@ with the code ``too_large``: a number far beyond any real event (``hands_per_rou
 HANDS_PER_ROUND_MAX = 100
 #: Round numbers (a long league has a few dozen rounds; generous, as no loop runs on it).
 ROUND_NUMBER_MAX = 100_000
+#: Rounds planned for a tournament (its schedule shown as "round 2 of 5"; 0: not planned).
+ROUNDS_PLANNED_MAX = 1000
 #: Table numbers within a round (30,000 entries sit at 10,000 tables).
 TABLE_NUMBER_MAX = 100_000
 #: Board numbers: ``(round - 1) * hands_per_round + hand`` at most.

@@ -2,7 +2,6 @@
 withdraw."""
 
 from django.contrib import messages
-from django.contrib.admin.views.decorators import staff_member_required
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -16,6 +15,7 @@ from tournaments.common.validation import reason_check
 from tournaments.director import selectors as director_selectors
 from tournaments.director.forms import ImportForm, PlayerForm
 from tournaments.director.helpers import attempt, confirmed_check, tournament_or_404
+from tournaments.director.signin import director_required
 from tournaments.models import Entry
 from tournaments.tournament.entry_import import entries_import, entries_import_preview
 from tournaments.tournament.players import player_create
@@ -23,7 +23,7 @@ from tournaments.tournament.services import entry_create, entry_duplicate_check
 from tournaments.tournament.withdrawals import entry_reinstate, entry_withdraw
 
 
-@staff_member_required
+@director_required
 def entries(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = tournament_or_404(slug)
     form = PlayerForm(request.POST or None)
@@ -47,7 +47,7 @@ def entries(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "director/entries.html", context)
 
 
-@staff_member_required
+@director_required
 @require_POST
 def entry_withdraw_view(request: HttpRequest, slug: str, entry_id: int) -> HttpResponse:
     tournament = tournament_or_404(slug)
@@ -63,7 +63,7 @@ def entry_withdraw_view(request: HttpRequest, slug: str, entry_id: int) -> HttpR
     return redirect("director:entries", slug=slug)
 
 
-@staff_member_required
+@director_required
 @require_POST
 def entry_reinstate_view(request: HttpRequest, slug: str, entry_id: int) -> HttpResponse:
     tournament = tournament_or_404(slug)
@@ -89,7 +89,7 @@ def _csv_text(request: HttpRequest, form: ImportForm) -> str:
     return str(form.cleaned_data.get("text") or "")
 
 
-@staff_member_required
+@director_required
 @require_http_methods(["GET", "HEAD", "POST"])
 def entries_import_view(request: HttpRequest, slug: str) -> HttpResponse:
     """``preview`` shows what would happen row by row; ``confirm`` imports the same text.

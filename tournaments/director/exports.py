@@ -4,13 +4,13 @@ standings CSV, of the whole tournament or of one round (the files the management
 
 import io
 
-from django.contrib.admin.views.decorators import staff_member_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
 from tournaments.archive.export import archive_dumps, round_archive, tournament_archive
 from tournaments.director.helpers import round_or_404, tournament_or_404
+from tournaments.director.signin import director_required
 from tournaments.models import Tournament
 from tournaments.standings.csv_export import hands_csv_write, standings_csv_write
 from tournaments.standings.snapshots import standings_snapshot_update
@@ -54,7 +54,7 @@ def _export(tournament: Tournament, kind: str, round_number: int | None) -> Http
 
 
 @never_cache
-@staff_member_required
+@director_required
 @require_GET
 def tournament_export(request: HttpRequest, slug: str, kind: str) -> HttpResponse:
     tournament = tournament_or_404(slug)
@@ -64,7 +64,7 @@ def tournament_export(request: HttpRequest, slug: str, kind: str) -> HttpRespons
 
 
 @never_cache
-@staff_member_required
+@director_required
 @require_GET
 def round_export(request: HttpRequest, slug: str, number: int, kind: str) -> HttpResponse:
     tournament = tournament_or_404(slug)

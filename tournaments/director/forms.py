@@ -8,7 +8,11 @@ from django.utils.functional import lazy
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.common.limits import HANDS_PER_ROUND_MAX, REGISTRATION_ORDER_MAX
+from tournaments.common.limits import (
+    HANDS_PER_ROUND_MAX,
+    REGISTRATION_ORDER_MAX,
+    ROUNDS_PLANNED_MAX,
+)
 from tournaments.common.seat_names import seat_name, seat_name_lazy
 from tournaments.common.seats import DEFAULT_SEATS
 from tournaments.common.validation import PENALTY_POINTS_MAX
@@ -23,6 +27,17 @@ class TournamentForm(forms.Form):
     hands_per_round = forms.IntegerField(
         label=_("Hands per round"), min_value=1, max_value=HANDS_PER_ROUND_MAX, initial=6
     )
+    rounds_planned = forms.IntegerField(
+        label=_("Rounds planned"),
+        min_value=0,
+        max_value=ROUNDS_PLANNED_MAX,
+        initial=0,
+        required=False,
+        help_text=_(
+            "How many rounds the event has: the screens show “round 2 of 5” and what is "
+            "left. 0 or empty: not planned."
+        ),
+    )
     requires_confirmation = forms.BooleanField(
         label=_("Results need a second person's confirmation"), required=False
     )
@@ -33,12 +48,23 @@ class TournamentForm(forms.Form):
         required=False,
     )
     separate_clubs = forms.BooleanField(label=_("Keep clubs apart"), required=False)
-    is_public = forms.BooleanField(label=_("Public"), required=False)
+    is_public = forms.BooleanField(
+        label=_("Public"),
+        required=False,
+        help_text=_(
+            "Ticked, anyone can see the tournament's pages (/t/<short name>/: rounds, "
+            "seating, live tables, standings). Unticked, only directors see them, as a "
+            "preview. You can change this later on the tournament's page."
+        ),
+    )
     tiebreaks = forms.CharField(
         label=_("Tie-break chain"),
         required=False,
         help_text=_("Comma-separated, first decides first; empty: the format's default."),
     )
+
+    def clean_rounds_planned(self) -> int:
+        return self.cleaned_data.get("rounds_planned") or 0
 
     def clean_confirmed_by(self) -> str:
         return self.cleaned_data.get("confirmed_by") or ConfirmedBy.OFFICIAL
@@ -121,12 +147,18 @@ class ResultForm(forms.Form):
 
     def result_fields(self) -> dict[str, Any]:
         """The cleaned fields as the services take them: ``doubled`` one list."""
+        if not getattr(self, "full_result", True):
+            return dict(self.cleaned_data)
         data = {k: v for k, v in self.cleaned_data.items() if not k.startswith("doubled_")}
         return {**data, "doubled": self.doubled()}
 
 
 class CorrectionForm(ResultForm):
-    """A correction: every field starts from the hand's current result (``initial_of``)."""
+    """A correction: every field starts from the hand's current result (``initial_of``).
+
+    ``full_result`` False (a variant hand, ``hands.write.result_entry_allowed``): only what
+    such a hand can be corrected to, passed out, with the reason; its result's fields would
+    be refused (``result_from_log``), so they are not shown."""
 
     passed_out = forms.BooleanField(label=_("Passed out (流局: nobody bid)"), required=False)
     override = forms.BooleanField(
@@ -134,8 +166,12 @@ class CorrectionForm(ResultForm):
         required=False,
     )
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, full_result: bool = True, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.full_result = full_result
+        if not full_result:
+            self.fields = {name: self.fields[name] for name in ("passed_out", "reason")}
+            self.fields["passed_out"].required = True
         # each input carries the value it starts from, so the page shows old → new
         for name, value in (self.initial or {}).items():
             if name in self.fields:

@@ -5,7 +5,6 @@ import uuid
 from typing import Any
 
 from django.contrib import messages
-from django.contrib.admin.views.decorators import staff_member_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
@@ -22,12 +21,14 @@ from tournaments.director.helpers import (
     round_or_404,
     tournament_or_404,
 )
+from tournaments.director.signin import director_required
 from tournaments.hands import confirmation as hand_confirmation
 from tournaments.hands import corrections as hand_corrections
 from tournaments.hands import exclusions
 from tournaments.hands import selectors as hand_selectors
 from tournaments.hands import write as hands
 from tournaments.hands.gate import hand_desk_state, round_gate
+from tournaments.hands.write import result_entry_allowed
 from tournaments.models import Entry, Hand, Penalty, Table, Tournament
 from tournaments.tournament import penalties
 
@@ -53,13 +54,13 @@ def _desk_context(slug: str, number: int) -> dict[str, Any]:
     }
 
 
-@staff_member_required
+@director_required
 def results_desk(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """The desk; its table refreshes by itself (``director/desk.js`` polls the fragment)."""
     return render(request, "director/results.html", _desk_context(slug, number))
 
 
-@staff_member_required
+@director_required
 def results_desk_fragment(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """The desk's tables alone, for the page to poll."""
     response = render(request, "director/_desk.html", _desk_context(slug, number))
@@ -75,7 +76,7 @@ _GATE_PAGES = {
 }
 
 
-@staff_member_required
+@director_required
 @require_POST
 def hand_exclude(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """Exclude a hand the results gate lists, with a reason (``hand_exclude``)."""
@@ -100,7 +101,7 @@ def hand_exclude(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     return redirect(page, slug=slug, number=number)
 
 
-@staff_member_required
+@director_required
 @require_POST
 def table_confirm(request: HttpRequest, slug: str, number: int, table_id: int) -> HttpResponse:
     """Confirm every hand of a table awaiting confirmation at once; any refused is named."""
@@ -135,7 +136,7 @@ def _hand(slug: str, hand_id: int) -> tuple[Tournament, Hand]:
     return tournament, hand
 
 
-@staff_member_required
+@director_required
 def hand_detail(request: HttpRequest, slug: str, hand_id: int) -> HttpResponse:
     tournament, hand = _hand(slug, hand_id)
     detail = hand_selectors.hand_detail(hand=hand, show_cards=True, audit=True)
@@ -148,7 +149,9 @@ def hand_detail(request: HttpRequest, slug: str, hand_id: int) -> HttpResponse:
         "detail": detail,
         "log": director_selectors.hand_log(events=detail["events"]),
         "seats": list(hand.table.seats.select_related("entry__player").order_by("position")),
-        "correct_form": CorrectionForm(initial=initial, seats=hand.seats),
+        "correct_form": CorrectionForm(
+            initial=initial, seats=hand.seats, full_result=result_entry_allowed(hand.rule_profile)
+        ),
         # the result as it stands, for the page's "old → new" preview (data- attributes)
         "current": initial,
         "closed": hand.status in ("finished", "passed_out"),
@@ -170,7 +173,7 @@ _REASONED: dict[str, tuple[Any, Any]] = {
 }
 
 
-@staff_member_required
+@director_required
 @require_POST
 def hand_action(request: HttpRequest, slug: str, hand_id: int, action: str) -> HttpResponse:
     """confirm / dispute / correct / passed_out / keep / void / penalty / revoke (a
@@ -187,7 +190,9 @@ def hand_action(request: HttpRequest, slug: str, hand_id: int, action: str) -> H
             _("Hand confirmed."),
         )
     elif action == "correct":
-        form: Any = CorrectionForm(request.POST, seats=hand.seats)
+        form: Any = CorrectionForm(
+            request.POST, seats=hand.seats, full_result=result_entry_allowed(hand.rule_profile)
+        )
         if form.is_valid():
             data = form.result_fields()
             attempt(

@@ -6,7 +6,6 @@ from typing import Any
 import segno
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.admin.views.decorators import staff_member_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.safestring import mark_safe
@@ -26,6 +25,7 @@ from tournaments.director.helpers import (
     round_or_404,
     tournament_or_404,
 )
+from tournaments.director.signin import director_required
 from tournaments.hands.gate import round_gate
 from tournaments.models import Entry, RefereeAssignment, Seat, Table
 from tournaments.rounds import services as round_services
@@ -39,7 +39,7 @@ from tournaments.seating import services as seating_services
 from tournaments.tournament import selectors
 
 
-@staff_member_required
+@director_required
 @require_POST
 def round_create(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = tournament_or_404(slug)
@@ -74,7 +74,7 @@ def _referee_links(request: HttpRequest, round_: Any) -> list[dict[str, Any]]:
 
 
 @never_cache  # it carries live sign-in links: kept in no cache
-@staff_member_required
+@director_required
 def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     tournament = tournament_or_404(slug)
     round_ = round_or_404(tournament, number)
@@ -100,6 +100,12 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             withdrawn=False
         ),
         "referees": _referee_links(request, round_),
+        "round_referees": [
+            r for r in director_selectors.round_referees(round=round_) if r.table_id is None
+        ],
+        "unrefereed": round_services.round_tables_unrefereed(round=round_),
+        "byes": selectors.round_byes(round=round_),
+        "rounds_made": selectors.rounds_made(tournament=tournament),
         "assignable": selectors.user_list_assignable(),
         "link_hours": settings.REFEREE_LINK_HOURS,
         "gate": round_gate(round=round_),
@@ -109,7 +115,7 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     return render(request, "director/round.html", context)
 
 
-@staff_member_required
+@director_required
 @require_POST
 def round_action(request: HttpRequest, slug: str, number: int, action: str) -> HttpResponse:
     """seat / override / start / close / reopen / referee / referee_password /
@@ -136,9 +142,13 @@ def round_action(request: HttpRequest, slug: str, number: int, action: str) -> H
             _("Seat changed."),
         )
     elif action == "start":
+        # a table no referee covers is refused until the director confirms (the round page
+        # warns and offers the box): its hands would show on no referee's phone
         attempt(
             request,
-            lambda: round_services.round_start(round=round_, recorded_by=user),
+            lambda: round_services.round_start(
+                round=round_, recorded_by=user, referees_required=not flag(request, "confirm")
+            ),
             _("Round started."),
         )
     elif action == "close":
@@ -174,7 +184,15 @@ def round_action(request: HttpRequest, slug: str, number: int, action: str) -> H
                 recorded_by=user,
             )
 
-        attempt(request, password, _("Password set."))
+        if attempt(request, password, _("Password set.")) is not None:
+            messages.warning(
+                request,
+                _(
+                    "%(username)s is signed out of every phone and browser: they sign in "
+                    "again with the new password or a sign-in link."
+                )
+                % {"username": post.get("username", "").strip()},
+            )
     elif action == "referee_tokens":
 
         def revoke() -> object:
@@ -207,7 +225,7 @@ def _referee_assign(request: HttpRequest, round_: Any, post: Any) -> None:
         messages.success(request, _("Referee account created."))
 
 
-@staff_member_required
+@director_required
 def round_print(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """Table cards, the seating sheet and score slips, ready to print."""
     tournament = tournament_or_404(slug)
@@ -220,6 +238,7 @@ def round_print(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         "hand_numbers": range(1, tournament.hands_per_round + 1),
         "positions": seat_positions(tournament.rule_profile),
         "assignments": RefereeAssignment.objects.none(),
+        "byes": selectors.round_byes(round=round_),
         # the score slip's columns follow the rules: no doubling in four_p, bombs by class
         # (and the rocket, ×4) in laizi
         "has_doubling": profile.has_doubling,

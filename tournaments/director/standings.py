@@ -1,13 +1,13 @@
 """Standings: the latest snapshot, recompute (the Celery task), publish the final ones."""
 
 from django.contrib import messages
-from django.contrib.admin.views.decorators import staff_member_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from tournaments.director.helpers import attempt, confirmed_check, tournament_or_404
+from tournaments.director.signin import director_required
 from tournaments.hands.gate import tournament_gate
 from tournaments.standings.public_table import final_revision
 from tournaments.standings.queries import standings_latest
@@ -15,7 +15,7 @@ from tournaments.standings.snapshots import standings_request
 from tournaments.tournament.services import tournament_finish, tournament_reopen
 
 
-@staff_member_required
+@director_required
 def standings(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = tournament_or_404(slug)
     rows = list(standings_latest(tournament=tournament))
@@ -32,7 +32,7 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "director/standings.html", context)
 
 
-@staff_member_required
+@director_required
 @require_POST
 def standings_recompute(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = tournament_or_404(slug)
@@ -43,7 +43,7 @@ def standings_recompute(request: HttpRequest, slug: str) -> HttpResponse:
     return redirect("director:standings", slug=slug)
 
 
-@staff_member_required
+@director_required
 @require_POST
 def standings_publish(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = tournament_or_404(slug)
@@ -55,7 +55,7 @@ def standings_publish(request: HttpRequest, slug: str) -> HttpResponse:
     return redirect("director:standings", slug=slug)
 
 
-@staff_member_required
+@director_required
 @require_POST
 def standings_reopen(request: HttpRequest, slug: str) -> HttpResponse:
     """Reopen the final results for a correction: a reason and a ticked confirmation."""

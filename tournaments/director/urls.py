@@ -2,10 +2,12 @@
 
 from django.urls import path
 
+from config.throttling import sign_in_throttled
 from tournaments.director import entries as director_entries
 from tournaments.director import exports as director_exports
 from tournaments.director import results as director_results
 from tournaments.director import rounds as director_rounds
+from tournaments.director import signin as director_signin
 from tournaments.director import standings as director_standings
 from tournaments.director import views as director
 
@@ -13,6 +15,12 @@ app_name = "director"
 
 urlpatterns = [
     path("", director.dashboard, name="dashboard"),
+    path(
+        "login/",
+        sign_in_throttled(director_signin.DirectorLoginView.as_view()),
+        name="login",
+    ),
+    path("logout/", director_signin.DirectorLogoutView.as_view(), name="logout"),
     path("new/", director.tournament_create, name="tournament-create"),
     path("t/<slug:slug>/", director.tournament_detail, name="tournament"),
     path("t/<slug:slug>/entries/", director_entries.entries, name="entries"),

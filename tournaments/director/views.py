@@ -1,6 +1,5 @@
 """Director (staff) screens: the dashboard and a tournament's settings."""
 
-from django.contrib.admin.views.decorators import staff_member_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
@@ -8,20 +7,21 @@ from django.utils.translation import gettext as _
 from tournaments.director import selectors as director_selectors
 from tournaments.director.forms import TournamentForm, TournamentSettingsForm
 from tournaments.director.helpers import attempt, tournament_or_404
+from tournaments.director.signin import director_required
 from tournaments.hands.gate import tournament_gate
 from tournaments.standings.public_table import criteria_explained
 from tournaments.tournament import selectors
 from tournaments.tournament import services as tournament_services
 
 
-@staff_member_required
+@director_required
 def dashboard(request: HttpRequest) -> HttpResponse:
     """Director (staff) overview of every tournament, public or not."""
     tournaments = selectors.tournament_list_for_director()
     return render(request, "director/dashboard.html", {"tournaments": tournaments})
 
 
-@staff_member_required
+@director_required
 def tournament_create(request: HttpRequest) -> HttpResponse:
     form = TournamentForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
@@ -38,7 +38,7 @@ def tournament_create(request: HttpRequest) -> HttpResponse:
     return render(request, "director/tournament_form.html", context, status=status)
 
 
-@staff_member_required
+@director_required
 def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
     """The tournament's settings (edit) and its rounds."""
     tournament = tournament_or_404(slug)
@@ -50,6 +50,7 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "rule_profile",
             "format",
             "hands_per_round",
+            "rounds_planned",
             "requires_confirmation",
             "confirmed_by",
             "separate_clubs",

@@ -34,6 +34,7 @@ from tournaments.hands.replay import (
     hand_wild_shown,
     replay_of_snapshot,
 )
+from tournaments.hands.write import result_entry_allowed
 from tournaments.hands.writing import hand_written
 from tournaments.models import (
     Board,
@@ -490,10 +491,11 @@ def assignment_tables(*, user: Any) -> list[dict[str, Any]]:
                 "tournament": tournament.slug,
                 "tournament_name": tournament.name,
                 "round": table.round.number,
+                "rounds_planned": tournament.rounds_planned,
                 "table": table.number,
                 "seats": [seat_row(seat) for seat in table.seats.all()],
                 "seat_count": seat_count(tournament.rule_profile),
-                "result_only": get_profile(tournament.rule_profile).is_three_player,
+                "result_only": result_entry_allowed(tournament.rule_profile),
                 "current_hand": (
                     {
                         "id": current.pk,

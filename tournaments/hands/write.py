@@ -667,6 +667,15 @@ _ENTRY_DEFAULTS: dict[str, Any] = {
 _RESULT_FIELDS = frozenset(DealResult.__dataclass_fields__)
 
 
+def result_entry_allowed(rule_profile: str) -> bool:
+    """Whether a hand of ``rule_profile`` may be entered, or corrected, by its result's
+    fields (landlord, bid, doubling, bombs, spring): the three-player profiles only. A
+    variant's result comes from its log (``result_entry``); the referee's phone (the
+    assignments' ``result_only``) and the director's correction form show the fields by this
+    one answer."""
+    return get_profile(rule_profile).is_three_player
+
+
 def result_entry(fields: Mapping[str, Any], *, hand: Hand) -> DealResult:
     """A result-only entry's (or a correction's) fields, in ``DealResult.to_json``'s form
     (``doubled`` a tuple too; the flags, the bombs and the rocket may be left out), as a
@@ -677,7 +686,7 @@ def result_entry(fields: Mapping[str, Any], *, hand: Hand) -> DealResult:
     its log only (``result_from_log``): its own factors (two packs' bombs, bomb classes) are
     not a three-player result's."""
     profile = get_profile(hand.rule_profile)
-    if not profile.is_three_player:
+    if not result_entry_allowed(hand.rule_profile):
         raise ApplicationError(
             "result_from_log",
             _(

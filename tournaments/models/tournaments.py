@@ -6,7 +6,11 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.common.limits import HANDS_PER_ROUND_MAX, REGISTRATION_ORDER_MAX
+from tournaments.common.limits import (
+    HANDS_PER_ROUND_MAX,
+    REGISTRATION_ORDER_MAX,
+    ROUNDS_PLANNED_MAX,
+)
 from tournaments.models.players import Player
 from tournaments.standings.ranking import CRITERIA
 
@@ -82,6 +86,12 @@ class Tournament(models.Model):
         default=6,
         validators=[MinValueValidator(1), MaxValueValidator(HANDS_PER_ROUND_MAX)],
     )
+    rounds_planned = models.IntegerField(
+        _("rounds planned"),
+        default=0,
+        validators=[MinValueValidator(0), MaxValueValidator(ROUNDS_PLANNED_MAX)],
+        help_text=_("How many rounds the event has (shown as “round 2 of 5”); 0: not planned."),
+    )
     is_public = models.BooleanField(_("public"), default=False)
     requires_confirmation = models.BooleanField(
         _("results need confirmation"),
@@ -142,6 +152,10 @@ class Tournament(models.Model):
             models.CheckConstraint(
                 condition=Q(hands_per_round__lte=HANDS_PER_ROUND_MAX),
                 name="tournament_hands_per_round_at_most_max",
+            ),
+            models.CheckConstraint(
+                condition=Q(rounds_planned__gte=0) & Q(rounds_planned__lte=ROUNDS_PLANNED_MAX),
+                name="tournament_rounds_planned_in_range",
             ),
             models.CheckConstraint(
                 condition=Q(rule_profile__in=RuleProfileKey.values),

@@ -14,23 +14,23 @@ from tournaments.hands.card_secrecy import (
     status_shown,
 )
 from tournaments.public import selectors as ps
-from tournaments.public.views import tournament_or_404
+from tournaments.public.views import preview_private, tournament_or_404
 from tournaments.standings.public_table import entry_rank_history
 from tournaments.standings.queries import entry_totals
+from tournaments.tournament import selectors
 
 
 def hand_detail(request: HttpRequest, slug: str, hand_id: int) -> HttpResponse:
-    tournament = tournament_or_404(slug)
+    tournament = tournament_or_404(slug, request)
     hand = ps.hand_public(tournament=tournament, hand_id=hand_id)
     if hand is None:
         raise Http404("No such hand.")
-    return render(
-        request, "public/hand.html", {"tournament": tournament, "page": ps.hand_page(hand=hand)}
-    )
+    context = {"tournament": tournament, "page": ps.hand_page(hand=hand)}
+    return preview_private(render(request, "public/hand.html", context), tournament)
 
 
 def player_detail(request: HttpRequest, slug: str, entry_id: int) -> HttpResponse:
-    tournament = tournament_or_404(slug)
+    tournament = tournament_or_404(slug, request)
     entry = ps.entry_public(tournament=tournament, entry_id=entry_id)
     if entry is None:
         raise Http404("No such player.")
@@ -44,12 +44,13 @@ def player_detail(request: HttpRequest, slug: str, entry_id: int) -> HttpRespons
         "totals": entry_totals(entry=entry),
         "penalties": ps.entry_penalties(entry=entry),
         "ranks": entry_rank_history(tournament=tournament, entry_id=entry.pk),
+        "bye_rounds": selectors.entry_bye_rounds(entry=entry, public=True),
     }
-    return render(request, "public/player.html", context)
+    return preview_private(render(request, "public/player.html", context), tournament)
 
 
 def board_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    tournament = tournament_or_404(slug)
+    tournament = tournament_or_404(slug, request)
     board = ps.board_public(tournament=tournament, number=number)
     if board is None:
         raise Http404("No such board.")
@@ -88,4 +89,4 @@ def board_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             else None
         ),
     }
-    return render(request, "public/board.html", context)
+    return preview_private(render(request, "public/board.html", context), tournament)

@@ -77,6 +77,11 @@ def tournament_public(*, slug: str) -> Tournament | None:
     return Tournament.objects.filter(is_public=True, slug=slug).first()
 
 
+def tournament_preview(*, slug: str) -> Tournament | None:
+    """Any tournament of ``slug``, public or not: a director's preview of its pages."""
+    return Tournament.objects.filter(slug=slug).first()
+
+
 def rounds_public(*, tournament: Tournament) -> QuerySet[Round]:
     """Rounds the public may see: every one past its draft."""
     return (

@@ -24,6 +24,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 from django.views.decorators.http import require_safe
 
+from tournaments.common.roles import user_is_director
 from tournaments.hands.card_secrecy import PUBLIC, hands_cards_shown
 from tournaments.models import Tournament, TournamentFormat
 from tournaments.public import selectors as ps
@@ -32,11 +33,24 @@ from tournaments.tournament import selectors
 logger = logging.getLogger(__name__)
 
 
-def tournament_or_404(slug: str) -> Tournament:
+def tournament_or_404(slug: str, request: HttpRequest | None = None) -> Tournament:
+    """The public tournament of ``slug``; for a director (``request``'s user is staff), a
+    tournament not public yet too: its pages are then a preview, with a banner saying so
+    (``public/base_public.html``) and never kept by a shared cache (``preview_private``).
+    Anyone else gets the 404 of a tournament that does not exist."""
     tournament = ps.tournament_public(slug=slug)
+    if tournament is None and request is not None and user_is_director(request.user):
+        tournament = ps.tournament_preview(slug=slug)
     if tournament is None:
         raise Http404("No such public tournament.")
     return tournament
+
+
+def preview_private(response: HttpResponse, tournament: Tournament) -> HttpResponse:
+    """A director's preview of a tournament not public yet is for their browser only."""
+    if not tournament.is_public:
+        patch_cache_control(response, private=True, no_store=True)
+    return response
 
 
 def revalidate(response: HttpResponse) -> HttpResponse:
@@ -69,7 +83,7 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament = tournament_or_404(slug)
+    tournament = tournament_or_404(slug, request)
     rounds = list(ps.rounds_public(tournament=tournament))
     context = {
         "tournament": tournament,
@@ -79,11 +93,11 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "duplicate": tournament.format == TournamentFormat.DUPLICATE,
         "boards": tournament.boards.order_by("number").values_list("number", flat=True),
     }
-    return render(request, "public/tournament_detail.html", context)
+    return preview_private(render(request, "public/tournament_detail.html", context), tournament)
 
 
 def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    tournament = tournament_or_404(slug)
+    tournament = tournament_or_404(slug, request)
     round = ps.round_public(tournament=tournament, number=number)
     if round is None:
         raise Http404("No such round.")
@@ -103,8 +117,9 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         # hands on a board not released: no score shown (card_secrecy)
         "secret_hands": {pk for pk, s in shown.items() if not s.outcome},
         "rounds": list(ps.rounds_public(tournament=tournament)),
+        "byes": selectors.round_byes(round=round),
     }
-    return render(request, "public/round.html", context)
+    return preview_private(render(request, "public/round.html", context), tournament)
 
 
 #: How long a rendered card of the live board is kept: a card is looked up by its content's

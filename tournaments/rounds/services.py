@@ -70,12 +70,16 @@ def round_create(
     round_ = Round(tournament=locked, number=number, status=status)
     model_validate(round_)
     round_.save()
+    referees_carry_forward(round=round_)
     return round_
 
 
 @transaction.atomic
-def round_start(*, round: Round, recorded_by: Any = None) -> Round:
-    """Start a seated round: every table full, no other round of the tournament playing."""
+def round_start(*, round: Round, recorded_by: Any = None, referees_required: bool = False) -> Round:
+    """Start a seated round: every table full, no other round of the tournament playing.
+    With ``referees_required`` (the director's screen, until they confirm), a table that no
+    referee covers is refused (``tables_without_referee``): its hands would show on no
+    referee's phone."""
     locked = round_lock(round=round)
     if locked.status != RoundStatus.SEATED:
         raise ApplicationError(
@@ -104,6 +108,18 @@ def round_start(*, round: Round, recorded_by: Any = None) -> Round:
         )
     if not Table.objects.filter(round=locked).exists():
         raise ApplicationError("round_has_no_tables", _("The round has no tables."))
+    bool_check(referees_required=referees_required)
+    unrefereed = round_tables_unrefereed(round=locked) if referees_required else []
+    if unrefereed:
+        raise ApplicationError(
+            "tables_without_referee",
+            _(
+                "No referee covers tables %(tables)s: their hands will show on no referee's "
+                "phone. Assign referees, or confirm that the round starts without them."
+            )
+            % {"tables": ", ".join(str(n) for n in unrefereed)},
+            extra={"tables": unrefereed},
+        )
     locked.status = RoundStatus.PLAYING
     locked.save(update_fields=["status"])
     if tournament.status == TournamentStatus.DRAFT:
@@ -337,9 +353,68 @@ def referee_assignment_check(*, round: Round, user: Any, table: Table | None = N
 
 @transaction.atomic
 def referee_assign(*, round: Round, user: Any, table: Table | None = None) -> RefereeAssignment:
-    """Assign a plain referee account to a round, or to one of its tables."""
+    """Assign a plain referee account to a round, or to one of its tables. Assigning again
+    what is already assigned (a retried form, an assignment carried forward from the last
+    round) answers the existing assignment: the database's unique indexes keep one."""
     referee_assignment_check(round=round, user=user, table=table)
-    assignment = RefereeAssignment(round=round, table=table, user=user)
-    model_validate(assignment)
-    assignment.save()
+    with transaction.atomic():
+        assignment, _created = RefereeAssignment.objects.get_or_create(
+            round=round, table=table, user=user
+        )
     return assignment
+
+
+def round_previous(*, round: Round) -> Round | None:
+    """The tournament's round before ``round`` (the highest number below it)."""
+    return (
+        Round.objects.filter(tournament_id=round.tournament_id, number__lt=round.number)
+        .order_by("-number")
+        .first()
+    )
+
+
+def referees_carry_forward(*, round: Round) -> list[RefereeAssignment]:
+    """Give ``round`` the referees of the round before it, in the caller's transaction
+    (which holds the round's or its tournament's lock): each whole-round assignment, and
+    each table's assignment where ``round`` has a table of that number. An account that is
+    no longer a plain referee account is left out (``referee_account_check``), and what
+    ``round`` already has is kept as it is. Returns the assignments made.
+
+    Called when a round is made (its whole-round referees) and seated (its tables'): a round
+    started without them left its tables on nobody's phone (issue 29)."""
+    previous = round_previous(round=round)
+    if previous is None:
+        return []
+    tables = {t.number: t for t in Table.objects.filter(round=round)}
+    have = set(RefereeAssignment.objects.filter(round=round).values_list("table_id", "user_id"))
+    made = []
+    earlier = (
+        RefereeAssignment.objects.filter(round=previous)
+        .select_related("user", "table")
+        .order_by("table__number", "user_id")
+    )
+    for old in earlier:
+        table = None if old.table is None else tables.get(old.table.number)
+        if old.table is not None and table is None:
+            continue
+        if (None if table is None else table.pk, old.user_id) in have:
+            continue
+        try:
+            referee_account_check(user=old.user)
+        except ApplicationError:
+            continue
+        made.append(RefereeAssignment(round=round, table=table, user=old.user))
+    return RefereeAssignment.objects.bulk_create(made)
+
+
+def round_tables_unrefereed(*, round: Round) -> list[int]:
+    """The numbers of ``round``'s tables that no referee covers (no whole-round referee and
+    none of the table's own): their hands show on no referee's phone."""
+    if RefereeAssignment.objects.filter(round=round, table__isnull=True).exists():
+        return []
+    return list(
+        Table.objects.filter(round=round)
+        .exclude(referee_assignments__isnull=False)
+        .order_by("number")
+        .values_list("number", flat=True)
+    )

@@ -41,6 +41,7 @@ from tournaments.models import (
 )
 from tournaments.rounds.services import (
     reason_check,
+    referees_carry_forward,
     round_lock,
     round_log_append,
     seat_check,
@@ -150,7 +151,8 @@ def round_seat(*, round: Round, seed: int | None = None, recorded_by: Any = None
     """Seat ``round`` with the engine and record the seed and the explanation.
 
     A seated round without hands can be seated again: its tables, seats, byes and
-    boards are replaced (table referee assignments go with their tables).
+    boards are replaced (table referee assignments go with their tables). The referees of
+    the round before are carried forward (``referees_carry_forward``).
     """
     _seed_check(seed)
     locked = round_lock(round=round)
@@ -183,6 +185,8 @@ def round_seat(*, round: Round, seed: int | None = None, recorded_by: Any = None
     locked.seating_explanation = phrases.to_json(seating.explanation_phrases)
     locked.status = RoundStatus.SEATED
     locked.save(update_fields=["seed", "seating_explanation", "status"])
+    # the tables' referees of the round before, where this round has the same table
+    referees_carry_forward(round=locked)
     round_log_append(
         round=locked,
         kind=RoundLogKind.SEATED,

@@ -246,3 +246,54 @@ def absolute(value: int) -> int:
 @register.filter
 def at_key(mapping: dict[object, object] | None, key: object) -> object:
     return None if mapping is None else mapping.get(key)
+
+
+@register.simple_tag
+def round_of(number: int, planned: int) -> str:
+    """A round's place in the plan: "Round 2 of 5"; beyond the plan, or none, "Round 7"
+    (and how many were planned)."""
+    if not planned:
+        return _("Round %(number)s") % {"number": number}
+    if number <= planned:
+        return _("Round %(number)s of %(planned)s") % {"number": number, "planned": planned}
+    return _("Round %(number)s (%(planned)s planned)") % {"number": number, "planned": planned}
+
+
+@register.simple_tag
+def rounds_left(made: int, planned: int) -> str:
+    """What is left of the plan: "3 rounds of 5 made, 2 to go"; "" when not planned."""
+    if not planned:
+        return ""
+    left = max(0, planned - made)
+    return ngettext(
+        "%(made)s of %(planned)s rounds made, %(left)s to go",
+        "%(made)s of %(planned)s rounds made, %(left)s to go",
+        left,
+    ) % {"made": made, "planned": planned, "left": left}
+
+
+@register.filter
+def signed(value: object) -> str:
+    """A score with its sign: "+12", "-18", "0" (a value that is no number as it is)."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return f"{value:+d}" if value else "0"
+    return "" if value is None else str(value)
+
+
+@register.simple_tag
+def seat_scores(scores: Sequence[int] | None) -> SafeString:
+    """A hand's scores seat by seat, signed: "East (东) · seat 0 +12 · South (南) · seat 1
+    -6 …" (``seat_name``, ``signed``); "—" before the hand has scores."""
+    if scores is None:
+        return format_html('<span class="muted">{}</span>', "—")
+    return format_html(
+        '<span class="seat-scores">{}</span>',
+        format_html_join(
+            " · ",
+            '<span class="seat-score" data-position="{}">{} <b class="num">{}</b></span>',
+            (
+                (position, seat_name(position), signed(score))
+                for position, score in enumerate(scores)
+            ),
+        ),
+    )

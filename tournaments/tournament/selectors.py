@@ -268,3 +268,25 @@ def table_hands_added(*, tables: Sequence[Table]) -> dict[int, int]:
         if isinstance(table_pk, int):
             added[table_pk] = added.get(table_pk, 0) + 1
     return added
+
+
+def round_byes(*, round: Round) -> list[Entry]:
+    """The entries that sit out ``round`` (轮空, a bye: no table, no score), by registration."""
+    return list(
+        Entry.objects.filter(byes__round=round)
+        .select_related("player")
+        .order_by("registration_order")
+    )
+
+
+def entry_bye_rounds(*, entry: Entry, public: bool = False) -> list[int]:
+    """The numbers of the rounds ``entry`` sat out; ``public``: of rounds past their draft."""
+    byes = RoundBye.objects.filter(entry=entry)
+    if public:
+        byes = byes.exclude(round__status=RoundStatus.DRAFT)
+    return list(byes.order_by("round__number").values_list("round__number", flat=True))
+
+
+def rounds_made(*, tournament: Tournament) -> int:
+    """How many rounds the tournament has (of its ``rounds_planned``)."""
+    return Round.objects.filter(tournament=tournament).count()

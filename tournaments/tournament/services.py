@@ -8,7 +8,11 @@ from django.utils.translation import gettext as _
 from referee.rules.errors import UnknownProfile
 from referee.rules.profiles import get_profile
 from tournaments.common.errors import ApplicationError
-from tournaments.common.limits import HANDS_PER_ROUND_MAX, REGISTRATION_ORDER_MAX
+from tournaments.common.limits import (
+    HANDS_PER_ROUND_MAX,
+    REGISTRATION_ORDER_MAX,
+    ROUNDS_PLANNED_MAX,
+)
 from tournaments.common.model_validation import model_validate
 from tournaments.common.roles import user_is_director
 from tournaments.common.validation import at_most_check, reason_check
@@ -30,8 +34,8 @@ from tournaments.tournament.log import tournament_log_append
 
 #: The settings whose every change the tournament log keeps (old → new).
 LOGGED_SETTINGS = (
-    "name", "rule_profile", "format", "status", "hands_per_round", "is_public",
-    "separate_clubs", "requires_confirmation", "confirmed_by", "tiebreaks",
+    "name", "rule_profile", "format", "status", "hands_per_round", "rounds_planned",
+    "is_public", "separate_clubs", "requires_confirmation", "confirmed_by", "tiebreaks",
 )  # fmt: skip
 
 
@@ -74,6 +78,7 @@ def tournament_create(
     rule_profile: str = RuleProfileKey.COMP2016,
     format: str = "table",
     hands_per_round: int = 6,
+    rounds_planned: int = 0,
     is_public: bool = False,
     requires_confirmation: bool = False,
     confirmed_by: str = ConfirmedBy.OFFICIAL,
@@ -82,12 +87,14 @@ def tournament_create(
 ) -> Tournament:
     tournament_settings_check(rule_profile=rule_profile, format=format, tiebreaks=tiebreaks or [])
     at_most_check("hands_per_round", hands_per_round, maximum=HANDS_PER_ROUND_MAX)
+    at_most_check("rounds_planned", rounds_planned, maximum=ROUNDS_PLANNED_MAX)
     tournament = Tournament(
         name=name,
         slug=slug,
         rule_profile=rule_profile,
         format=format,
         hands_per_round=hands_per_round,
+        rounds_planned=rounds_planned,
         is_public=is_public,
         requires_confirmation=requires_confirmation,
         confirmed_by=confirmed_by,
@@ -160,6 +167,7 @@ def tournament_update(
     format: str | None = None,
     status: str | None = None,
     hands_per_round: int | None = None,
+    rounds_planned: int | None = None,
     is_public: bool | None = None,
     separate_clubs: bool | None = None,
     requires_confirmation: bool | None = None,
@@ -177,6 +185,7 @@ def tournament_update(
     (``hand_create`` takes the same lock).  A new format or tie-break chain reorders
     the standings: they are recomputed."""
     at_most_check("hands_per_round", hands_per_round, maximum=HANDS_PER_ROUND_MAX)
+    at_most_check("rounds_planned", rounds_planned, maximum=ROUNDS_PLANNED_MAX)
     reason = reason_check(reason) if reason != "" else ""
     locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
     before = {field: _logged(getattr(locked, field)) for field in LOGGED_SETTINGS}
@@ -205,6 +214,7 @@ def tournament_update(
         "format": format,
         "status": status,
         "hands_per_round": hands_per_round,
+        "rounds_planned": rounds_planned,
         "is_public": is_public,
         "separate_clubs": separate_clubs,
         "requires_confirmation": requires_confirmation,

@@ -121,6 +121,14 @@ def _as_api_exception(exc: Exception) -> Exception:
     return exc
 
 
+def application_error_answer(exc: ApplicationError) -> tuple[int, dict[str, Any]]:
+    """The status and body that answer ``exc`` (what a refused write's idempotency record
+    keeps too: ``referee.api.idempotency``)."""
+    code = API_CODE.get(exc.code, exc.code)
+    body = {"code": code, "message": exc.message, "details": exc.extra}
+    return APPLICATION_ERROR_STATUS.get(code, 400), body
+
+
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, (OperationalError, InterfaceError)):
         # The database went away (restart, failover): nothing was recorded, or the write
@@ -135,9 +143,8 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
     if isinstance(exc, RequestDataTooBig):
         exc = ApplicationError("too_large", _("The request body is too large."))
     if isinstance(exc, ApplicationError):
-        code = API_CODE.get(exc.code, exc.code)
-        body = {"code": code, "message": exc.message, "details": exc.extra}
-        return Response(body, status=APPLICATION_ERROR_STATUS.get(code, 400))
+        status_code, body = application_error_answer(exc)
+        return Response(body, status=status_code)
     exc = _as_api_exception(exc)
     response = exception_handler(exc, context)
     if response is None or not isinstance(exc, exceptions.APIException):

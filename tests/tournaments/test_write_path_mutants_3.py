@@ -1,0 +1,219 @@
+"""``tournaments/hands/write.py``'s survivors of mutation testing, pinned (issue 29; the
+sibling of ``test_write_path_mutants``).
+
+mutmut 2.5.1 left these mutants of ``write.py`` alive: the board check at a hand's start
+(``board_not_for_profile``), the first bidder of a physical-cards hand that nothing names,
+a retried 报牌, the refusal of a deal written into a dealt hand, and the transaction of a
+pass-out. Each test goes through the public services and compares with values written out
+by hand: the refusal's code and message, the stored event and row."""
+
+from typing import Any
+
+import pytest
+
+from referee.rules.cards import deal_from_seed
+from tests import factories
+from tests.play import random_hand_actions
+from tournaments.common.errors import ApplicationError
+from tournaments.hands import writing as hand_writing
+from tournaments.hands.replay import hand_replay_stored
+from tournaments.hands.write import (
+    hand_action_record,
+    hand_announcement_record,
+    hand_create,
+    hand_deal_record,
+    hand_record_passed_out,
+)
+from tournaments.hands.writing import hand_written
+from tournaments.models import Board, Hand, HandEvent, Table
+
+pytestmark = pytest.mark.django_db
+
+
+def _row(hand: Hand) -> Hand:
+    return Hand.objects.get(pk=hand.pk)
+
+
+def _events(hand: Hand) -> list[tuple[str, dict[str, Any], str | None]]:
+    return [
+        (e.kind, e.payload, e.idempotency_key)
+        for e in HandEvent.objects.filter(hand=hand).order_by("seq")
+    ]
+
+
+def _refused(call: Any, hand: Hand) -> tuple[str, str, dict[str, object]]:
+    """The refusal of ``call``, which left ``hand``'s row and log as they were."""
+    row = _row(hand)
+    before = (row.version, row.status, row.state, _events(hand))
+    with pytest.raises(ApplicationError) as caught:
+        call()
+    row = _row(hand)
+    assert (row.version, row.status, row.state, _events(hand)) == before
+    return caught.value.code, caught.value.message, caught.value.extra
+
+
+def _start_refused(table: Table, **fields: Any) -> tuple[str, str]:
+    before = list(Hand.objects.filter(table=table).values_list("pk", flat=True))
+    with pytest.raises(ApplicationError) as caught:
+        hand_create(table=table, **fields)
+    assert list(Hand.objects.filter(table=table).values_list("pk", flat=True)) == before
+    return caught.value.code, caught.value.message
+
+
+# ------------------------------------------------------------------ board_not_for_profile
+def test_a_three_seat_board_is_refused_at_a_four_seat_table() -> None:
+    table = factories.seated_table(rule_profile="four_p")
+    board = factories.BoardFactory(tournament=table.round.tournament, number=4)
+    assert _start_refused(table, board=board) == (
+        "board_not_for_profile",
+        "Board 4 was not dealt for the tournament's rules (four_p).",
+    )
+
+
+def test_a_board_without_a_wild_rank_is_refused_at_a_laizi_table() -> None:
+    table = factories.seated_table(rule_profile="laizi")
+    board = factories.BoardFactory(tournament=table.round.tournament, number=2)
+    assert _start_refused(table, board=board) == (
+        "board_not_for_profile",
+        "Board 2 was not dealt for the tournament's rules (laizi).",
+    )
+
+
+def test_a_board_with_a_wild_rank_is_refused_at_a_table_without_wild_cards() -> None:
+    table = factories.seated_table(rule_profile="comp2016")
+    board = factories.BoardFactory(tournament=table.round.tournament, number=3, wild_rank=5)
+    assert _start_refused(table, board=board) == (
+        "board_not_for_profile",
+        "Board 3 was not dealt for the tournament's rules (comp2016).",
+    )
+
+
+def test_a_board_dealt_for_the_tables_rules_starts_its_hand() -> None:
+    table = factories.seated_table()
+    board = factories.BoardFactory(tournament=table.round.tournament, number=1)
+    hand = hand_create(table=table, board=board)
+    assert (_row(hand).board_id, _row(hand).status) == (board.pk, "bidding")
+
+
+# ------------------------------------------------------------------ physical first bidder
+def test_a_physical_cards_hand_with_no_rotation_and_no_board_is_bid_first_by_seat_0() -> None:
+    table = factories.seated_table()
+    assert table.first_bidder is None
+    hand = hand_create(table=table, physical_cards=True)
+    assert (_row(hand).first_bidder, _row(hand).physical_cards, _row(hand).deal) == (0, True, None)
+    assert _refused(lambda: hand_action_record(hand=hand, action={"seat": 1, "bid": 1}), hand)[
+        0
+    ] == ("out_of_turn")
+    assert hand_action_record(hand=hand, action={"seat": 0, "bid": 1}).version == 1
+
+
+def test_a_physical_cards_hand_follows_the_tables_rotation() -> None:
+    table = factories.seated_table()
+    Table.objects.filter(pk=table.pk).update(first_bidder=1)
+    table.refresh_from_db()
+    first = hand_create(table=table, physical_cards=True)
+    assert _row(first).first_bidder == 1  # hand 1: the table's seat
+
+
+def test_a_hand_without_physical_cards_keeps_no_first_bidder_of_its_own() -> None:
+    table = factories.seated_table()
+    Table.objects.filter(pk=table.pk).update(first_bidder=2)
+    table.refresh_from_db()
+    hand = hand_create(table=table)  # result-only entry
+    assert (_row(hand).first_bidder, _row(hand).physical_cards) == (None, False)
+
+
+# ------------------------------------------------------------------ a retried 报牌
+def _announcement_due() -> tuple[Hand, int]:
+    """A dealt hand played until a seat owes its 报牌 (deal 7, play seed 4), and the seat."""
+    deal = deal_from_seed(7)
+    hand = hand_create(table=factories.seated_table(), deal=deal.to_json())
+    for action in random_hand_actions(deal, seed=4):
+        hand = hand_action_record(hand=hand, action=action)
+        state = hand_replay_stored(hand=_row(hand))
+        if state.announcements_due:
+            return _row(hand), state.announcements_due[0].seat
+    raise AssertionError("no 报牌 came due")
+
+
+def test_a_retried_announcement_answers_the_original_and_writes_nothing() -> None:
+    hand, seat = _announcement_due()
+    first = hand_announcement_record(hand=hand, seat=seat, idempotency_key="bao")
+    original = hand_written(first)
+    assert original is not None and original.event is not None
+    events = _events(hand)
+    assert events[-1][0] == "announce" and events[-1][2] == "bao"
+
+    again = hand_announcement_record(hand=_row(hand), seat=seat, idempotency_key="bao")
+    retried = hand_written(again)
+    assert retried is not None and retried.event is not None
+    assert retried.event.pk == original.event.pk
+    assert (_events(hand), _row(hand).version) == (events, first.version)
+
+
+@pytest.mark.parametrize("other", ["seat", "made"])
+def test_an_announcement_key_reused_for_another_seat_or_a_missing_one_is_a_conflict(
+    other: str,
+) -> None:
+    hand, seat = _announcement_due()
+    hand = hand_announcement_record(hand=hand, seat=seat, idempotency_key="bao")
+    changed = {"seat": (seat + 1) % 3} if other == "seat" else {"seat": seat, "made": False}
+    assert _refused(
+        lambda: hand_announcement_record(hand=_row(hand), idempotency_key="bao", **changed), hand
+    ) == (
+        "idempotency_conflict",
+        "This idempotency key was already used for a different request.",
+        {},
+    )
+
+
+# ------------------------------------------------------------------ not_physical_cards
+def test_a_deal_written_into_a_dealt_hand_is_refused_naming_physical_cards() -> None:
+    deal = deal_from_seed(7)
+    hand = hand_create(table=factories.seated_table(), deal=deal.to_json())
+    for action in random_hand_actions(deal, seed=4):
+        hand = hand_action_record(hand=hand, action=action)
+    assert _row(hand).status == "finished"
+    assert _refused(lambda: hand_deal_record(hand=_row(hand), deal=deal.to_json()), hand) == (
+        "not_physical_cards",
+        "Only a physical-cards hand has its deal written in.",
+        {},
+    )
+
+
+def test_a_deal_written_into_a_result_only_hand_is_refused_naming_physical_cards() -> None:
+    hand = hand_record_passed_out(hand=hand_create(table=factories.seated_table()))
+    deal = deal_from_seed(7)
+    assert _refused(lambda: hand_deal_record(hand=_row(hand), deal=deal.to_json()), hand)[0] == (
+        "not_physical_cards"
+    )
+
+
+# ------------------------------------------------------------------ pass-out transaction
+@pytest.mark.django_db(transaction=True)
+def test_a_pass_out_that_fails_after_its_append_leaves_nothing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """In autocommit (a command, a worker): the pass-out's own transaction rolls back the
+    event it appended when a later step of the write fails."""
+
+    def broken(*, hand: Hand, replay: Any = None) -> Hand:
+        raise RuntimeError("the connection dropped after the append")
+
+    hand = hand_create(table=factories.seated_table())
+    monkeypatch.setattr(hand_writing, "hand_commit", broken)  # every write commits there
+    with pytest.raises(RuntimeError):
+        hand_record_passed_out(hand=hand, idempotency_key="flop")
+    assert _events(hand) == []
+    assert (_row(hand).version, _row(hand).status) == (0, "bidding")
+    monkeypatch.undo()
+    done = hand_record_passed_out(hand=_row(hand), idempotency_key="flop")
+    assert (done.status, done.version, _events(hand)[0][2]) == ("passed_out", 1, "flop")
+
+
+def test_boards_are_what_the_tests_above_say() -> None:
+    """The factory's board is a three-seat deal with no wild rank (the refusals above rest on
+    it)."""
+    board = factories.BoardFactory()
+    assert (len(board.seat_cards), board.wild_rank) == (3, None)
+    assert isinstance(board, Board)

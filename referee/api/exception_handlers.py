@@ -1,8 +1,8 @@
 """API errors: every error answers ``{"code", "message", "details"}``.
 
-``api_exception_handler`` is DRF's exception handler; ``page_not_found`` and
-``server_error`` are the project's 404 and 500 handlers, which answer JSON under
-``/api/`` and Django's HTML pages elsewhere.
+``api_exception_handler`` is DRF's exception handler; ``bad_request``,
+``permission_denied``, ``page_not_found`` and ``server_error`` are the project's 400, 403,
+404 and 500 handlers, which answer JSON under ``/api/`` and Django's HTML pages elsewhere.
 """
 
 import sys
@@ -179,6 +179,25 @@ def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
     if _is_api(request):
         return _api_not_found()
     return defaults.page_not_found(request, exception)
+
+
+def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """A request Django refuses before any view (``SuspiciousOperation``: a host not
+    allowed, too many fields…)."""
+    if _is_api(request):
+        message = str(exceptions.ParseError.default_detail)  # DRF's words, translated
+        body = {"code": "bad_request", "message": message, "details": {}}
+        return JsonResponse(body, status=status.HTTP_400_BAD_REQUEST)
+    return defaults.bad_request(request, exception)
+
+
+def permission_denied(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """Django's ``PermissionDenied`` raised outside a DRF view (a middleware)."""
+    if _is_api(request):
+        message = str(exceptions.PermissionDenied.default_detail)  # DRF's words, translated
+        body = {"code": "permission_denied", "message": message, "details": {}}
+        return JsonResponse(body, status=status.HTTP_403_FORBIDDEN)
+    return defaults.permission_denied(request, exception)
 
 
 def api_unknown_path(request: HttpRequest, rest: str = "") -> HttpResponse:

@@ -27,8 +27,9 @@ urlpatterns = [
     path("api/v1/auth/token/", token_obtain, name="api-token"),
     path("api/v1/", include("referee.api.urls")),
     # Anything else under /api/: the JSON 404 (ids beyond a bigint end here too), a path
-    # with a newline in it as well ((?s): the "." of the rest matches one).
-    re_path(r"(?s)^api/(?P<rest>.*)$", csrf_exempt(api_unknown_path), name="api-unknown"),
+    # with a newline in it as well ("." would not match one; an inline (?s) flag makes
+    # every reverse() fail: "Non-reversible reg-exp portion").
+    re_path(r"^api/(?P<rest>[\s\S]*)$", csrf_exempt(api_unknown_path), name="api-unknown"),
     path("director/", include("tournaments.director.urls")),
     path("referee/", include("referee.console.urls")),
     path("", include("tournaments.public.urls")),

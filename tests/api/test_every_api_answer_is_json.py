@@ -11,6 +11,7 @@ from django.core.exceptions import PermissionDenied, SuspiciousOperation
 from django.http import HttpRequest
 from django.test import Client
 from django.test.client import RequestFactory
+from django.urls import reverse
 
 from referee.api.exception_handlers import bad_request, permission_denied
 
@@ -95,3 +96,11 @@ def test_the_400_and_403_handlers_answer_json_under_api_only() -> None:
     assert b'"code": "permission_denied"' in denied.content
     page = permission_denied(_request("/director/"), PermissionDenied())
     assert page.status_code == 403 and page["Content-Type"].startswith("text/html")
+
+
+def test_every_address_still_reverses() -> None:
+    """The catch-all's pattern is reversible: Django builds every reverse() from the whole
+    URLconf, so a pattern it cannot reverse (an inline ``(?s)``) breaks every page."""
+    assert reverse("api-unknown", kwargs={"rest": "v1/nope/"}) == "/api/v1/nope/"
+    assert reverse("api-v1:me") == "/api/v1/me/"
+    assert reverse("healthz") == "/healthz"

@@ -10,22 +10,27 @@ by hand: the refusal's code and message, the stored event and row."""
 from typing import Any
 
 import pytest
+from django.contrib.auth import get_user_model
 
 from referee.rules.cards import deal_from_seed
 from tests import factories
 from tests.play import random_hand_actions
 from tournaments.common.errors import ApplicationError
 from tournaments.hands import writing as hand_writing
+from tournaments.hands.confirmation import hand_confirm
+from tournaments.hands.corrections import hand_void
 from tournaments.hands.replay import hand_replay_stored
 from tournaments.hands.write import (
     hand_action_record,
+    hand_action_undo,
     hand_announcement_record,
     hand_create,
     hand_deal_record,
     hand_record_passed_out,
+    hand_record_result,
 )
 from tournaments.hands.writing import hand_written
-from tournaments.models import Board, Hand, HandEvent, Table
+from tournaments.models import Board, Hand, HandEvent, Table, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -209,6 +214,91 @@ def test_a_pass_out_that_fails_after_its_append_leaves_nothing(
     monkeypatch.undo()
     done = hand_record_passed_out(hand=_row(hand), idempotency_key="flop")
     assert (done.status, done.version, _events(hand)[0][2]) == ("passed_out", 1, "flop")
+
+
+# ------------------------------------------------------------------ refusals no test reached
+# (the full mutmut run of write.py found these branches reached by none of the tests that
+# exercise it)
+def _played_out(table: Table) -> Hand:
+    deal = deal_from_seed(7)
+    hand = hand_create(table=table, deal=deal.to_json())
+    for action in random_hand_actions(deal, seed=4):
+        hand = hand_action_record(hand=hand, action=action)
+    return _row(hand)
+
+
+def test_an_action_that_is_no_action_is_refused_with_the_rules_words() -> None:
+    hand = hand_create(table=factories.seated_table(), deal=deal_from_seed(7).to_json())
+    assert _refused(lambda: hand_action_record(hand=hand, action={"seat": 2}), hand) == (
+        "bad_request",
+        "The action must be a bid, double, redouble, play or pass.",
+        {"rule": "an event is a seat and exactly one of bid, double, redouble, play"},
+    )
+
+
+def test_an_undo_on_a_voided_hand_is_refused() -> None:
+    hand = hand_create(table=factories.seated_table(), deal=deal_from_seed(7).to_json())
+    hand = hand_void(hand=hand_action_record(hand=hand, action={"seat": 2, "bid": 1}), reason="x")
+    assert _refused(lambda: hand_action_undo(hand=_row(hand), reason="wrong"), hand) == (
+        "hand_closed",
+        "Only actions of a live hand can be undone.",
+        {},
+    )
+
+
+def test_an_undo_on_a_result_only_hand_is_refused() -> None:
+    hand = hand_record_result(
+        hand=hand_create(table=factories.seated_table()), landlord=0, bid=2, winner="landlord"
+    )
+    assert _refused(lambda: hand_action_undo(hand=_row(hand), reason="wrong"), hand)[:2] == (
+        "hand_closed",
+        "Only actions of a live hand can be undone.",
+    )
+
+
+def test_an_undo_on_a_confirmed_hand_is_refused() -> None:
+    table = factories.seated_table(requires_confirmation=True)
+    hand = _played_out(table)
+    official = get_user_model().objects.create_user(username="second", password="x")
+    hand = hand_confirm(hand=hand, recorded_by=official)
+    assert _row(hand).confirmation == "confirmed"
+    assert _refused(lambda: hand_action_undo(hand=_row(hand), reason="wrong"), hand) == (
+        "hand_closed",
+        "A confirmed hand cannot be undone.",
+        {},
+    )
+
+
+def test_a_deal_written_in_that_is_no_deal_is_refused_naming_the_rule() -> None:
+    hand = hand_create(table=factories.seated_table(), physical_cards=True, first_bidder=0)
+    assert _refused(lambda: hand_deal_record(hand=hand, deal={}), hand) == (
+        "invalid_deal",
+        "The deal does not split the pack into the seats' hands and the kitty as the rules say.",
+        {"rule": "a deal needs three hands"},
+    )
+
+
+@pytest.mark.parametrize(
+    "source",
+    [{"seed": 3}, {"random_deal": True}, {"physical_cards": True}, {"deal": {}}],
+    ids=["seed", "random", "physical", "deal"],
+)
+def test_a_hand_from_the_movement_with_another_source_is_refused(source: dict[str, Any]) -> None:
+    table = factories.seated_table()
+    assert _start_refused(table, board_from_movement=True, **source) == (
+        "board_and_deal",
+        "Give one of a board, an ad-hoc deal, a seed or physical cards, not several.",
+    )
+
+
+def test_no_hand_starts_once_the_tournament_is_finished() -> None:
+    table = factories.seated_table()
+    Tournament.objects.filter(pk=table.round.tournament_id).update(status="finished")
+    assert _start_refused(table) == (
+        "results_final",
+        "The final standings are published: the results are locked. A director can reopen "
+        "them, with a reason.",
+    )
 
 
 def test_boards_are_what_the_tests_above_say() -> None:

@@ -31,6 +31,7 @@ from tournaments.hands.write import (
 )
 from tournaments.hands.writing import hand_written
 from tournaments.models import Board, Hand, HandEvent, Table, Tournament
+from tournaments.seating.services import seat_remove
 
 pytestmark = pytest.mark.django_db
 
@@ -299,6 +300,26 @@ def test_no_hand_starts_once_the_tournament_is_finished() -> None:
         "The final standings are published: the results are locked. A director can reopen "
         "them, with a reason.",
     )
+
+
+def test_a_table_with_an_empty_seat_is_refused_saying_how_many_are_filled() -> None:
+    table = factories.seated_table()
+    seat_remove(seat=table.seats.get(position=2), reason="left ill")
+    assert _start_refused(table) == (
+        "table_not_full",
+        f"Table {table.number} has 2 of its 3 seats filled: seat it first.",
+    )
+
+
+@pytest.mark.postgresql
+@pytest.mark.django_db(transaction=True)
+def test_a_hand_starts_in_autocommit_in_its_own_transaction() -> None:
+    """A command or a worker starts a hand outside any transaction: ``hand_create`` is its
+    own (on PostgreSQL the table's row lock needs one: ``select_for_update`` outside a
+    transaction is refused)."""
+    table = factories.seated_table()
+    hand = hand_create(table=table, deal=deal_from_seed(7).to_json())
+    assert (_row(hand).number, _row(hand).status) == (1, "bidding")
 
 
 def test_boards_are_what_the_tests_above_say() -> None:

@@ -19,7 +19,7 @@ from tournaments.common.errors import ApplicationError
 from tournaments.hands import writing as hand_writing
 from tournaments.hands.confirmation import hand_confirm
 from tournaments.hands.corrections import hand_void
-from tournaments.hands.replay import hand_replay_stored
+from tournaments.hands.replay import hand_replay, hand_replay_stored
 from tournaments.hands.write import (
     hand_action_record,
     hand_action_undo,
@@ -30,7 +30,7 @@ from tournaments.hands.write import (
     hand_record_result,
 )
 from tournaments.hands.writing import hand_written
-from tournaments.models import Board, Hand, HandEvent, Table, Tournament
+from tournaments.models import Board, Hand, HandEvent, RoundBoard, Table, Tournament
 from tournaments.seating.services import seat_remove
 
 pytestmark = pytest.mark.django_db
@@ -320,6 +320,192 @@ def test_a_hand_starts_in_autocommit_in_its_own_transaction() -> None:
     table = factories.seated_table()
     hand = hand_create(table=table, deal=deal_from_seed(7).to_json())
     assert (_row(hand).number, _row(hand).status) == (1, "bidding")
+
+
+# ------------------------------------------------------------------ the full run's survivors
+def test_an_ad_hoc_deal_that_is_not_an_object_is_refused_naming_the_field() -> None:
+    table = factories.seated_table()
+    with pytest.raises(ApplicationError) as caught:
+        hand_create(table=table, deal=[1])  # type: ignore[arg-type]
+    assert (caught.value.code, caught.value.message, caught.value.extra) == (
+        "invalid",
+        "deal: must be an object.",
+        {"fields": {"deal": ["must be an object."]}},
+    )
+    assert not Hand.objects.filter(table=table).exists()
+
+
+def test_a_hand_number_taken_is_refused_naming_the_table_and_the_number() -> None:
+    table = factories.seated_table()
+    hand_void(hand=hand_create(table=table, number=2), reason="misdeal")
+    assert _start_refused(table, number=2) == (
+        "hand_number_taken",
+        f"Table {table.number} already has a hand 2.",
+    )
+
+
+def test_a_variant_hand_from_a_result_alone_is_refused_with_its_whole_message() -> None:
+    table = factories.seated_table(rule_profile="four_p")
+    assert _start_refused(table) == (
+        "variant_needs_deal",
+        "Hands under the four_p rules are refereed play by play (from a known deal or from "
+        "physical cards), not from a result alone.",
+    )
+
+
+@pytest.mark.parametrize(
+    "source",
+    [{"seed": 3}, {"physical_cards": True, "first_bidder": 1}],
+    ids=["seed", "physical"],
+)
+def test_a_hand_dealt_otherwise_in_a_duplicate_round_plays_no_board(source: dict[str, Any]) -> None:
+    """The round's board is hand k's only when nothing else deals it."""
+    table = factories.seated_table(format="duplicate")
+    board = factories.BoardFactory(tournament=table.round.tournament, number=5)
+    RoundBoard.objects.create(round=table.round, section=1, hand_number=1, board=board)
+    hand = hand_create(table=table, **source)
+    assert _row(hand).board_id is None
+
+
+def test_a_new_hand_stores_the_empty_logs_snapshot() -> None:
+    hand = hand_create(table=factories.seated_table(), deal=deal_from_seed(7).to_json())
+    stored = _row(hand).state
+    assert stored is not None and stored == hand_replay(hand=_row(hand)).snapshot
+    assert (stored["actions"], stored["announced"]) == ([], [])
+
+
+@pytest.mark.parametrize("seat", [4, 5, -1])
+def test_a_seat_of_no_table_is_refused_by_the_rules_reading_of_the_action(seat: int) -> None:
+    hand = hand_create(table=factories.seated_table(), deal=deal_from_seed(7).to_json())
+    assert _refused(
+        lambda: hand_action_record(hand=hand, action={"seat": seat, "bid": 1}), hand
+    ) == (
+        "bad_request",
+        "The action must be a bid, double, redouble, play or pass.",
+        {"rule": f"event seat must be 0, 1 or 2, got {seat}"},
+    )
+
+
+def test_a_seat_of_bigger_tables_only_is_refused_naming_the_field() -> None:
+    hand = hand_create(table=factories.seated_table(), deal=deal_from_seed(7).to_json())
+    assert _refused(lambda: hand_action_record(hand=hand, action={"seat": 3, "bid": 1}), hand) == (
+        "seat_not_at_table",
+        "seat: must be a seat of the table, 0 to 2.",
+        {"fields": {"seat": ["must be a seat of the table, 0 to 2."]}},
+    )
+
+
+def test_a_declaration_without_wild_cards_is_refused_with_its_whole_message() -> None:
+    hand = hand_create(table=factories.seated_table(), deal=deal_from_seed(7).to_json())
+    action = {"seat": 2, "play": "3", "as": "3"}
+    assert _refused(lambda: hand_action_record(hand=hand, action=action), hand) == (
+        "no_wild_cards",
+        f"The {hand.rule_profile} rules have no wild cards: a play declares nothing (as).",
+        {},
+    )
+
+
+def test_a_play_before_the_wild_rank_is_entered_is_refused_with_its_whole_message() -> None:
+    table = factories.seated_table(rule_profile="laizi")
+    hand = hand_create(table=table, physical_cards=True, first_bidder=0)
+    hand = hand_action_record(hand=hand, action={"seat": 0, "bid": 3})
+    while hand.status == "doubling":  # nobody doubles
+        state = hand_replay_stored(hand=_row(hand)).state
+        assert state is not None
+        hand = hand_action_record(hand=hand, action={"seat": state.turn, "double": False})
+    assert hand.status == "playing"
+    assert _refused(
+        lambda: hand_action_record(hand=hand, action={"seat": 0, "play": "3"}), hand
+    ) == (
+        "wild_rank_missing",
+        "Enter the wild rank drawn before the first play: it is drawn once the landlord is "
+        "known (R11.2.1).",
+        {},
+    )
+
+
+def test_a_retried_undo_answers_the_original_and_another_reason_is_a_conflict() -> None:
+    hand = hand_create(table=factories.seated_table(), deal=deal_from_seed(7).to_json())
+    hand = hand_action_record(hand=hand, action={"seat": 2, "bid": 1}, idempotency_key="bid")
+    hand = hand_action_undo(hand=hand, reason="wrong seat", idempotency_key="undo")
+    events = _events(hand)
+    assert [e[0] for e in events] == ["bid", "undo"]
+    again = hand_action_undo(hand=_row(hand), reason="wrong seat", idempotency_key="undo")
+    assert (_events(hand), again.version) == (events, 2)
+    written = hand_written(again)
+    assert written is not None and written.event is not None and written.event.seq == 2
+    conflict = (
+        "idempotency_conflict",
+        "This idempotency key was already used for a different request.",
+        {},
+    )
+    assert (
+        _refused(
+            lambda: hand_action_undo(hand=_row(hand), reason="another", idempotency_key="undo"),
+            hand,
+        )
+        == conflict
+    )
+    # the key of the bid, sent for an undo with the bid's own words: another request
+    assert (
+        _refused(
+            lambda: hand_action_undo(hand=_row(hand), reason="wrong seat", idempotency_key="bid"),
+            hand,
+        )
+        == conflict
+    )
+
+
+def _fail_after_append(monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(*, hand: Hand, replay: Any = None) -> Hand:
+        raise RuntimeError("the connection dropped after the append")
+
+    monkeypatch.setattr(hand_writing, "hand_commit", broken)  # every write commits there
+
+
+def _undo_ready() -> Hand:
+    hand = hand_create(table=factories.seated_table(), deal=deal_from_seed(7).to_json())
+    return hand_action_record(hand=hand, action={"seat": 2, "bid": 1})
+
+
+def _deal_ready() -> Hand:
+    deal = deal_from_seed(7)
+    hand = hand_create(table=factories.seated_table(), physical_cards=True, first_bidder=2)
+    for action in random_hand_actions(deal, seed=4):
+        hand = hand_action_record(hand=hand, action=action)
+    return _row(hand)
+
+
+_ONE_TRANSACTION = {
+    "action": (
+        lambda: hand_create(table=factories.seated_table(), deal=deal_from_seed(7).to_json()),
+        lambda hand: hand_action_record(hand=hand, action={"seat": 2, "bid": 1}),
+    ),
+    "undo": (_undo_ready, lambda hand: hand_action_undo(hand=hand, reason="wrong seat")),
+    "announcement": (
+        lambda: _announcement_due()[0],
+        lambda hand: hand_announcement_record(
+            hand=hand, seat=hand_replay_stored(hand=hand).announcements_due[0].seat
+        ),
+    ),
+    "deal": (
+        _deal_ready,
+        lambda hand: hand_deal_record(hand=hand, deal=deal_from_seed(7).to_json()),
+    ),
+}
+
+
+@pytest.mark.parametrize("write", sorted(_ONE_TRANSACTION))
+def test_each_hand_write_is_one_transaction(write: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A failure after the append leaves no event behind: the service's own atomic block (a
+    savepoint inside the test's transaction) rolls it back."""
+    ready, call = _ONE_TRANSACTION[write]
+    hand = ready()
+    before = (_events(hand), _row(hand).version, _row(hand).state)
+    _fail_after_append(monkeypatch)
+    with pytest.raises(RuntimeError):
+        call(_row(hand))
+    assert (_events(hand), _row(hand).version, _row(hand).state) == before
 
 
 def test_boards_are_what_the_tests_above_say() -> None:

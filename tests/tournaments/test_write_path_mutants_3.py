@@ -16,6 +16,7 @@ from referee.rules.cards import deal_from_seed
 from tests import factories
 from tests.play import random_hand_actions
 from tournaments.common.errors import ApplicationError
+from tournaments.common.seat_names import seat_name
 from tournaments.hands import writing as hand_writing
 from tournaments.hands.confirmation import hand_confirm
 from tournaments.hands.corrections import hand_void
@@ -454,6 +455,59 @@ def test_a_retried_undo_answers_the_original_and_another_reason_is_a_conflict() 
         )
         == conflict
     )
+
+
+def test_a_deal_with_another_first_bidder_is_refused_naming_the_hands() -> None:
+    hand = _deal_ready()  # seat 2 bid first
+    other = deal_from_seed(7, first_bidder=0).to_json()
+    assert _refused(lambda: hand_deal_record(hand=hand, deal=other), hand) == (
+        "first_bidder_mismatch",
+        f"The deal's first bidder must be the hand's ({seat_name(2)}).",
+        {},
+    )
+
+
+def test_a_deal_that_breaks_the_log_is_disputed_as_irregular_with_the_checks_words() -> None:
+    hand = _deal_ready()
+    other = deal_from_seed(8, first_bidder=2).to_json()
+    hand = hand_deal_record(hand=hand, deal=other, idempotency_key="deal")
+    (deal_kind, deal_payload, key), (kind, payload, no_key) = _events(hand)[-2:]
+    assert (deal_kind, key, kind, no_key) == ("deal", "deal", "dispute", None)
+    assert deal_payload["check"]["ok"] is False
+    assert payload == {"irregular": "deal_check_failed", "reason": deal_payload["check"]["rule"]}
+    device = HandEvent.objects.filter(hand=hand).order_by("seq").last()
+    assert device is not None and device.device_id == ""
+
+
+def test_a_deal_key_reused_for_another_deal_or_after_an_action_is_a_conflict() -> None:
+    deal = deal_from_seed(7)
+    hand = hand_create(table=factories.seated_table(), physical_cards=True, first_bidder=2)
+    actions = random_hand_actions(deal, seed=4)
+    hand = hand_action_record(hand=hand, action=actions[0], idempotency_key="first")
+    for action in actions[1:]:
+        hand = hand_action_record(hand=hand, action=action)
+    conflict = (
+        "idempotency_conflict",
+        "This idempotency key was already used for a different request.",
+        {},
+    )
+    assert (
+        _refused(
+            lambda: hand_deal_record(hand=_row(hand), deal=deal.to_json(), idempotency_key="first"),
+            hand,
+        )
+        == conflict
+    )
+    hand = hand_deal_record(hand=_row(hand), deal=deal.to_json(), idempotency_key="deal")
+    other = deal_from_seed(8, first_bidder=2).to_json()
+    assert (
+        _refused(
+            lambda: hand_deal_record(hand=_row(hand), deal=other, idempotency_key="deal"), hand
+        )
+        == conflict
+    )
+    again = hand_deal_record(hand=_row(hand), deal=deal.to_json(), idempotency_key="deal")
+    assert again.version == hand.version
 
 
 def _fail_after_append(monkeypatch: pytest.MonkeyPatch) -> None:

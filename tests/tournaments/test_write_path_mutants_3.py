@@ -29,6 +29,7 @@ from tournaments.hands.write import (
     hand_deal_record,
     hand_record_passed_out,
     hand_record_result,
+    result_entry,
 )
 from tournaments.hands.writing import hand_written
 from tournaments.models import Board, Hand, HandEvent, RoundBoard, Table, Tournament
@@ -510,6 +511,68 @@ def test_a_deal_key_reused_for_another_deal_or_after_an_action_is_a_conflict() -
     assert again.version == hand.version
 
 
+def test_a_variant_result_alone_is_refused_with_its_whole_message() -> None:
+    table = factories.seated_table(rule_profile="four_p")
+    hand = hand_create(table=table, physical_cards=True, first_bidder=0)
+    entry = {"landlord": 0, "bid": 2, "winner": "landlord"}
+    assert _refused(lambda: hand_record_result(hand=hand, **entry), hand) == (
+        "result_from_log",
+        "Under the four_p rules a hand's result comes from its log of actions: play it to its "
+        "end, or correct it to passed out, or void it.",
+        {},
+    )
+
+
+def test_a_landlord_of_bigger_tables_only_is_refused_naming_the_field() -> None:
+    hand = hand_create(table=factories.seated_table())
+    entry = {"landlord": 3, "bid": 2, "winner": "landlord"}
+    assert _refused(lambda: hand_record_result(hand=hand, **entry), hand) == (
+        "seat_not_at_table",
+        "landlord: must be a seat of the table, 0 to 2.",
+        {"fields": {"landlord": ["must be a seat of the table, 0 to 2."]}},
+    )
+
+
+@pytest.mark.parametrize("landlord", [4, -1])
+def test_a_landlord_of_no_table_is_refused_by_the_rules(landlord: int) -> None:
+    hand = hand_create(table=factories.seated_table())
+    entry = {"landlord": landlord, "bid": 2, "winner": "landlord"}
+    assert _refused(lambda: hand_record_result(hand=hand, **entry), hand) == (
+        "invalid_result",
+        "The result contradicts itself.",
+        {"rule": f"R2.2: landlord must be seat 0, 1 or 2, got {landlord}", "rule_number": "R2.2"},
+    )
+
+
+def test_a_result_entry_with_a_field_it_does_not_know_is_a_programming_error() -> None:
+    hand = hand_create(table=factories.seated_table())
+    with pytest.raises(TypeError) as caught:
+        result_entry({"landlord": 0, "bid": 2, "winner": "landlord", "x": 1}, hand=hand)
+    assert str(caught.value) == "result_entry() got unexpected fields ['x']"
+
+
+def test_a_retried_pass_out_answers_the_original_and_a_results_key_is_a_conflict() -> None:
+    table = factories.seated_table()
+    hand = hand_record_passed_out(hand=hand_create(table=table), idempotency_key="flop")
+    events = _events(hand)
+    assert events == [("pass_out", events[0][1], "flop")]
+    device = HandEvent.objects.get(hand=hand)
+    assert device.device_id == ""
+    again = hand_record_passed_out(hand=_row(hand), idempotency_key="flop")
+    assert (_events(hand), again.version) == (events, 1)
+
+    other = hand_record_result(
+        hand=hand_create(table=table), landlord=0, bid=2, winner="landlord", idempotency_key="k"
+    )
+    assert _refused(
+        lambda: hand_record_passed_out(hand=_row(other), idempotency_key="k"), other
+    ) == (
+        "idempotency_conflict",
+        "This idempotency key was already used for a different request.",
+        {},
+    )
+
+
 def _fail_after_append(monkeypatch: pytest.MonkeyPatch) -> None:
     def broken(*, hand: Hand, replay: Any = None) -> Hand:
         raise RuntimeError("the connection dropped after the append")
@@ -541,6 +604,10 @@ _ONE_TRANSACTION = {
         lambda hand: hand_announcement_record(
             hand=hand, seat=hand_replay_stored(hand=hand).announcements_due[0].seat
         ),
+    ),
+    "result": (
+        lambda: hand_create(table=factories.seated_table()),
+        lambda hand: hand_record_result(hand=hand, landlord=0, bid=2, winner="landlord"),
     ),
     "deal": (
         _deal_ready,

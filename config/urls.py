@@ -26,13 +26,17 @@ urlpatterns = [
     ),
     path("api/v1/auth/token/", token_obtain, name="api-token"),
     path("api/v1/", include("referee.api.urls")),
-    # Anything else under /api/: the JSON 404 (ids beyond a bigint end here too).
-    re_path(r"^api/(?P<rest>.*)$", csrf_exempt(api_unknown_path), name="api-unknown"),
+    # Anything else under /api/: the JSON 404 (ids beyond a bigint end here too), a path
+    # with a newline in it as well ("." would not match one; an inline (?s) flag makes
+    # every reverse() fail: "Non-reversible reg-exp portion").
+    re_path(r"^api/(?P<rest>[\s\S]*)$", csrf_exempt(api_unknown_path), name="api-unknown"),
     path("director/", include("tournaments.director.urls")),
     path("referee/", include("referee.console.urls")),
     path("", include("tournaments.public.urls")),
 ]
 
 # JSON under /api/, Django's HTML pages elsewhere (used when DEBUG is off).
+handler400 = "referee.api.exception_handlers.bad_request"
+handler403 = "referee.api.exception_handlers.permission_denied"
 handler404 = "referee.api.exception_handlers.page_not_found"
 handler500 = "referee.api.exception_handlers.server_error"

@@ -1,8 +1,8 @@
 """API errors: every error answers ``{"code", "message", "details"}``.
 
-``api_exception_handler`` is DRF's exception handler; ``page_not_found`` and
-``server_error`` are the project's 404 and 500 handlers, which answer JSON under
-``/api/`` and Django's HTML pages elsewhere.
+``api_exception_handler`` is DRF's exception handler; ``bad_request``,
+``permission_denied``, ``page_not_found`` and ``server_error`` are the project's 400, 403,
+404 and 500 handlers, which answer JSON under ``/api/`` and Django's HTML pages elsewhere.
 """
 
 import sys
@@ -127,6 +127,14 @@ def _as_api_exception(exc: Exception) -> Exception:
     return exc
 
 
+def application_error_answer(exc: ApplicationError) -> tuple[int, dict[str, Any]]:
+    """The status and body that answer ``exc`` (what a refused write's idempotency record
+    keeps too: ``referee.api.idempotency``)."""
+    code = API_CODE.get(exc.code, exc.code)
+    body = {"code": code, "message": exc.message, "details": exc.extra}
+    return APPLICATION_ERROR_STATUS.get(code, 400), body
+
+
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, (OperationalError, InterfaceError)):
         # The database went away (restart, failover): nothing was recorded, or the write
@@ -141,9 +149,8 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
     if isinstance(exc, RequestDataTooBig):
         exc = ApplicationError("too_large", _("The request body is too large."))
     if isinstance(exc, ApplicationError):
-        code = API_CODE.get(exc.code, exc.code)
-        body = {"code": code, "message": exc.message, "details": exc.extra}
-        return Response(body, status=APPLICATION_ERROR_STATUS.get(code, 400))
+        status_code, body = application_error_answer(exc)
+        return Response(body, status=status_code)
     exc = _as_api_exception(exc)
     response = exception_handler(exc, context)
     if response is None or not isinstance(exc, exceptions.APIException):
@@ -178,6 +185,25 @@ def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
     if _is_api(request):
         return _api_not_found()
     return defaults.page_not_found(request, exception)
+
+
+def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """A request Django refuses before any view (``SuspiciousOperation``: a host not
+    allowed, too many fields…)."""
+    if _is_api(request):
+        message = str(exceptions.ParseError.default_detail)  # DRF's words, translated
+        body = {"code": "bad_request", "message": message, "details": {}}
+        return JsonResponse(body, status=status.HTTP_400_BAD_REQUEST)
+    return defaults.bad_request(request, exception)
+
+
+def permission_denied(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """Django's ``PermissionDenied`` raised outside a DRF view (a middleware)."""
+    if _is_api(request):
+        message = str(exceptions.PermissionDenied.default_detail)  # DRF's words, translated
+        body = {"code": "permission_denied", "message": message, "details": {}}
+        return JsonResponse(body, status=status.HTTP_403_FORBIDDEN)
+    return defaults.permission_denied(request, exception)
 
 
 def api_unknown_path(request: HttpRequest, rest: str = "") -> HttpResponse:

@@ -5,6 +5,11 @@ A write runs in one transaction with the insert of its ``IdempotencyRecord``
 the same key and request gets the recorded status and body back and writes nothing. Two
 concurrent requests with one key: the hand row lock (or the record's unique constraint)
 lets one win; the other rolls back and answers the winner's record.
+
+A write the state or the rules refuse (``KEPT_REFUSAL_STATUSES``) keeps its refusal under
+the key in the same way, once the write has rolled back: the key's answer is its first,
+so a retry is answered the refusal even after the state has changed (an out-of-turn bid
+stays refused under its key once it is that seat's turn: a new attempt takes a new key).
 """
 
 import hashlib
@@ -14,12 +19,13 @@ from collections.abc import Callable
 from typing import Any
 
 from django.core.serializers.json import DjangoJSONEncoder
-from django.db import IntegrityError
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from referee.api.exception_handlers import application_error_answer
 from tournaments.common.errors import ApplicationError
 from tournaments.common.rows import Columns, Insert, column, fetch_one, table_name
 from tournaments.common.transactions import caller_transaction
@@ -29,6 +35,15 @@ KEY_PATTERN = re.compile(r"[A-Za-z0-9_.:\-]{1,128}")
 DEVICE_PATTERN = re.compile(r"[\x20-\x7e]{0,64}")
 VERSION_PATTERN = re.compile(r'(?:W/)?"?(\d{1,9})"?')
 REPLAYED_HEADER = "Idempotent-Replayed"
+#: The refusals a key keeps as its answer, as it keeps an accepted write's: the request was
+#: read and allowed, and the state (409: ``hand_closed``, ``hand_in_progress``,
+#: ``version_conflict``…) or the rules (422: ``out_of_turn``…) refused it. Not kept, so that
+#: the key stays free for the same request: a refusal before the write runs (400 malformed,
+#: 401/403 sign-in and permission, which the console resends with the same key after the
+#: referee signs in, 404, 413, 415, 429, 503) and the key's own refusals
+#: (``_KEY_REFUSALS``: the key has an answer already, or had one).
+KEPT_REFUSAL_STATUSES = frozenset({409, 422})
+_KEY_REFUSALS = frozenset({"idempotency_conflict", "idempotency_key_expired"})
 
 
 _RECORD = Columns(IdempotencyRecord, "i")
@@ -107,12 +122,14 @@ def idempotent_write(
     *,
     perform_finds_retries: bool = False,
 ) -> Response:
-    """Run ``perform`` (returning status and body) once per user and key.
+    """Run ``perform`` (returning status and body) once per user and key; a refusal it
+    raises that the key keeps (``KEPT_REFUSAL_STATUSES``) is recorded as its answer.
 
     ``perform_finds_retries``: the write's service recognises a retry itself, under its
     row lock, and writes nothing for it (a hand's log holds the key of every write to the
     hand), so the record is not looked up first: a retry then fails to insert the record
-    again, rolls back, and answers the recorded original.
+    again, rolls back, and answers the recorded original. So does the retry of a refused
+    write that the state would now accept; refused again, it answers the recorded refusal.
     """
     fingerprint = _fingerprint(request)
     user: Any = request.user
@@ -123,20 +140,59 @@ def idempotent_write(
     try:
         with caller_transaction():
             status, body = perform()
-            _RECORD_INSERT.save(
-                user_id=user.pk,
-                key=key,
-                request_hash=fingerprint,
-                status_code=status,
-                body=json.dumps(body, cls=DjangoJSONEncoder, ensure_ascii=False),
-                created_at=timezone.now(),
-            )
-    except (IntegrityError, ApplicationError):
+            _record_save(user.pk, key, fingerprint, status, body)
+    except IntegrityError:
         # A concurrent request with the same key committed first: its insert of the record
-        # won, or its write made this one a refusal (a hand it started is now live at the
-        # table: ``hand_in_progress``). Either way the answer is the original's.
+        # won. The answer is the original's.
+        record = _record_of(user.pk, key)
+        if record is None:
+            raise
+        return _replay(record, fingerprint)
+    except ApplicationError as refusal:
+        return refusal_answer(request, key, refusal, fingerprint=fingerprint)
+    return Response(body, status=status)
+
+
+def refusal_answer(
+    request: Request, key: str, refusal: ApplicationError, *, fingerprint: str | None = None
+) -> Response:
+    """The answer to a write under ``key`` that ``refusal`` refused, the write rolled back:
+    the key's recorded answer when it has one (a concurrent request with the key committed
+    first, whose write made this one a refusal: a hand it started is now live at the
+    table, ``hand_in_progress``), else the refusal, recorded under the key when the key
+    keeps it (``KEPT_REFUSAL_STATUSES``; raised when not)."""
+    fingerprint = fingerprint or _fingerprint(request)
+    user: Any = request.user
+    record = _record_of(user.pk, key)
+    if record is not None:
+        return _replay(record, fingerprint)
+    status, body = application_error_answer(refusal)
+    if status not in KEPT_REFUSAL_STATUSES or refusal.code in _KEY_REFUSALS:
+        raise refusal
+    try:
+        with transaction.atomic():
+            _record_save(user.pk, key, fingerprint, status, body)
+    except IntegrityError:  # a concurrent request with the key recorded its answer first
         record = _record_of(user.pk, key)
         if record is None:
             raise
         return _replay(record, fingerprint)
     return Response(body, status=status)
+
+
+def recorded_answer(request: Request, key: str) -> Response | None:
+    """The answer recorded under ``key`` (a replay, or ``idempotency_conflict`` for another
+    request), if any: for a write whose service keeps no record of its own answer."""
+    record = _record_of(getattr(request.user, "pk", None), key)
+    return None if record is None else _replay(record, _fingerprint(request))
+
+
+def _record_save(user_id: Any, key: str, fingerprint: str, status: int, body: Any) -> None:
+    _RECORD_INSERT.save(
+        user_id=user_id,
+        key=key,
+        request_hash=fingerprint,
+        status_code=status,
+        body=json.dumps(body, cls=DjangoJSONEncoder, ensure_ascii=False),
+        created_at=timezone.now(),
+    )

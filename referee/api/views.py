@@ -24,6 +24,8 @@ from referee.api.idempotency import (
     expected_version,
     idempotency_key,
     idempotent_write,
+    recorded_answer,
+    refusal_answer,
 )
 from referee.api.parsers import BoundedJSONParser
 from referee.api.permissions import TYPED_BY, IsRefereeOrDirector, typist_check
@@ -508,7 +510,7 @@ class HandConfirmApi(HandWriteApi):
     def _post_pins(self, request: Request, hand_id: int) -> Response:
         """Players' PINs: the table's own referee (or a director) holds the phone. Not in
         the idempotency record's transaction: a wrong PIN stays counted; a retry is found
-        in the hand's log by its key."""
+        in the hand's log by its key, a kept refusal's in the records (``refusal_answer``)."""
         hand = hand_selectors.hand_get_for_write(hand_id=hand_id, user=request.user)
         if hand is None:
             raise ApplicationError("not_found", _("No such hand."))
@@ -520,14 +522,21 @@ class HandConfirmApi(HandWriteApi):
         )
         key = idempotency_key(request)
         data = _validated(io.ConfirmInput, request)
-        written = hand_confirmation.hand_confirm_by_pins(
-            hand=hand,
-            pins=data["pins"],
-            idempotency_key=key,
-            expected_version=expected_version(request),
-            device_id=device_id(request),
-            recorded_by=request.user,
-        )
+        version, device = expected_version(request), device_id(request)
+        recorded = recorded_answer(request, key)  # a refusal kept under the key
+        if recorded is not None:
+            return recorded
+        try:
+            written = hand_confirmation.hand_confirm_by_pins(
+                hand=hand,
+                pins=data["pins"],
+                idempotency_key=key,
+                expected_version=version,
+                device_id=device,
+                recorded_by=request.user,
+            )
+        except ApplicationError as refusal:
+            return refusal_answer(request, key, refusal)
         return Response(_hand_write_response(request, written, key))
 
     def perform(self, request: Request, hand: Hand, data: Any, **write: Any) -> Hand:

@@ -122,6 +122,30 @@ def test_n_different_plays_for_one_turn_exactly_one_is_accepted(setup: dict[str,
     assert HandEvent.objects.filter(hand_id=hand["id"]).count() == version + 1
 
 
+def test_retries_of_an_out_of_turn_bid_racing_its_turn_all_answer_the_keys_one_answer(
+    setup: dict[str, Any],
+) -> None:
+    """A key has one answer (issue 29): retries of a bid sent out of turn, at the moment the
+    seat on turn passes, are all refused alike (the refusal kept under the key) or all
+    answered the one bid recorded, never some of each."""
+    hand = _post(setup, f"/tables/{setup['table'].pk}/hands/", {"deal": "random"}, "s").json()
+    first = hand["turn"]
+    path = f"/hands/{hand['id']}/actions/"
+    early = {"seat": (first + 1) % 3, "bid": 1}
+    calls = [lambda: _post(setup, path, early, "early")] * (THREADS - 1)
+    calls.insert(THREADS // 2, lambda: _post(setup, path, {"seat": first, "bid": 0}, "pass"))
+    responses = _together(calls)
+    passed = responses.pop(THREADS // 2)
+    assert passed.status_code == 200
+    answers = {(r.status_code, r.text) for r in responses}
+    assert len(answers) == 1, answers
+    status = answers.pop()[0]
+    assert status in (200, 422)
+    keyed = HandEvent.objects.filter(hand_id=hand["id"], idempotency_key="early")
+    assert keyed.count() == (1 if status == 200 else 0)
+    assert IdempotencyRecord.objects.get(key="early").status_code == status
+
+
 def test_six_devices_with_their_own_keys_start_one_hand(setup: dict[str, Any]) -> None:
     """Issue 16: six devices with different keys started six hands at one table at once.
     One hand is live at a table at a time: one start wins, the others are 409."""

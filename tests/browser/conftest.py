@@ -8,6 +8,9 @@ manager; never ``playwright install``) headless against pytest-django's ``live_s
   page; closed after the test. ``page_en`` and ``page_zh`` are the two languages.
 - ``screenshot(page, name)``: a full-page PNG under ``tests/browser/artefacts/`` (gitignored;
   ``BROWSER_ARTEFACTS`` moves it), kept as a test artefact.
+- ``patient(context)``: every wait of a context (actions, navigations) up to ``TIMEOUT_MS``;
+  ``expect`` waits as long (set here for every browser test). A test waits on a state the
+  page reaches, never for a fixed time.
 
 Playwright's sync API runs an event loop in the test's thread, so Django refuses ORM calls
 there unless DJANGO_ALLOW_ASYNC_UNSAFE is set; the tests' own database work is ordinary
@@ -20,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
@@ -35,9 +39,23 @@ CHROMIUM_ARGS = [
 ]
 ARTEFACTS = Path(os.environ.get("BROWSER_ARTEFACTS", Path(__file__).parent / "artefacts"))
 LANGUAGES = {"en": ("en", "en-GB,en;q=0.9"), "zh": ("zh-CN", "zh-CN,zh-Hans;q=0.9,zh;q=0.8")}
-TIMEOUT_MS = 15_000
+#: How long any wait of a browser test may take (an action, a navigation, an ``expect``):
+#: sized for a slow, loaded machine (2 cores shared by several test runs), where a page can
+#: take seconds to reach a state it reaches at once on an idle one. A state that never comes
+#: still fails, after this.
+TIMEOUT_MS = 30_000
+expect.set_options(timeout=TIMEOUT_MS)
 
 NewPage = Callable[..., Any]
+
+
+def patient(context: Any) -> Any:
+    """``context`` with every wait up to ``TIMEOUT_MS`` (Playwright's own default for
+    actions is 30 s, for ``expect`` 5 s): every context of the browser tests goes through
+    here."""
+    context.set_default_timeout(TIMEOUT_MS)
+    context.set_default_navigation_timeout(TIMEOUT_MS)
+    return context
 
 
 @pytest.fixture(scope="session")
@@ -69,8 +87,7 @@ def new_page(browser: Any, live_server: Any) -> Iterator[NewPage]:
             "viewport": {"width": 1280, "height": 900},
             **context_options,
         }
-        context = browser.new_context(**options)
-        context.set_default_timeout(TIMEOUT_MS)
+        context = patient(browser.new_context(**options))
         contexts.append(context)
         return context.new_page()
 

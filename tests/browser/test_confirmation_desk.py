@@ -14,6 +14,7 @@ from django.test import Client
 
 from referee.rules.cards import deal_from_seed
 from tests import factories
+from tests.browser.conftest import patient
 from tests.play import random_hand_actions
 from tests.public_data import hand_played, tournament_with_tables
 from tournaments.common.roles import REFEREE_GROUP
@@ -38,10 +39,11 @@ def signed_in(browser: Any, live_server: Any, settings: Any) -> Iterator[Any]:
     contexts: list[Any] = []
 
     def make(user: Any) -> Any:
-        context = browser.new_context(
-            base_url=live_server.url, locale="en-GB", viewport={"width": 1280, "height": 900}
+        context = patient(
+            browser.new_context(
+                base_url=live_server.url, locale="en-GB", viewport={"width": 1280, "height": 900}
+            )
         )
-        context.set_default_timeout(15_000)
         contexts.append(context)
         client = Client()
         client.force_login(user)

@@ -19,6 +19,7 @@ from django.test import Client
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from tests import factories
+from tests.browser.conftest import patient
 from tests.browser.console.test_referee_console import _setup as console_setup
 from tests.browser.console.test_referee_console import _sign_in as console_sign_in
 from tests.browser.console.test_referee_console import _start_board_hand
@@ -68,8 +69,7 @@ def watched(browser: Browser, live_server: Any, settings: Any) -> Iterator[Calla
     contexts: list[BrowserContext] = []
 
     def make(user: Any = None, **options: Any) -> Watched:
-        context = browser.new_context(base_url=live_server.url, locale="en-GB", **options)
-        context.set_default_timeout(15_000)
+        context = patient(browser.new_context(base_url=live_server.url, locale="en-GB", **options))
         contexts.append(context)
         if user is not None:
             client = Client()

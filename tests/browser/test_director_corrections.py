@@ -12,6 +12,7 @@ from referee.rules.cards import deal_from_seed
 from referee.rules.hand import HandState
 from referee.rules.profiles import get_profile
 from tests import factories
+from tests.browser.conftest import patient
 from tests.play import random_hand_actions
 from tournaments.hands.write import hand_action_record, hand_create, hand_record_result
 from tournaments.models import Hand, Round, RoundStatus
@@ -27,8 +28,7 @@ def director_page(browser: Any, live_server: Any, settings: Any) -> Iterator[Cal
 
     def make() -> Any:
         director = factories.UserFactory(username="director-browser", is_staff=True)
-        context = browser.new_context(base_url=live_server.url, locale="en-GB")
-        context.set_default_timeout(15_000)
+        context = patient(browser.new_context(base_url=live_server.url, locale="en-GB"))
         contexts.append(context)
         client = Client()
         client.force_login(director)

@@ -18,7 +18,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests import factories
-from tests.browser.conftest import ARTEFACTS
+from tests.browser.conftest import ARTEFACTS, patient
 from tournaments.hands.write import hand_create, hand_record_result
 from tournaments.models import Hand, Round, Table, Tournament, TournamentStatus
 
@@ -60,7 +60,7 @@ def _sign_in(browser: Browser, url: str, language: str) -> Any:
     director.set_password("director-pass-1")
     director.save()
     locale, cookie = LOCALES[language]
-    context = browser.new_context(viewport=SHOT, locale=locale, accept_downloads=True)
+    context = patient(browser.new_context(viewport=SHOT, locale=locale, accept_downloads=True))
     context.add_cookies([{"name": "django_language", "value": cookie, "url": url}])
     page = context.new_page()
     page.goto(url + "/admin/login/?next=/director/")

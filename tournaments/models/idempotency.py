@@ -5,11 +5,13 @@ from django.utils.translation import gettext_lazy as _
 
 
 class IdempotencyRecord(models.Model):
-    """The answer to one accepted API write, kept under the client's ``Idempotency-Key``.
+    """The answer to one API write, kept under the client's ``Idempotency-Key``: the
+    write's, or the refusal of the state (409) or the rules (422) that stopped it.
 
     A retry with the same key and the same request gets this answer again and writes
-    nothing; the same key with another request is refused.  The row is written in the
-    write's own transaction, so it exists exactly when the write does.  Records older than
+    nothing; the same key with another request is refused.  The row of an accepted write
+    is written in the write's own transaction, so it exists exactly when the write does;
+    a refusal's once the write has rolled back (``referee.api.idempotency``).  Records older than
     ``IDEMPOTENCY_RECORD_DAYS`` are removed by a beat task (``idempotency_records_expire``).
     """
 

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, BrowserContext
 
-from tests.browser.conftest import ARTEFACTS, LANGUAGES
+from tests.browser.conftest import ARTEFACTS, LANGUAGES, patient
 
 PHONE = {"width": 390, "height": 844}
 
@@ -21,8 +21,7 @@ def phone_context(browser: Browser, live_server: Any, language: str) -> BrowserC
         base_url=live_server.url,
         extra_http_headers={"Accept-Language": accept},
     )
-    context.set_default_timeout(15_000)
-    return context
+    return patient(context)
 
 
 @pytest.fixture

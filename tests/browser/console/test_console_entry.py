@@ -292,7 +292,7 @@ def test_offline_the_legal_plays_give_way_to_the_rank_buttons(
     page.screenshot(path=artefacts / "console-en-offline-no-legal-plays.png", full_page=True)
 
     _go_online(context)
-    expect(page.locator("#queue")).to_be_hidden(timeout=15_000)
+    expect(page.locator("#queue")).to_be_hidden()
     expect(page.locator("#legal-plays")).to_be_visible()
     passes = HandEvent.objects.filter(hand=hand, kind="play", actor_seat=1)
     assert [e.payload["action"]["play"] for e in passes] == ["pass"]

@@ -9,6 +9,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from tests import factories
+from tests.browser.conftest import patient
 from tournaments.models import Entry, Hand, Round, Tournament
 from tournaments.standings.queries import standings_latest
 
@@ -32,7 +33,7 @@ def _director_page(browser: Browser, url: str) -> tuple[BrowserContext, Page]:
     director = factories.UserFactory(username="td", is_staff=True)
     director.set_password("director-pass-1")
     director.save()
-    context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-GB")
+    context = patient(browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-GB"))
     page = context.new_page()
     page.goto(url + "/admin/login/?next=/director/")
     page.fill("input[name=username]", "td")
@@ -49,7 +50,7 @@ def _ok(page: Page) -> None:
 def _referee_enters_result(
     browser: Browser, link: str, table: int, result: tuple[str, str, str], shot: Path | None
 ) -> dict[str, Any]:
-    context = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-GB")
+    context = patient(browser.new_context(viewport={"width": 390, "height": 844}, locale="en-GB"))
     page = context.new_page()
     request_lines: list[str] = []  # what an access log records: method and URL, never the body
     page.on("request", lambda request: request_lines.append(f"{request.method} {request.url}"))

@@ -11,6 +11,7 @@ from playwright.sync_api import Browser, Page, expect
 from referee.rules.cards import RANK_CHARS
 from tests import factories
 from tests.api.helpers import assign, client_for, playing_table, post, referee_user
+from tests.browser.conftest import patient
 from tests.browser.console.conftest import PHONE
 from tournaments.hands import selectors as hand_selectors
 from tournaments.hands.replay import hand_replay
@@ -107,7 +108,7 @@ def test_referee_plays_a_complete_hand_with_a_rejected_play_and_an_undo(
     live_server: Any, console_browser: Browser, http_cookies: None, artefacts: Path
 ) -> None:
     table, referee = _setup()
-    context = console_browser.new_context(viewport=PHONE, locale="en-GB")
+    context = patient(console_browser.new_context(viewport=PHONE, locale="en-GB"))
     page = context.new_page()
     _sign_in(page, live_server.url, referee.username)
     page.screenshot(path=artefacts / "console-en-tables.png", full_page=True)
@@ -192,7 +193,7 @@ def test_offline_actions_are_queued_and_each_recorded_once_back_online(
     live_server: Any, console_browser: Browser, http_cookies: None, artefacts: Path
 ) -> None:
     table, referee = _setup()
-    context = console_browser.new_context(viewport=PHONE, locale="en-GB")
+    context = patient(console_browser.new_context(viewport=PHONE, locale="en-GB"))
     page = context.new_page()
     _sign_in(page, live_server.url, referee.username)
     hand = _start_board_hand(page)
@@ -209,7 +210,7 @@ def test_offline_actions_are_queued_and_each_recorded_once_back_online(
     page.screenshot(path=artefacts / "console-en-offline-queue.png", full_page=True)
 
     context.set_offline(False)
-    expect(page.locator("#queue")).to_be_hidden(timeout=15_000)
+    expect(page.locator("#queue")).to_be_hidden()
     bids = list(HandEvent.objects.filter(hand=hand, kind="bid").order_by("seq"))
     assert [e.payload["action"]["bid"] for e in bids] == [1, 2, 3]
     assert sorted(e.idempotency_key for e in bids) == sorted(i["key"] for i in queued)

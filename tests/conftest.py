@@ -77,6 +77,25 @@ def generous_sign_in_rate(settings: Any) -> None:
     settings.SIGN_IN_BURST = 100000
 
 
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    """One Chromium for the whole session (the system's; tests/browser/conftest.py says how
+    it is started): defined once here, for tests/browser/ and tests/security/ alike, because
+    a second sync Playwright in the same thread fails."""
+    from playwright.sync_api import sync_playwright
+
+    from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(
+            executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True
+        )
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
 @pytest.fixture
 def director(db: Any) -> Any:
     """A director: a staff user with no model permissions (and not a superuser)."""

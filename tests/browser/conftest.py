@@ -3,7 +3,9 @@
 Playwright drives the system Chromium (/usr/bin/chromium, installed by the system package
 manager; never ``playwright install``) headless against pytest-django's ``live_server``.
 
-- ``browser``: one Chromium for the whole session.
+- ``browser``: one Chromium for the whole session (``tests/conftest.py``: one for the
+  browser tests and the security tests that need a phone alike, since Playwright's sync API
+  runs one event loop a thread).
 - ``new_page(language)``: a fresh context (own cookies, ``Accept-Language`` and locale) and
   page; closed after the test. ``page_en`` and ``page_zh`` are the two languages.
 - ``screenshot(page, name)``: a full-page PNG under ``tests/browser/artefacts/`` (gitignored;
@@ -56,20 +58,6 @@ def patient(context: Any) -> Any:
     context.set_default_timeout(TIMEOUT_MS)
     context.set_default_navigation_timeout(TIMEOUT_MS)
     return context
-
-
-@pytest.fixture(scope="session")
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(
-            executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True
-        )
-        try:
-            yield chromium
-        finally:
-            chromium.close()
 
 
 @pytest.fixture

@@ -1,4 +1,7 @@
-"""The browser fixtures for the security tests that need a real phone (issue 28: a shared
-phone, a session that ends offline): the session's Chromium of tests/browser/conftest.py."""
+"""The security tests that need a real phone (issue 28: a shared phone, a session that ends
+offline) use the session's Chromium (``browser``, tests/conftest.py) and, as every browser
+test does, let Django's ORM run beside Playwright's event loop."""
 
-from tests.browser.conftest import browser  # noqa: F401  (a fixture, used by name)
+import os
+
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")

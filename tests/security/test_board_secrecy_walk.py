@@ -226,6 +226,7 @@ _VOLATILE = [
     (re.compile(r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?"), "time"),
     (re.compile(r"\b\d{1,2}:\d{2}(:\d{2})?\b"), "clock"),
     (re.compile(r'"(latency_ms|age_seconds)": [0-9.]+'), "health timing"),
+    (re.compile(r'data-session-ends="\d+"'), "session end"),
 ]
 
 

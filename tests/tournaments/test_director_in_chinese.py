@@ -30,7 +30,7 @@ pytestmark = pytest.mark.django_db
 
 #: Words that read the same in both languages on these screens.
 SHARED = {
-    "CSV", "JSON", "PIN", "QR", "Idempotency", "Key", "R10", "English", "ID", "URL",
+    "CSV", "JSON", "PIN", "QR", "Idempotency", "Key", "R10", "English", "ID", "URL", "API",
     "comp2016", "classic", "Dou", "Dizhu",
     # the import's CSV columns, typed as they are in the file's first line
     "name", "chinese", "club", "external", "id",

@@ -181,7 +181,9 @@ SOURCES = {
     "tournaments_round_status_marks": (
         "tournaments_round", "AFTER UPDATE",
         "NEW.status IS DISTINCT FROM OLD.status", "NEW.status IS NOT OLD.status",
-        "NEW.tournament_id",
+        # only a round with duplicate-board results: no other standings change with it
+        "(SELECT NEW.tournament_id WHERE EXISTS (SELECT 1 FROM tournaments_handseatresult sr"
+        " WHERE sr.round_id = NEW.id AND sr.board_id IS NOT NULL))",
     ),
     "tournaments_seat_entry_marks": (
         "tournaments_seat", "AFTER UPDATE",

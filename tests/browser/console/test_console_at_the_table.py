@@ -204,7 +204,7 @@ def test_the_first_open_offline_shows_the_referees_tables_and_says_offline(
         ".length === 7"
     )
     kept = json.loads(page.evaluate("localStorage.getItem('referee-console-snapshot-v1')"))
-    assert kept["user"] == referee.username
+    assert kept["user"] == str(referee.pk)  # the account the page was shown to (issue 28)
     page.close()
 
     helper = context.new_page()

@@ -172,7 +172,7 @@ def test_director_runs_a_two_round_tournament_in_the_browser(
     # The same screens in 简体中文.
     context.add_cookies([{"name": "django_language", "value": "zh-hans", "url": url}])
     page.goto(f"{url}/director/t/saturday/rounds/2/")
-    expect(page.locator("h1")).to_contain_text("轮次")
+    expect(page.locator("h1")).to_contain_text("第 2 轮")
     page.screenshot(path=artefacts / "director-zh-round2.png", full_page=True)
     page.goto(f"{url}/director/t/saturday/results/2/")
     page.screenshot(path=artefacts / "director-zh-results2.png", full_page=True)

@@ -273,8 +273,9 @@ def tournament_archive(*, tournament: Tournament) -> dict[str, Any]:
 
 def round_archive(*, tournament: Tournament, round_number: int) -> dict[str, Any]:
     """One round's part of the archive: the tournament's header, entries and boards, that
-    round (tables, seats, hands with their event logs, exclusions, its log) and the penalties given on
-    its hands.  For reading and filing; ``tournament_import`` takes whole archives only."""
+    round (tables, seats, hands with their event logs, exclusions, its log) and the
+    penalties given on its hands.  For reading and filing; ``tournament_import`` takes
+    whole archives only."""
     data = tournament_archive(tournament=tournament)
     data["rounds"] = [r for r in data["rounds"] if r["number"] == round_number]
     data["penalties"] = [

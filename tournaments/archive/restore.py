@@ -151,8 +151,7 @@ def _from_version_3(data: dict[str, Any]) -> dict[str, Any]:
             {
                 **r,
                 "tables": [
-                    {"exclusions": [], **tb} if isinstance(tb, dict) else tb
-                    for tb in r["tables"]
+                    {"exclusions": [], **tb} if isinstance(tb, dict) else tb for tb in r["tables"]
                 ],
             }
             if isinstance(r, dict) and isinstance(r.get("tables"), list)
@@ -571,7 +570,8 @@ class _Restore:
                 recorded_at=_when_required(ex, "recorded_at", where),
             )
         except ApplicationError as exc:
-            field = next(iter((exc.extra or {}).get("fields", {})), "")
+            fields_named = exc.extra.get("fields")
+            field = next(iter(fields_named), "") if isinstance(fields_named, dict) else ""
             raise ArchiveError(
                 f"{where}.{field}" if field else where, exc.message.removeprefix(f"{field}: ")
             ) from exc

@@ -153,17 +153,42 @@ def seated_table(**tournament_fields: Any) -> Table:
     return table
 
 
+def archive_without_version_4(data: dict[str, Any]) -> dict[str, Any]:
+    """A version-4 archive (``tournament_archive``) without what version 4 added: no rounds
+    planned (0) and no exclusions, still version 4 — what importing its version-3 (or 2)
+    form and exporting it again gives."""
+    out = json.loads(json.dumps(data))
+    out["tournament"]["rounds_planned"] = 0
+    for round_ in out["rounds"]:
+        for table in round_["tables"]:
+            table["exclusions"] = []
+    return out
+
+
+def archive_as_version_3(data: dict[str, Any]) -> dict[str, Any]:
+    """A version-4 archive (``tournament_archive``) as a version-3 server wrote it: no
+    ``rounds_planned``, no table ``exclusions`` (whatever they were: version 3 had none)."""
+    old = json.loads(json.dumps(data))
+    old["version"] = 3
+    del old["tournament"]["rounds_planned"]
+    for round_ in old["rounds"]:
+        for table in round_["tables"]:
+            del table["exclusions"]
+    return old
+
+
 def archive_as_version_2(data: dict[str, Any]) -> dict[str, Any]:
-    """A version-3 archive (``tournament_archive``) as a version-2 server wrote it: the
-    three-seat columns (a board's ``hand_0..2``, a hand's ``doubled_0..2`` and ``score_0..2``,
-    each score null while the hand has none) instead of the arrays, and no ``seats``."""
+    """A version-4 archive (``tournament_archive``) as a version-2 server wrote it (its
+    version-3 form, ``archive_as_version_3``, with the three-seat columns — a board's
+    ``hand_0..2``, a hand's ``doubled_0..2`` and ``score_0..2``, each score null while the
+    hand has none — instead of the arrays, and no ``seats``)."""
 
     def columns(obj: dict[str, Any], array: str, prefix: str) -> None:
         values = obj.pop(array)
         for position, value in enumerate([None] * 3 if values is None else values):
             obj[f"{prefix}_{position}"] = value
 
-    old = json.loads(json.dumps(data))
+    old = archive_as_version_3(data)
     old["version"] = 2
     for board in old["boards"]:
         columns(board, "seat_cards", "hand")

@@ -1,5 +1,6 @@
 """The JSON archive covers the whole model: every event kind, seating, byes, round logs,
-corrections, penalties (one revoked), confirmation; export → import → export is identical."""
+corrections, penalties (one revoked), confirmation, exclusions, the rounds planned;
+export → import → export is identical."""
 
 import json
 from typing import Any, cast
@@ -13,6 +14,8 @@ from tournaments.archive.export import archive_dumps, tournament_archive
 from tournaments.archive.restore import ArchiveError, tournament_import
 from tournaments.hands.confirmation import hand_confirm, hand_dispute
 from tournaments.hands.corrections import hand_void
+from tournaments.hands.exclusions import exclusions_shown, hand_exclude
+from tournaments.hands.gate import round_gate
 from tournaments.hands.replay import hand_check_replays, hand_deal, hand_replay
 from tournaments.hands.write import (
     hand_action_record,
@@ -27,6 +30,7 @@ from tournaments.models import (
     Hand,
     HandEvent,
     HandEventKind,
+    HandExclusion,
     HandSeatResult,
     RoundBye,
     RoundLog,
@@ -55,9 +59,13 @@ def _play(hand: Hand, actions: list[dict[str, Any]], *, announce: bool = True) -
 
 
 def _eventful(director: Any) -> Tournament:
-    """Seven players (two tables and a bye), seated by the engine, with every kind of hand."""
+    """Seven players (two tables and a bye), seated by the engine, with every kind of hand,
+    three rounds planned, and two exclusions: a disputed hand and one table two never played."""
     tournament = factories.TournamentFactory(
-        requires_confirmation=True, separate_clubs=True, tiebreaks=["registration"]
+        requires_confirmation=True,
+        separate_clubs=True,
+        tiebreaks=["registration"],
+        rounds_planned=3,
     )
     entries = [
         factories.EntryFactory(tournament=tournament, registration_order=i + 1) for i in range(7)
@@ -95,6 +103,8 @@ def _eventful(director: Any) -> Tournament:
     penalty_create(entry=at_two_entry, points=-2, reason="R9.2 slow play", hand=at_two)
     mistaken = penalty_create(entry=entries[1], points=-5, reason="R9.3")
     penalty_revoke(penalty=mistaken, reason="wrong player", recorded_by=director)
+    hand_exclude(table=one, number=2, reason="kitty lost, 牌丢了", recorded_by=director)
+    hand_exclude(table=two, number=2, reason="table left early", recorded_by=director)
     return cast(Tournament, tournament)
 
 
@@ -150,6 +160,12 @@ def test_the_archive_round_trip_keeps_every_row_and_kind(eventful: tuple[str, Ra
     assert data["tournament"]["separate_clubs"] is True
     assert [p["revoked_at"] is not None for p in data["penalties"]] == [False, True]
     assert [p["revoked_by"] for p in data["penalties"]] == [None, "director-archive"]
+    assert data["tournament"]["rounds_planned"] == 3
+    assert [
+        (t["number"], e["number"], e["hand"], e["state"], e["recorded_by"])
+        for t in round_["tables"]
+        for e in t["exclusions"]
+    ] == [(1, 2, 2, "disputed", "director-archive"), (2, 2, None, "missing", "director-archive")]
 
     restored = tournament_import(text=text)
 
@@ -165,6 +181,23 @@ def test_the_archive_round_trip_keeps_every_row_and_kind(eventful: tuple[str, Ra
         restored.entries.values_list("pk", flat=True)
     )
     assert _ranking(restored) == ranking
+    assert restored.rounds_planned == 3
+    # The imported round's gate sees the exclusions: only the rest of its hands wait.
+    gate = round_gate(round=restored.rounds.get())
+    assert {(e.table.number, e.number) for e in gate.excluded} == {(1, 2), (2, 2)}
+    assert (1, 2) not in {(u.table, u.number) for u in gate.unsettled}
+    shown = exclusions_shown(tournament=restored)
+    assert [(e.table.number, e.number, e.reason) for e in shown] == [
+        (1, 2, "kitty lost, 牌丢了"),
+        (2, 2, "table left early"),
+    ]
+    disputed = HandExclusion.objects.get(table__round__tournament=restored, table__number=1)
+    assert disputed.hand == Hand.objects.get(table=disputed.table, number=2)
+
+
+def _exclusion(data: dict[str, Any], table: int) -> dict[str, Any]:
+    exclusions: list[dict[str, Any]] = data["rounds"][0]["tables"][table - 1]["exclusions"]
+    return exclusions[0]
 
 
 def _hand(data: dict[str, Any], number: int) -> dict[str, Any]:
@@ -203,6 +236,23 @@ def _four_seats(hand: dict[str, Any]) -> None:
         (lambda d: d["rounds"][0]["log"][2]["payload"]["hands"].append({"round": 9}), "log[2]"),
         (lambda d: d["rounds"][0]["tables"][0].update(first_bidder=4), "first_bidder"),
         (lambda d: d["rounds"][0].update(seed="x"), "rounds[0].seed"),
+        (lambda d: d["tournament"].update(rounds_planned=-1), "tournament.rounds_planned"),
+        (lambda d: d["tournament"].update(rounds_planned="3"), "tournament.rounds_planned"),
+        (lambda d: d["tournament"].pop("rounds_planned"), "tournament.rounds_planned: missing"),
+        (lambda d: d["rounds"][0]["tables"][0].pop("exclusions"), "tables[0].exclusions: missing"),
+        (lambda d: _exclusion(d, 1).update(hand=9), "exclusions[0].hand: no hand 9"),
+        (lambda d: _exclusion(d, 1).update(hand=1), "exclusions[0].hand"),  # not its number
+        (lambda d: _exclusion(d, 1).update(hand=None), "exclusions[0].state"),  # not missing
+        (lambda d: _exclusion(d, 2).update(state="disputed"), "exclusions[0].state"),  # no hand
+        (lambda d: _exclusion(d, 1).update(state="confirmed"), "exclusions[0].state"),
+        (lambda d: _exclusion(d, 1).update(reason=" "), "exclusions[0]: Give a reason"),
+        (lambda d: _exclusion(d, 1).update(reason=" kitty"), "exclusions[0].reason"),
+        (lambda d: _exclusion(d, 2).update(number=0), "tables[1].exclusions[0].hand"),
+        (lambda d: _exclusion(d, 2).update(recorded_at="today"), "exclusions[0].recorded_at"),
+        (
+            lambda d: d["rounds"][0]["tables"][1]["exclusions"].append(_exclusion(d, 2)),
+            "tables[1].exclusions[1]: Table 2, hand 2 is already excluded",
+        ),
     ],
 )
 def test_a_bad_archive_names_the_field_and_imports_nothing(
@@ -210,13 +260,19 @@ def test_a_bad_archive_names_the_field_and_imports_nothing(
 ) -> None:
     data = json.loads(eventful[0])
     change(data)
-    counts = (Tournament.objects.count(), HandEvent.objects.count(), RoundLog.objects.count())
+    counts = (
+        Tournament.objects.count(),
+        HandEvent.objects.count(),
+        RoundLog.objects.count(),
+        HandExclusion.objects.count(),
+    )
     with pytest.raises(ArchiveError, match=field.replace("[", r"\[").replace("]", r"\]")):
         tournament_import(text=archive_dumps(data))
     assert (
         Tournament.objects.count(),
         HandEvent.objects.count(),
         RoundLog.objects.count(),
+        HandExclusion.objects.count(),
     ) == counts
 
 
@@ -228,7 +284,7 @@ def test_a_version_2_archive_imports_and_keeps_every_hands_result(
 ) -> None:
     """An archive written before the per-seat arrays (three-seat columns) imports as the
     same tournament: every hand's result and scores, the standings, and its export is the
-    version-3 archive of the tournament it came from."""
+    archive of the tournament it came from, less what version 4 added (plan, exclusions)."""
     text, ranking = eventful
     old = factories.archive_as_version_2(json.loads(text))
     first = old["rounds"][0]["tables"][0]["hands"][0]
@@ -236,7 +292,8 @@ def test_a_version_2_archive_imports_and_keeps_every_hands_result(
 
     restored = tournament_import(text=archive_dumps(old))
 
-    assert archive_dumps(tournament_archive(tournament=restored)) == text
+    expected = archive_dumps(factories.archive_without_version_4(json.loads(text)))
+    assert archive_dumps(tournament_archive(tournament=restored)) == expected
     hands = Hand.objects.filter(table__round__tournament=restored).order_by("table", "number")
     expected = [
         (h["status"], h["doubled"], h["scores"])
@@ -249,6 +306,24 @@ def test_a_version_2_archive_imports_and_keeps_every_hands_result(
     assert any(scores is None for *_, scores in expected)  # a voided hand: no scores
     for hand in hands:
         assert hand_check_replays(hand=hand) == [], hand
+    assert _ranking(restored) == ranking
+
+
+def test_a_version_3_archive_imports_with_no_plan_and_no_exclusions(
+    eventful: tuple[str, Ranking],
+) -> None:
+    """An archive written before exclusions and the round plan (version 3) still imports:
+    no rounds planned, no exclusions, everything else as archived."""
+    text, ranking = eventful
+    old = factories.archive_as_version_3(json.loads(text))
+    assert old["version"] == 3 and "rounds_planned" not in old["tournament"]
+
+    restored = tournament_import(text=archive_dumps(old))
+
+    expected = archive_dumps(factories.archive_without_version_4(json.loads(text)))
+    assert archive_dumps(tournament_archive(tournament=restored)) == expected
+    assert restored.rounds_planned == 0
+    assert not HandExclusion.objects.filter(table__round__tournament=restored).exists()
     assert _ranking(restored) == ranking
 
 

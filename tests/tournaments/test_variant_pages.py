@@ -99,12 +99,12 @@ def test_every_page_of_a_variant_tournament_answers(
 def test_a_variant_tournament_round_trips_through_its_archive(
     profile: str, players: int, format: str, director_client: Any
 ) -> None:
-    """The archive (version 3) keeps the seat count, the per-seat arrays and a laizi board's
+    """The archive (version 4) keeps the seat count, the per-seat arrays and a laizi board's
     wild rank; importing it replays every hand to the same result."""
     tournament = play_tournament(profile, players, seed=1, format=format, rounds=1)
     text = director_client.get(f"/director/t/{tournament.slug}/export/archive.json").content
     data = json.loads(text)
-    assert data["version"] == 3
+    assert data["version"] == 4
     data["tournament"]["slug"] = f"{tournament.slug}-copy"
     copy = tournament_import(text=json.dumps(data))
     original = Hand.objects.filter(table__round__tournament=tournament).order_by(

@@ -22,6 +22,7 @@ from tournaments.models import (
     Hand,
     HandEvent,
     HandEventKind,
+    HandExclusion,
     Penalty,
     RefereeAssignment,
     Round,
@@ -34,10 +35,12 @@ from tournaments.models import (
 )
 
 ARCHIVE_FORMAT = "doudizhu-tournament-archive"
+#: 4: a table's ``exclusions`` (a director's exclusions of its hands) and the tournament's
+#: ``rounds_planned``;
 #: 3: per-seat arrays (a hand's ``seats``, ``doubled``, ``scores``; a board's ``seat_cards``)
 #: and a ``laizi`` board's ``wild_rank``;
-#: 2, the three-seat columns, is still read (``tournaments.archive.restore``).
-ARCHIVE_VERSION = 3
+#: 3 and 2 (the three-seat columns) are still read (``tournaments.archive.restore``).
+ARCHIVE_VERSION = 4
 
 TOURNAMENT_FIELDS = (
     "slug",
@@ -46,6 +49,7 @@ TOURNAMENT_FIELDS = (
     "format",
     "status",
     "hands_per_round",
+    "rounds_planned",
     "is_public",
     "requires_confirmation",
     "separate_clubs",
@@ -84,6 +88,9 @@ ROUND_LOG_FIELDS = ("kind", "reason")
 #: Payload keys that hold an entry's database id (archived as its registration order).
 PAYLOAD_ENTRY_KEYS = ("old_entry", "new_entry")
 PENALTY_FIELDS = ("points", "reason", "revoke_reason", "idempotency_key")
+#: An exclusion's ``hand`` is archived as the number of its table's hand (its ``number``),
+#: or null when the table had not played it (a missing hand).
+EXCLUSION_FIELDS = ("number", "state", "reason")
 
 
 def timestamp(value: datetime | None) -> str | None:
@@ -162,6 +169,20 @@ def tournament_archive(*, tournament: Tournament) -> dict[str, Any]:
                 "events": events_of.get(h.pk, []),
             }
         )
+    exclusions_of: dict[int, list[dict[str, Any]]] = {}
+    for ex in (
+        HandExclusion.objects.filter(table__round__tournament=tournament)
+        .select_related("hand", "recorded_by")
+        .order_by("table_id", "number")
+    ):
+        exclusions_of.setdefault(ex.table_id, []).append(
+            {
+                **{f: getattr(ex, f) for f in EXCLUSION_FIELDS},
+                "hand": ex.hand.number if ex.hand else None,
+                "recorded_by": _username(ex.recorded_by),
+                "recorded_at": timestamp(ex.recorded_at),
+            }
+        )
     referees = list(
         RefereeAssignment.objects.filter(round__tournament=tournament).select_related("user")
     )
@@ -180,6 +201,7 @@ def tournament_archive(*, tournament: Tournament) -> dict[str, Any]:
                         r.user.get_username() for r in referees if r.table_id == table.pk
                     ),
                     "hands": hands_of.get(table.pk, []),
+                    "exclusions": exclusions_of.get(table.pk, []),
                 }
             )
         rounds.append(
@@ -251,8 +273,9 @@ def tournament_archive(*, tournament: Tournament) -> dict[str, Any]:
 
 def round_archive(*, tournament: Tournament, round_number: int) -> dict[str, Any]:
     """One round's part of the archive: the tournament's header, entries and boards, that
-    round (tables, seats, hands with their event logs, its log) and the penalties given on
-    its hands.  For reading and filing; ``tournament_import`` takes whole archives only."""
+    round (tables, seats, hands with their event logs, exclusions, its log) and the
+    penalties given on its hands.  For reading and filing; ``tournament_import`` takes
+    whole archives only."""
     data = tournament_archive(tournament=tournament)
     data["rounds"] = [r for r in data["rounds"] if r["number"] == round_number]
     data["penalties"] = [

@@ -5,8 +5,11 @@ transaction, after checking everything — the shape of every field, and every h
 replayed by the one projection of the log (``replay.hand_replay``) and compared with the
 hand's stored summary (``SUMMARY_FIELDS``).  Any error names the
 line (unreadable JSON) or the field (``rounds[0].tables[2].hands[1].scores``) and
-imports nothing. Version 2 archives (three-seat columns) are read too: ``_from_version_2``
-turns them into version 3's arrays first.
+imports nothing. Older archives are read too: ``_from_version_2`` turns version 2's
+three-seat columns into version 3's arrays, ``_from_version_3`` gives a version-3 archive
+version 4's plan (none: ``rounds_planned`` 0) and exclusions (none) — what it had then.
+An exclusion is re-checked by ``hands.exclusions.exclusion_restore`` (the checks of
+``hand_exclude`` that do not depend on the moment it was made).
 """
 
 import json
@@ -26,6 +29,7 @@ from tournaments.archive.export import (
     ARCHIVE_VERSION,
     BOARD_FIELDS,
     EVENT_FIELDS,
+    EXCLUSION_FIELDS,
     HAND_FIELDS,
     PENALTY_FIELDS,
     PLAYER_FIELDS,
@@ -39,6 +43,7 @@ from tournaments.common.errors import ApplicationError
 from tournaments.common.roles import user_is_privileged
 from tournaments.common.seats import SEAT_COUNTS
 from tournaments.common.usernames import user_by_username
+from tournaments.hands.exclusions import exclusion_restore
 from tournaments.hands.replay import (
     SUMMARY_FIELDS,
     HandReplay,
@@ -54,6 +59,7 @@ from tournaments.models import (
     Hand,
     HandEvent,
     HandEventKind,
+    HandExclusion,
     HandSeatResult,
     Penalty,
     Player,
@@ -73,8 +79,9 @@ from tournaments.tournament.services import tournament_settings_check
 _REPLAY_ERRORS = (RuntimeError, RulesError, KeyError, IndexError, TypeError, ValueError)
 
 
-#: The archive versions this server reads: its own and version 2 (three-seat columns).
-READ_VERSIONS = (2, ARCHIVE_VERSION)
+#: The archive versions this server reads: its own, version 3 (no plan, no exclusions) and
+#: version 2 (three-seat columns).
+READ_VERSIONS = (2, 3, ARCHIVE_VERSION)
 #: Version 2 knew three-seat tables only.
 _V2_SEATS = 3
 #: Version 2's per-seat columns (``hand_<position>`` …), and the array each became in version 3.
@@ -130,6 +137,27 @@ def _from_version_2(data: dict[str, Any]) -> dict[str, Any]:
         rounds.append({**r, "tables": tables})
     if isinstance(data.get("rounds"), list):
         upgraded["rounds"] = rounds
+    return upgraded
+
+
+def _from_version_3(data: dict[str, Any]) -> dict[str, Any]:
+    """A version-3 archive as version 4 says it: no rounds planned (``rounds_planned`` 0,
+    the default of migration 0028) and no table with an exclusion (there were none)."""
+    upgraded = dict(data)
+    if isinstance(data.get("tournament"), dict):
+        upgraded["tournament"] = {"rounds_planned": 0, **data["tournament"]}
+    if isinstance(data.get("rounds"), list):
+        upgraded["rounds"] = [
+            {
+                **r,
+                "tables": [
+                    {"exclusions": [], **tb} if isinstance(tb, dict) else tb for tb in r["tables"]
+                ],
+            }
+            if isinstance(r, dict) and isinstance(r.get("tables"), list)
+            else r
+            for r in data["rounds"]
+        ]
     return upgraded
 
 
@@ -382,6 +410,8 @@ class _Restore:
             raise ArchiveError("version", f"expected one of {list(READ_VERSIONS)}")
         if data["version"] == 2:
             data = _from_version_2(data)
+        if data["version"] in (2, 3):
+            data = _from_version_3(data)
         t = _get(data, "tournament", "(top)", dict)
         fields = _fields(Tournament, t, TOURNAMENT_FIELDS, "tournament")
         settings_check(fields)
@@ -516,10 +546,35 @@ class _Restore:
                 RefereeAssignment.objects.create(
                     round=round_, table=table, user=self.referee(name, f"{tw}.referees")
                 )
+            hands = {}
             for k, h in enumerate(_list(tb, "hands", tw)):
                 hand = self.hand(tournament, table, seats, h, f"{tw}.hands[{k}]", boards)
                 self.hands[(round_.number, table.number, hand.number)] = hand
+                hands[hand.number] = hand
+            for k, ex in enumerate(_list(tb, "exclusions", tw)):
+                self.exclusion(table, hands, ex, f"{tw}.exclusions[{k}]")
         return round_
+
+    def exclusion(self, table: Table, hands: dict[int, Hand], ex: Any, where: str) -> None:
+        """One of the table's exclusions, re-checked by ``exclusion_restore``."""
+        fields = _fields(HandExclusion, ex, EXCLUSION_FIELDS, where)
+        number = _get(ex, "hand", where, int, null=True)
+        if number is not None and number not in hands:
+            raise ArchiveError(f"{where}.hand", f"no hand {number} at the table")
+        try:
+            exclusion_restore(
+                table=table,
+                hand=None if number is None else hands[number],
+                **fields,
+                recorded_by=self.user(ex.get("recorded_by"), f"{where}.recorded_by"),
+                recorded_at=_when_required(ex, "recorded_at", where),
+            )
+        except ApplicationError as exc:
+            fields_named = exc.extra.get("fields")
+            field = next(iter(fields_named), "") if isinstance(fields_named, dict) else ""
+            raise ArchiveError(
+                f"{where}.{field}" if field else where, exc.message.removeprefix(f"{field}: ")
+            ) from exc
 
     def hand(
         self,

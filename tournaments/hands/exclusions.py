@@ -5,6 +5,7 @@ a retry with the same reason answers the exclusion already made, another reason 
 It changes no score; it bumps the tournament's log version (the public standings list it)
 and so is refused once the final standings are published (``results_final``)."""
 
+from datetime import datetime
 from typing import Any
 
 from django.db import transaction
@@ -16,7 +17,7 @@ from tournaments.common.roles import user_is_director
 from tournaments.common.validation import invalid, reason_check
 from tournaments.hands.gate import Unsettled, results_gate
 from tournaments.hands.results import tournament_scores_changed
-from tournaments.models import Hand, HandExclusion, Round, Table, Tournament
+from tournaments.models import ExcludedState, Hand, HandExclusion, Round, Table, Tournament
 from tournaments.models.hands import COUNTED_CONFIRMATIONS, COUNTED_STATUSES
 
 
@@ -39,17 +40,66 @@ def exclusion_write(*, unsettled: Unsettled, reason: str, recorded_by: Any) -> H
     return exclusion
 
 
+def exclusion_input_check(*, number: Any, reason: Any) -> str:
+    """What an exclusion is given, wherever it comes from (a director, an archive): a hand
+    number, 1 or more, and a reason (``reason_check``); answers the reason as stored."""
+    reason = reason_check(reason)
+    if type(number) is not int or number < 1:
+        raise invalid("hand", _("must be a hand number, 1 or more."))
+    return reason
+
+
+def exclusion_restore(
+    *,
+    table: Table,
+    number: Any,
+    hand: Hand | None,
+    state: Any,
+    reason: Any,
+    recorded_by: Any,
+    recorded_at: datetime,
+) -> HandExclusion:
+    """An archived exclusion written back (``tournaments.archive.restore``, in its
+    transaction): what ``hand_exclude`` checks that does not depend on the moment it was
+    made — the number and the reason (``exclusion_input_check``, the reason as stored), a
+    state of a hand that did not count, ``missing`` exactly when no hand is named (the gate's
+    lines: ``gate.table_lines``), the hand the table's of that number, once per table and
+    number. The hand may count now (it may have been settled after it was excluded). No
+    version bump: the archive carries the tournament's log version."""
+    if exclusion_input_check(number=number, reason=reason) != reason:
+        raise invalid("reason", _("must not begin or end with white space."))
+    if state not in ExcludedState.values:
+        raise invalid("state", _("must be a state of a hand that does not count."))
+    if (state == ExcludedState.MISSING) != (hand is None):
+        raise invalid("state", _("is missing exactly when the table has not played the hand."))
+    if hand is not None and (hand.table_id != table.pk or hand.number != number):
+        raise invalid("hand", _("must be the table's hand of that number."))
+    if HandExclusion.objects.filter(table=table, number=number).exists():
+        raise ApplicationError(
+            "hand_already_excluded",
+            _("Table %(table)s, hand %(hand)s is already excluded: %(reason)s")
+            % {"table": table.number, "hand": number, "reason": reason},
+        )
+    return HandExclusion.objects.create(
+        table=table,
+        number=number,
+        hand=hand,
+        state=state,
+        reason=reason,
+        recorded_by=recorded_by,
+        recorded_at=recorded_at,
+    )
+
+
 @transaction.atomic
 def hand_exclude(*, table: Table, number: Any, reason: Any, recorded_by: Any) -> HandExclusion:
     """Exclude hand ``number`` of ``table`` from the results, with a reason: a hand that does
     not count yet, or one the table has not played. Only a director. Exactly once: the same
     exclusion again answers the one made; another reason for it is refused
     (``hand_already_excluded``); a hand that counts is refused (``hand_counts``)."""
-    reason = reason_check(reason)
+    reason = exclusion_input_check(number=number, reason=reason)
     if not user_is_director(recorded_by):
         raise ApplicationError("director_required", _("Only a director can exclude a hand."))
-    if type(number) is not int or number < 1:
-        raise invalid("hand", _("must be a hand number, 1 or more."))
     # The round's row orders exclusions against each other and against closing the round.
     round_id = Table.objects.filter(pk=table.pk).values_list("round_id", flat=True).get()
     round_ = Round.objects.select_for_update().select_related("tournament").get(pk=round_id)

@@ -251,6 +251,128 @@ def test_waking_sends_at_once_and_versions_follow_the_queue(page: Page) -> None:
     assert (result["v1"], result["v2"]) == (11, 12)
 
 
+# A write tapped while the sender is still busy with an answer (its hook awaits: the hand
+# read again, the table's hands...): the referee tapping d, as enqueue does (push, then
+# flush without waiting). The answers: a's, then d's.
+_TAP_DURING = """
+    const tapD = () => {
+      s.queue.push({ key: 'd', url: '/api/v1/hands/1/actions/', body: { seat: 2, bid: 3 },
+                     label: 'bid d', handId: 1, version: 5 });
+      s.sender.flush();
+    };
+    const during = (name) => {
+      const was = s.sender.hooks[name];
+      let tapped = false;
+      s.sender.hooks[name] = async (...args) => {
+        if (was) await was(...args);
+        await null;  // the hook is still running (it awaits a read)
+        if (!tapped) { tapped = true; tapD(); }
+        await null;
+      };
+    };
+"""
+
+
+@pytest.mark.parametrize(
+    ("status", "code", "hook", "first"),
+    [
+        (422, "wild_reading_required", "refused", "refused:a"),
+        (409, "hand_closed", "refused", "refused:a"),
+        (409, "version_conflict", "conflict", "conflict:a"),
+        (200, None, "done", "done:a"),
+        (200, None, "idle", "done:a"),
+    ],
+)
+def test_a_write_tapped_while_an_answer_is_handled_is_sent_once_it_is(
+    page: Page, status: int, code: str | None, hook: str, first: str
+) -> None:
+    """The bug: a reading tapped while the sender handled a refusal (nothing else waiting)
+    sat in the queue until something else woke the sender. It is sent once the handling
+    ends: one post, its own key, nothing held."""
+    result = _run_with(
+        page,
+        """
+        const s = setup([answer(arg.status, arg.code ? { code: arg.code, message: 'no' } : {}),
+                         answer(200, {})]);
+        s.queue.remove('b'); s.queue.remove('c');
+        """
+        + _TAP_DURING
+        + """
+        during(arg.hook);
+        await s.sender.flush();
+        return { keys: s.fake.posts.map((p) => p.options.key), left: s.keys(), calls: s.calls,
+                 held: s.queue.held(), flushing: s.sender.flushing };
+        """,
+        {"status": status, "code": code, "hook": hook},
+    )
+    assert result == {
+        "keys": ["a", "d"],
+        "left": [],
+        "calls": [result["calls"][0], "done:d"],
+        "held": False,
+        "flushing": None,
+    }
+    assert result["calls"][0] == first
+
+
+@pytest.mark.parametrize(("status", "code"), [(422, "out_of_turn"), (409, "version_conflict")])
+def test_a_write_tapped_while_a_refusal_holds_the_queue_waits_behind_the_held_ones(
+    page: Page, status: int, code: str
+) -> None:
+    """A refusal with writes typed after it holds them; a write tapped while the refusal is
+    handled waits behind them (order kept), and Send now sends them all, each once with its
+    own key, in order."""
+    result = _run_with(
+        page,
+        """
+        const s = setup([answer(arg.status, { code: arg.code, message: 'no' }),
+                         answer(200, {}), answer(200, {}), answer(200, {})]);
+        """
+        + _TAP_DURING
+        + """
+        during(arg.status === 422 ? 'refused' : 'conflict');
+        await s.sender.flush();
+        const whileHeld = { posts: s.fake.posts.length, left: s.keys(), held: s.queue.held() };
+        s.queue.setHeld(false);  // Send now
+        await s.sender.wake();
+        return { whileHeld, keys: s.fake.posts.map((p) => p.options.key), left: s.keys(),
+                 calls: s.calls.slice(1) };
+        """,
+        {"status": status, "code": code},
+    )
+    assert result["whileHeld"] == {"posts": 1, "left": ["b", "c", "d"], "held": True}
+    assert result["keys"] == ["a", "b", "c", "d"]
+    assert result["left"] == []
+    assert result["calls"] == ["done:b", "done:c", "done:d"]
+
+
+def test_flushes_asked_while_sending_send_each_write_once_in_order(page: Page) -> None:
+    """Many flushes asked while one is under way (taps, the 'online' event) make no second
+    sender: every write posted once, oldest first."""
+    result = _run(
+        page,
+        """
+        const s = setup([answer(200, {}), answer(200, {}), answer(200, {}), answer(200, {})]);
+        s.sender.hooks.done = async (item) => {
+          s.calls.push('done:' + item.key);
+          if (item.key === 'a') {
+            s.queue.push({ key: 'd', url: '/u/', body: {}, label: 'd', handId: 1, version: 8 });
+            s.sender.flush(); s.sender.wake(); s.sender.flush();
+          }
+        };
+        const first = s.sender.flush();
+        const second = s.sender.flush();
+        await Promise.all([first, second]);
+        return { keys: s.fake.posts.map((p) => p.options.key), left: s.keys(), calls: s.calls };
+        """,
+    )
+    assert result == {
+        "keys": ["a", "b", "c", "d"],
+        "left": [],
+        "calls": ["done:a", "done:b", "done:c", "done:d"],
+    }
+
+
 def test_the_provisional_continuation_of_queued_plays(page: Page) -> None:
     """What the screen shows while writes wait: the seat after them (going round the hand's
     seats, one "doubled" flag each), the play they leave to beat (two passes give a free

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, Route, expect
 
 from tests.api.helpers import assign, playing_table, referee_user
 from tests.browser.console.conftest import phone_context as _phone
@@ -148,4 +148,57 @@ def test_wild_cards_without_a_declaration_are_asked_about_never_read_silently(
         {"seat": 0, "play": "8887", "as": "8887"},
     ]
     assert Hand.objects.get(pk=hand.pk).bombs == 1  # the soft bomb only
+    context.close()
+
+
+def test_a_reading_tapped_while_the_refusal_is_still_handled_is_recorded(
+    live_server: Any, console_browser: Browser, http_cookies: None
+) -> None:
+    """The readings are offered with the refusal, while the console still reads the table's
+    hands after it (held here): the reading tapped then waits in the queue, nothing recorded,
+    and is sent once that read is answered, without another tap or wake (the sender goes
+    round once more), recorded once."""
+    table = playing_table(name="Wild-card club", slug="wild-busy", rule_profile="laizi")
+    referee = referee_user("wild-busy-ref")
+    referee.set_password(PASSWORD)
+    referee.save()
+    assign(referee, table)
+    hand = hand_create(table=table, physical_cards=True, first_bidder=0)
+    context = _phone(console_browser, live_server, "en")
+    page = context.new_page()
+    page.goto("/referee/login/")
+    page.fill("input[name=username]", referee.username)
+    page.fill("input[name=password]", PASSWORD)
+    page.click("button[type=submit]")
+    expect(page.locator("#app h1")).to_have_text(TEXT["en"]["tables"])
+    page.click("button.table-open")
+    page.click("button.action[data-action=bid][data-value='3']")
+    _version(page, 1)
+    for version in (2, 3):
+        page.click("button.action[data-action=double][data-value='false']")
+        _version(page, version)
+    page.click("#wild-entry button[data-wild='7']")
+    _version(page, 4)
+
+    held: list[Route] = []
+
+    def hold_the_table_read(route: Route) -> None:
+        if route.request.method == "GET" and not held:
+            held.append(route)  # answered below, once the reading is tapped
+        else:
+            route.continue_()
+
+    context.route(f"**/api/v1/tables/{table.pk}/", hold_the_table_read)
+    _tap(page, "5557")
+    page.click("form.composer button.play")
+    page.click("#readings button.reading[data-as='5555']")
+    expect(page.locator("#queue li.queued")).to_have_count(1)
+    page.wait_for_timeout(500)  # time for a wrong send to happen: none may
+    assert not HandEvent.objects.filter(hand=hand, kind="play").exists()
+    assert len(held) == 1
+    held[0].continue_()
+    _version(page, 5)
+    expect(page.locator("#queue li.queued")).to_have_count(0)
+    bomb = HandEvent.objects.filter(hand=hand, kind="play").get()
+    assert bomb.payload["action"] == {"seat": 0, "play": "5557", "as": "5555"}
     context.close()

@@ -305,15 +305,14 @@ const sender = new Sender({
       showVerdict(ctx, false, item.label, message);
       await reloadHand();
       if (item.body && typeof item.body.seat === "number") state.seat = item.body.seat;
-      show();
-      await ctx.do.afterWrite(item, answer);
       // Cards with a wild card whose reading the server will not choose: its readings, offered
-      // once the sender is done with the refusal (a write tapped sooner would wait).
+      // with the refusal (one tapped while the sender still handles it is sent when it is done).
       const wild = answer.data && answer.data.code === "wild_reading_required" && answer.data.details;
       if (wild && Array.isArray(wild.readings)) {
         state.readings = { handId: item.handId, seat: item.body.seat, text: item.body.play, readings: wild.readings, explicit: true };
-        show();
       }
+      show();
+      await ctx.do.afterWrite(item, answer);
     },
     async conflict(item) {
       const seen = new Set(((state.hand && state.hand.events) || []).map((e) => e.seq));

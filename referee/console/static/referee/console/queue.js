@@ -7,7 +7,15 @@
  * What happens to an item depends on its answer's class (api.js): done → removed; refused
  * or conflict → removed, the ones after it held back until the referee sends or discards
  * them; auth → everything kept, sending paused until the referee has signed in again;
- * retry → kept, sent again after a backoff. */
+ * retry → kept, sent again after a backoff.
+ *
+ * One sender at a time: a flush asked while one is under way (a write tapped while an answer
+ * is handled, the hand read again after a refusal, say; the 'online' event) makes that one
+ * look at the queue once more when it ends, so the write is sent then, once, in its turn.
+ * What is held is decided when a refusal comes back: the writes waiting then (typed before
+ * the referee could see it) are held; a write added after it, while it is shown or later, is
+ * the referee's new decision and is sent, unless writes are held, which it then waits
+ * behind (order is kept: Send now sends them all, Discard discards them all). */
 
 import { AUTH, CONFLICT, DONE, REFUSED, RETRY, classify, retryDelay } from "./api.js";
 
@@ -110,6 +118,7 @@ export class Sender {
     this.schedule = schedule || ((fn, ms) => setTimeout(fn, ms));
     this.cancel = cancel || ((id) => clearTimeout(id));
     this.flushing = null;
+    this.again = false; // a flush was asked while one was under way: look once more
     this.attempt = 0;
     this.timer = null;
     this.signedOut = false;
@@ -132,12 +141,24 @@ export class Sender {
     this.signedOut = false;
     return this.wake();
   }
+  /** Send what can be sent; the answer settles when the sender is idle again. Asked while a
+   * flush is under way (its answers being handled), that flush goes round once more before
+   * it ends: never two senders, never a write left waiting for another wake. */
   flush() {
-    if (this.flushing) return this.flushing;
-    this.flushing = this.run().finally(() => {
+    if (this.flushing) {
+      this.again = true;
+      return this.flushing;
+    }
+    this.flushing = this.drain().finally(() => {
       this.flushing = null;
     });
     return this.flushing;
+  }
+  async drain() {
+    do {
+      this.again = false;
+      await this.run();
+    } while (this.again);
   }
   async run() {
     for (;;) {
@@ -174,7 +195,8 @@ export class Sender {
         await this.hook("done", item, answer, { reconnected });
         continue;
       }
-      // REFUSED or CONFLICT: the ones typed after it wait for the referee.
+      // REFUSED or CONFLICT: the ones typed after it, waiting now, wait for the referee (one
+      // added while the refusal is handled is a new decision: sent then, unless these are held).
       if (kind === REFUSED && item.handId) this.queue.unshift(item.handId);
       if (this.queue.items().length) this.queue.setHeld(true);
       await this.hook(kind === CONFLICT ? "conflict" : "refused", item, answer);

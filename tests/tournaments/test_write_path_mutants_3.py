@@ -32,7 +32,7 @@ from tournaments.hands.write import (
     result_entry,
 )
 from tournaments.hands.writing import hand_written
-from tournaments.models import Board, Hand, HandEvent, RoundBoard, Table, Tournament
+from tournaments.models import Board, Hand, HandEvent, RoundBoard, Table
 from tournaments.seating.services import seat_remove
 
 pytestmark = pytest.mark.django_db
@@ -296,7 +296,7 @@ def test_a_hand_from_the_movement_with_another_source_is_refused(source: dict[st
 
 def test_no_hand_starts_once_the_tournament_is_finished() -> None:
     table = factories.seated_table()
-    Tournament.objects.filter(pk=table.round.tournament_id).update(status="finished")
+    factories.tournament_set(table.round.tournament_id, status="finished")
     assert _start_refused(table) == (
         "results_final",
         "The final standings are published: the results are locked. A director can reopen "

@@ -273,6 +273,9 @@ class _Rollback(Exception):
 def _read_world(profile: str, seed: int) -> World:
     for cache in caches.all():
         cache.clear()
+    # Both worlds start from the same ids, whatever the tests before this one left in the
+    # sequences (PostgreSQL keeps a rolled-back test's numbers).
+    _reset_sequences()
     world: World | None = None
     try:
         with transaction.atomic():

@@ -273,3 +273,19 @@ def test_an_answer_that_sets_a_cookie_is_never_stored(proxy: Proxy) -> None:
         status, cache, _ = proxy.get(path)
         assert status == 200 and cache == "MISS"
     assert proxy.app.seen[path] == 3
+
+
+def test_several_web_nodes_are_one_upstream() -> None:
+    """NGINX_UPSTREAM may name several nodes ("a; server b", the README's "Running on several
+    machines"; bench/event_load.py --nodes): one upstream, a server line each."""
+    root = Path(tempfile.mkdtemp(prefix="doudizhu-nodes-"))
+    try:
+        _nginx.prepare(
+            root, listen="127.0.0.1:8399", upstreams=["127.0.0.1:8301", "10.0.0.12:8000"]
+        )
+        rendered = (root / "conf.d" / "default.conf").read_text(encoding="utf-8")
+        assert "server 127.0.0.1:8301; server 10.0.0.12:8000;" in rendered
+        checked = subprocess.run(_nginx.command(root, "-t", "-q"), capture_output=True)
+        assert checked.returncode == 0 and not checked.stderr, checked.stderr
+    finally:
+        shutil.rmtree(root, ignore_errors=True)

@@ -1,22 +1,31 @@
 """A real event under load: a 1,000-player round of three hands at 334 tables, watched.
 
-As in production: gunicorn (config/gunicorn.py) on PostgreSQL in a fresh database of its
-own, a real Celery worker on Redis computing the standings every finished hand queues, and
-the public pages polled by spectators exactly as their script polls them (the live board
-every 3 s and the standings every 10 s, each a conditional GET of the page's fragment with
-If-None-Match, after one full page load).
+As in production: nginx in front (the OS nginx running config/nginx.conf.template rendered as
+compose renders it, bench/_nginx.py: buffering, the audience's page cache; --no-proxy sends the
+clients straight to gunicorn, as before), gunicorn (config/gunicorn.py) on PostgreSQL in a
+fresh database of its own, a real Celery worker on Redis computing the standings every
+finished hand queues, and the public pages polled by 2,000 spectators exactly as their script
+polls them (the live board every 3 s and the standings every 10 s, each a conditional GET of
+the page's fragment with If-None-Match, after one full page load). --nodes N runs N
+application nodes, each its own gunicorn and its own Celery worker (no process shared), behind
+one nginx upstream of N servers, on the one PostgreSQL and the one Redis.
 
 The round: every table starts its first hand within the first 10 s (server-dealt), then its
 referee enters one action every 5 s ± 2 s (a hand of about 40 actions takes 3-5 minutes,
 as at a real table) and starts the next hand when one ends, until the round's three hands
 are done. About 2 % of the writes are refused on purpose (they must answer 4xx with a
-code) and about 2 % are sent twice with the same Idempotency-Key (the retry must answer
-the original).
+code), about 2 % are sent twice with the same Idempotency-Key (the retry must answer the
+original), and about 2 % race: sent at once on two connections with two keys (through nginx
+they may reach two nodes), one must win and the other be refused with a code.
 
 Prints accepted actions/s; p50/p95/p99 per kind of write (start, bid, double, redouble,
 play, pass, refused, retry) and per page; failures; how far the standings fell behind the
 log (sampled every 0.5 s: the time since the oldest finished hand the published standings
-do not include yet); and checks every stored hand against its log. Then, with --step,
+do not include yet); what nginx's cache did for the pages (X-Cache); and the event's checks,
+each [ok] or [FAIL]: writes and pages p99 under --p99, no failure, the standings never more
+than 2 s behind the log, every write stored once (hands and actions stored = starts and
+actions answered), the standings converged on the whole log; then every stored hand against
+its log. It exits 1 when a check fails. Then, with --step,
 steps the number of tables up (a fixed time per level, same pace, spectators in the same
 proportion) and prints the largest event that keeps p99 under --p99 ms with no failure;
 --step-up does only that, from 50 tables up (STEP_UP_LEVELS), without the event itself.
@@ -28,10 +37,14 @@ production uses (docker-compose.yml: redis://redis:6379/2): pass it to measure a
 
     DATABASE_URL=postgres://doudizhu@127.0.0.1:5432/postgres python bench/event_load.py
 
-Options: --tables 334 --spectators 500 --hands 3 --think 5 --jitter 2 --start-window 10
---step 334,500,700,1000 --step-up --step-budget 90 --p99 250 --workers 3 --threads 4
---port 8712 --db doudizhu_event --broker redis://127.0.0.1:6379/12 --cache URL --costs
-(each kind of request's CPU time in the web workers, the Celery worker's). The load
+(``make bench-event`` runs it with --costs and the shared cache in Redis.)
+
+Options: --tables 334 --spectators 2000 --nodes 1 --no-proxy --nginx-workers auto --hands 3
+--think 5 --jitter 2 --start-window 10 --step 334,500,700,1000 --step-up --step-budget 90
+--p99 250 --workers 3 --threads 4 (a node's gunicorn)
+--port 8712 (nginx's; the nodes take the next ports) --db doudizhu_event --broker
+redis://127.0.0.1:6379/12 --cache URL --costs (each kind of request's CPU time in the web
+workers; the Celery workers', nginx's, PostgreSQL's and the client's CPU seconds). The load
 average is printed with the numbers: on a shared machine they are noisy.
 """
 

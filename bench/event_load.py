@@ -352,8 +352,9 @@ async def run_event(
     await asyncio.gather(*playing, return_exceptions=True)
     wall = time.perf_counter() - t0
     # The standings catch up with the last hands while the spectators still watch.
-    settle = time.monotonic() + 30
-    while lags and lags[-1] > 0 and time.monotonic() < settle:
+    # Two samples taken after the last write first: the one before may predate it.
+    settle, ended = time.monotonic() + 30, len(lags)
+    while (len(lags) < ended + 2 or lags[-1] > 0) and time.monotonic() < settle:
         await asyncio.sleep(0.5)
     stop.set()
     await asyncio.gather(*watching, sampler)
@@ -505,17 +506,21 @@ def stored_once(tournament_id: int, stats: Stats) -> tuple[bool, str]:
     )
 
 
-def standings_converged(tournament_id: int) -> tuple[bool, str]:
-    """The published standings include the whole log."""
+def standings_converged(tournament_id: int, wait: float = 30.0) -> tuple[bool, str]:
+    """The published standings include the whole log (within ``wait`` seconds of the end)."""
     from django.db.models import Max
 
     from tournaments.models import StandingSnapshot, Tournament
 
-    log = Tournament.objects.values_list("log_version", flat=True).get(pk=tournament_id)
-    shown = StandingSnapshot.objects.filter(tournament_id=tournament_id).aggregate(
-        v=Max("log_version")
-    )["v"]
-    return shown == log, f"log version {log}, standings at {shown}"
+    deadline = time.monotonic() + wait
+    while True:
+        log = Tournament.objects.values_list("log_version", flat=True).get(pk=tournament_id)
+        shown = StandingSnapshot.objects.filter(tournament_id=tournament_id).aggregate(
+            v=Max("log_version")
+        )["v"]
+        if shown == log or time.monotonic() > deadline:
+            return shown == log, f"log version {log}, standings at {shown}"
+        time.sleep(0.5)
 
 
 def verdict(stats: Stats, lags: list[float], tournament_id: int, p99_ms: float) -> bool:

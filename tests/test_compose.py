@@ -364,6 +364,7 @@ def test_the_proxy_caches_public_pages_only(nginx: list[Any], services: dict[str
     families = child(nginx, "map", "$uri", "$doudizhu_private_path")
     assert ("default", ["0"]) in families
     assert ('"~^/(referee|director|admin|api)(/|$)"', ["1"]) in families
+    assert ('"~^/(healthz|i18n/)"', ["1"]) in families
     path = directives(nginx, "proxy_cache_path")[0]
     assert path[0] == "${NGINX_CACHE_PATH}" and "keys_zone=doudizhu_pages:10m" in path
     proxy = services["proxy"]

@@ -5,11 +5,11 @@ the OS nginx in front of a small HTTP server standing for gunicorn that marks *e
 cacheable (``Cache-Control: public, max-age=…`` with an ETag and ``Vary: Accept-Language,
 Cookie, Accept-Encoding``), even under /api/ or to a signed-in request, and counts the
 requests that reach it. Whatever the application says, the proxy must never serve from its
-cache nor store: the private families (/referee/, /director/, /admin/, /api/, /healthz), a
-request carrying the session cookie or an Authorization header, an answer with Set-Cookie.
-Public pages: one request to the application per key and second however many ask at once,
-and a language never served to a request that asked for another (the language each request
-gets is the one Django's LocaleMiddleware picks for it, computed here by Django itself).
+cache nor store: the private families (/referee/, /director/, /admin/, /api/; /healthz and
+/i18n/ too), a request carrying the session cookie or an Authorization header, an answer with
+Set-Cookie. Public pages: one request to the application per key and second however many
+ask at once, and a language never served to a request that asked for another (the language
+each request gets is the one Django's LocaleMiddleware picks for it, computed by Django).
 
 The same rules through the real application: tests/browser/test_proxy.py.
 """
@@ -232,6 +232,7 @@ PRIVATE_PATHS = [
     "/%61pi/v1/hands/1/",  # /api/ spelt with an escape: the same route to Django
     "//api/v1/hands/1/",
     "/healthz",
+    "/i18n/setlang/",  # the language switch answers with its cookie
 ]
 
 

@@ -22,7 +22,8 @@ the update to the spectator having it).
     python bench/push_vs_poll.py [--spectators 2000] [--seconds 30] [--update 1] [--size 6000]
 
 Measured on the shared 2-core development machine (load 8, other work running: noisy), two
-runs of --spectators 1000 --seconds 20 (the integrator reruns it on a quiet machine):
+runs of --spectators 1000 --seconds 20 (the first run printed CPU s/s and counts only: its
+two µs columns are computed from them; the integrator reruns it on a quiet machine):
 
              way  specs delivered   CPU s/s  µs/spectator   µs/update    age s   p95 s
    poll (cached)   1000      6372     0.025          25.0        78.5     1.15    2.12

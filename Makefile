@@ -5,6 +5,7 @@
 #   make test    run the test suite (extra pytest arguments: make test PYTEST_ARGS="-k foo -x")
 #   make lint    ruff check + mypy
 #   make bench   run every bench/*.py (those marked "needs PostgreSQL" only with DATABASE_URL=postgres://...)
+#   make bench-event  the 1,000-player event through nginx (needs DATABASE_URL=postgres://..., Redis, nginx)
 #   make lock    regenerate requirements.lock (runtime) and requirements-dev.lock from pyproject.toml
 #   make rules-docs  refresh docs/rules/ (SPEC, PROTOCOL, vectors) from the upstream ../shared/rules/
 #   make messages    update and compile the 简体中文 catalogue (needs GNU gettext)
@@ -33,7 +34,7 @@ LOCK_HEADER_2 := \# installs. Development tools are pinned in requirements-dev.l
 DEV_LOCK_HEADER_1 := \# Development and test tools, fully pinned (one name==version per line), on top of the runtime
 DEV_LOCK_HEADER_2 := \# pins of requirements.lock; `make install` installs this file. Regenerate both: make lock
 
-.PHONY: help install run test lint bench lock rules-docs messages clean distclean
+.PHONY: help install run test lint bench bench-event lock rules-docs messages clean distclean
 
 help:
 	@sed -n 's/^#   //p' $(MAKEFILE_LIST)
@@ -77,6 +78,17 @@ bench: install
 		echo "==> $(BIN)/python $$f"; \
 		PYTHONPATH=.$${PYTHONPATH:+:$$PYTHONPATH} $(BIN)/python "$$f"; \
 	done
+
+# bench/event_load.py as deployed: 334 tables (1,002 players), 2,000 spectators, through the OS
+# nginx running config/nginx.conf.template (rendered as compose renders it), the shared cache in
+# Redis, each kind of request's CPU. More options: make bench-event BENCH_EVENT_ARGS="--nodes 2"
+BENCH_EVENT_ARGS ?=
+BENCH_EVENT_CACHE ?= redis://127.0.0.1:6379/11
+bench-event: install
+	@if [[ "$${DATABASE_URL:-}" != postgres* ]]; then \
+		echo "bench-event: needs PostgreSQL (make bench-event DATABASE_URL=postgres://...)" >&2; exit 2; fi
+	PYTHONPATH=.$${PYTHONPATH:+:$$PYTHONPATH} $(BIN)/python bench/event_load.py \
+		--tables 334 --spectators 2000 --costs --cache $(BENCH_EVENT_CACHE) $(BENCH_EVENT_ARGS)
 
 # Resolve pyproject.toml's dependencies with the dev extra in a throwaway venv and freeze them
 # (setuptools too: the dev extra asks for it); then install the runtime dependencies alone, held

@@ -1,22 +1,31 @@
 """A real event under load: a 1,000-player round of three hands at 334 tables, watched.
 
-As in production: gunicorn (config/gunicorn.py) on PostgreSQL in a fresh database of its
-own, a real Celery worker on Redis computing the standings every finished hand queues, and
-the public pages polled by spectators exactly as their script polls them (the live board
-every 3 s and the standings every 10 s, each a conditional GET of the page's fragment with
-If-None-Match, after one full page load).
+As in production: nginx in front (the OS nginx running config/nginx.conf.template rendered as
+compose renders it, bench/_nginx.py: buffering, the audience's page cache; --no-proxy sends the
+clients straight to gunicorn, as before), gunicorn (config/gunicorn.py) on PostgreSQL in a
+fresh database of its own, a real Celery worker on Redis computing the standings every
+finished hand queues, and the public pages polled by 2,000 spectators exactly as their script
+polls them (the live board every 3 s and the standings every 10 s, each a conditional GET of
+the page's fragment with If-None-Match, after one full page load). --nodes N runs N
+application nodes, each its own gunicorn and its own Celery worker (no process shared), behind
+one nginx upstream of N servers, on the one PostgreSQL and the one Redis.
 
 The round: every table starts its first hand within the first 10 s (server-dealt), then its
 referee enters one action every 5 s ± 2 s (a hand of about 40 actions takes 3-5 minutes,
 as at a real table) and starts the next hand when one ends, until the round's three hands
 are done. About 2 % of the writes are refused on purpose (they must answer 4xx with a
-code) and about 2 % are sent twice with the same Idempotency-Key (the retry must answer
-the original).
+code), about 2 % are sent twice with the same Idempotency-Key (the retry must answer the
+original), and about 2 % race: sent at once on two connections with two keys (through nginx
+they may reach two nodes), one must win and the other be refused with a code.
 
 Prints accepted actions/s; p50/p95/p99 per kind of write (start, bid, double, redouble,
 play, pass, refused, retry) and per page; failures; how far the standings fell behind the
 log (sampled every 0.5 s: the time since the oldest finished hand the published standings
-do not include yet); and checks every stored hand against its log. Then, with --step,
+do not include yet); what nginx's cache did for the pages (X-Cache); and the event's checks,
+each [ok] or [FAIL]: writes and pages p99 under --p99, no failure, the standings never more
+than 2 s behind the log, every write stored once (hands and actions stored = starts and
+actions answered), the standings converged on the whole log; then every stored hand against
+its log. It exits 1 when a check of the event (not of a step) fails. Then, with --step,
 steps the number of tables up (a fixed time per level, same pace, spectators in the same
 proportion) and prints the largest event that keeps p99 under --p99 ms with no failure;
 --step-up does only that, from 50 tables up (STEP_UP_LEVELS), without the event itself.
@@ -28,10 +37,14 @@ production uses (docker-compose.yml: redis://redis:6379/2): pass it to measure a
 
     DATABASE_URL=postgres://doudizhu@127.0.0.1:5432/postgres python bench/event_load.py
 
-Options: --tables 334 --spectators 500 --hands 3 --think 5 --jitter 2 --start-window 10
---step 334,500,700,1000 --step-up --step-budget 90 --p99 250 --workers 3 --threads 4
---port 8712 --db doudizhu_event --broker redis://127.0.0.1:6379/12 --cache URL --costs
-(each kind of request's CPU time in the web workers, the Celery worker's). The load
+(``make bench-event`` runs it with --costs and the shared cache in Redis.)
+
+Options: --tables 334 --spectators 2000 --nodes 1 --no-proxy --nginx-workers auto --hands 3
+--think 5 --jitter 2 --start-window 10 --step 334,500,700,1000 --step-up --step-budget 90
+--p99 250 --workers 3 --threads 4 (a node's gunicorn)
+--port 8712 (nginx's; the nodes take the next ports) --db doudizhu_event --broker
+redis://127.0.0.1:6379/12 --cache URL --costs (each kind of request's CPU time in the web
+workers; the Celery workers', nginx's, PostgreSQL's and the client's CPU seconds). The load
 average is printed with the numbers: on a shared machine they are noisy.
 """
 
@@ -59,7 +72,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench import _postgres  # noqa: E402
+from bench import _nginx, _postgres  # noqa: E402
 from bench._celery import worker_start  # noqa: E402
 from bench.api_load import (  # noqa: E402
     Connection,
@@ -67,6 +80,7 @@ from bench.api_load import (  # noqa: E402
     fresh_database,
     percentile,
     referee_with_token,
+    request,
     seated_round,
     server_environment,
     start_gunicorn,
@@ -74,6 +88,9 @@ from bench.api_load import (  # noqa: E402
 
 REFUSED_SHARE = 0.02
 RETRY_SHARE = 0.02
+#: Writes sent twice at once on two connections with two keys (two phones tapping the same
+#: action): exactly one may win, the other is refused with a code.
+RACE_SHARE = 0.02
 LIVE_POLL_S = 3.0  # templates/public/live.html data-interval
 STANDINGS_POLL_S = 10.0  # templates/public/standings.html data-interval
 #: --step-up's table counts: from a small event up to three times the 1,000-player one
@@ -87,7 +104,10 @@ class Stats:
     writes: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
     pages: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
     accepted: int = 0
+    started: int = 0
+    races: int = 0
     hands_finished: int = 0
+    cache: dict[str, int] = field(default_factory=lambda: defaultdict(int))
     tables_done: int = 0
     failed: int = 0
     failures: list[str] = field(default_factory=list)
@@ -121,6 +141,7 @@ class Referee:
         self.table_id = table_id
         self.auth = {"Authorization": f"Token {token}", "X-Device-Id": f"event-{table_id}"}
         self.connection = Connection(port)
+        self.rival = Connection(port)  # a second phone, for the races
         self.rng = rng
         self.args = args
 
@@ -130,11 +151,17 @@ class Referee:
         await asyncio.sleep(max(0.0, a.think + self.rng.uniform(-a.jitter, a.jitter)))
 
     async def post(
-        self, stats: Stats, kind: str, path: str, body: Any, key: str | None = None
+        self,
+        stats: Stats,
+        kind: str,
+        path: str,
+        body: Any,
+        key: str | None = None,
+        connection: Connection | None = None,
     ) -> tuple[int, dict[str, str], bytes]:
         headers = {**self.auth, "Idempotency-Key": key or uuid.uuid4().hex}
         t0 = time.perf_counter()
-        answer = await self.connection.request("POST", path, body, headers)
+        answer = await (connection or self.connection).request("POST", path, body, headers)
         stats.writes[kind].append(time.perf_counter() - t0)
         return answer
 
@@ -149,6 +176,7 @@ class Referee:
             stats.fail(f"table {self.table_id}: {type(exc).__name__}: {exc}")
         finally:
             await self.connection.close()
+            await self.rival.close()
 
     async def hand(self, stats: Stats, deadline: float) -> bool:
         status, _, body = await self.post(
@@ -157,6 +185,7 @@ class Referee:
         if status != 201:
             stats.fail(f"start at table {self.table_id}: {status} {body[:200]!r}")
             return False
+        stats.started += 1
         hand = json.loads(body)
         path = f"/api/v1/hands/{hand['id']}/actions/"
         while hand["status"] in ("bidding", "doubling", "playing"):
@@ -167,18 +196,43 @@ class Referee:
                 return False
             action = self.rng.choice(hand["legal_actions"])
             key = uuid.uuid4().hex
-            status, _, body = await self.post(stats, action_kind(action), path, action, key)
+            if self.rng.random() < RACE_SHARE:
+                status, body = await self.race(stats, path, action)
+                if status == 0:
+                    return False
+                key = ""
+            else:
+                status, _, body = await self.post(stats, action_kind(action), path, action, key)
             if status != 200:
                 stats.fail(f"{action}: {status} {body[:200]!r}")
                 return False
             stats.accepted += 1
-            if self.rng.random() < RETRY_SHARE:
+            if key and self.rng.random() < RETRY_SHARE:
                 again, headers, replayed = await self.post(stats, "retry", path, action, key)
                 if again != 200 or replayed != body or "idempotent-replayed" not in headers:
                     stats.fail(f"retry answered {again}, not the original")
             hand = json.loads(body)
         stats.hands_finished += 1
         return True
+
+    async def race(self, stats: Stats, path: str, action: dict[str, Any]) -> tuple[int, bytes]:
+        """The same action from two phones at once, each with its own key (through the proxy
+        they may reach two nodes): one 200, one refusal with a code. The winner's answer, or
+        (0, b"") after a failure."""
+        answers = await asyncio.gather(
+            self.post(stats, "race", path, action),
+            self.post(stats, "race", path, action, connection=self.rival),
+        )
+        stats.races += 1
+        won = [body for status, _, body in answers if status == 200]
+        lost = [(status, body) for status, _, body in answers if status != 200]
+        if len(won) != 1 or not all(
+            400 <= status < 500 and "code" in json.loads(body) for status, body in lost
+        ):
+            statuses = [status for status, _, _ in answers]
+            stats.fail(f"race at table {self.table_id}: {statuses}, not one winner")
+            return 0, b""
+        return 200, won[0]
 
     async def refused(self, stats: Stats, path: str, hand: dict[str, Any]) -> bool:
         """A write the rules refuse: the seat after the one on turn acts."""
@@ -216,6 +270,7 @@ class Spectator:
         t0 = time.perf_counter()
         status, answer_headers, _ = await self.connection.request("GET", url, None, headers)
         stats.pages[name].append(time.perf_counter() - t0)
+        stats.cache[answer_headers.get("x-cache") or "-"] += 1
         if status not in (200, 304):
             stats.fail(f"{url}: {status}")
         return status, answer_headers.get("etag", etag or "")
@@ -268,15 +323,17 @@ async def run_event(
     rng = random.Random(args.seed + len(tables))
     deadline = time.monotonic() + args.budget
     stop = asyncio.Event()
-    referees = [Referee(t, token, args.port, random.Random(rng.random()), args) for t in tables]
+    ports = args.client_ports  # nginx's, or (--no-proxy) each node's in turn
+    referees = [
+        Referee(t, token, ports[i % len(ports)], random.Random(rng.random()), args)
+        for i, t in enumerate(tables)
+    ]
     watchers = [
-        Spectator("live", f"/t/{slug}/live/", LIVE_POLL_S, args.port, random.Random(rng.random()))
-        if i % 2 == 0
-        else Spectator(
-            "standings",
-            f"/t/{slug}/standings/",
-            STANDINGS_POLL_S,
-            args.port,
+        Spectator(
+            "live" if i % 2 == 0 else "standings",
+            f"/t/{slug}/{'live' if i % 2 == 0 else 'standings'}/",
+            LIVE_POLL_S if i % 2 == 0 else STANDINGS_POLL_S,
+            ports[i % len(ports)],
             random.Random(rng.random()),
         )
         for i in range(spectators)
@@ -295,8 +352,9 @@ async def run_event(
     await asyncio.gather(*playing, return_exceptions=True)
     wall = time.perf_counter() - t0
     # The standings catch up with the last hands while the spectators still watch.
-    settle = time.monotonic() + 30
-    while lags and lags[-1] > 0 and time.monotonic() < settle:
+    # Two samples taken after the last write first: the one before may predate it.
+    settle, ended = time.monotonic() + 30, len(lags)
+    while (len(lags) < ended + 2 or lags[-1] > 0) and time.monotonic() < settle:
         await asyncio.sleep(0.5)
     stop.set()
     await asyncio.gather(*watching, sampler)
@@ -309,7 +367,9 @@ def setup_event(n_tables: int, hands: int, label: str) -> tuple[str, int, str, l
     referee (token) assigned to the round."""
     from django.core.management import call_command
 
-    user, token = referee_with_token("event-referee")
+    # A referee of its own per level: referee_with_token replaces the user's token, so a
+    # shared one would leave every level set up before the last with a dead token (401).
+    user, token = referee_with_token(f"event-referee-{label}")
     call_command("createcachetable", verbosity=0)  # as the production image does after migrate
     slug = f"event-{label}"
     tournament_id, tables = seated_round(
@@ -344,6 +404,12 @@ def report(stats: Stats, wall: float, lags: list[float], n_tables: int) -> None:
                 f"{name:>16} {len(values):>7} {p(values, 50):>8.1f} {p(values, 95):>8.1f} "
                 f"{p(values, 99):>8.1f} {max(values) * 1000:>8.1f}"
             )
+    if stats.cache:
+        seen = sum(stats.cache.values())
+        print(
+            "pages, what nginx's cache did (X-Cache): "
+            + ", ".join(f"{k} {v} ({100 * v / seen:.0f} %)" for k, v in sorted(stats.cache.items()))
+        )
     behind = [x for x in lags if x > 0]
     print(
         f"standings behind the log: max {max(lags, default=0):.1f} s, "
@@ -366,6 +432,13 @@ def _cpu_seconds(pid: str | int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def _children(pid: int) -> list[int]:
+    try:
+        return [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except OSError:
+        return []
+
+
 def _postgres_cpu(db: str) -> float:
     """The CPU seconds of the PostgreSQL backends connected to ``db`` now. A backend that
     closed during a run (CONN_MAX_AGE) takes its seconds with it: a difference of two
@@ -379,18 +452,23 @@ def _postgres_cpu(db: str) -> float:
     return total
 
 
-def costs_read(folder: str | None, worker_pid: int, db: str) -> Costs:
+def costs_read(
+    folder: str | None, worker_pids: list[int], db: str, nginx_pid: int | None = None
+) -> Costs:
     """What the served requests cost so far, by kind (``bench._wsgi_costs``: count, CPU
-    seconds, wall seconds), summed over the web workers, with the Celery worker's CPU
-    seconds, the database backends' and this process's (the phones and browsers) as kinds
-    of their own."""
+    seconds, wall seconds), summed over the web workers of every node, with the Celery
+    workers' CPU seconds, nginx's (master, workers, cache processes), the database
+    backends' and this process's (the phones and browsers) as kinds of their own."""
     total: Costs = {}
     for path in Path(folder).glob("*.json") if folder else []:
         for kind, row in json.loads(path.read_text()).items():
             into = total.setdefault(kind, [0, 0.0, 0.0])
             for i, value in enumerate(row):
                 into[i] += value
-    total["celery worker"] = [0, _cpu_seconds(worker_pid), 0.0]
+    total["celery workers"] = [0, sum(_cpu_seconds(pid) for pid in worker_pids), 0.0]
+    if nginx_pid is not None:
+        nginx = [nginx_pid, *_children(nginx_pid)]
+        total["nginx"] = [0, sum(_cpu_seconds(pid) for pid in nginx), 0.0]
     total["postgres, at least"] = [0, _postgres_cpu(db), 0.0]
     total["bench client"] = [0, time.process_time(), 0.0]
     return total
@@ -412,6 +490,59 @@ def costs_report(before: Costs, after: Costs, wall: float) -> None:
     print(f"{'all of the above':>24} {'':>7} {'':>8} {'':>8} {demand:>8.2f}")
 
 
+def stored_once(tournament_id: int, stats: Stats) -> tuple[bool, str]:
+    """Every accepted write stored once: the tournament's hands are the starts answered 201
+    and its action events the actions answered 200 (a retry's replay, a refusal and a race's
+    loser stored nothing)."""
+    from tournaments.models import Hand, HandEvent
+    from tournaments.models.hands import ACTION_KINDS
+
+    hands = Hand.objects.filter(table__round__tournament_id=tournament_id).count()
+    actions = HandEvent.objects.filter(
+        hand__table__round__tournament_id=tournament_id, kind__in=ACTION_KINDS
+    ).count()
+    ok = hands == stats.started and actions == stats.accepted
+    return ok, (
+        f"{hands} hands stored for {stats.started} starts answered 201, {actions} actions "
+        f"stored for {stats.accepted} answered 200 ({stats.races} races)"
+    )
+
+
+def standings_converged(tournament_id: int, wait: float = 30.0) -> tuple[bool, str]:
+    """The published standings include the whole log (within ``wait`` seconds of the end)."""
+    from django.db.models import Max
+
+    from tournaments.models import StandingSnapshot, Tournament
+
+    deadline = time.monotonic() + wait
+    while True:
+        log = Tournament.objects.values_list("log_version", flat=True).get(pk=tournament_id)
+        shown = StandingSnapshot.objects.filter(tournament_id=tournament_id).aggregate(
+            v=Max("log_version")
+        )["v"]
+        if shown == log or time.monotonic() > deadline:
+            return shown == log, f"log version {log}, standings at {shown}"
+        time.sleep(0.5)
+
+
+def verdict(stats: Stats, lags: list[float], tournament_id: int, p99_ms: float) -> bool:
+    """The event's checks, one line each: what the issue asks of the event run."""
+    once, once_text = stored_once(tournament_id, stats)
+    converged, converged_text = standings_converged(tournament_id)
+    writes, pages = stats.all_writes(), stats.all_pages()
+    lines = [
+        (bool(writes) and p(writes, 99) < p99_ms, f"writes p99 < {p99_ms:g} ms"),
+        (bool(pages) and p(pages, 99) < p99_ms, f"pages p99 < {p99_ms:g} ms"),
+        (stats.failed == 0, f"no failure ({stats.failed})"),
+        (max(lags, default=0) <= 2.0, f"standings never > 2 s behind ({max(lags, default=0):.1f})"),
+        (once, "every write stored once: " + once_text),
+        (converged, "standings converged: " + converged_text),
+    ]
+    for ok, text in lines:
+        print(f"  [{'ok' if ok else 'FAIL'}] {text}")
+    return all(ok for ok, _ in lines)
+
+
 def level_holds(stats: Stats, p99_ms: float) -> bool:
     """Whether a level kept its writes and its pages under ``p99_ms`` at the 99th percentile
     with no failure (a level with no write or no page measured does not count)."""
@@ -421,10 +552,44 @@ def level_holds(stats: Stats, p99_ms: float) -> bool:
     return max(p(writes, 99), p(pages, 99)) < p99_ms
 
 
+def start_nodes(args: Any, env: dict[str, str], app: str) -> tuple[list[Any], list[Any]]:
+    """``--nodes`` application nodes, each its own gunicorn (``--workers`` x ``--threads``)
+    and its own Celery worker: no process shared, only PostgreSQL and Redis."""
+    servers, workers = [], []
+    for port in args.node_ports:
+        servers.append(start_gunicorn(port, args.workers, args.threads, env, app=app))
+        workers.append(worker_start(env)[0])
+    return servers, workers
+
+
+def start_proxy(args: Any) -> tuple[Any, Path]:
+    """The OS nginx with the project's configuration, rendered as compose renders it
+    (bench/_nginx.py), on ``--port`` in front of every node (one upstream, N servers)."""
+    root = Path(tempfile.mkdtemp(prefix="event_load-nginx-"))
+    _nginx.prepare(
+        root,
+        listen=f"127.0.0.1:{args.port}",
+        upstreams=[f"127.0.0.1:{port}" for port in args.node_ports],
+        workers=args.nginx_workers,
+        connections=8192,
+        access_log=False,
+    )
+    proxy = _nginx.start(root)
+    deadline = time.monotonic() + 30
+    while True:
+        with contextlib.suppress(OSError):
+            status, _, _ = asyncio.run(request(args.port, "GET", "/healthz", None, {}))
+            if status in (200, 503):
+                return proxy, root
+        if time.monotonic() > deadline or proxy.poll() is not None:
+            raise SystemExit(f"nginx did not start: {(root / 'error.log').read_text()[-2000:]}")
+        time.sleep(0.2)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=334)
-    parser.add_argument("--spectators", type=int, default=500)
+    parser.add_argument("--spectators", type=int, default=2000)
     parser.add_argument("--hands", type=int, default=3)
     parser.add_argument("--think", type=float, default=5.0)
     parser.add_argument("--jitter", type=float, default=2.0)
@@ -438,9 +603,20 @@ def main() -> None:
     )
     parser.add_argument("--step-budget", type=float, default=90.0)
     parser.add_argument("--p99", type=float, default=250.0, help="the p99 aim, ms")
-    parser.add_argument("--workers", type=int, default=3)
+    parser.add_argument("--workers", type=int, default=3, help="gunicorn workers a node")
     parser.add_argument("--threads", type=int, default=4)
-    parser.add_argument("--port", type=int, default=8712)
+    parser.add_argument(
+        "--nodes", type=int, default=1, help="application nodes (gunicorn + Celery worker each)"
+    )
+    parser.add_argument(
+        "--no-proxy",
+        action="store_true",
+        help="clients straight to gunicorn (each node's port in turn), no nginx",
+    )
+    parser.add_argument("--nginx-workers", default="auto", help="nginx worker_processes")
+    parser.add_argument(
+        "--port", type=int, default=8712, help="nginx's; the nodes' are the next ones"
+    )
     parser.add_argument("--db", default="doudizhu_event")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
@@ -456,7 +632,13 @@ def main() -> None:
     )
     args = parser.parse_args()
     _postgres.postgres_required("event_load.py")
+    first = args.port if args.no_proxy else args.port + 1
+    args.node_ports = [first + i for i in range(args.nodes)]
+    args.client_ports = args.node_ports if args.no_proxy else [args.port]
     env = server_environment(args.db, "config.settings", args.broker)
+    # As compose's web service: gunicorn believes the forwarded headers of the proxy only,
+    # which overwrites X-Forwarded-For with the client's address.
+    env.update(FORWARDED_ALLOW_IPS="127.0.0.1", TRUSTED_PROXIES="0" if args.no_proxy else "1")
     if args.cache:
         env["CACHE_URL"] = os.environ["CACHE_URL"] = args.cache
     else:
@@ -472,9 +654,16 @@ def main() -> None:
     steps = list(STEP_UP_LEVELS) if args.step_up else [int(n) for n in args.step.split(",") if n]
     event = None if args.step_up else setup_event(args.tables, args.hands, "main")
     levels = [setup_event(n, args.hands, f"step-{i}") for i, n in enumerate(steps, 1)]
+    front = (
+        "no proxy (clients straight to gunicorn)"
+        if args.no_proxy
+        else f"through nginx ({_nginx.NGINX}, config/nginx.conf.template as compose renders "
+        f"it, {args.nginx_workers} workers) on port {args.port}"
+    )
     print(
-        f"gunicorn {args.workers} gthread workers x {args.threads} threads, a Celery worker "
-        f"on {args.broker}, PostgreSQL database {args.db}, {os.cpu_count()} CPUs (shared); "
+        f"{args.nodes} node(s), each gunicorn {args.workers} gthread workers x {args.threads} "
+        f"threads and a Celery worker on {args.broker}; {front}; PostgreSQL database "
+        f"{args.db}, {os.cpu_count()} CPUs (shared); "
         f"{args.hands} hands a table, an action every {args.think:g} ± {args.jitter:g} s, "
         f"tables start within {args.start_window:g} s; {args.spectators} spectators "
         f"(half on the live board every {LIVE_POLL_S:g} s, half on the standings every "
@@ -484,12 +673,20 @@ def main() -> None:
     if costs_dir:
         env["BENCH_COSTS_DIR"] = costs_dir
     app = "bench._wsgi_costs" if costs_dir else "config.wsgi"
-    server = start_gunicorn(args.port, args.workers, args.threads, env, app=app)
-    worker, _ = worker_start(env)
+    servers, workers = start_nodes(args, env, app)
+    proxy, proxy_root = (None, None) if args.no_proxy else start_proxy(args)
+    worker_pids = [worker.pid for worker in workers]
+    nginx_pid = proxy.pid if proxy is not None else None
+    held = True
 
-    def measured(level: tuple[str, int, str, list[int]], spectators: int) -> Stats:
+    def measured(
+        level: tuple[str, int, str, list[int]], spectators: int, step: bool = False
+    ) -> Stats:
+        """One level's run and report; the event's checks decide the exit status, a step's
+        (which --step-up pushes past what holds, on purpose) only what it prints."""
+        nonlocal held
         token, tournament_id, slug, tables = level
-        before = costs_read(costs_dir, worker.pid, args.db)
+        before = costs_read(costs_dir, worker_pids, args.db, nginx_pid)
         stats, wall, lags = asyncio.run(
             run_event(
                 tables=tables, token=token, slug=slug, tournament_id=tournament_id,
@@ -499,7 +696,9 @@ def main() -> None:
         report(stats, wall, lags, len(tables))
         if costs_dir:
             time.sleep(1)  # the workers write their sums every 50 requests
-            costs_report(before, costs_read(costs_dir, worker.pid, args.db), wall)
+            costs_report(before, costs_read(costs_dir, worker_pids, args.db, nginx_pid), wall)
+        holds = verdict(stats, lags, tournament_id, args.p99)
+        held = held and (holds or step)
         return stats
 
     try:
@@ -508,7 +707,7 @@ def main() -> None:
         largest = None
         budget, args.budget = args.budget, args.step_budget
         for n, level in zip(steps, levels, strict=True):
-            stats = measured(level, round(args.spectators * n / args.tables))
+            stats = measured(level, round(args.spectators * n / args.tables), step=True)
             if not level_holds(stats, args.p99):
                 break
             largest = n
@@ -520,11 +719,25 @@ def main() -> None:
                 + (f"{largest} tables ({3 * largest} players)" if largest else "none of those")
             )
     finally:
-        server.send_signal(signal.SIGTERM)
-        worker.terminate()
-        server.wait(timeout=30)
+        if proxy is not None:
+            proxy.terminate()
+        for server in servers:
+            server.send_signal(signal.SIGTERM)
+        for worker in workers:
+            worker.terminate()
+        for server in servers:
+            server.wait(timeout=30)
+        if proxy is not None:
+            proxy.wait(timeout=30)
+        if proxy_root is not None:
+            for line in (proxy_root / "error.log").read_text(errors="replace").splitlines():
+                if "[error]" in line or "[crit]" in line or "[alert]" in line:
+                    print("  nginx:", line[:300])
     hands, bad = check_replays()
     print(f"replay check: {hands} stored hands, {bad} whose summary is not the replay of its log")
+    print("event checks: " + ("all held" if held and bad == 0 else "NOT ALL HELD"))
+    if not held or bad:
+        sys.exit(1)
 
 
 if __name__ == "__main__":

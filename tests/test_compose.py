@@ -345,3 +345,28 @@ def test_the_shared_cache_is_redis_in_a_database_of_its_own(
     assert RedisCache(config["LOCATION"], {})._cache._lib.__name__ == "redis"  # no connection
     others = {env["CELERY_BROKER_URL"], env["CELERY_RESULT_BACKEND"]}
     assert url.group(1) not in others
+
+
+def test_the_proxy_caches_public_pages_only(nginx: list[Any], services: dict[str, Any]) -> None:
+    """The audience's cache (tests/browser/test_proxy_cache.py runs it): a second's copy of a
+    public page, never a private family's, a signed-in request's or one carrying a token."""
+    location = child(child(nginx, "server"), "location", "/")
+    assert directives(location, "proxy_cache") == [["doudizhu_pages"]]
+    private = ["$doudizhu_private_path", "$doudizhu_session", "$http_authorization"]
+    assert directives(location, "proxy_cache_bypass") == [private]
+    assert directives(location, "proxy_no_cache") == [private]
+    assert directives(location, "proxy_cache_lock") == [["on"]]
+    assert directives(location, "proxy_cache_background_update") == [["on"]]
+    assert "updating" in directives(location, "proxy_cache_use_stale")[0]
+    assert not directives(location, "proxy_ignore_headers")  # Set-Cookie, Cache-Control, Vary
+    assert not directives(location, "proxy_cache_valid")  # only what the application allows
+    assert directives(location, "add_header") == [["X-Cache", "$upstream_cache_status", "always"]]
+    families = child(nginx, "map", "$uri", "$doudizhu_private_path")
+    assert ("default", ["0"]) in families
+    assert ('"~^/(referee|director|admin|api)(/|$)"', ["1"]) in families
+    assert ('"~^/(healthz|i18n/)"', ["1"]) in families
+    path = directives(nginx, "proxy_cache_path")[0]
+    assert path[0] == "${NGINX_CACHE_PATH}" and "keys_zone=doudizhu_pages:10m" in path
+    proxy = services["proxy"]
+    assert proxy["environment"]["NGINX_CACHE_PATH"] == "/var/cache/nginx/doudizhu"
+    assert proxy["tmpfs"][0].startswith("/var/cache/nginx/doudizhu:")

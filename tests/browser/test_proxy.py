@@ -27,7 +27,6 @@ from __future__ import annotations
 import html
 import json
 import os
-import pwd
 import re
 import secrets
 import shutil
@@ -36,18 +35,19 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
 import segno
-import yaml
 from django.db import connection
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from tests.conftest import NGINX, POSTGRESQL_CONFIGURED
+from bench import _nginx
+from bench._nginx import compose_service
+from tests.conftest import POSTGRESQL_CONFIGURED
 from tests.integration.test_faults import wait_for_port
 
 # On PostgreSQL gunicorn serves the test database: each test's writes (gunicorn's) are
@@ -67,103 +67,7 @@ TIMEOUT_MS = 30_000
 #: small, shared machine. Everything else is compose's default.
 COMPOSE_VARIABLES = {"PROXY_IP": "127.0.0.1", "WEB_CONCURRENCY": "2"}
 
-# ------------------------------------------------------------------ docker-compose.yml
-
-
-_INTERPOLATION = re.compile(r"\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-?])((?:[^}$]|\$\$)*))?\}")
-
-
-def interpolate(value: str, variables: Mapping[str, str]) -> str:
-    """Compose's interpolation of one value: ``${NAME}``, ``${NAME:-default}``,
-    ``${NAME-default}``, ``${NAME:?error}``, ``${NAME?error}`` and ``$$`` (a literal ``$``)."""
-
-    def one(match: re.Match[str]) -> str:
-        if match.group(0) == "$$":
-            return "$"
-        name, operator, argument = match.groups()
-        given = variables.get(name)
-        missing = not given if operator and operator.startswith(":") else given is None
-        if operator in (":-", "-"):
-            return interpolate(argument, variables) if missing else str(given)
-        if operator in (":?", "?"):
-            if missing:
-                raise ValueError(f"{name}: {argument}")
-            return str(given)
-        assert given is not None, f"${{{name}}} has no default and is not given"
-        return given
-
-    return _INTERPOLATION.sub(one, value)
-
-
-def compose_service(name: str, variables: Mapping[str, str]) -> dict[str, Any]:
-    """One service of docker-compose.yml (anchors and ``<<`` merged), its environment and
-    command interpolated as ``docker compose`` would with ``variables`` exported."""
-    service = yaml.safe_load(COMPOSE_FILE.read_text(encoding="utf-8"))["services"][name]
-    service["environment"] = {
-        key: interpolate(str(value), variables) for key, value in service["environment"].items()
-    }
-    if "command" in service:
-        service["command"] = [interpolate(str(word), variables) for word in service["command"]]
-    return service
-
-
 # ------------------------------------------------------------------ the proxy
-
-
-#: Variables the nginx image itself defines in its containers, beside compose's: envsubst
-#: replaces them too (their names matter here, not their values).
-IMAGE_ENVIRONMENT = {
-    "PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
-    "HOME": "/root",
-    "HOSTNAME": "proxy",
-    "NGINX_VERSION": "1.27.5",
-    "NJS_VERSION": "0.8.10",
-    "PKG_RELEASE": "1",
-}
-
-
-def render_template(compose_environment: Mapping[str, str]) -> str:
-    """What the nginx image's 20-envsubst-on-templates.sh writes to conf.d/default.conf:
-    ``envsubst "${NAME} ${NAME} ..."`` naming every variable defined in the container."""
-    environment = {**IMAGE_ENVIRONMENT, **compose_environment}
-    defined = " ".join(f"${{{name}}}" for name in environment)
-    rendered = subprocess.run(
-        [str(shutil.which("envsubst")), defined],
-        input=TEMPLATE.read_text(encoding="utf-8"),
-        env=dict(environment),
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    return rendered.stdout
-
-
-#: The image's /etc/nginx/nginx.conf, with its paths in the test's directory (its workers run
-#: as the test's user: as root, nginx's default, nobody, could not write the temporary files).
-OUTER_CONF = """\
-{user}
-worker_processes 1;
-error_log {root}/error.log notice;
-events {{
-    worker_connections 1024;
-}}
-http {{
-    include /etc/nginx/mime.types;
-    default_type application/octet-stream;
-    log_format main '$remote_addr - $remote_user [$time_local] "$request" '
-                    '$status $body_bytes_sent "$http_referer" '
-                    '"$http_user_agent" "$http_x_forwarded_for"';
-    access_log {root}/access.log main;
-    sendfile on;
-    keepalive_timeout 65;
-    client_body_temp_path {root}/temp/body;
-    proxy_temp_path {root}/temp/proxy;
-    fastcgi_temp_path {root}/temp/fastcgi;
-    uwsgi_temp_path {root}/temp/uwsgi;
-    scgi_temp_path {root}/temp/scgi;
-    include {root}/conf.d/*.conf;
-}}
-"""
 
 
 def free_port() -> int:
@@ -188,13 +92,7 @@ class Stack:
 
     def nginx(self, *options: str, directives: str = "") -> list[str]:
         """The command line of this stack's nginx (prefix, configuration, pid file)."""
-        return [
-            str(NGINX), *options,
-            "-p", f"{self.root}/",
-            "-e", f"{self.root}/error.log",
-            "-c", str(self.root / "nginx.conf"),
-            "-g", f"pid {self.root}/nginx.pid; {directives}",
-        ]  # fmt: skip
+        return _nginx.command(self.root, *options, directives=directives)
 
     def shell(self, code: str) -> Any:
         """``manage.py shell -c code`` on the site's database; the JSON its last line prints."""
@@ -299,28 +197,15 @@ def stack(request: pytest.FixtureRequest) -> Iterator[Stack]:
     # gunicorn's control socket (not HTTP) in the test's directory, not the user's home.
     web += ["--control-socket", str(root / "gunicorn.ctl")]
 
-    proxy = compose_service("proxy", {})["environment"]
-    assert proxy["NGINX_LISTEN"] == "8080" and proxy["NGINX_UPSTREAM"] == "web:8000"
-    proxy_env = {
-        **proxy,
-        "NGINX_LISTEN": f"127.0.0.1:{stack.proxy_port}",
-        "NGINX_UPSTREAM": f"127.0.0.1:{stack.web_port}",
-    }
-    (root / "conf.d").mkdir()
-    for temp in ("body", "proxy", "fastcgi", "uwsgi", "scgi"):
-        (root / "temp" / temp).mkdir(parents=True)
-    (root / "conf.d" / "default.conf").write_text(render_template(proxy_env), encoding="utf-8")
-    user = f"user {pwd.getpwuid(os.getuid()).pw_name};" if os.getuid() == 0 else ""
-    (root / "nginx.conf").write_text(OUTER_CONF.format(user=user, root=root), encoding="utf-8")
+    _nginx.prepare(
+        root, listen=f"127.0.0.1:{stack.proxy_port}", upstreams=[f"127.0.0.1:{stack.web_port}"]
+    )
     try:
         with (root / "gunicorn.log").open("wb") as log:
             stack.processes.append(
                 subprocess.Popen(web, cwd=REPO, env=stack.web_env, stdout=log, stderr=log)
             )
-        with (root / "nginx.out").open("wb") as log:
-            stack.processes.append(
-                subprocess.Popen(stack.nginx(directives="daemon off;"), stdout=log, stderr=log)
-            )
+        stack.processes.append(_nginx.start(root))
         wait_for_port(stack.proxy_port, timeout=30)
         stack.wait_until_served()
         yield stack
@@ -491,3 +376,45 @@ def test_the_proxy_answers_for_a_named_host_only(stack: Stack) -> None:
         if expected == 400:
             assert b"nginx" not in body
     assert "Invalid HTTP_HOST header: 'evil.example:8000'" in stack.log("gunicorn.log")
+
+
+def fetch(port: int, path: str, headers: dict[str, str] | None = None) -> tuple[int, str]:
+    """GET ``path`` through nginx as ``localhost``: the status and the X-Cache header."""
+    import http.client
+
+    client = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    try:
+        client.request("GET", path, headers={"Host": "localhost", **(headers or {})})
+        answer = client.getresponse()
+        answer.read()
+        return answer.status, answer.getheader("X-Cache") or ""
+    finally:
+        client.close()
+
+
+def test_the_proxy_never_caches_what_the_application_keeps_private(stack: Stack) -> None:
+    """Every private family through the real application, and signed-in requests: each
+    request reaches gunicorn (its access log), none is a HIT (tests/browser/test_proxy_cache.py
+    shows the same with an application that forgets to say so). A public answer with a
+    lifetime (the icon, a day) is kept."""
+    port = stack.proxy_port
+    private = [
+        "/referee/", "/referee/login/", "/director/", "/admin/login/?next=/director/",
+        "/api/v1/tables/1/hands/", "/api/docs/", "/healthz",
+    ]  # fmt: skip
+    signed_in = [{"Cookie": "sessionid=not-a-session"}, {"Authorization": "Token 00ff"}]
+    for path in private:
+        for headers in [{}, *signed_in]:
+            for _ in range(2):
+                status, cache = fetch(port, path, headers)
+                assert cache == "BYPASS" and status < 500, (path, headers, status, cache)
+        deadline = time.monotonic() + 30  # gunicorn logs a request once it has answered it
+        while (reached := stack.log("gunicorn.log").count(f'"GET {path} HTTP/1.1"')) < 6:
+            assert time.monotonic() < deadline, (path, reached)
+            time.sleep(0.2)
+    for headers in signed_in:
+        assert fetch(port, "/", headers)[1] == "BYPASS"
+        assert fetch(port, "/favicon.ico", headers)[1] == "BYPASS"
+    first = fetch(port, "/favicon.ico")
+    assert first[0] == 200 and first[1] in ("MISS", "HIT")
+    assert fetch(port, "/favicon.ico") == (200, "HIT")

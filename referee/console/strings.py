@@ -143,6 +143,9 @@ def console_strings() -> dict[str, str]:
         "fewer_plays": _("Fewer plays"),
         "lead_after": _("Or everyone passes (%(n)s) and %(seat)s leads: tap its cards"),
         "nobody_doubles": _("Nobody doubles (%(n)s: %(seats)s)"),
+        "lead_after_doubling": _("Or nobody doubles and %(seat)s leads: tap its cards"),
+        "lead_after_label": _("%(passed)s: no, then %(seat)s leads %(cards)s"),
+        "longest_plays": _("The seat's longest plays: one tap records it"),
         "one_at_a_time": _(
             "One tap records each action on its own, in turn; Undo takes back one at a time."
         ),

@@ -5,17 +5,24 @@ three-seat ``comp2016`` table and at a four-seat ``four_p`` one, every tap count
 The actions are fixed by the deal alone (``_choose``: the API's legal actions, never the
 console's): the first bidder bids 3, nobody doubles; a lead is the seat's whole hand when
 it is one play, else its longest play; a follow is the smallest play that beats, else a pass.
-Each is entered the quickest way the console offers (``_enter``): a button that records
-exactly that play if one is on the screen (the legal plays, the plays that complete the
-cards tapped so far), else the play's ranks tapped one by one, the body first — looking
-after each tap for a button that now records it — and Play.
+Each is entered the quickest way the console offers. The declines in a row (passes, no
+bid, no double) and the action after them (``_run``) are one tap where the console offers
+it (``_combined``): "<seat> passes, then <seat> plays X" (``.ahead-plays``); the trick's
+passes and the next lead (``#lead-after``: the leader's ranks tapped, the body first, until
+its lead is offered, then that play); "Nobody doubles" and the landlord's lead after it
+(``#lead-after`` too); a bid after no bids. Else one action (``_enter``): a button that
+records exactly that play if one is on the screen (the legal plays, the whole hand or the
+longest plays of a lead, the plays that complete the cards tapped so far), else the play's
+ranks tapped one by one, the body first — looking after each tap for a button that now
+records it — and Play.
 
 Before issue 29 (a lead's cards tapped one by one and Play; a follow's legal plays one
 tap; each pass one tap) this script took 71 taps for the three-seat hand (52 actions) and
-118 for the four-seat one (78 actions). Now a lead's play is offered once a rank or two is
-tapped (``#completions``), and the passes that end a trick are one tap (``#all-pass``):
-54 and 75 taps. Nearly every action left is one tap: halving again would take fewer
-writes, not fewer taps.
+118 for the four-seat one (78 actions). With a lead's completions after a rank or two and
+the trick's passes in one tap (``#all-pass``): 54 and 75. Now, with one tap recording the
+"no"s the referee saw and the action after them (each still its own write, in order) and
+a lead's longest plays offered before any rank is tapped: 34 taps (three seats) and 47
+(four seats), under half the 71 and 118.
 """
 
 from collections import Counter
@@ -37,8 +44,8 @@ PASSWORD = "console-pass-taps"
 LIVE = ("bidding", "doubling", "playing")
 #: (profile, seed, the most taps the hand may take on the console now)
 HANDS = {
-    "three": ("comp2016", 7, 54),
-    "four": ("four_p", 25, 75),
+    "three": ("comp2016", 7, 34),
+    "four": ("four_p", 25, 47),
 }
 
 
@@ -218,11 +225,12 @@ def _combined(taps: Taps, run: list[dict[str, Any]]) -> int:
             button.click()  # "<seat> passes, then <seat> plays X"
             taps.count += 1
             return k + 1
-        lead = page.locator(f"#lead-after[data-seat='{seat}']")
-        if lead.count() and page.locator("#all-pass").get_attribute("data-passes") == str(k):
+        lead = page.locator(f"#lead-after[data-seat='{seat}'][data-declines='{k}']")
+        if lead.count():
             if _lead_after(taps, after["play"]):
                 return k + 1
-            taps.tap("#all-pass")  # the play was not offered: the passes alone
+            # the play was not offered: the declines alone
+            taps.tap("#all-pass" if page.locator("#all-pass").count() else "#nobody-doubles")
             return k
     all_pass = page.locator("#all-pass")
     if k > 1 and all_pass.count() and all_pass.get_attribute("data-passes") == str(k):

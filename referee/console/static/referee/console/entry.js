@@ -170,6 +170,22 @@ export function playsAhead(ahead, topSeat, limit = SHOWN_AHEAD) {
   return out;
 }
 
+/** How many of a lead's longest plays show with nothing tapped. */
+export const SHOWN_LONGEST = 4;
+
+/** A lead's one-tap plays with nothing tapped, among ``plays`` (ordered, orderPlays) of the
+ * seat holding ``held``: its whole hand when that is one play; else its longest plays
+ * (the ones that take the most taps rank by rank: a chain, a trio with its kicker, a
+ * pair), lowest first, when they are longer than one card; else none. */
+export function wholeOrLongest(plays, held, limit = SHOWN_LONGEST) {
+  const natural = plays.filter((a) => !a.as);
+  const whole = natural.filter((a) => sameCards(a.play, held));
+  if (whole.length) return whole.slice(0, 1);
+  const longest = Math.max(0, ...natural.map((a) => ranksOf(a.play).length));
+  if (longest < 2) return [];
+  return natural.filter((a) => ranksOf(a.play).length === longest).slice(0, limit);
+}
+
 /** Can one more card of ``rank`` go into the composer's ``text``, the seat holding ``held``? */
 export function canAdd(held, text, rank) {
   return (rankCounts(text)[rank] || 0) < (rankCounts(held)[rank] || 0);
@@ -203,7 +219,8 @@ export function renderPlayEntry(ctx, h, seat, p, box, seatName) {
     onclick: () => act(a),
   });
   // The plays that complete the cards tapped so far (a lead's pair, trio and kicker,
-  // straight), or with nothing tapped on a lead, the seat's whole hand when it is one play.
+  // straight), or with nothing tapped on a lead, the seat's whole hand when it is one play,
+  // else its longest plays (wholeOrLongest).
   const completing = known ? el("div", { class: "buttons completions", id: "completions" }) : null;
   let list = null;
   function update() {
@@ -218,14 +235,15 @@ export function renderPlayEntry(ctx, h, seat, p, box, seatName) {
     });
     if (!completing) return;
     const tapped = ranksOf(state.composer);
-    const whole = !tapped && !top ? plays.filter((a) => !a.as && sameCards(a.play, held)).slice(0, 1) : [];
-    const shown = tapped ? completions(plays, tapped) : whole;
+    const untapped = !tapped && !top ? wholeOrLongest(plays, held) : [];
+    const whole = untapped.filter((a) => sameCards(a.play, held));
+    const shown = tapped ? completions(plays, tapped) : untapped;
     completing.replaceChildren(...shown.map((a) => playButton(a, "big legal-play completion")));
     completing.hidden = shown.length === 0;
     const heading = completing.previousElementSibling;
     if (heading) {
       heading.hidden = shown.length === 0;
-      heading.textContent = whole.length ? T.whole_hand : T.completions;
+      heading.textContent = whole.length ? T.whole_hand : tapped ? T.completions : T.longest_plays;
     }
     if (list) list.closest("section").hidden = Boolean(tapped); // the tapped cards narrow it
   }
@@ -409,22 +427,39 @@ function renderAhead(ctx, h, box, seatName) {
       el("div", { class: "buttons ahead-plays" }, plays.map((a) => aheadButton(declines, a, "ahead-play"))),
     ]));
   });
-  const held = h.hands && lead ? h.hands[lead.turn] : null;
-  if (!lead || typeof held !== "string" || !lead.plays.length) return;
-  // The trick's passes, then the leader's lead: its cards, the plays they complete.
+  if (lead) renderLeadAfter(ctx, h, box, lead, fmt(T.lead_after, { n: lead.declines.length, seat: short(lead.turn) }));
+}
+
+/** The seats' "no"s that end a trick (or the doubling), then ``lead.turn``'s lead: that
+ * seat's cards grouped by rank; its ranks tapped, the leads they complete (with nothing
+ * tapped, its whole hand when it is one play, else its longest plays), each one tap:
+ * the declines then the lead, each its own write. ``lead``: {declines, turn, plays}. */
+export function renderLeadAfter(ctx, h, box, lead, title) {
+  const { T, state } = ctx;
+  const held = h.hands ? h.hands[lead.turn] : null;
+  if (typeof held !== "string" || !lead.plays.length) return;
+  const short = (s) => T["seat_" + s] || T.seat + " " + s;
   const wildRank = h.wild ? ranksOf(h.wild) : null;
   const tapped = ranksOf(state.leadAfter || "");
-  const whole = !tapped ? lead.plays.filter((a) => sameCards(a.play, held)).slice(0, 1) : [];
-  const shown = tapped ? completions(lead.plays, tapped) : whole;
+  const shown = tapped ? completions(lead.plays, tapped) : wholeOrLongest(lead.plays, held);
   const again = () => { ctx.do.redraw(); };
-  box.appendChild(el("section", { class: "lead-after", id: "lead-after", "data-seat": String(lead.turn) }, [
-    el("h3", { text: fmt(T.lead_after, { n: lead.declines.length, seat: short(lead.turn) }) }),
+  const passed = lead.declines.map((d) => short(d.seat)).join(", ");
+  box.appendChild(el("section", {
+    class: "lead-after", id: "lead-after", "data-seat": String(lead.turn), "data-declines": String(lead.declines.length),
+  }, [
+    el("h3", { text: title }),
     el("div", { class: "ranks grouped", id: "lead-after-cards" }, heldButtons(T, held, state.leadAfter || "", (rank) => {
       state.leadAfter = (state.leadAfter || "") + rank;
       again();
     }, wildRank)),
     el("div", { class: "buttons completions", id: "lead-after-plays", hidden: !shown.length },
-      shown.map((a) => aheadButton(lead.declines, a, "big completion lead-after-play"))),
+      shown.map((a) => el("button", {
+        type: "button", class: "big completion lead-after-play", "data-play": a.play, "data-seat": String(a.seat),
+        "data-declines": String(lead.declines.length), title: a.play,
+        "aria-label": fmt(T.lead_after_label, { passed, seat: short(a.seat), cards: playLabel(a.play, T) }),
+        text: readingLabel(a, T),
+        onclick: () => ctx.do.actAll(lead.declines.concat([playBody(a.seat, a.play, a)])),
+      }))),
     tapped ? el("button", { type: "button", class: "secondary clear lead-after-clear", text: T.clear, onclick: () => { state.leadAfter = ""; again(); } }) : null,
     el("p", { class: "hint", text: T.one_at_a_time }),
   ]));

@@ -2,7 +2,7 @@
  * controller's ``do`` callbacks (main.js). No request is made here. */
 
 import { el, fmt, fmtn } from "./dom.js";
-import { rankLabel, renderPlayEntry } from "./entry.js";
+import { orderPlays, rankLabel, renderLeadAfter, renderPlayEntry } from "./entry.js";
 import {
   handRow, renderAwaiting, renderConfirmation, renderEarlier, renderHandList, renderHandNotes, renderLogWords,
   stateWords,
@@ -281,6 +281,9 @@ function renderAuctionAhead(ctx, h, box) {
         text: fmt(T.nobody_doubles, { n: declines.length, seats: passed }),
         onclick: () => ctx.do.actAll(declines),
       })]));
+      // …and the landlord's lead after it, one tap (its cards, then the play).
+      const lead = { declines, turn: entry.turn, plays: orderPlays(entry.legal_actions.filter((a) => !a.as)) };
+      renderLeadAfter(ctx, h, box, lead, fmt(T.lead_after_doubling, { seat: short(entry.turn) }));
     }
     if (h.status === "bidding" && entry.phase === "bidding") {
       const bids = entry.legal_actions.filter((a) => a.bid > 0);

@@ -8,6 +8,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.db.models import Count, Prefetch, Q, QuerySet
 
+from referee.rules.ahead import legal_ahead
 from referee.rules.cards import format_cards
 from referee.rules.errors import RulesError
 from referee.rules.four_scoring import FourResult, stake_breakdown_four
@@ -436,51 +437,7 @@ def _state_fields(
     if show_cards and not closed:
         out["legal_actions"] = [a.to_json() for a in state.legal_actions()]
         if not isinstance(state, PhysicalHandState):
-            out["ahead"] = legal_ahead(state, seats=replay.hand.seats)
-
-
-def _decline(action: dict[str, Any]) -> bool:
-    """A seat's "no": a pass, a bid of nothing (不叫), no double, no redouble."""
-    return (
-        action.get("play") == "pass"
-        or action.get("bid") == 0
-        or action.get("double") is False
-        or action.get("redouble") is False
-    )
-
-
-def legal_ahead(state: Any, *, seats: int) -> list[dict[str, Any]]:
-    """The legal actions of the seats after the one on turn, each after the seats before it
-    declined (passed, bid nothing, did not double), as the rules library lists them: what a
-    referee who saw those "no"s and then an action records in one tap (issue 29). One entry
-    per seat ahead, nearest first: ``declines`` (the actions, in order), the ``phase`` and
-    ``turn`` then, and that seat's ``legal_actions``. Stops at the hand's end and when the
-    auction ends (the landlord, or nobody, is then decided). The state is the caller's,
-    given back as it was (each decline pushed is popped)."""
-    ahead: list[dict[str, Any]] = []
-    declines: list[dict[str, Any]] = []
-    try:
-        for _ in range(seats - 1):
-            phase = state.phase
-            decline = next((a for a in state.legal_actions() if _decline(a.to_json())), None)
-            if decline is None:
-                break
-            state.push(decline)
-            declines.append(decline.to_json())
-            if state.is_over or state.turn is None or (phase == "bidding" != state.phase):
-                break
-            ahead.append(
-                {
-                    "declines": list(declines),
-                    "phase": str(state.phase),
-                    "turn": state.turn,
-                    "legal_actions": [a.to_json() for a in state.legal_actions()],
-                }
-            )
-    finally:
-        for _ in declines:
-            state.pop()
-    return ahead
+            out["ahead"] = [entry.to_json() for entry in legal_ahead(state, replay.hand.seats)]
 
 
 def hand_audit(*, hand: Hand, shown: CardsShown = ALL) -> list[dict[str, Any]]:

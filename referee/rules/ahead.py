@@ -47,16 +47,20 @@ def is_decline(action: Action) -> bool:
     return False
 
 
-def legal_ahead(state: Any, seats: int | None = None) -> list[Ahead]:
+def legal_ahead(
+    state: Any, seats: int | None = None, legal: list[Action] | None = None
+) -> list[Ahead]:
     """The seats ahead of the one on turn, nearest first (see the module's docstring).
-    ``seats``: the table's (default: the state's ``card_counts``' length)."""
+    ``seats``: the table's (default: the state's ``card_counts``' length); ``legal``: the
+    seat on turn's legal actions when the caller has them already."""
     count = seats if seats is not None else len(state.card_counts)
     ahead: list[Ahead] = []
     declines: list[Action] = []
+    legal = state.legal_actions() if legal is None else legal
     try:
         for _ in range(count - 1):
             phase = str(state.phase)
-            decline = next((a for a in state.legal_actions() if is_decline(a)), None)
+            decline = next((a for a in legal if is_decline(a)), None)
             if decline is None:
                 break
             state.push(decline)
@@ -64,7 +68,8 @@ def legal_ahead(state: Any, seats: int | None = None) -> list[Ahead]:
             now = str(state.phase)
             if state.is_over or state.turn is None or (phase == "bidding" != now):
                 break
-            ahead.append(Ahead(tuple(declines), now, state.turn, tuple(state.legal_actions())))
+            legal = state.legal_actions()  # the entry's, and where the next decline is found
+            ahead.append(Ahead(tuple(declines), now, state.turn, tuple(legal)))
     finally:
         for _ in declines:
             state.pop()

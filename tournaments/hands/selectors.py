@@ -435,9 +435,11 @@ def _state_fields(
     if not isinstance(state, PhysicalHandState) and show_cards:
         out["hands"] = [state.hand_cards_text(seat) for seat in range(replay.hand.seats)]
     if show_cards and not closed:
-        out["legal_actions"] = [a.to_json() for a in state.legal_actions()]
+        legal = state.legal_actions()
+        out["legal_actions"] = [a.to_json() for a in legal]
         if not isinstance(state, PhysicalHandState):
-            out["ahead"] = [entry.to_json() for entry in legal_ahead(state, replay.hand.seats)]
+            ahead = legal_ahead(state, replay.hand.seats, legal)
+            out["ahead"] = [entry.to_json() for entry in ahead]
 
 
 def hand_audit(*, hand: Hand, shown: CardsShown = ALL) -> list[dict[str, Any]]:

@@ -347,6 +347,13 @@ class HandStateOutput(serializers.Serializer):
         allow_null=True,
         help_text="The seat on turn's legal actions (null when hidden or unknown).",
     )
+    ahead = serializers.ListField(
+        child=serializers.JSONField(),
+        allow_null=True,
+        help_text="The seats after the one on turn, nearest first, each after the seats before "
+        "it declined (pass, no bid, no double): {declines: [actions], phase, turn, "
+        "legal_actions} (null when the cards are hidden or unknown).",
+    )
     hands = serializers.ListField(
         child=serializers.CharField(),
         allow_null=True,

@@ -28,6 +28,21 @@ def console_strings() -> dict[str, str]:
     )
     labels |= counted("more_plays", "%(n)s more play", "%(n)s more plays")
     labels |= counted(
+        "ahead_follow",
+        "%(passed)s passes, then %(seat)s plays:",
+        "%(passed)s pass, then %(seat)s plays:",
+    )
+    labels |= counted(
+        "ahead_label",
+        "%(passed)s passes, then %(seat)s plays %(cards)s",
+        "%(passed)s pass, then %(seat)s plays %(cards)s",
+    )
+    labels |= counted(
+        "ahead_bid",
+        "%(passed)s does not bid, then %(seat)s:",
+        "%(passed)s do not bid, then %(seat)s:",
+    )
+    labels |= counted(
         "others_waiting",
         "%(n)s write typed by %(name)s waits for %(name)s to sign in on this phone: it is "
         "never sent as anybody else's.",
@@ -126,6 +141,14 @@ def console_strings() -> dict[str, str]:
         "whole_hand": _("The seat's whole hand: one tap records it"),
         "all_pass": _("Everyone passes (%(n)s): %(seat)s leads"),
         "fewer_plays": _("Fewer plays"),
+        "lead_after": _("Or everyone passes (%(n)s) and %(seat)s leads: tap its cards"),
+        "nobody_doubles": _("Nobody doubles (%(n)s: %(seats)s)"),
+        "lead_after_doubling": _("Or nobody doubles and %(seat)s leads: tap its cards"),
+        "lead_after_label": _("%(passed)s: no, then %(seat)s leads %(cards)s"),
+        "longest_plays": _("The seat's longest plays: one tap records it"),
+        "one_at_a_time": _(
+            "One tap records each action on its own, in turn; Undo takes back one at a time."
+        ),
         "cards_of": _("Cards of %(seat)s: tap a rank to add a card"),
         "wild": _("Wild (癞子)"),
         "choose_reading": _("%(cards)s: which play do the wild cards make?"),

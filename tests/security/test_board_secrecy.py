@@ -107,7 +107,7 @@ def _assert_json_hides(data: Any, board: Board) -> None:
     assert not any(suit in text for suit in SUITS), text
     events = data if isinstance(data, list) else data.get("events") or []
     if isinstance(data, dict):
-        for key in ("deal", "hands", "kitty", "seed", "top_play", "legal_actions"):
+        for key in ("deal", "hands", "kitty", "seed", "top_play", "legal_actions", "ahead"):
             assert data[key] is None, key
         if data.get("event"):
             events = [*events, data["event"]]

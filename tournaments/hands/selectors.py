@@ -8,6 +8,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.db.models import Count, Prefetch, Q, QuerySet
 
+from referee.rules.ahead import legal_ahead
 from referee.rules.cards import format_cards
 from referee.rules.errors import RulesError
 from referee.rules.four_scoring import FourResult, stake_breakdown_four
@@ -319,6 +320,7 @@ def hand_detail(
         "cards_left": None,
         "announcements_due": [],
         "legal_actions": None,
+        "ahead": None,
         "hands": None,
         "kitty": None,
         "deal": None,
@@ -433,7 +435,11 @@ def _state_fields(
     if not isinstance(state, PhysicalHandState) and show_cards:
         out["hands"] = [state.hand_cards_text(seat) for seat in range(replay.hand.seats)]
     if show_cards and not closed:
-        out["legal_actions"] = [a.to_json() for a in state.legal_actions()]
+        legal = state.legal_actions()
+        out["legal_actions"] = [a.to_json() for a in legal]
+        if not isinstance(state, PhysicalHandState):
+            ahead = legal_ahead(state, replay.hand.seats, legal)
+            out["ahead"] = [entry.to_json() for entry in ahead]
 
 
 def hand_audit(*, hand: Hand, shown: CardsShown = ALL) -> list[dict[str, Any]]:

@@ -342,8 +342,16 @@ def test_the_manifest_is_valid_json_and_its_icons_load(
 
 
 COMPLETIONS = {
-    "en": ("Plays with the cards tapped: one tap records it", "Everyone passes (2): "),
-    "zh": ("含所点牌的出法：点一下即记录", "其余都不要（2 家）："),
+    "en": (
+        "Plays with the cards tapped: one tap records it",
+        "Everyone passes (2): ",
+        "The seat's longest plays: one tap records it",
+    ),
+    "zh": (
+        "含所点牌的出法：点一下即记录",
+        "其余都不要（2 家）：",
+        "该座位最长的出法：点一下即记录",
+    ),
 }
 
 
@@ -357,16 +365,20 @@ def test_a_lead_completed_from_two_taps_and_the_trick_passed_in_one(
     """Issue 29: the landlord's trio of 9s with the 4 as kicker: 9 then 4 tapped, and the
     play is offered among the plays holding those cards (one more tap records it); the two
     farmers' passes that end the trick are one tap."""
-    title, all_pass = COMPLETIONS[language]
+    title, all_pass, longest = COMPLETIONS[language]
     table, referee = _setup(language)
     hand = _to_the_lead(table, referee)
     context = _phone(console_browser, live_server, language)
     page = context.new_page()
     _sign_in_and_open(page, referee, language)
 
-    expect(page.locator("#completions")).to_be_hidden()  # nothing tapped, not the whole hand
-    page.click("#held-cards button.rank[data-rank='9']")
+    # Nothing tapped, not the whole hand: the landlord's longest plays (a plane and its wings).
     completions = page.locator("#completions button.completion")
+    expect(page.locator("h3.completions-title")).to_have_text(longest)
+    plays = [b.get_attribute("data-play") or "" for b in completions.all()]
+    lengths = {len(_ranks(a["play"])) for a in _detail(hand)["legal_actions"]}
+    assert plays and all(len(_ranks(p)) == max(lengths) for p in plays)
+    page.click("#held-cards button.rank[data-rank='9']")
     expect(page.locator("h3.completions-title")).to_have_text(title)
     assert [b.inner_text() for b in completions.all()[:3]] == ["9", "99", "999"]
     page.click("#held-cards button.rank[data-rank='4']")

@@ -1112,3 +1112,45 @@ def test_every_completion_holds_the_tapped_cards_and_every_such_play_is_offered(
     holding = [p for p in leads if all(p.count(r) >= tapped.count(r) for r in set(tapped))]
     assert sorted(result) == sorted(holding)
     assert len(result) == len(set(result))
+
+
+def test_the_plays_ahead_and_a_leads_longest_plays(page: Page) -> None:
+    """Issue 29: the API's ``ahead`` read as the console offers it — a seat after passes
+    that may beat the top play (its beating plays, smallest first, at most the limit), the
+    passes that end the trick and the leader's leads; anything but passes in the playing
+    phase is not offered. With nothing tapped on a lead: the whole hand when it is one
+    play, else the longest plays (lowest first, at most four), none when all are singles."""
+    result = _run(
+        page,
+        """
+        const e = await import('/static/referee/console/entry.js');
+        const pass = (seat) => ({ seat, play: 'pass' });
+        const ahead = [
+          { declines: [pass(1)], phase: 'playing', turn: 2,
+            legal_actions: [pass(2), { seat: 2, play: '88' }, { seat: 2, play: '66' },
+                            { seat: 2, play: '2222' }, { seat: 2, play: 'TT' }] },
+          { declines: [pass(1), pass(2)], phase: 'playing', turn: 0,
+            legal_actions: [{ seat: 0, play: '3' }, { seat: 0, play: '33' }] },
+        ];
+        const got = e.playsAhead(ahead, 0, 2);
+        const auction = e.playsAhead([{ declines: [{ seat: 1, bid: 0 }], phase: 'bidding',
+                                        turn: 2, legal_actions: [{ seat: 2, bid: 2 }] }], 0);
+        const a = (play) => ({ seat: 0, play });
+        const leads = e.orderPlays(['3', '4', '33', '44', '34567', '45678', '56789',
+                                    '6789T', '789TJ', '3456'].map(a));
+        return {
+          follows: got.follows.map((f) => [f.turn, f.declines.length, f.plays.map((p) => p.play)]),
+          lead: [got.lead.turn, got.lead.declines.length, got.lead.plays.map((p) => p.play)],
+          auction: [auction.follows.length, auction.lead],
+          longest: e.wholeOrLongest(leads, '3334445566778899TJ').map((p) => p.play),
+          whole: e.wholeOrLongest(leads, '♠3 ♥3').map((p) => p.play),
+          singles: e.wholeOrLongest(e.orderPlays(['3', '5', '9'].map(a)), '359'),
+        };
+        """,
+    )
+    assert result["follows"] == [[2, 1, ["66", "88"]]]
+    assert result["lead"] == [0, 2, ["3", "33"]]
+    assert result["auction"] == [0, None]
+    assert result["longest"] == ["34567", "45678", "56789", "6789T"]
+    assert result["whole"] == ["33"]
+    assert result["singles"] == []

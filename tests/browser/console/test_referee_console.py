@@ -74,7 +74,8 @@ def _click_action(page: Page, action: dict[str, Any]) -> None:
     else:
         ranks = _ranks(action["play"])
         for rank in ranks:
-            page.click(f"button.rank[data-rank='{rank}']")
+            # the seat's own pad (not the next leader's, #lead-after-cards)
+            page.click(f"button.rank[data-rank='{rank}']:not(#lead-after-cards *)")
         expect(page.locator("input[name=notation]")).to_have_value(ranks)
         page.click("button.play")
         return

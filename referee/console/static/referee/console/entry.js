@@ -151,6 +151,41 @@ export function passesToTrickEnd(turn, topSeat, seats) {
   return (topSeat - turn + seats) % seats;
 }
 
+/** How many plays of a seat ahead show ("<seat> passes, then <next> plays"). */
+export const SHOWN_AHEAD = 6;
+
+/** The seats ahead as the referee sees them (the API's ``ahead``, issue 29), in the
+ * playing phase: ``follows`` (seats that may beat the top play after the ones before them
+ * passed: [{declines, turn, plays}], the plays ordered as the buttons show them, at most
+ * ``limit`` each) and ``lead`` (the passes that end the trick and the next leader's legal
+ * leads: {declines, turn, plays}, or null). ``topSeat``: the top play's seat. */
+export function playsAhead(ahead, topSeat, limit = SHOWN_AHEAD) {
+  const out = { follows: [], lead: null };
+  (ahead || []).forEach((entry) => {
+    if (entry.phase !== "playing" || !entry.declines.every((d) => d.play === "pass")) return;
+    const plays = orderPlays(entry.legal_actions.filter((a) => !a.as));
+    if (entry.turn === topSeat) out.lead = { declines: entry.declines, turn: entry.turn, plays };
+    else if (plays.length) out.follows.push({ declines: entry.declines, turn: entry.turn, plays: plays.slice(0, limit) });
+  });
+  return out;
+}
+
+/** How many of a lead's longest plays show with nothing tapped. */
+export const SHOWN_LONGEST = 4;
+
+/** A lead's one-tap plays with nothing tapped, among ``plays`` (ordered, orderPlays) of the
+ * seat holding ``held``: its whole hand when that is one play; else its longest plays
+ * (the ones that take the most taps rank by rank: a chain, a trio with its kicker, a
+ * pair), lowest first, when they are longer than one card; else none. */
+export function wholeOrLongest(plays, held, limit = SHOWN_LONGEST) {
+  const natural = plays.filter((a) => !a.as);
+  const whole = natural.filter((a) => sameCards(a.play, held));
+  if (whole.length) return whole.slice(0, 1);
+  const longest = Math.max(0, ...natural.map((a) => ranksOf(a.play).length));
+  if (longest < 2) return [];
+  return natural.filter((a) => ranksOf(a.play).length === longest).slice(0, limit);
+}
+
 /** Can one more card of ``rank`` go into the composer's ``text``, the seat holding ``held``? */
 export function canAdd(held, text, rank) {
   return (rankCounts(text)[rank] || 0) < (rankCounts(held)[rank] || 0);
@@ -184,7 +219,8 @@ export function renderPlayEntry(ctx, h, seat, p, box, seatName) {
     onclick: () => act(a),
   });
   // The plays that complete the cards tapped so far (a lead's pair, trio and kicker,
-  // straight), or with nothing tapped on a lead, the seat's whole hand when it is one play.
+  // straight), or with nothing tapped on a lead, the seat's whole hand when it is one play,
+  // else its longest plays (wholeOrLongest).
   const completing = known ? el("div", { class: "buttons completions", id: "completions" }) : null;
   let list = null;
   function update() {
@@ -199,14 +235,15 @@ export function renderPlayEntry(ctx, h, seat, p, box, seatName) {
     });
     if (!completing) return;
     const tapped = ranksOf(state.composer);
-    const whole = !tapped && !top ? plays.filter((a) => !a.as && sameCards(a.play, held)).slice(0, 1) : [];
-    const shown = tapped ? completions(plays, tapped) : whole;
+    const untapped = !tapped && !top ? wholeOrLongest(plays, held) : [];
+    const whole = untapped.filter((a) => sameCards(a.play, held));
+    const shown = tapped ? completions(plays, tapped) : untapped;
     completing.replaceChildren(...shown.map((a) => playButton(a, "big legal-play completion")));
     completing.hidden = shown.length === 0;
     const heading = completing.previousElementSibling;
     if (heading) {
       heading.hidden = shown.length === 0;
-      heading.textContent = whole.length ? T.whole_hand : T.completions;
+      heading.textContent = whole.length ? T.whole_hand : tapped ? T.completions : T.longest_plays;
     }
     if (list) list.closest("section").hidden = Boolean(tapped); // the tapped cards narrow it
   }
@@ -260,6 +297,8 @@ export function renderPlayEntry(ctx, h, seat, p, box, seatName) {
       },
     })]));
   }
+
+  if (known && top) renderAhead(ctx, h, box, seatName);
 
   if (held !== null) {
     // The seat's own cards, grouped by rank: the way to enter a lead (or any play).
@@ -340,4 +379,88 @@ export function renderPlayEntry(ctx, h, seat, p, box, seatName) {
     canPass && !following ? el("button", { type: "button", class: "big pass", text: T.pass, onclick: () => ctx.do.act({ seat, play: "pass" }) }) : null,
   ]));
   update();
+}
+
+/** The seat's cards grouped by rank, each tap calling ``add(rank)``; ``chosen``: the
+ * cards tapped so far (a rank is disabled once all its cards are). */
+function heldButtons(T, held, chosenText, add, wildRank) {
+  const chosen = rankCounts(chosenText);
+  return groupCards(held).map(({ rank, count }) => {
+    const joker = rank === "X" || rank === "D";
+    const wild = rank === wildRank;
+    const n = chosen[rank] || 0;
+    return el("button", {
+      type: "button",
+      class: "rank group" + (joker ? " joker joker-" + (rank === "X" ? "small" : "big") : "") + (wild ? " wild" : "") + (n ? " chosen" : ""),
+      "data-rank": rank, "data-count": String(count), "data-chosen": String(n), disabled: n >= count,
+      "aria-label": rankLabel(rank, T) + " ×" + count + (wild ? " · " + T.wild : ""),
+      onclick: () => add(rank),
+    }, [el("span", { class: "rank-face", text: rankLabel(rank, T) }),
+      el("span", { class: "rank-count", text: n ? n + "/" + count : count > 1 ? "×" + count : "" })]);
+  });
+}
+
+/** The seats ahead of the one on turn, the cards known (issue 29): what the referee saw
+ * happen recorded in one tap. "<seat> passes, then <next seat> plays X" (each seat that may
+ * beat the top play after the ones before it passed: its beating plays); and with the
+ * passes that end the trick (#all-pass), the next leader's cards: its ranks tapped, "all
+ * pass, then <leader> leads X" is one tap. Every play offered is one of the API's legal
+ * actions for that seat after those passes (``ahead``); each action is its own write. */
+function renderAhead(ctx, h, box, seatName) {
+  const { T, state } = ctx;
+  const short = (s) => T["seat_" + s] || T.seat + " " + s;
+  const { follows, lead } = playsAhead(h.ahead, h.top_play.seat);
+  const send = (declines, a) => ctx.do.actAll(declines.concat([playBody(a.seat, a.play, a)]));
+  const passedOf = (declines) => declines.map((d) => short(d.seat)).join(", ");
+  const aheadButton = (declines, a, cls) => {
+    const values = { n: declines.length, passed: passedOf(declines), seat: short(a.seat), cards: playLabel(a.play, T) };
+    return el("button", {
+      type: "button", class: cls, "data-play": a.play, "data-seat": String(a.seat),
+      "data-declines": String(declines.length), title: a.play,
+      "aria-label": fmtn(T, "ahead_label", values), text: readingLabel(a, T),
+      onclick: () => send(declines, a),
+    });
+  };
+  follows.forEach(({ declines, turn, plays }) => {
+    box.appendChild(el("section", { class: "ahead", "data-seat": String(turn), "data-declines": String(declines.length) }, [
+      el("h3", { text: fmtn(T, "ahead_follow", { n: declines.length, passed: passedOf(declines), seat: short(turn) }) }),
+      el("div", { class: "buttons ahead-plays" }, plays.map((a) => aheadButton(declines, a, "ahead-play"))),
+    ]));
+  });
+  if (lead) renderLeadAfter(ctx, h, box, lead, fmt(T.lead_after, { n: lead.declines.length, seat: short(lead.turn) }));
+}
+
+/** The seats' "no"s that end a trick (or the doubling), then ``lead.turn``'s lead: that
+ * seat's cards grouped by rank; its ranks tapped, the leads they complete (with nothing
+ * tapped, its whole hand when it is one play, else its longest plays), each one tap:
+ * the declines then the lead, each its own write. ``lead``: {declines, turn, plays}. */
+export function renderLeadAfter(ctx, h, box, lead, title) {
+  const { T, state } = ctx;
+  const held = h.hands ? h.hands[lead.turn] : null;
+  if (typeof held !== "string" || !lead.plays.length) return;
+  const short = (s) => T["seat_" + s] || T.seat + " " + s;
+  const wildRank = h.wild ? ranksOf(h.wild) : null;
+  const tapped = ranksOf(state.leadAfter || "");
+  const shown = tapped ? completions(lead.plays, tapped) : wholeOrLongest(lead.plays, held);
+  const again = () => { ctx.do.redraw(); };
+  const passed = lead.declines.map((d) => short(d.seat)).join(", ");
+  box.appendChild(el("section", {
+    class: "lead-after", id: "lead-after", "data-seat": String(lead.turn), "data-declines": String(lead.declines.length),
+  }, [
+    el("h3", { text: title }),
+    el("div", { class: "ranks grouped", id: "lead-after-cards" }, heldButtons(T, held, state.leadAfter || "", (rank) => {
+      state.leadAfter = (state.leadAfter || "") + rank;
+      again();
+    }, wildRank)),
+    el("div", { class: "buttons completions", id: "lead-after-plays", hidden: !shown.length },
+      shown.map((a) => el("button", {
+        type: "button", class: "big completion lead-after-play", "data-play": a.play, "data-seat": String(a.seat),
+        "data-declines": String(lead.declines.length), title: a.play,
+        "aria-label": fmt(T.lead_after_label, { passed, seat: short(a.seat), cards: playLabel(a.play, T) }),
+        text: readingLabel(a, T),
+        onclick: () => ctx.do.actAll(lead.declines.concat([playBody(a.seat, a.play, a)])),
+      }))),
+    tapped ? el("button", { type: "button", class: "secondary clear lead-after-clear", text: T.clear, onclick: () => { state.leadAfter = ""; again(); } }) : null,
+    el("p", { class: "hint", text: T.one_at_a_time }),
+  ]));
 }

@@ -42,6 +42,7 @@ const state = {
   hand: null, // the hand as the API answers it
   seat: null, // the composer's seat (defaults to the seat on turn)
   composer: "",
+  leadAfter: "", // the next leader's cards tapped while the trick's passes are offered (entry.js)
   rejected: null, // the last refused write {label, message, handId}
   conflict: null, // the last version conflict {label, recorded: [text]}
   signedOut: false,
@@ -140,6 +141,7 @@ function show() {
 function setHand(hand) {
   state.hand = hand;
   state.seat = null;
+  state.leadAfter = "";
   state.readings = null;
 }
 
@@ -196,9 +198,11 @@ async function openTable(table) {
   await ctx.do.loadTableHands(); // fills its own slots: the screen is not drawn again
 }
 
-function enqueue(item) {
-  queue.push(Object.assign({ key: newKey() }, item));
+/** Keep ``items`` (one write each, its own Idempotency-Key), in order, then send. */
+function enqueue(...items) {
+  items.forEach((item) => queue.push(Object.assign({ key: newKey() }, item)));
   state.composer = "";
+  state.leadAfter = "";
   state.seat = null;
   state.readings = null;
   show();
@@ -208,11 +212,15 @@ function enqueue(item) {
 const handUrl = (h, what) => API + "hands/" + h.id + "/" + what + "/";
 const handLabel = (h) => T.table + " " + (state.table ? state.table.table : "") + " · " + T.hand + " " + h.number;
 
-function handWrite(h, what, body, label, kind = "write") {
-  return enqueue({
+function handItem(h, what, body, label, kind, offset = 0) {
+  return {
     kind, url: handUrl(h, what), body, label: handLabel(h) + " · " + label,
-    handId: h.id, tableId: state.table.table_id, version: queue.versionFor(h),
-  });
+    handId: h.id, tableId: state.table.table_id, version: queue.versionFor(h) + offset,
+  };
+}
+
+function handWrite(h, what, body, label, kind = "write") {
+  return enqueue(handItem(h, what, body, label, kind));
 }
 
 ctx.do = {
@@ -227,6 +235,7 @@ ctx.do = {
     show();
   },
   setSeat: (seat) => { state.seat = seat; show(); },
+  redraw: () => { render(ctx); },
   offerReadings: (offered) => { state.readings = offered; show(); },
   start: (body) => {
     const t = state.table;
@@ -242,6 +251,15 @@ ctx.do = {
   act: (body) => {
     state.conflict = null;
     return handWrite(state.hand, "actions", body, actionText(ctx, body), "action");
+  },
+  /** Several actions seen at the table, one tap (issue 29: the seats that passed, then the
+   * play): each its own write and key, in order, each typed against the version the one
+   * before it makes. A refusal of one holds the rest back (queue.js); Undo takes back one
+   * action at a time. */
+  actAll: (bodies) => {
+    state.conflict = null;
+    const h = state.hand;
+    return enqueue(...bodies.map((body, i) => handItem(h, "actions", body, actionText(ctx, body), "action", i)));
   },
   wild: (h, rank) => handWrite(h, "wild", { wild: rank }, T.wild_entered + " · " + rank),
   announce: (seat, made) => handWrite(state.hand, "announcements", { seat, made },

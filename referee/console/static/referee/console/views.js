@@ -2,7 +2,7 @@
  * controller's ``do`` callbacks (main.js). No request is made here. */
 
 import { el, fmt, fmtn } from "./dom.js";
-import { rankLabel, renderPlayEntry } from "./entry.js";
+import { orderPlays, rankLabel, renderLeadAfter, renderPlayEntry } from "./entry.js";
 import {
   handRow, renderAwaiting, renderConfirmation, renderEarlier, renderHandList, renderHandNotes, renderLogWords,
   stateWords,
@@ -263,6 +263,45 @@ function defaultChoices(h, seat) {
   return [{ seat, double: true }, { seat, double: false }];
 }
 
+/** The auction, the cards known (the API's ``ahead``, issue 29): "Nobody doubles" (every
+ * seat's no, in turn: one tap, each its own write), and a bid after the seats before the
+ * bidder said no bid ("<seat> no bid, then <seat>: Bid 2"). The per-seat buttons stay. */
+function renderAuctionAhead(ctx, h, box) {
+  const { T } = ctx;
+  const short = (s) => T["seat_" + s] || T.seat + " " + s;
+  const no = (d) => d.bid === 0 || d.double === false || d.redouble === false;
+  (h.ahead || []).forEach((entry) => {
+    const declines = entry.declines;
+    if (!declines.every(no)) return;
+    const passed = declines.map((d) => short(d.seat)).join(", ");
+    if (h.status === "doubling" && entry.phase !== "doubling" && declines.length > 1) {
+      box.appendChild(el("div", { class: "buttons" }, [el("button", {
+        type: "button", class: "big all-pass nobody-doubles", id: "nobody-doubles",
+        "data-declines": String(declines.length),
+        text: fmt(T.nobody_doubles, { n: declines.length, seats: passed }),
+        onclick: () => ctx.do.actAll(declines),
+      })]));
+      // …and the landlord's lead after it, one tap (its cards, then the play).
+      const lead = { declines, turn: entry.turn, plays: orderPlays(entry.legal_actions.filter((a) => !a.as)) };
+      renderLeadAfter(ctx, h, box, lead, fmt(T.lead_after_doubling, { seat: short(entry.turn) }));
+    }
+    if (h.status === "bidding" && entry.phase === "bidding") {
+      const bids = entry.legal_actions.filter((a) => a.bid > 0);
+      if (!bids.length) return;
+      box.appendChild(el("section", { class: "ahead ahead-auction", "data-seat": String(entry.turn) }, [
+        el("h3", { text: fmtn(T, "ahead_bid", { n: declines.length, passed, seat: short(entry.turn) }) }),
+        el("div", { class: "buttons" }, bids.map((a) => el("button", {
+          type: "button", class: "action ahead-bid", "data-action": "bid", "data-value": String(a.bid),
+          "data-seat": String(a.seat), "data-declines": String(declines.length),
+          "aria-label": fmtn(T, "ahead_bid", { n: declines.length, passed, seat: short(entry.turn) }) + " " + fmt(T.bid_n, { n: a.bid }),
+          text: fmt(T.bid_n, { n: a.bid }),
+          onclick: () => ctx.do.actAll(declines.concat([a])),
+        }))),
+      ]));
+    }
+  });
+}
+
 /** ``p``: the provisional continuation when writes wait (the server's legal actions are
  * then out of date: the rank buttons come from the cards the seat would still hold). */
 function renderControls(ctx, h, p) {
@@ -288,6 +327,7 @@ function renderControls(ctx, h, p) {
       }));
     });
     box.appendChild(buttons);
+    if (!p && seat === h.turn) renderAuctionAhead(ctx, h, box);
     app.appendChild(box);
     return;
   }

@@ -5,7 +5,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from tests.browser.conftest import ARTEFACTS, LANGUAGES, patient
 
@@ -41,3 +41,27 @@ def http_cookies(settings: Any) -> None:
 def artefacts() -> Path:
     ARTEFACTS.mkdir(parents=True, exist_ok=True)
     return ARTEFACTS
+
+
+#: The console's home heading, by the browser's language.
+TABLES_HEADING = {"en": "My tables now", "zh": "我的当前牌桌"}
+
+
+def console_sign_in(page: Page, username: str, password: str, language: str | None = "en") -> None:
+    """Sign ``username`` in on the console's own page; with a ``language``, wait for the home
+    screen's heading in it (None: the caller waits for what its test is about)."""
+    page.goto("/referee/login/")
+    page.fill("input[name=username]", username)
+    page.fill("input[name=password]", password)
+    page.click("button[type=submit]")
+    if language is not None:
+        expect(page.locator("#app h1")).to_have_text(TABLES_HEADING[language])
+
+
+def console_open_table(
+    page: Page, username: str, password: str, language: str | None = "en"
+) -> None:
+    """Sign in (as ``console_sign_in``), open the first table and wait for its hand."""
+    console_sign_in(page, username, password, language)
+    page.click("button.table-open")
+    expect(page.locator("section.hand")).to_be_visible()

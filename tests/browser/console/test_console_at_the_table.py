@@ -15,6 +15,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, Route, expect
 
 from tests import factories
 from tests.api.helpers import assign, client_for, playing_table, post, referee_user
+from tests.browser.console.conftest import console_sign_in
 from tests.browser.console.conftest import phone_context as _phone
 from tournaments.common.player_names import display_name
 from tournaments.common.seat_names import seat_names
@@ -69,11 +70,7 @@ def _referee(tables: list[Table]) -> Any:
 
 
 def _sign_in(page: Page, username: str, language: str) -> None:
-    page.goto("/referee/login/")
-    page.fill("input[name=username]", username)
-    page.fill("input[name=password]", PASSWORD)
-    page.click("button[type=submit]")
-    expect(page.locator("#app h1")).to_have_text(TEXT[language]["tables"])
+    console_sign_in(page, username, PASSWORD, language)
 
 
 def test_undo_asks_for_its_reason_where_the_button_is(

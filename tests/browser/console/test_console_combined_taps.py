@@ -21,6 +21,7 @@ import pytest
 from playwright.sync_api import Browser, Page, Route, expect
 
 from tests.api.helpers import assign, playing_table, referee_user
+from tests.browser.console.conftest import console_open_table
 from tests.browser.console.conftest import phone_context as _phone
 from tests.browser.console.test_console_resilience import _go_offline, _go_online, _queued
 from tests.browser.console.test_console_taps import _decline, _ranks, _run, _same
@@ -85,13 +86,7 @@ def _trick_end_lead(run: list[dict[str, Any]]) -> bool:
 
 
 def _open(page: Page, referee: Any, language: str) -> None:
-    page.goto("/referee/login/")
-    page.fill("input[name=username]", referee.username)
-    page.fill("input[name=password]", PASSWORD)
-    page.click("button[type=submit]")
-    expect(page.locator("#app h1")).to_have_text(TEXT[language]["tables"])
-    page.click("button.table-open")
-    expect(page.locator("section.hand")).to_be_visible()
+    console_open_table(page, referee.username, PASSWORD, language)
 
 
 def _ahead_button(page: Page, play: dict[str, Any], declines: int) -> Any:

@@ -18,7 +18,7 @@ from playwright.sync_api import Browser, Page, expect
 from referee.rules.cards import RANK_CHARS, SUITS, Card, card_order, format_cards
 from tests import factories
 from tests.api.helpers import assign, client_for, playing_table, post, referee_user
-from tests.browser.console.conftest import PHONE
+from tests.browser.console.conftest import PHONE, console_open_table
 from tests.browser.console.conftest import phone_context as _phone
 from tests.browser.console.test_console_resilience import _go_offline, _go_online
 from tournaments.hands import selectors as hand_selectors
@@ -120,13 +120,7 @@ def _to_the_lead(table: Table, referee: Any) -> Hand:
 
 
 def _sign_in_and_open(page: Page, referee: Any, language: str) -> None:
-    page.goto("/referee/login/")
-    page.fill("input[name=username]", referee.username)
-    page.fill("input[name=password]", PASSWORD)
-    page.click("button[type=submit]")
-    expect(page.locator("#app h1")).to_have_text(TEXT[language]["tables"])
-    page.click("button.table-open")
-    expect(page.locator("section.hand")).to_be_visible()
+    console_open_table(page, referee.username, PASSWORD, language)
 
 
 def _wait_version(page: Page, version: int) -> None:

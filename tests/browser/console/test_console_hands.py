@@ -14,6 +14,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, Route, expect
 
 from referee.rules.cards import deal_from_seed
 from tests.api.helpers import assign, playing_table, referee_user
+from tests.browser.console.conftest import console_sign_in
 from tests.browser.console.conftest import phone_context as _phone
 from tests.play import random_hand_actions
 from tournaments.common.player_names import display_name
@@ -123,11 +124,7 @@ def _referee(table: Table) -> Any:
 
 
 def _open_table(page: Page, username: str, language: str) -> None:
-    page.goto("/referee/login/")
-    page.fill("input[name=username]", username)
-    page.fill("input[name=password]", PASSWORD)
-    page.click("button[type=submit]")
-    expect(page.locator("#app h1")).to_have_text(TEXT[language]["tables"])
+    console_sign_in(page, username, PASSWORD, language)
     page.click("button.table-open")
     expect(page.locator("#table-hands")).to_be_visible()
 

@@ -33,6 +33,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from referee.rules.cards import RANK_CHARS
 from tests.api.helpers import assign, playing_table, referee_user
+from tests.browser.console.conftest import console_open_table
 from tests.browser.console.conftest import phone_context as _phone
 from tournaments.hands import selectors as hand_selectors
 from tournaments.hands.replay import hand_replay
@@ -283,12 +284,7 @@ def test_a_fixed_deal_from_the_first_bid_to_the_last_card_counting_taps(
     hand = hand_create(table=table, seed=seed)
     context = _phone(console_browser, live_server, "en")
     page = context.new_page()
-    page.goto("/referee/login/")
-    page.fill("input[name=username]", referee.username)
-    page.fill("input[name=password]", PASSWORD)
-    page.click("button[type=submit]")
-    page.click("button.table-open")
-    expect(page.locator("section.hand")).to_be_visible()
+    console_open_table(page, referee.username, PASSWORD, language=None)
 
     taps = Taps(page)
     detail = _detail(hand)

@@ -12,6 +12,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, Route, expect
 
 from referee.rules.cards import RANK_CHARS
 from tests.api.helpers import assign, playing_table, referee_user
+from tests.browser.console.conftest import console_open_table
 from tests.browser.console.conftest import phone_context as _phone
 from tests.variant_deals import laizi_soft_bomb_deal
 from tournaments.hands import selectors as hand_selectors
@@ -33,13 +34,7 @@ def _referee(table: Table) -> Any:
 
 
 def _sign_in_and_open(page: Page, referee: Any) -> None:
-    page.goto("/referee/login/")
-    page.fill("input[name=username]", referee.username)
-    page.fill("input[name=password]", PASSWORD)
-    page.click("button[type=submit]")
-    expect(page.locator("#app h1")).to_have_text("My tables now")
-    page.click("button.table-open")
-    expect(page.locator("section.hand")).to_be_visible()
+    console_open_table(page, referee.username, PASSWORD)
 
 
 def _console_at(

@@ -126,19 +126,28 @@ def fits_big3_pack(counts: Sequence[int]) -> bool:
 def legal_plays_big3(key: int, previous: Play | None = None) -> list[Play]:
     """Every play a hand of multiset ``key`` may make, each multiset once: any combination
     as a lead, else those that beat ``previous`` (R12.9)."""
-    if previous is None:
-        return [*_one_rank_leads(counts_of_key(key)), *_run_leads(_masks(key))]
-    found = _FOLLOW.get(previous.key)
-    if found is None:
-        if previous.key not in TABLE:
-            return []
-        found = _FOLLOW[previous.key] = _follow_of(TABLE[previous.key])
-    add, starts, shifts, answers = found
-    held = (key + add) & _FIELD_BIT3  # bit 3 of each rank held at least ``width`` times
-    hits = held
-    for shift in shifts:  # a run: every rank from its lowest up held
-        hits &= held >> shift
-    return list(answers[hits & starts])
+    if previous is not None:
+        found = _FOLLOW.get(previous.key) or _follow(previous.key)
+        add, starts, shifts, answers = found
+        # one rank: the ranks above held at least ``width`` times, without the AND onto the
+        # pack's ranks first: best of 8 rounds 0.65 against 0.87 us a call (3000 answers)
+        if not shifts:
+            return list(answers[(key + add) & starts])
+        held = (key + add) & _FIELD_BIT3
+        hits = held
+        for shift in shifts:  # a run: every rank from its lowest up held
+            hits &= held >> shift
+        return list(answers[hits & starts])
+    return [*_one_rank_leads(counts_of_key(key)), *_run_leads(_masks(key))]
+
+
+def _follow(key: int) -> tuple[int, int, tuple[int, ...], dict[int, tuple[Play, ...]]]:
+    """``_follow_of`` the play of ``key``, kept; nothing beats what is no play."""
+    play = TABLE.get(key)
+    if play is None:
+        return 0, 0, (), {0: ()}
+    found = _FOLLOW[key] = _follow_of(play)
+    return found
 
 
 def _one_rank_leads(counts: Sequence[int]) -> list[Play]:

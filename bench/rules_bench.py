@@ -145,7 +145,7 @@ def per_play(name: str, times: Sequence[float], sizes: Sequence[int]) -> float:
     return statistics.median(each)
 
 
-def timed(call: Callable[..., list[Any]], *args: Any) -> tuple[float, int]:
+def timed(call: Callable[..., Sequence[Any]], *args: Any) -> tuple[float, int]:
     start = time.perf_counter()
     plays = call(*args)
     return (time.perf_counter() - start) * 1e6, len(plays)
@@ -156,7 +156,7 @@ class Line(NamedTuple):
     arguments of one call)."""
 
     name: str
-    call: Callable[..., list[Any]]
+    call: Callable[..., Sequence[Any]]
     deal: Callable[[random.Random], list[tuple[Any, ...]]]
 
     def run(self, rng: random.Random) -> list[tuple[float, int]]:

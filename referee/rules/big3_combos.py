@@ -123,22 +123,24 @@ def fits_big3_pack(counts: Sequence[int]) -> bool:
     return all(c <= p for c, p in zip(counts, BIG3_PACK_COUNTS, strict=True))
 
 
-def legal_plays_big3(key: int, previous: Play | None = None) -> list[Play]:
+def legal_plays_big3(key: int, previous: Play | None = None) -> tuple[Play, ...]:
     """Every play a hand of multiset ``key`` may make, each multiset once: any combination
-    as a lead, else those that beat ``previous`` (R12.9)."""
+    as a lead, else those that beat ``previous`` (R12.9). A tuple: an answer is handed out
+    as it is kept, not copied: 0.34 us an answer, 0.46 us through a wrapper that copies it
+    into a list (3000 answers to random leads by 20-card hands, best of 6 rounds)."""
     if previous is not None:
         found = _FOLLOW.get(previous.key) or _follow(previous.key)
         add, starts, shifts, answers = found
         # one rank: the ranks above held at least ``width`` times, without the AND onto the
         # pack's ranks first: best of 8 rounds 0.65 against 0.87 us a call (3000 answers)
         if not shifts:
-            return list(answers[(key + add) & starts])
+            return answers[(key + add) & starts]
         held = (key + add) & _FIELD_BIT3
         hits = held
         for shift in shifts:  # a run: every rank from its lowest up held
             hits &= held >> shift
-        return list(answers[hits & starts])
-    return [*_one_rank_leads(counts_of_key(key)), *_run_leads(_masks(key))]
+        return answers[hits & starts]
+    return (*_one_rank_leads(counts_of_key(key)), *_run_leads(_masks(key)))
 
 
 def _follow(key: int) -> tuple[int, int, tuple[int, ...], dict[int, tuple[Play, ...]]]:

@@ -202,7 +202,7 @@ class Big3HandState(HandState):
 
     # ----------------------------------------------------------------- hooks
     def _legal_plays(self, key: int, top: Play | None) -> list[Play]:
-        return legal_plays_big3(key, top)
+        return list(legal_plays_big3(key, top))
 
     def _judge(self, key: int, ranks: tuple[int, ...], top: Play | None) -> Play:
         play = classify_big3(key)

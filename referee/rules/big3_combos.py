@@ -129,8 +129,10 @@ def legal_plays_big3(key: int, previous: Play | None = None) -> tuple[Play, ...]
     as it is kept, not copied: 0.34 us an answer, 0.46 us through a wrapper that copies it
     into a list (3000 answers to random leads by 20-card hands, best of 6 rounds)."""
     if previous is not None:
-        found = _FOLLOW.get(previous.key) or _follow(previous.key)
-        add, starts, shifts, answers = found
+        try:  # a subscript, not .get: 0.29 against 0.34 us an answer (best of 6 rounds)
+            add, starts, shifts, answers = _FOLLOW[previous.key]
+        except KeyError:  # the first answer to this play
+            add, starts, shifts, answers = _follow(previous.key)
         # one rank: the ranks above held at least ``width`` times, without the AND onto the
         # pack's ranks first: best of 8 rounds 0.65 against 0.87 us a call (3000 answers)
         if not shifts:

@@ -8,11 +8,12 @@ Single process, no Django. Measures:
     uniformly dealt hands and on trio-rich hands, with the mask caches cold and warm;
   * complete-hand replay (rebuild a HandState from its event log, checked and as accepted),
     and a deal read from its text, median and p90;
-  * the variants (SPEC §11): legal plays of a 33-card ``four_p`` landlord hand and of a
-    ``laizi`` hand holding three or four wild cards, as a lead and as an answer, per hand and
-    per play listed; target: per play at most twice the three-player number (the lead beside
-    the lead, the answer beside the answer), the median ratio of R paired rounds on new hands
-    (``bench_variants``); the cold cost of ``laizi``'s
+  * the variants (SPEC §11) and Big Three (SPEC §12): legal plays of a 33-card ``four_p``
+    landlord hand, of a 20-card ``big3`` digger hand and of a ``laizi`` hand holding three or
+    four wild cards, as a lead and as an answer, per hand and per play listed; target: per play
+    at most twice the three-player number (the lead beside the lead, the answer beside the
+    answer; Big Three's answer also beside the three-player lead), the median ratio of R paired
+    rounds on new hands (``bench_variants``); the cold cost of ``laizi``'s
     per-wild-rank tables (each rank's first use) and the memory they take.
 """
 
@@ -34,6 +35,7 @@ from typing import Any, NamedTuple
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from referee.rules import Deal, HandState, Play, deal_from_seed, get_profile
+from referee.rules.big3_combos import BIG3_PACK_COUNTS, legal_plays_big3
 from referee.rules.cards import PACK_COUNTS, counts_of, key_of
 from referee.rules.combos import readings
 from referee.rules.four_combos import TWO_PACK_COUNTS, legal_plays_four
@@ -44,6 +46,7 @@ from referee.rules.table import play_table, warm_up
 
 PACK = [r for r, n in enumerate(PACK_COUNTS) for _ in range(n)]
 TWO_PACKS = [r for r, n in enumerate(TWO_PACK_COUNTS) for _ in range(n)]
+BIG3_PACK = [r for r, n in enumerate(BIG3_PACK_COUNTS) for _ in range(n)]
 TARGETS = {
     "classify": 1_000_000,
     "lead_uniform_median": 30.0,
@@ -142,7 +145,7 @@ def per_play(name: str, times: Sequence[float], sizes: Sequence[int]) -> float:
     return statistics.median(each)
 
 
-def timed(call: Callable[..., list[Any]], *args: Any) -> tuple[float, int]:
+def timed(call: Callable[..., Sequence[Any]], *args: Any) -> tuple[float, int]:
     start = time.perf_counter()
     plays = call(*args)
     return (time.perf_counter() - start) * 1e6, len(plays)
@@ -153,7 +156,7 @@ class Line(NamedTuple):
     arguments of one call)."""
 
     name: str
-    call: Callable[..., list[Any]]
+    call: Callable[..., Sequence[Any]]
     deal: Callable[[random.Random], list[tuple[Any, ...]]]
 
     def run(self, rng: random.Random) -> list[tuple[float, int]]:
@@ -210,6 +213,20 @@ def bench_variants(rng: random.Random, n: int, rounds: int) -> None:
             rounds,
             rng,
         )
+
+    def big3(rng: random.Random, answer: bool) -> list[tuple[Any, ...]]:
+        cases = []
+        for _ in range(n):
+            top = rng.choice(legal_plays_big3(key_of(rng.sample(BIG3_PACK, 16))))
+            cases.append((key_of(rng.sample(BIG3_PACK, 20)), *((top,) if answer else ())))
+        return cases
+
+    for base, what, answer in ((lead, "lead", False), (follow, "follow", True)):
+        deal = partial(big3, answer=answer)
+        name = f"big3, {what}, 20-card digger hands"
+        beside(Line(name, legal_plays_big3, deal), base, rounds, rng)
+        if answer:  # the issue's yardstick: every Big Three line beside the three-player lead
+            beside(Line(name, legal_plays_big3, deal), lead, rounds, rng)
     wild_tables_cold()  # every rank's tables built anew and timed; the laizi lines pick from them
 
     def laizi(rng: random.Random, wilds: int, answer: bool) -> list[tuple[Any, ...]]:
@@ -382,7 +399,7 @@ def main() -> None:
         times.append((time.perf_counter() - start) * 1e6)
     report("deal from its text (each write reads it)", times, None)
 
-    print("variants (SPEC §11), legal plays:")
+    print("variants (SPEC §11) and Big Three (SPEC §12), legal plays:")
     bench_variants(rng, max(200, n // 10), args.rounds)
 
 

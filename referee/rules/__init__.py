@@ -11,8 +11,16 @@ English-language rules. The numbered rules are in ``docs/rules/SPEC.md``, the ru
 protocol in ``docs/rules/PROTOCOL.md`` and the conformance vectors in ``docs/rules/vectors/``.
 
 The variants of SPEC §11 (``docs/rules/variants/``): ``four_p``, four seats with two packs
-(``FourHandState``, ``classify_four``, ``legal_plays_four``, ``score_four``), and ``laizi``, a wild
-rank (``LaiziHandState``, ``WildPlay``, ``legal_plays_wild``, ``score_laizi``).
+(``FourHandState``, ``classify_four``, ``legal_plays_four``), and ``laizi``, a wild rank
+(``LaiziHandState``, ``WildPlay``, ``legal_plays_wild``). Big Three (大三 / 挖坑, SPEC §12,
+``docs/rules/games/``): ``big3`` and ``big3_one_round`` (``Big3HandState``, ``classify_big3``,
+``legal_plays_big3``).
+
+One design: every game's hand state is a ``HandState`` whose seats, pack, hand sizes, kitty,
+auction, doubling phase, first lead and trick end come from its profile, with a few hooks
+overridden (see ``hand``); every hand is scored by one entry point, ``score_hand``, which
+dispatches by profile (``score_result``, ``score_four``, ``score_laizi``, ``score_big3`` are
+the rules it dispatches to).
 """
 
 from referee.rules.actions import (
@@ -26,6 +34,9 @@ from referee.rules.actions import (
     action_from_json,
     wild_action_from_json,
 )
+from referee.rules.big3_combos import beats_big3, classify_big3, legal_plays_big3
+from referee.rules.big3_hand import Big3Deal, Big3HandState
+from referee.rules.big3_scoring import Big3Result, score_big3
 from referee.rules.cards import (
     Card,
     Deal,
@@ -62,9 +73,12 @@ from referee.rules.laizi_scoring import LaiziResult, score_laizi, stake_breakdow
 from referee.rules.moves import legal_plays
 from referee.rules.physical import IMPOSSIBLE_CHECKS, PhysicalHandState, check_deal
 from referee.rules.profiles import (
+    BIG3,
+    BIG3_ONE_ROUND,
     CLASSIC,
     COMP2016,
     FOUR_P,
+    GAME_PROFILES,
     LAIZI,
     PROFILES,
     VARIANT_PROFILES,
@@ -76,14 +90,19 @@ from referee.rules.scoring import (
     DealResult,
     DefenderStake,
     StakeFactor,
+    result_from_json,
+    score_hand,
     score_result,
     stake_breakdown,
 )
 
 __all__ = [
+    "BIG3",
+    "BIG3_ONE_ROUND",
     "CLASSIC",
     "COMP2016",
     "FOUR_P",
+    "GAME_PROFILES",
     "IMPOSSIBLE_CHECKS",
     "LAIZI",
     "PROFILES",
@@ -92,6 +111,9 @@ __all__ = [
     "Announcement",
     "BadResult",
     "Bid",
+    "Big3Deal",
+    "Big3HandState",
+    "Big3Result",
     "Card",
     "Deal",
     "DealResult",
@@ -123,10 +145,12 @@ __all__ = [
     "WildPlay",
     "action_from_json",
     "beats",
+    "beats_big3",
     "beats_four",
     "beats_wild",
     "check_deal",
     "classify",
+    "classify_big3",
     "classify_four",
     "counts_of",
     "deal_from_seed",
@@ -136,13 +160,17 @@ __all__ = [
     "handle_line",
     "handle_request",
     "legal_plays",
+    "legal_plays_big3",
     "legal_plays_four",
     "legal_plays_wild",
     "parse_cards",
     "parse_ranks",
     "read_wild_play",
     "readings",
+    "result_from_json",
+    "score_big3",
     "score_four",
+    "score_hand",
     "score_laizi",
     "score_result",
     "stake_breakdown",

@@ -18,6 +18,12 @@ for what the wild cards stand for::
 
     python -m referee.rules check KKK7 --profile laizi --wild 7 --as KKKK --previous 3333
     python -m referee.rules score --profile four_p --landlord 3 --bid 2 --bombs 1 --winner landlord
+
+So does Big Three (``docs/rules/games/PROTOCOL-big3.md``), ``--profile big3`` or
+``big3_one_round``::
+
+    python -m referee.rules moves 4455663 --profile big3
+    python -m referee.rules score --profile big3 --landlord 1 --bid 2 --winner landlord
 """
 
 from __future__ import annotations
@@ -30,7 +36,7 @@ from pathlib import Path
 from typing import TextIO
 
 from referee.rules.cards import deal_from_seed, format_cards
-from referee.rules.profiles import PROFILES, VARIANT_PROFILES, get_profile
+from referee.rules.profiles import GAME_PROFILES, PROFILES, VARIANT_PROFILES, get_profile
 from referee.rules.protocol import handle_line, handle_request
 
 
@@ -48,7 +54,7 @@ def _parser() -> argparse.ArgumentParser:
         prog="python -m referee.rules",
         description="Dou Dizhu rules tool (docs/rules/SPEC.md, docs/rules/PROTOCOL.md)",
     )
-    keys = sorted({*PROFILES, *VARIANT_PROFILES})
+    keys = sorted({*PROFILES, *VARIANT_PROFILES, *GAME_PROFILES})
     parser.add_argument("--profile", default="comp2016", choices=keys)
     # --profile may also follow the command; there it must not reset an earlier choice
     common = argparse.ArgumentParser(add_help=False)

@@ -24,8 +24,8 @@ from referee.rules.profiles import COMP2016, RuleProfile
 
 
 class Kind(StrEnum):
-    """The fourteen kinds of three-player Dou Dizhu (R1.4 names them in Chinese), and the four
-    jokers of ``four_p`` (R11.1.5), a kind of its own there."""
+    """The fourteen kinds of three-player Dou Dizhu (R1.4 names them in Chinese), the four
+    jokers of ``four_p`` (R11.1.5), a kind of its own there, and Big Three's quads (R12.8)."""
 
     SINGLE = "single"  # 单张
     PAIR = "pair"  # 对子
@@ -42,6 +42,8 @@ class Kind(StrEnum):
     BOMB = "bomb"  # 炸弹
     ROCKET = "rocket"  # 火箭 / 王炸
     JOKER_BOMB = "joker_bomb"  # 天王炸: XXDD, four players only (R11.1.5)
+    QUAD = "quad"  # 四张: four of a rank, not a bomb, Big Three only (R12.8)
+    QUAD_STRAIGHT = "quad_straight"  # three or more quads in a run, Big Three only (R12.8.5)
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,6 +4,9 @@ deal dealt from a seed or read and checked, and the hand state that plays it.
 * ``comp2016``, ``classic``: ``HandState`` on a one-pack ``Deal`` (R2.1).
 * ``four_p``: ``FourHandState`` on a two-pack ``FourDeal`` (R11.1.1); dealt with suits, read by
   rank (two packs have two of every card).
+* ``big3``, ``big3_one_round``: ``Big3HandState`` on a ``Big3Deal`` (52 cards, 16/16/16 + a
+  hole of 4, R12.3), read by rank; dealt from a seed with suits, its JSON carries ``hearts``
+  and the first bidder is the holder of the lowest heart (R12.4).
 * ``laizi``: ``LaiziHandState`` on a one-pack ``Deal`` whose JSON names the wild rank
   (``"wild": "7"``, PROTOCOL-variants §2.5). Dealt from a seed, the wild rank comes from the same
   seed: the caller keeps it from everybody until the landlord is known (R11.2.1), which is a
@@ -24,6 +27,9 @@ from referee.rules.actions import (
     four_seat_action_from_json,
     wild_action_from_json,
 )
+from referee.rules.big3_combos import RANKS_LOW_TO_HIGH
+from referee.rules.big3_hand import HAND_CARDS as BIG3_HAND
+from referee.rules.big3_hand import HOLE_CARDS, Big3Deal, Big3HandState
 from referee.rules.cards import (
     CARD_OF_ID,
     TWO,
@@ -41,8 +47,8 @@ from referee.rules.hand import HandState
 from referee.rules.laizi_hand import LaiziHandState, wild_of_deal
 from referee.rules.profiles import RuleProfile
 
-#: A hand state of any profile (``LaiziHandState`` is a ``HandState``).
-AnyState = HandState | FourHandState
+#: A hand state of any profile: every game's is a ``HandState`` (python-chess's one ``Board``).
+AnyState = HandState
 #: The key of a ``laizi`` deal's wild rank in its JSON.
 WILD = "wild"
 #: The ranks a wild rank is drawn from: 3 … 2, never a joker (R11.2.1).
@@ -56,6 +62,8 @@ def deal_json_from_seed(
 ) -> dict[str, Any]:
     """A shuffled deal of ``profile`` with suits, reproducible from ``seed``, as JSON.
     Without ``first_bidder`` the seed also picks the first bidder."""
+    if profile.game == "big3":
+        return _big3_deal_json(seed)
     if profile.seats == FOUR_SEATS:
         return _four_deal_json(seed, first_bidder)
     data = deal_from_seed(seed, first_bidder=first_bidder).to_json()
@@ -85,9 +93,31 @@ def _four_deal_json(seed: int, first_bidder: int | None) -> dict[str, Any]:
     return {"hands": hands, "kitty": kitty, "first_bidder": first_bidder}
 
 
+def _big3_deal_json(seed: int) -> dict[str, Any]:
+    """A Big Three deal from ``seed``: the 52 cards without jokers (R12.1), 16 each and a
+    hole of 4 (R12.3); the first bidder holds the lowest heart (R12.4), so a seed picks it
+    and ``hearts`` records where each heart lies."""
+    rng = random.Random(seed)
+    pack = [card for card in CARD_OF_ID.values() if not card.is_joker]
+    rng.shuffle(pack)
+    parts = [pack[seat * BIG3_HAND : (seat + 1) * BIG3_HAND] for seat in range(3)]
+    parts.append(pack[3 * BIG3_HAND : 3 * BIG3_HAND + HOLE_CARDS])
+    hearts = [[c.rank for c in part if c.suit == "♥"] for part in parts]
+    first = next(seat for rank in RANKS_LOW_TO_HIGH for seat in range(3) if rank in hearts[seat])
+    texts = [format_cards(sorted(part, key=card_order)) for part in parts]
+    return {
+        "hands": texts[:3],
+        "kitty": texts[3],
+        "first_bidder": first,
+        "hearts": ["".join(rank_text(r) for r in sorted(part)) for part in hearts],
+    }
+
+
 def deal_json_checked(profile: RuleProfile, data: object) -> dict[str, Any]:
     """``data`` as a deal of ``profile`` in canonical text; InvalidDeal (a RulesError) when it
-    is not one (wrong cards, sizes, first bidder or wild rank)."""
+    is not one (wrong cards, sizes, first bidder, hearts or wild rank)."""
+    if profile.game == "big3":
+        return Big3Deal.from_json(data).to_json()
     if profile.seats == FOUR_SEATS:
         FourDeal.from_json(data)  # checks the two packs, sizes and first bidder
         assert isinstance(data, dict)
@@ -133,6 +163,8 @@ def state_replayed(
 ) -> AnyState:
     """The hand state of ``profile`` after ``actions`` on the deal ``data``: each action
     checked (``checked``), or re-applied as accepted once (three players)."""
+    if profile.game == "big3":
+        return Big3HandState.from_events(Big3Deal.from_json(data), actions, profile)
     if profile.seats == FOUR_SEATS:
         return FourHandState.from_events(FourDeal.from_json(data), actions, profile)
     deal = Deal.from_json(data)

@@ -3,6 +3,22 @@
 deal → bidding (叫分) → doubling (加倍 / 再加倍, profiles with doubling) → playing → finished,
 or passed_out when nobody bids. Every rejected action raises IllegalAction with the stable code
 of SPEC R9.1 and leaves the state exactly as it was.
+
+One design for every profile, as python-chess keeps one ``Board`` and makes each variant a
+subclass (``chess.variant``). What the profile says is read from it: the seats and the hand
+sizes (from the deal), the kitty, the auction (one round or until two passes, a compulsory
+opening, what three passes do), the doubling phase, who leads first, and the trick's end after
+every other seat has passed. What a game changes beyond its switches is a hook a subclass
+overrides (``laizi_hand``, ``four_hand``, ``big3_hand``, ``physical``):
+
+* ``_plays_profile`` — which profiles the class plays;
+* ``_read_action`` — how a logged action is read from JSON;
+* ``_take`` / ``_taken`` — the cards a play takes from the seat (checked / as accepted);
+* ``_judge`` — the reading a play is recorded with, or why it is illegal (kinds, beating);
+* ``_legal_plays`` — the plays the seat on turn may make;
+* ``_also_bomb``, ``_announces`` — what else counts as a bomb, whether 报牌 is due;
+* ``result`` (and ``_scored_result``) — what the hand sums up to, scored by the one entry
+  point ``scoring.score_hand``, which dispatches by profile.
 """
 
 from __future__ import annotations
@@ -17,6 +33,7 @@ from referee.rules.actions import (
     Action,
     BadEvent,
     Bid,
+    DeclaredPlay,
     Double,
     Pass,
     PlayCards,
@@ -46,7 +63,7 @@ from referee.rules.combos import Kind, Play, beats, first_beating
 from referee.rules.errors import IllegalAction, NotationError
 from referee.rules.moves import legal_plays
 from referee.rules.profiles import COMP2016, RuleProfile
-from referee.rules.scoring import DealResult, Winner, score_result
+from referee.rules.scoring import DealResult, Winner, score_hand
 from referee.rules.table import Readings, play_table
 
 
@@ -124,14 +141,15 @@ class _Core:
     plays: tuple[tuple[int, Play, tuple[int, ...], tuple[int | None, ...]], ...]
 
     @classmethod
-    def start(cls, deal: Deal) -> _Core:
+    def start(cls, deal: DealCards) -> _Core:
         c = cls()
+        seats = len(deal.hands)
         c.phase, c.turn = Phase.BIDDING, deal.first_bidder
         c.bids, c.high_bid, c.high_bidder, c.passes_since_bid = (), 0, None, 0
-        c.landlord, c.doubled, c.redoubled, c.kitty_taken = None, (None, None, None), None, False
-        k0, k1, k2 = deal.keys
-        h0, h1, h2 = deal.ids[:3] if deal.has_suits else (_NONE, _NONE, _NONE)
-        c.seats = ((k0, 17, h0), (k1, 17, h1), (k2, 17, h2))
+        c.landlord, c.doubled, c.redoubled, c.kitty_taken = None, (None,) * seats, None, False
+        ids = deal.ids[:seats] if deal.has_suits else (_NONE,) * seats
+        hands = zip(deal.keys, deal.hands, ids, strict=True)
+        c.seats = tuple((key, len(hand), held) for key, hand, held in hands)
         c.top, c.top_seat, c.passes = None, None, 0
         c.bombs, c.rockets, c.winner = 0, 0, None
         c.announcements, c.plays = (), ()
@@ -148,7 +166,7 @@ def _restore(core: _Core, saved: tuple[Any, ...]) -> None:
 
 
 _Seat = tuple[int, int, frozenset[int]]  # a seat's cards: multiset key, count, physical ids
-_Seats = tuple[_Seat, _Seat, _Seat]
+_Seats = tuple[_Seat, ...]
 _KEY: Final = 0
 _SIZE: Final = 1
 _HELD: Final = 2
@@ -160,6 +178,10 @@ def _replace(items: tuple[_T, ...], index: int, value: _T) -> tuple[_T, ...]:
 
 
 def _with_seat(seats: _Seats, seat: int, value: _Seat) -> _Seats:
+    if len(seats) != 3:
+        return (*seats[:seat], value, *seats[seat + 1 :])
+    # three seats spelt out: 0.32 us a call against 0.98 us with the slices (each seat in
+    # turn, best of 5 x 200,000, python 3.11 on the shared VM); every play makes one
     if seat == 0:
         return (value, seats[1], seats[2])
     return (seats[0], value, seats[2]) if seat == 1 else (seats[0], seats[1], value)
@@ -189,17 +211,39 @@ def _read_play(text: str, suited: bool) -> tuple[tuple[int, ...], tuple[int | No
 _CANONICAL = {text: (c.rank, c.id, UNIT[c.rank]) for text, c in CARD_OF_TEXT.items()}
 
 
-def _pass_accepted(c: _Core) -> None:
-    """What a pass changes: the turn, and the trick once both others have passed."""
+def _pass_accepted(c: _Core, seats: int) -> None:
+    """What a pass changes: the turn, and the trick once every other seat has passed."""
     c.passes += 1
-    c.turn = (c.turn + 1) % 3
-    if c.passes == 2:  # R5.3: the trick is over, its winner leads
+    c.turn = (c.turn + 1) % seats
+    if c.passes == seats - 1:  # R5.3, R11.1, R12.7.3: the trick is over, its winner leads
         c.top, c.passes = None, 0
         c.turn = c.top_seat if c.top_seat is not None else c.turn
 
 
+class DealCards(Protocol):
+    """What a hand state reads of its deal (``Deal``, ``four_hand.FourDeal``,
+    ``big3_hand.Big3Deal``): the hands, the kitty, each as a multiset key, the first bidder, and
+    the physical card ids where the deal has suits."""
+
+    @property
+    def hands(self) -> Sequence[Sequence[object]]: ...
+    @property
+    def kitty(self) -> Sequence[object]: ...
+    @property
+    def first_bidder(self) -> int: ...
+    @property
+    def keys(self) -> tuple[int, ...]: ...
+    @property
+    def kitty_key(self) -> int: ...
+    @property
+    def has_suits(self) -> bool: ...
+    @property
+    def ids(self) -> tuple[frozenset[int], ...]: ...
+    def to_json(self) -> dict[str, object]: ...
+
+
 class _CoreFields(Protocol):
-    """What ``HandReadings`` reads of a hand's changing part (``_Core``, ``FourCore``)."""
+    """What ``HandReadings`` reads of a hand's changing part (``_Core``)."""
 
     @property
     def phase(self) -> Phase: ...
@@ -237,8 +281,8 @@ def check_bid(c: _CoreFields, action: Bid) -> int:
 
 
 class HandReadings:
-    """The read-only accessors that ``HandState`` and ``four_hand.FourHandState`` share, over
-    the changing part of the hand they keep in ``_core``."""
+    """The read-only accessors of a hand state over the changing part of the hand it keeps in
+    ``_core`` (``HandState`` and every game's subclass)."""
 
     _core: _CoreFields
 
@@ -286,22 +330,38 @@ class HandState(HandReadings):
     snapshot of each action, or None for a replayed one, whose ``pop`` replays the log up to it.
     """
 
-    #: True in a subclass that plays a profile with wild cards (``laizi_hand``).
-    _accepts_wild: ClassVar[bool] = False
+    #: A kind counted as a bomb besides ``Kind.BOMB`` (four_p's four jokers, R11.1.5).
+    _also_bomb: ClassVar[Kind | None] = None
+    #: Whether going down to 2 or 1 cards makes 报牌 due (R6.1; not in four_p, nor big3).
+    _announces: ClassVar[bool] = True
+    #: Whether ``replay`` goes through the checks (a game without an unchecked way in).
+    _replays_checked: ClassVar[bool] = False
+
+    @classmethod
+    def _plays_profile(cls, profile: RuleProfile) -> bool:
+        """Whether this class plays ``profile`` (a hook): here Dou Dizhu for three without
+        wild cards."""
+        return profile.is_three_player
+
+    @staticmethod
+    def _read_action(event: object) -> Action | DeclaredPlay:
+        """How a logged action is read from its JSON form (a hook: four seats, declarations)."""
+        return action_from_json(event)
 
     def __init__(self, deal: Deal, profile: RuleProfile = COMP2016) -> None:
-        if profile.seats != 3 or (profile.wild_cards and not self._accepts_wild):
+        if not self._plays_profile(profile):
             raise ValueError(
-                f"HandState plays three seats without wild cards; for {profile.key} use "
-                "four_hand.FourHandState or laizi_hand.LaiziHandState"
+                f"{type(self).__name__} does not play {profile.key}; games.state_new picks the "
+                "hand state of each profile"
             )
         self.deal = deal
         self.profile = profile
         self.actions: list[Action] = []
+        self._seats = profile.seats
         self._suited = deal.has_suits
         self._core: _Core = _Core.start(deal)
         self._stack: list[tuple[Any, ...] | None] = []
-        self._table = play_table(profile)
+        self._table = play_table(profile) if profile.is_three_player else {}
 
     # ----------------------------------------------------------------- building
     @classmethod
@@ -314,7 +374,7 @@ class HandState(HandReadings):
         later ``pop`` of a replayed action rebuilds the state from the log instead.
         """
         state = cls(deal, profile)
-        apply_log(state._advance, events, action_from_json, state.actions)
+        apply_log(state._advance, events, cls._read_action, state.actions)
         return state
 
     @classmethod
@@ -328,6 +388,8 @@ class HandState(HandReadings):
         announcements); an action that was not legal gives a state no rule describes. Actions
         in the protocol's JSON form are read without ``action_from_json``'s shape checks.
         """
+        if cls._replays_checked:
+            return cls.from_events(deal, actions, profile)
         state = cls(deal, profile)
         state._reapply(actions)
         return state
@@ -347,9 +409,9 @@ class HandState(HandReadings):
         return None if c.phase in ENDED else c.turn
 
     @property
-    def card_counts(self) -> tuple[int, int, int]:
-        s = self._core.seats
-        return s[0][_SIZE], s[1][_SIZE], s[2][_SIZE]
+    def card_counts(self) -> tuple[int, ...]:
+        """How many cards each seat holds, seat by seat."""
+        return tuple(seat[_SIZE] for seat in self._core.seats)
 
     def hand_of(self, seat: int) -> tuple[Card, ...]:
         """The cards ``seat`` still holds (the landlord's include the kitty once taken);
@@ -371,9 +433,9 @@ class HandState(HandReadings):
         return format_ranks(ranks_of_key(self._core.seats[seat][_KEY]))
 
     @property
-    def doubled(self) -> tuple[bool | None, bool | None, bool | None]:
-        d = self._core.doubled
-        return d[0], d[1], d[2]
+    def doubled(self) -> tuple[bool | None, ...]:
+        """Each seat's double: None undecided (or no doubling), True, False."""
+        return self._core.doubled
 
     @property
     def redoubled(self) -> bool | None:
@@ -381,8 +443,9 @@ class HandState(HandReadings):
 
     @property
     def kitty_revealed(self) -> bool:
-        """The kitty (底牌) has been shown and joined the landlord's hand (R2.5)."""
-        return self._core.kitty_taken
+        """The kitty (底牌) has been shown and joined the landlord's hand (R2.5); never in a
+        profile whose kitty nobody else sees (four_p R11.1.2, big3's hole R12.6)."""
+        return self._core.kitty_taken and self.profile.kitty_visible_to_all
 
     @property
     def redeal_first_bidder(self) -> int | None:
@@ -393,7 +456,8 @@ class HandState(HandReadings):
         if self._core.phase is not Phase.PASSED_OUT or self.profile.all_pass == "score_zero":
             return None
         first = self.deal.first_bidder
-        return (first + 1) % 3 if self.profile.all_pass == "redeal_advance_first_bidder" else first
+        advance = self.profile.all_pass == "redeal_advance_first_bidder"
+        return (first + 1) % self._seats if advance else first
 
     @property
     def rockets(self) -> int:
@@ -428,7 +492,7 @@ class HandState(HandReadings):
         return tuple(PlayedTrick(*p) for p in self._core.plays)
 
     def result(self) -> DealResult | None:
-        """The hand summed up for scoring, once finished."""
+        """The hand summed up for scoring, once finished (a hook: each game its own result)."""
         c = self._core
         if c.phase is not Phase.FINISHED or c.landlord is None or c.winner is None:
             return None
@@ -444,18 +508,24 @@ class HandState(HandReadings):
             winner=c.winner,
         )
 
-    def scores(self) -> tuple[int, int, int] | None:
-        """Deal scores of seats 0, 1, 2 once the hand has ended (0/0/0 when passed out)."""
+    def _scored_result(self) -> Any:
+        """What ``scores`` scores: ``result`` (a hook; laizi's carries its bomb classes)."""
+        return self.result()
+
+    def scores(self) -> tuple[int, ...] | None:
+        """Deal scores, seat by seat, once the hand has ended (all 0 when passed out), by
+        the one scoring entry point (``score_hand``)."""
         if self._core.phase is Phase.PASSED_OUT:
-            return (0, 0, 0)
-        result = self.result()
-        return None if result is None else score_result(result, self.profile)
+            return (0,) * self._seats
+        result = self._scored_result()
+        return None if result is None else score_hand(result, self.profile)
 
     def legal_actions(self) -> list[Action]:
         """Every action the rules allow now (for the seat on turn; both defenders in doubling)."""
         c = self._core
         if c.phase is Phase.BIDDING:
-            return [Bid(c.turn, v) for v in range(4) if v == 0 or v > c.high_bid]
+            may_pass = c.bids or not self.profile.compulsory_opening  # R12.5.1
+            return [Bid(c.turn, v) for v in range(4) if (v == 0 and may_pass) or v > c.high_bid]
         if c.phase is Phase.DOUBLING:
             pending = self._pending_doublers()
             if pending:
@@ -463,10 +533,14 @@ class HandState(HandReadings):
                 return [Double(s, d) for s in seats for d in (True, False)]
             return [Redouble(c.landlord or 0, r) for r in (True, False)]
         if c.phase is Phase.PLAYING:
-            plays = legal_plays(c.seats[c.turn][_KEY], c.top, self.profile)
+            plays = self._legal_plays(c.seats[c.turn][_KEY], c.top)
             actions: list[Action] = [] if c.top is None else [Pass(c.turn)]
             return actions + [PlayCards(c.turn, self._cards_text(c.turn, p)) for p in plays]
         return []
+
+    def _legal_plays(self, key: int, top: Play | None) -> list[Play]:
+        """The plays a hand of multiset ``key`` may make over ``top`` (a hook)."""
+        return legal_plays(key, top, self.profile)
 
     def _cards_text(self, seat: int, play: Play) -> str:
         """How to write ``play`` from ``seat``'s hand: the physical cards (lowest suits first)
@@ -515,7 +589,7 @@ class HandState(HandReadings):
         if kind is PlayCards:
             self._play_accepted(c, action)  # type: ignore[arg-type]
         elif kind is Pass:
-            _pass_accepted(c)
+            _pass_accepted(c, self._seats)
         elif kind is Bid:
             self._bid_accepted(c, action.seat, action.value)  # type: ignore[union-attr]
         elif kind is Double:
@@ -532,8 +606,8 @@ class HandState(HandReadings):
         apply = self._APPLY.get(type(action))
         if apply is None:
             raise BadEvent(f"not an action: {action!r}")
-        if type(action.seat) is not int or not 0 <= action.seat <= 2:
-            raise BadEvent(f"an action's seat is 0, 1 or 2, not {action.seat!r}")
+        if type(action.seat) is not int or not 0 <= action.seat < self._seats:
+            raise BadEvent(f"an action's seat is 0..{self._seats - 1}, not {action.seat!r}")
         return apply
 
     def pop(self) -> Action:
@@ -553,7 +627,10 @@ class HandState(HandReadings):
 
     # bidding ------------------------------------------------------------------
     def _bid(self, c: _Core, action: Bid) -> None:
-        self._bid_accepted(c, action.seat, check_bid(c, action))
+        value = check_bid(c, action)
+        if not value and not c.bids and self.profile.compulsory_opening:
+            raise IllegalAction("invalid_bid", "the first bidder must bid 1, 2 or 3 (R12.5.1)")
+        self._bid_accepted(c, action.seat, value)
 
     def _bid_accepted(self, c: _Core, seat: int, value: int) -> None:
         c.bids = (*c.bids, (seat, value))
@@ -561,23 +638,27 @@ class HandState(HandReadings):
             c.high_bid, c.high_bidder, c.passes_since_bid = value, seat, 0
         else:
             c.passes_since_bid += 1
-        c.turn = (c.turn + 1) % 3
+        c.turn = (c.turn + 1) % self._seats
         if self._auction_closed(c):
             self._close_auction(c)
 
     def _auction_closed(self, c: _Core) -> bool:
         if c.high_bid == 3:
             return True
-        if self.profile.auction_mode == "single_round":  # R3.2
-            return len(c.bids) == 3
+        seats = self._seats
+        if self.profile.auction_mode == "single_round":  # R3.2, R11.1.2, R12.5.3
+            return len(c.bids) == seats
         if c.high_bidder is None:  # R3.3: nobody has bid yet
-            return c.passes_since_bid == 3
-        return c.passes_since_bid == 2
+            return c.passes_since_bid == seats
+        return c.passes_since_bid == seats - 1  # R3.3, R12.5.1
 
     def _close_auction(self, c: _Core) -> None:
-        if c.high_bidder is None:  # R2.4
-            c.phase = Phase.PASSED_OUT
-            return
+        if c.high_bidder is None:
+            if self.profile.all_pass != "first_bidder_digs":  # R2.4
+                c.phase = Phase.PASSED_OUT
+                return
+            # R12.5.3 烂挖: the first bidder digs at 1
+            c.high_bid, c.high_bidder = 1, self.deal.first_bidder
         c.landlord = c.high_bidder
         if self.profile.has_doubling:
             c.phase = Phase.DOUBLING
@@ -591,8 +672,9 @@ class HandState(HandReadings):
         c = c or self._core
         if c.landlord is None:
             return []
-        d1, d2 = (c.landlord + 1) % 3, (c.landlord + 2) % 3
-        return [s for s in (d1, d2) if c.doubled[s] is None]
+        seats = self._seats
+        later = ((c.landlord + step) % seats for step in range(1, seats))
+        return [s for s in later if c.doubled[s] is None]
 
     def _double(self, c: _Core, action: Double) -> None:
         if type(action.double) is not bool:
@@ -643,13 +725,15 @@ class HandState(HandReadings):
         kitty_key = self.deal.kitty_key
         key, size, held = c.seats[seat]
         if self._suited:
-            held = held | self.deal.ids[3]
+            held = held | self.deal.ids[-1]
         c.seats = _with_seat(c.seats, seat, (key + kitty_key, size + len(self.deal.kitty), held))
 
     def _start_play(self, c: _Core) -> None:
         self._take_kitty(c)
         c.phase = Phase.PLAYING
         c.turn = c.landlord if c.landlord is not None else 0  # R5.1
+        if self.profile.first_lead == "first_bidder":  # R12.7.1
+            c.turn = self.deal.first_bidder
 
     def _play(self, c: _Core, action: PlayCards) -> None:
         """R5.2 turn and lead, R5.21 / R5.22 the reading that beats: the play phase's checks,
@@ -664,13 +748,16 @@ class HandState(HandReadings):
         ranks, ids, key, after = self._take(c, seat, action.cards)
         if not ranks:
             raise IllegalAction("invalid_combination", "a play needs at least one card, or a pass")
+        self._play_effect(c, seat, self._judge(key, ranks, c.top), ranks, ids, after)
+
+    def _judge(self, key: int, ranks: tuple[int, ...], top: Play | None) -> Play:
+        """The reading the play of multiset ``key`` is recorded with over ``top`` (R5.21,
+        R5.22), else IllegalAction (invalid_combination, does_not_beat). A hook: each game
+        has its own kinds and what beats what."""
         found = self._table.get(key)
-        top = c.top
         if found is None or (top is not None and not beats(found[0], top)):
-            play = self._reading(found, ranks, top)  # another reading, or the reason why not
-        else:
-            play = found[0]
-        self._play_effect(c, seat, play, ranks, ids, after)
+            return self._reading(found, ranks, top)  # another reading, or the reason why not
+        return found[0]
 
     def _play_accepted(self, c: _Core, action: PlayCards) -> None:
         """``_play`` for a play already accepted: the reading it was accepted with (the first
@@ -698,18 +785,19 @@ class HandState(HandReadings):
         c.seats = _with_seat(c.seats, seat, after)
         c.top, c.top_seat, c.passes = play, seat, 0
         c.plays = (*c.plays, (seat, play, ranks, ids))
-        if play.kind is _BOMB:
+        kind = play.kind
+        if kind is _BOMB or kind is self._also_bomb:
             c.bombs += 1
-        elif play.kind is _ROCKET:
+        elif kind is _ROCKET:
             c.rockets += 1
         left = after[_SIZE]
-        if left == 0:  # R5.5
+        if left == 0:  # R5.5, R12.10
             c.phase = Phase.FINISHED
             c.winner = "landlord" if seat == c.landlord else "defenders"
             return
-        if left <= 2:  # R6.1
+        if left <= 2 and self._announces:  # R6.1
             c.announcements = (*c.announcements, Announcement(seat, left, len(self.actions)))
-        c.turn = (c.turn + 1) % 3
+        c.turn = (c.turn + 1) % self._seats
 
     def _take(
         self, c: _Core, seat: int, cards: object
@@ -752,7 +840,7 @@ class HandState(HandReadings):
             raise IllegalAction("out_of_turn", f"seat {c.turn} plays now, not seat {action.seat}")
         if c.top is None:
             raise IllegalAction("lead_pass", "the leader must play; he cannot pass (R5.2)")
-        _pass_accepted(c)
+        _pass_accepted(c, self._seats)
 
     @staticmethod
     def _take_physical(

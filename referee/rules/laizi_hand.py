@@ -32,7 +32,7 @@ from referee.rules.laizi import (
     parse_wild,
     wild_readings,
 )
-from referee.rules.laizi_scoring import LaiziResult, score_laizi
+from referee.rules.laizi_scoring import LaiziResult
 from referee.rules.profiles import LAIZI, RuleProfile
 
 
@@ -50,7 +50,13 @@ def wild_of_deal(data: object) -> int:
 class LaiziHandState(HandState):
     """A ``laizi`` hand: ``HandState`` whose plays may declare what their wild cards stand for."""
 
-    _accepts_wild = True
+    @classmethod
+    def _plays_profile(cls, profile: RuleProfile) -> bool:
+        return profile.wild_cards
+
+    @staticmethod
+    def _read_action(event: object) -> Action | DeclaredPlay:
+        return wild_action_from_json(event)  # a play may carry "as"
 
     def __init__(
         self, deal: Deal, profile: RuleProfile = LAIZI, *, wild: int | None = None
@@ -74,7 +80,7 @@ class LaiziHandState(HandState):
         """Replay an event log (play events may carry ``as``); the first illegal event raises,
         its position in ``index``."""
         state = cls(deal, profile, wild=wild)
-        apply_log(state._advance, events, wild_action_from_json, state.actions)
+        apply_log(state._advance, events, cls._read_action, state.actions)
         return state
 
     @classmethod
@@ -121,11 +127,8 @@ class LaiziHandState(HandState):
             pure_wild_bombs=classes["pure_wild"],
         )
 
-    def scores(self) -> tuple[int, int, int] | None:
-        if self._core.phase is Phase.PASSED_OUT:
-            return (0, 0, 0)
-        result = self.laizi_result()
-        return None if result is None else score_laizi(result)
+    def _scored_result(self) -> LaiziResult | None:
+        return self.laizi_result()
 
     def summary(self) -> dict[str, Any]:
         classes = self.bomb_classes

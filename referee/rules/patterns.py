@@ -309,5 +309,8 @@ def _multisets(options: list[tuple[int, int]], k: int) -> list[int]:
     return by_size[k]
 
 
-#: The fourteen three-player kinds (the four-joker bomb is ``four_p``'s, in ``four_combos``).
-ALL_KINDS: tuple[Kind, ...] = tuple(k for k in Kind if k is not Kind.JOKER_BOMB)
+#: The fourteen three-player kinds: not four_p's four jokers (``four_combos``), nor Big
+#: Three's quads (``big3_combos``).
+ALL_KINDS: tuple[Kind, ...] = tuple(
+    k for k in Kind if k not in (Kind.JOKER_BOMB, Kind.QUAD, Kind.QUAD_STRAIGHT)
+)

@@ -42,12 +42,11 @@ from referee.rules.cards import (
     deal_from_seed,
     key_of,
     parse_cards,
-    ranks_of_key,
 )
 from referee.rules.combos import Play
-from referee.rules.errors import IllegalAction, InvalidDeal, RulesError
+from referee.rules.errors import IllegalAction, InvalidDeal, NotationError, RulesError
 from referee.rules.four_combos import TWO_PACK_COUNTS
-from referee.rules.four_hand import FourCore, FourDeal, FourHandState
+from referee.rules.four_hand import FourDeal, FourHandState
 from referee.rules.four_scoring import FourResult
 from referee.rules.games import WILD, action_reader, deal_json_from_seed
 from referee.rules.hand import _SIZE, Announcement, HandState, Phase, _Core, _Seat
@@ -136,13 +135,17 @@ class _SeenFourCards(FourHandState):
     """``FourHandState`` with what each seat holds unknown (``four_p``, two packs): its
     holdings check is the cards seen so far (R1.7 over two packs, R11.1.1)."""
 
-    def _laid(self, c: FourCore, seat: int, cards: str) -> tuple[int, ...]:
+    def _take(
+        self, c: _Core, seat: int, cards: object
+    ) -> tuple[tuple[int, ...], tuple[int | None, ...], int, _Seat]:
+        if type(cards) is not str:
+            raise NotationError(f"cards must be text, not {cards!r}")
         laid = parse_cards(cards)
         ranks = tuple(card.rank for card in laid)
-        size = c.sizes[seat]
+        seat_key, size, held = c.seats[seat]
         if len(ranks) > size:
             raise IllegalAction("not_held", f"seat {seat} has {size} cards, not {len(ranks)}")
-        seen = counts_of(r for _, play in c.plays for r in ranks_of_key(play.key))
+        seen = counts_of(r for p in c.plays for r in p[2])
         for rank in ranks:
             seen[rank] += 1
         if any(n > most for n, most in zip(seen, TWO_PACK_COUNTS, strict=True)):
@@ -157,7 +160,8 @@ class _SeenFourCards(FourHandState):
         suited.update(card.id for card in laid if card.suit is not None)
         if any(n > FOUR_P.packs for n in suited.values()):
             raise IllegalAction("not_held", "two packs have two of each card, not more")
-        return ranks
+        key = key_of(ranks)
+        return ranks, (None,) * len(ranks), key, (seat_key, size - len(ranks), held)
 
 
 def _placeholder(profile: RuleProfile, first_bidder: int) -> Deal | FourDeal:
@@ -322,8 +326,8 @@ class PhysicalHandState:
         if isinstance(hand, _SeenFourCards):  # the cards as written: the plays' actions
             laid = [a for a in hand.actions if type(a) is PlayCards]
             return tuple(
-                SeenPlay(seat, play, parse_cards(action.cards))
-                for (seat, play), action in zip(hand.plays, laid, strict=True)
+                SeenPlay(p.seat, p.play, parse_cards(action.cards))
+                for p, action in zip(hand.plays, laid, strict=True)
             )
         return tuple(
             SeenPlay(p.seat, p.play, tuple(map(_card, p.ranks, p.card_ids))) for p in hand.plays

@@ -21,12 +21,14 @@ from referee.rules.errors import UnknownProfile
 
 AuctionMode = Literal["single_round", "until_two_passes"]
 FirstBidder = Literal["board_specified", "rotate", "face_up_card"]
-AllPass = Literal["redeal_advance_first_bidder", "redeal", "score_zero"]
+AllPass = Literal["redeal_advance_first_bidder", "redeal", "score_zero", "first_bidder_digs"]
 Doubling = Literal["defenders_then_landlord_redouble", "none"]
 DoublingOrder = Literal["any_order", "next_defender_first"]
 KittyReveal = Literal["after_doubling", "before_doubling", "before_play"]
 MultiplierMode = Literal["power_of_two", "jj_linear_bombs", "ccgc_additive"]
 Announce = Literal["mandatory", "optional"]
+Game = Literal["doudizhu", "big3"]
+FirstLead = Literal["landlord", "first_bidder"]
 
 DEFAULT_PROFILE = "comp2016"
 
@@ -58,6 +60,9 @@ class RuleProfile:
     seats: int = 3  # R2.2; 4 in four_p (R11.1.1)
     packs: int = 1  # R1.1; 2 in four_p (R11.1.1)
     wild_cards: bool = False  # R11.2.1: one wild rank per deal (laizi)
+    game: Game = "doudizhu"  # the pack, kinds and score of a related game: big3 (SPEC §12)
+    compulsory_opening: bool = False  # R12.5.1: the first bidder must bid (big3)
+    first_lead: FirstLead = "landlord"  # R5.1; the first bidder in big3 (R12.7.1)
 
     def __post_init__(self) -> None:
         unsupported = {
@@ -75,6 +80,8 @@ class RuleProfile:
             raise ValueError("cap must be positive or None")
         if (self.seats, self.packs) not in ((3, 1), (4, 2)):
             raise ValueError("a profile is three seats with one pack or four with two")
+        if self.game == "big3" and (self.seats, self.wild_cards) != (3, False):
+            raise ValueError("big3 is three seats without wild cards (R12.3)")
 
     def __hash__(self) -> int:
         # Profiles key caches on every hot call; the key alone hashes fast, equality stays exact.
@@ -85,19 +92,28 @@ class RuleProfile:
         return self.doubling != "none"
 
     @property
+    def pack_size(self) -> int:
+        """Cards dealt: 54 a pack (R1.1), 52 in big3 (no jokers, R12.1)."""
+        return 52 if self.game == "big3" else 54 * self.packs
+
+    @property
     def kitty_size(self) -> int:
-        """Cards in the kitty (底牌): 3 from one pack (R2.1), 8 from two (R11.1.1)."""
+        """Cards in the kitty (底牌): 3 from one pack (R2.1), 8 from two (R11.1.1), a hole
+        (坑) of 4 in big3 (R12.3)."""
+        if self.game == "big3":
+            return 4
         return 3 if self.packs == 1 else 8
 
     @property
     def hand_size(self) -> int:
-        """Cards dealt to each seat: 17 (R2.1), 25 in four_p (R11.1.1)."""
-        return (54 * self.packs - self.kitty_size) // self.seats
+        """Cards dealt to each seat: 17 (R2.1), 25 in four_p (R11.1.1), 16 in big3 (R12.3)."""
+        return (self.pack_size - self.kitty_size) // self.seats
 
     @property
     def is_three_player(self) -> bool:
-        """Three seats, one pack, no wild card: what ``HandState`` and the play table model."""
-        return self.seats == 3 and not self.wild_cards
+        """Three seats, one pack, no wild card, Dou Dizhu's kinds: what the play table of
+        ``table`` models and the service builds its tables for."""
+        return self.seats == 3 and not self.wild_cards and self.game == "doudizhu"
 
     @property
     def switches(self) -> dict[str, object]:
@@ -118,7 +134,14 @@ class RuleProfile:
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-_THREE_PLAYER: dict[str, object] = {"seats": 3, "packs": 1, "wild_cards": False}
+_THREE_PLAYER: dict[str, object] = {
+    "seats": 3,
+    "packs": 1,
+    "wild_cards": False,
+    "game": "doudizhu",
+    "compulsory_opening": False,
+    "first_lead": "landlord",
+}
 
 COMP2016 = RuleProfile(key="comp2016")
 
@@ -143,10 +166,37 @@ FOUR_P = RuleProfile(key="four_p", seats=4, packs=2, doubling="none", kitty_visi
 #: (``laizi``).
 LAIZI = RuleProfile(key="laizi", wild_cards=True)
 
+#: Big Three (大三 / 挖坑, SPEC §12, PROTOCOL-big3): 52 cards, 16 each and a hole of 4, a
+#: compulsory opening bid, the auction until a bid is followed by two passes (re-entry
+#: allowed), no doubling, the first bidder leads; kinds and scores in ``big3``.
+BIG3 = RuleProfile(
+    key="big3",
+    game="big3",
+    auction_mode="until_two_passes",
+    compulsory_opening=True,
+    all_pass="redeal",  # never reached: the opening bid is compulsory (R12.5.2)
+    doubling="none",
+    kitty_visible_to_all=False,  # R12.6: the hole is not shown
+    kitty_reveal="before_play",
+    first_lead="first_bidder",
+)
+#: ``big3`` with the one-round auction of the Chinese tradition (R12.5.3): three passes and
+#: the first bidder digs at 1 (烂挖).
+BIG3_ONE_ROUND = dataclasses.replace(
+    BIG3,
+    key="big3_one_round",
+    auction_mode="single_round",
+    compulsory_opening=False,
+    all_pass="first_bidder_digs",
+)
+
 #: The three-player profiles: what the service offers and builds play tables for.
 PROFILES: dict[str, RuleProfile] = {p.key: p for p in (COMP2016, CLASSIC)}
 #: The variant profiles of SPEC §11, known to the rules library and its tool.
 VARIANT_PROFILES: dict[str, RuleProfile] = {p.key: p for p in (FOUR_P, LAIZI)}
+#: The related games of ``docs/rules/games`` the rules library and its tool know; not yet
+#: offered by the service (no console, director or public pages for them).
+GAME_PROFILES: dict[str, RuleProfile] = {p.key: p for p in (BIG3, BIG3_ONE_ROUND)}
 
 
 def get_profile(key: str | None = None) -> RuleProfile:
@@ -160,5 +210,9 @@ def get_profile(key: str | None = None) -> RuleProfile:
     try:
         return VARIANT_PROFILES[key]
     except (KeyError, TypeError):
-        known = ", ".join(sorted({*PROFILES, *VARIANT_PROFILES}))
+        pass
+    try:
+        return GAME_PROFILES[key]
+    except (KeyError, TypeError):
+        known = ", ".join(sorted({*PROFILES, *VARIANT_PROFILES, *GAME_PROFILES}))
         raise UnknownProfile(f"unknown rule profile {key!r}; known: {known}") from None

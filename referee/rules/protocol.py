@@ -16,7 +16,7 @@ from referee.rules.errors import InvalidDeal, RulesError
 from referee.rules.hand import HandState
 from referee.rules.moves import legal_plays
 from referee.rules.profiles import RuleProfile, get_profile
-from referee.rules.scoring import DealResult, score_result
+from referee.rules.scoring import result_from_json, score_hand
 
 Answer = dict[str, Any]
 
@@ -43,7 +43,7 @@ def handle_request(request: object) -> Answer:
         if not isinstance(profile_key, str):
             raise RequestError("unknown_profile", f"profile must be a key, got {profile_key!r}")
         profile = get_profile(profile_key)
-        if not profile.is_three_player:  # four_p, laizi: PROTOCOL-variants.md
+        if not profile.is_three_player:  # four_p, laizi, big3: PROTOCOL-variants, -big3
             from referee.rules.protocol_variants import VARIANT_OPS
 
             handler = VARIANT_OPS[profile.key][op]  # type: ignore[index]
@@ -119,7 +119,8 @@ def op_legal_plays(request: dict[str, Any], profile: RuleProfile) -> Answer:
 
 
 def op_score(request: dict[str, Any], profile: RuleProfile) -> Answer:
-    return {"scores": list(score_result(DealResult.from_json(request), profile))}
+    """``score`` for every profile: its game's result read and scored by the one entry point."""
+    return {"scores": list(score_hand(result_from_json(request, profile), profile))}
 
 
 def op_replay(request: dict[str, Any], profile: RuleProfile) -> Answer:

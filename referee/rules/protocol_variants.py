@@ -1,5 +1,7 @@
-"""The rules tool's ops for the variant profiles ``four_p`` and ``laizi``
-(``docs/rules/variants/PROTOCOL-variants.md``); everything else is as in ``protocol``."""
+"""The rules tool's ops for the profiles beyond Dou Dizhu for three: the variants ``four_p``
+and ``laizi`` (``docs/rules/variants/PROTOCOL-variants.md``) and Big Three (``protocol_big3``,
+``docs/rules/games/PROTOCOL-big3.md``). ``score`` is ``protocol``'s one op for every profile
+(``scoring.score_hand``); everything else is as in ``protocol``."""
 
 from __future__ import annotations
 
@@ -16,7 +18,6 @@ from referee.rules.four_combos import (
     legal_plays_four,
 )
 from referee.rules.four_hand import FourDeal, FourHandState
-from referee.rules.four_scoring import FourResult, score_four
 from referee.rules.laizi import (
     InvalidSubstitution,
     WildPlay,
@@ -26,9 +27,16 @@ from referee.rules.laizi import (
     read_wild_play,
 )
 from referee.rules.laizi_hand import LaiziHandState, wild_of_deal
-from referee.rules.laizi_scoring import LaiziResult, score_laizi
-from referee.rules.profiles import RuleProfile
-from referee.rules.protocol import Answer, RequestError, _text, plays_answer, replay_answer
+from referee.rules.profiles import GAME_PROFILES, RuleProfile
+from referee.rules.protocol import (
+    Answer,
+    RequestError,
+    _text,
+    op_score,
+    plays_answer,
+    replay_answer,
+)
+from referee.rules.protocol_big3 import big3_classify, big3_legal_plays, big3_replay
 
 # --------------------------------------------------------------------------- four_p
 
@@ -73,10 +81,6 @@ def four_legal_plays(request: dict[str, Any], profile: RuleProfile) -> Answer:
     if not fits_two_packs(counts):
         raise RequestError("bad_request", f"two packs cannot hold the hand {text!r}")
     return plays_answer(legal_plays_four(counts, _four_previous(request)))
-
-
-def four_score(request: dict[str, Any], profile: RuleProfile) -> Answer:
-    return {"scores": list(score_four(FourResult.from_json(request)))}
 
 
 def four_replay(request: dict[str, Any], profile: RuleProfile) -> Answer:
@@ -156,10 +160,6 @@ def _notation_order(text: str) -> tuple[int, tuple[int, ...], tuple[int, ...]]:
     return len(spent), spent, parse_ranks(declared)
 
 
-def laizi_score(request: dict[str, Any], profile: RuleProfile) -> Answer:
-    return {"scores": list(score_laizi(LaiziResult.from_json(request)))}
-
-
 def laizi_replay(request: dict[str, Any], profile: RuleProfile) -> Answer:
     return replay_answer(
         request,
@@ -179,13 +179,22 @@ VARIANT_OPS: dict[str, dict[str, Handler]] = {
     "four_p": {
         "classify": four_classify,
         "legal_plays": four_legal_plays,
-        "score": four_score,
+        "score": op_score,
         "replay": four_replay,
     },
     "laizi": {
         "classify": laizi_classify,
         "legal_plays": laizi_legal_plays,
-        "score": laizi_score,
+        "score": op_score,
         "replay": laizi_replay,
+    },
+    **{
+        key: {
+            "classify": big3_classify,
+            "legal_plays": big3_legal_plays,
+            "score": op_score,
+            "replay": big3_replay,
+        }
+        for key in GAME_PROFILES
     },
 }

@@ -1,4 +1,10 @@
-"""Deal scores (SPEC §8): the one place where a hand's score is computed.
+"""Deal scores (SPEC §8), and the one entry point that scores a hand of any profile.
+
+``score_hand(result, profile)`` (with ``result_from_json`` to read a result) dispatches by the
+profile to its game's rule: Dou Dizhu for three here (``score_result``), ``four_p`` in
+``four_scoring`` (R11.1.8), ``laizi`` in ``laizi_scoring`` (R11.2.4), Big Three in ``big3_scoring``
+(R12.11). Every caller that scores a hand goes through ``score_hand``.
+
 
 Defender *i* scores ``B × W × 2^(R + K + S + d_i + r·d_i)`` (R8.1, ``stake_breakdown`` names
 each factor): the double and the redouble
@@ -9,9 +15,10 @@ mode (R8.5) and a cap (R8.3).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from functools import cache
+from typing import Any, Literal, NamedTuple
 
 from referee.rules.errors import BadResult, ImpossibleResult, InvalidResult
 from referee.rules.profiles import RuleProfile
@@ -339,3 +346,44 @@ def score_result(result: DealResult, profile: RuleProfile) -> tuple[int, int, in
         scores[stake.seat] = won * stake.value
     scores[result.landlord] = -sum(scores)
     return scores[0], scores[1], scores[2]
+
+
+# --------------------------------------------------------------------------- every profile
+#: DealResult, four_scoring.FourResult, laizi_scoring.LaiziResult or big3_scoring.Big3Result.
+AnyResult = Any
+
+
+class _Scorer(NamedTuple):
+    read: Callable[[object], AnyResult]
+    score: Callable[[AnyResult], tuple[int, ...]]
+
+
+@cache
+def _scorer(profile: RuleProfile) -> _Scorer:
+    """The game rule that reads and scores ``profile``'s results. The variants' modules build
+    on this one, so they are imported here, once a profile asks."""
+    if profile.game == "big3":
+        from referee.rules.big3_scoring import Big3Result, score_big3
+
+        return _Scorer(Big3Result.from_json, score_big3)
+    if profile.seats == 4:
+        from referee.rules.four_scoring import FourResult, score_four
+
+        return _Scorer(FourResult.from_json, score_four)
+    if profile.wild_cards:
+        from referee.rules.laizi_scoring import LaiziResult, score_laizi
+
+        return _Scorer(LaiziResult.from_json, score_laizi)
+    return _Scorer(DealResult.from_json, lambda result: score_result(result, profile))
+
+
+def result_from_json(data: object, profile: RuleProfile) -> AnyResult:
+    """A result of ``profile`` read from the protocol's ``score`` fields (BadResult,
+    InvalidResult for a field its game forbids)."""
+    return _scorer(profile).read(data)
+
+
+def score_hand(result: AnyResult, profile: RuleProfile) -> tuple[int, ...]:
+    """The scores, seat by seat and zero-sum, of a hand of ``profile`` summed up as
+    ``result`` (the result type of its game); InvalidResult for an impossible result."""
+    return _scorer(profile).score(result)

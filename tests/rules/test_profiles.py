@@ -149,10 +149,11 @@ def test_unsupported_or_impossible_switches_are_refused(change: dict[str, object
 
 def test_switches_view_lists_every_switch_but_the_key() -> None:
     fields = {f.name for f in dataclasses.fields(RuleProfile)} - {"key"}
-    variant_fields = {"seats", "packs", "wild_cards"}
+    game_fields = {"game", "compulsory_opening", "first_lead"}  # Big Three's (SPEC §12)
+    variant_fields = {"seats", "packs", "wild_cards", *game_fields}
     assert set(COMP2016.switches) == fields - variant_fields  # three players, one pack
-    assert set(FOUR_P.switches) == fields - {"wild_cards"}
-    assert set(LAIZI.switches) == fields - {"seats", "packs"}
+    assert set(FOUR_P.switches) == fields - {"wild_cards", *game_fields}
+    assert set(LAIZI.switches) == fields - {"seats", "packs", *game_fields}
 
 
 def test_three_player_content_hashes_are_unchanged_by_the_variant_fields() -> None:
@@ -174,7 +175,7 @@ def test_variant_profiles_are_registered_apart_from_the_three_player_ones() -> N
 @pytest.mark.parametrize("profile", [FOUR_P, LAIZI])
 def test_hand_state_refuses_a_variant_profile(profile: RuleProfile) -> None:
     deal = deal_from_seed(1)
-    with pytest.raises(ValueError, match="HandState plays three seats"):
+    with pytest.raises(ValueError, match="HandState does not play"):
         HandState(deal, profile)
 
 

@@ -1,5 +1,6 @@
-"""Conformance vectors (``docs/rules/vectors/*.jsonl``, see its README.md), and those of the
-variant profiles ``four_p`` and ``laizi`` (``docs/rules/variants/vectors/*.jsonl``).
+"""Conformance vectors (``docs/rules/vectors/*.jsonl``, see its README.md), those of the
+variant profiles ``four_p`` and ``laizi`` (``docs/rules/variants/vectors/*.jsonl``) and those of
+Big Three (``docs/rules/games/vectors/big3.jsonl``; six_p and five_p are the next issue's).
 
 Every line is sent through ``handle_request``; every key of ``expect`` must match exactly
 (``plays`` as a set, with no extra play). Score answers and finished replays must be zero-sum
@@ -13,6 +14,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -35,13 +37,17 @@ VECTOR_FILES = ("classify.jsonl", "legal_plays.jsonl", "score.jsonl", "replay.js
 VARIANT_VECTORS_DIR = VECTORS_DIR.parent / "variants" / "vectors"
 #: Lines per variant file (docs/rules/variants/README.md): none may go missing unnoticed.
 VARIANT_FILES = {"four_p.jsonl": 111, "laizi.jsonl": 100}
+GAMES_VECTORS_DIR = VECTORS_DIR.parent / "games" / "vectors"
+#: The games of ``docs/rules/games`` the engine plays, with their lines (games/README.md).
+GAME_FILES = {"big3.jsonl": 122}
 
 
-def _load(directory: Path = VECTORS_DIR) -> list[dict[str, Any]]:
+def _load(directory: Path = VECTORS_DIR, names: Iterable[str] = ()) -> list[dict[str, Any]]:
     lines: list[dict[str, Any]] = []
     if not directory.is_dir():
         return lines
-    for path in sorted(directory.glob("*.jsonl")):
+    paths = [directory / name for name in names] or sorted(directory.glob("*.jsonl"))
+    for path in paths:
         for number, line in enumerate(path.read_text("utf-8").splitlines(), 1):
             if line.strip():
                 vector = json.loads(line)
@@ -52,7 +58,8 @@ def _load(directory: Path = VECTORS_DIR) -> list[dict[str, Any]]:
 
 VECTORS = _load()
 VARIANT_VECTORS = _load(VARIANT_VECTORS_DIR)
-ALL_VECTORS = VECTORS + VARIANT_VECTORS
+GAME_VECTORS = _load(GAMES_VECTORS_DIR, GAME_FILES)
+ALL_VECTORS = VECTORS + VARIANT_VECTORS + GAME_VECTORS
 # A missing vectors directory must fail, not skip (an empty parameter set would be skipped).
 PARAMS = [pytest.param(v, id=v["id"]) for v in ALL_VECTORS] or [
     pytest.param(None, id="vectors-missing")
@@ -89,12 +96,17 @@ def test_vector_files_present() -> None:
     assert len(ids) == len(set(ids)), "vector ids must be unique"
 
 
-def test_variant_vector_files_present() -> None:
+@pytest.mark.parametrize(
+    ("vectors", "files"), [(VARIANT_VECTORS, VARIANT_FILES), (GAME_VECTORS, GAME_FILES)]
+)
+def test_variant_and_game_vector_files_present(
+    vectors: list[dict[str, Any]], files: dict[str, int]
+) -> None:
     counts: dict[str, int] = {}
-    for vector in VARIANT_VECTORS:
+    for vector in vectors:
         name = vector["_where"].split(":")[0]
         counts[name] = counts.get(name, 0) + 1
-    assert counts == VARIANT_FILES
+    assert counts == files
     ids = [v["id"] for v in ALL_VECTORS]
     assert len(ids) == len(set(ids)), "vector ids must be unique"
 

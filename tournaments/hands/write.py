@@ -29,7 +29,7 @@ from referee.rules.errors import RulesError
 from referee.rules.games import action_reader, deal_json_checked, deal_json_from_seed
 from referee.rules.physical import PhysicalHandState, check_deal, deal_written_in
 from referee.rules.profiles import get_profile
-from referee.rules.scoring import DealResult, score_result
+from referee.rules.scoring import DealResult, score_hand
 from tournaments.common.errors import ApplicationError
 from tournaments.common.model_validation import model_validate
 from tournaments.common.seat_names import seat_name
@@ -645,10 +645,11 @@ def hand_deal_record(
 
 # --------------------------------------------------------------------------- result-only
 def result_payload(result: DealResult, profile_key: str) -> dict[str, Any]:
-    """A result event's payload: the result, its scores (``score_result``) and the profile."""
+    """A result event's payload: the result, its scores (``score_hand``, the rules library's
+    one scoring entry point) and the profile."""
     profile = get_profile(profile_key)
     try:
-        scores = score_result(result, profile)
+        scores = score_hand(result, profile)
     except RulesError as exc:
         raise rules_error(exc) from exc
     return {
@@ -715,7 +716,7 @@ def result_entry_check(
 ) -> dict[str, Any]:
     """What entering ``result`` on ``hand`` must pass, in this order: the hand is open
     (``hand_closed``), its actions are not being logged (``hand_logged_live``), and the
-    result is consistent and possible (``score_result``: ``invalid_result`` or
+    result is consistent and possible (``score_hand``: ``invalid_result`` or
     ``impossible_result`` naming the rule in ``details.rule``). Answers the result event's
     payload, with the scores. ``hand_record_result`` calls it on the locked row,
     ``hand_result_preview`` on the row as read (``replay``: the hand's, when the caller has
@@ -759,7 +760,7 @@ def hand_record_result(
     """Record a hand's result summary (result-only entry) and finish the hand.
 
     For tables that do not log plays: refused once actions are logged. Checked for
-    consistency and scored by ``score_result`` under the hand's rule profile
+    consistency and scored by ``score_hand`` under the hand's rule profile
     (``result_entry_check``, which the preview runs too).
     """
     fields = {

@@ -13,8 +13,10 @@ from types import SimpleNamespace
 from typing import Any, cast
 
 from django.db.models import (
+    Case,
     Count,
     FilteredRelation,
+    IntegerField,
     Max,
     Min,
     OuterRef,
@@ -23,6 +25,8 @@ from django.db.models import (
     QuerySet,
     Subquery,
     Sum,
+    Value,
+    When,
 )
 from django.utils.translation import get_language
 
@@ -58,6 +62,7 @@ from tournaments.models import (
     Hand,
     HandEvent,
     HandEventKind,
+    HandExclusion,
     HandSeatResult,
     HandStatus,
     Penalty,
@@ -160,6 +165,69 @@ def live_etag(*, slug: str) -> str | None:
         f"{row['playing_rounds']}:{row['first']}:{row['latest']}"
     )
     return hashlib.sha1(text.encode(), usedforsecurity=False).hexdigest()[:20]
+
+
+def _per_tournament(queryset: QuerySet[Any], path: str, value: Any) -> Subquery:
+    """One aggregate of ``queryset``'s rows of the outer tournament (``path`` leads to it),
+    as a subquery column: one index look-up per table, no join fan-out between tables."""
+    return Subquery(
+        queryset.filter(**{path: OuterRef("pk")})
+        .order_by()
+        .values(path)
+        .annotate(x=value)
+        .values("x")[:1]
+    )
+
+
+#: Round statuses, in the order a round moves through them: the rounds' sum of these grows
+#: with every round made, seated, started or closed (``public_version``).
+_ROUND_STEPS = {
+    RoundStatus.DRAFT: 1, RoundStatus.SEATED: 2, RoundStatus.PLAYING: 3, RoundStatus.CLOSED: 4,
+}  # fmt: skip
+
+
+_VERSION_COLUMNS = (
+    "pk", "name", "status", "log_version", "format", "rounds_planned",
+    "hands_n", "hands_v", "hands_last", "rounds_n", "rounds_steps", "seats", "seats_n",
+    "penalties_n", "penalties_last", "excluded", "entries_n",
+)  # fmt: skip
+
+
+def public_version(*, slug: str) -> str | None:
+    """A fingerprint of what the tournament's public pages other than the live board and
+    the standings show (its home, rounds, boards, hands, players): the tournament's row,
+    its rounds and their statuses, its hands (each bumps its ``version`` with every event),
+    their seats, penalties and exclusions. None for no public tournament. One query of
+    subqueries on the foreign-key indexes (``tournaments.public.page_cache``)."""
+    hands = Hand.objects.all()
+    step = Case(
+        *(When(status=status, then=Value(n)) for status, n in _ROUND_STEPS.items()),
+        default=Value(0),
+        output_field=IntegerField(),
+    )
+    row = (
+        Tournament.objects.filter(slug=slug, is_public=True)
+        .annotate(
+            hands_n=_per_tournament(hands, "table__round__tournament", Count("pk")),
+            hands_v=_per_tournament(hands, "table__round__tournament", Sum("version")),
+            hands_last=_per_tournament(hands, "table__round__tournament", Max("pk")),
+            rounds_n=_per_tournament(Round.objects.all(), "tournament", Count("pk")),
+            rounds_steps=_per_tournament(Round.objects.all(), "tournament", Sum(step)),
+            seats=_per_tournament(Seat.objects.all(), "table__round__tournament", Max("pk")),
+            seats_n=_per_tournament(Seat.objects.all(), "table__round__tournament", Count("pk")),
+            penalties_n=_per_tournament(Penalty.objects.all(), "tournament", Count("revoked_at")),
+            penalties_last=_per_tournament(Penalty.objects.all(), "tournament", Max("pk")),
+            excluded=_per_tournament(
+                HandExclusion.objects.all(), "table__round__tournament", Count("pk")
+            ),
+            entries_n=_per_tournament(Entry.objects.all(), "tournament", Count("pk")),
+        )
+        .values_list(*_VERSION_COLUMNS)
+        .first()
+    )
+    if row is None:
+        return None
+    return hashlib.sha1(repr(row).encode(), usedforsecurity=False).hexdigest()[:20]
 
 
 def live_board_scope(*, slug: str) -> tuple[Tournament, tuple[Any, ...]] | None:

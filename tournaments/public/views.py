@@ -217,6 +217,20 @@ def live_delta(request: HttpRequest, cards: list[tuple[int, str, str]], version:
     )
 
 
+def _whole(fragment: HttpResponse, held: list[tuple[int, str]]) -> page_cache.Page:
+    """The whole live fragment as the page cache keeps it, with its cards' keys."""
+    headers = (("Content-Type", fragment["Content-Type"]),)
+    return page_cache.Page(200, fragment.content, None, headers, held)
+
+
+def live_fragment_kept(tournament: Tournament, version: str) -> page_cache.Page:
+    """The live fragment of ``version``, rendered now and kept (``page_cache``)."""
+    html, cards = live_board_html(tournament=tournament)
+    whole = _whole(HttpResponse(html), [(table_id, key) for table_id, key, _ in cards])
+    page_cache.keep_page("live", version, LIVE_FRAGMENT, whole)
+    return whole
+
+
 @page_cache.public_page("live", "live")
 def live(request: HttpRequest, slug: str) -> HttpResponse:
     """The live tables board; ``?fragment=1`` is what the page polls (with If-None-Match, so
@@ -238,6 +252,17 @@ def live(request: HttpRequest, slug: str) -> HttpResponse:
 def live_page(
     request: HttpRequest, tournament: Tournament, version: str | None = None
 ) -> HttpResponse:
+    if version is not None and not request.GET.get("fragment"):
+        # the page holds the board of its version, the very fragment its polls start from
+        kept = page_cache.kept_page("live", version, LIVE_FRAGMENT)
+        if kept is None:
+            kept = live_fragment_kept(tournament, version)
+        context = {
+            "tournament": tournament,
+            "board": mark_safe(kept.body.decode()),  # rendered escaped
+            "etag": page_cache.page_etag("live", version, LIVE_FRAGMENT),
+        }
+        return revalidate(render(request, "public/live.html", context))
     html, cards = live_board_html(tournament=tournament)
     if not request.GET.get("fragment"):
         context = {
@@ -253,10 +278,7 @@ def live_page(
         return fragment
     # a delta: the whole fragment of this version is kept too, for the deltas from it
     if page_cache.kept_page("live", version, LIVE_FRAGMENT) is None:
-        whole = page_cache.Page(
-            200, fragment.content, None, (("Content-Type", fragment["Content-Type"]),), held
-        )
-        page_cache.keep_page("live", version, LIVE_FRAGMENT, whole)
+        page_cache.keep_page("live", version, LIVE_FRAGMENT, _whole(fragment, held))
     delta = live_delta(request, cards, version)
     if delta is None:
         return fragment

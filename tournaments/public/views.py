@@ -77,6 +77,9 @@ def favicon(request: HttpRequest) -> HttpResponse:
 
 
 def home(request: HttpRequest) -> HttpResponse:
+    """The public tournaments. Not kept in the page cache (it is one small query), but
+    shared by the proxy as the other public pages: no CSRF token, so no cookie."""
+    request.public_cacheable = page_cache.cacheable(request)  # type: ignore[attr-defined]
     tournaments = selectors.tournament_list_public()
     return render(request, "public/home.html", {"tournaments": tournaments})
 

@@ -88,7 +88,7 @@ def test_every_public_route_is_public_for_a_second(client: Any) -> None:
             assert response.status_code == 200, (target, response.status_code)
             expected = "public, max-age=86400" if name == "favicon" else PUBLIC
             assert response["Cache-Control"] == expected, target
-            assert VARY <= _vary(response), target
+            assert _vary(response) >= VARY, target
             assert not response.cookies, target
             if name not in ("home", "favicon"):
                 assert response.has_header("ETag"), target
@@ -255,7 +255,8 @@ def test_the_live_board_sends_the_tables_changed_since_the_board_held(
     url = reverse("public:live", args=[tournament.slug]) + "?fragment=1"
     page = client.get(reverse("public:live", args=[tournament.slug])).content.decode()
     whole = client.get(url)
-    assert f'data-etag="{whole["ETag"].replace('"', "&quot;")}"' in page  # polls start here
+    held = whole["ETag"].replace('"', "&quot;")
+    assert f'data-etag="{held}"' in page  # the page's polls start from its board
     assert _sections(whole.content.decode()) == [str(t.pk) for t in tables]
     unchanged = client.get(
         url + "&since=" + whole["ETag"], headers={"if-none-match": whole["ETag"]}

@@ -21,6 +21,7 @@ The machine is shared: the numbers are indicative, their ratios are the point.
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import statistics
 import sys
@@ -73,7 +74,12 @@ def main() -> None:
     setup_test_environment()  # the test client's host
     call_command("migrate", verbosity=0)
     settings.PUBLIC_BOARD_SECONDS = 60  # the version document stays for the run
-    from tests.public_data import hand_played, tournament_with_tables
+    # the tests' own builders (factory_boy, a development requirement), untyped for mypy
+    public_data: Any = importlib.import_module("tests.public_data")
+    hand_played, tournament_with_tables = (
+        public_data.hand_played,
+        public_data.tournament_with_tables,
+    )
 
     tournament, tables = tournament_with_tables(tables=args.tables)
     for n, table in enumerate(tables):

@@ -50,9 +50,9 @@ def raw_entries() -> dict[str, Any]:
     if isinstance(cache, DatabaseCache):
         table = connection.ops.quote_name(cache._table)
         with connection.cursor() as cursor:
-            cursor.execute(f"SELECT cache_key, value FROM {table}")  # noqa: S608 (our table)
+            cursor.execute(f"SELECT cache_key, value FROM {table}")
             rows = cursor.fetchall()
-        return {key: pickle.loads(base64.b64decode(value)) for key, value in rows}  # noqa: S301
+        return {key: pickle.loads(base64.b64decode(value)) for key, value in rows}
     if isinstance(cache, RedisCache):
         client = cache._cache.get_client(None)
         return {
@@ -60,7 +60,7 @@ def raw_entries() -> dict[str, Any]:
             for key in client.scan_iter(match=f"{cache.key_prefix}*")
         }
     if isinstance(cache, LocMemCache):
-        return {key: pickle.loads(value) for key, value in cache._cache.items()}  # noqa: S301
+        return {key: pickle.loads(value) for key, value in cache._cache.items()}
     raise AssertionError(f"no reader for {type(cache).__name__}")
 
 
@@ -137,6 +137,4 @@ def test_the_public_cache_holds_nothing_of_a_secret_board(profile: str) -> None:
     assert 'class="card ' not in blob  # no hand is released: no card anywhere
     for seat in deal:
         assert seat not in blob
-    assert first == second, next(
-        (a, b) for a, b in zip(first, second, strict=False) if a != b
-    )
+    assert first == second, next((a, b) for a, b in zip(first, second, strict=False) if a != b)

@@ -230,24 +230,6 @@ def public_version(*, slug: str) -> str | None:
     return hashlib.sha1(repr(row).encode(), usedforsecurity=False).hexdigest()[:20]
 
 
-def live_board_scope(*, slug: str) -> tuple[Tournament, tuple[Any, ...]] | None:
-    """The public tournament and what decides which board the public may be shown, apart
-    from the hands' moves: its rounds and their statuses (a round made, seated, started or
-    closed changes which tables are shown and which boards' cards are secret,
-    ``card_secrecy``); None for no public tournament. One small query (a row per round), so
-    a poll served from the whole board's window (``tournaments.public.views.live``) costs
-    it and one cache read."""
-    rounds = list(
-        Round.objects.filter(tournament__slug=slug, tournament__is_public=True)
-        .select_related("tournament")
-        .order_by("number")
-    )
-    tournament = rounds[0].tournament if rounds else tournament_public(slug=slug)
-    if tournament is None:
-        return None
-    return tournament, (tournament.pk, tournament.slug, tuple((r.pk, r.status) for r in rounds))
-
-
 @dataclass(frozen=True)
 class LiveSeat:
     position: int

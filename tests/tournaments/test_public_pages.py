@@ -64,7 +64,7 @@ def _cache_inserts(client: Any, url: str) -> tuple[int, str]:
 
 
 def test_no_page_issues_more_queries_for_a_bigger_tournament(client: Any, settings: Any) -> None:
-    settings.PUBLIC_BOARD_SECONDS = 0  # each page reads its version (page_cache): one query
+    settings.PUBLIC_BOARD_SECONDS = 0  # each page reads its version (page_cache) too
     small, small_tables = tournament_with_tables(tables=1)
     small_hand = hand_played(small_tables[0], seed=1)
     big, big_tables = tournament_with_tables(tables=6)
@@ -77,7 +77,9 @@ def test_no_page_issues_more_queries_for_a_bigger_tournament(client: Any, settin
     for name, url in small_pages.items():
         few, many = _queries(client, url), _queries(client, big_pages[name])
         assert many == few, f"{name}: {few} queries for 1 table, {many} for 6"
-        assert many <= 9, f"{name}: {many} queries"  # with the version read (page_cache)
+        # at most 8 of the page's own and its version's (page_cache: the tournament's pages
+        # one and the live board's five; read once a second per tournament, not per page)
+        assert many <= 14, f"{name}: {many} queries"
 
 
 def test_private_tournaments_and_draft_rounds_are_invisible(client: Any) -> None:

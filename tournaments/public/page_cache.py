@@ -9,22 +9,26 @@ database query.
 
 The version is a cheap read, by family of pages (``FAMILIES``):
 
-- ``live``: ``selectors.live_etag`` (the hands of the rounds being played, the rounds);
+- ``live``: ``selectors.live_version`` (what the board shows: the tables being played,
+  their seats, their hands as the public sees them; five queries);
 - ``standings``: ``standings.public_table.standings_key`` (the newest snapshot);
 - ``tournament``: ``selectors.public_version`` (the tournament, its rounds, hands, seats,
-  penalties and exclusions), with the time bucket of ``PAGE_REFRESH_SECONDS``: what the
-  fingerprint does not see (a player's name corrected) shows within that much.
+  penalties and exclusions) and the live board's (its hands in play), with the time bucket
+  of ``PAGE_REFRESH_SECONDS``: what the fingerprint does not see (a player's name
+  corrected) shows within that much.
 
-Each is one query, kept in the shared cache ``settings.PUBLIC_BOARD_SECONDS`` (1 s): a
-spectator sees a page at most that old, and a poll within it costs one cache read (then
-the page's bytes: a second). With ``PUBLIC_BOARD_SECONDS = 0`` the version is read on every
-request. A page rendered after its version was read shows that version or a newer state,
+A version counts a secret board's hands only by what the public sees of them, so an ETag
+tells nothing of their moves. Each is one query (the live board's five), kept in the shared
+cache ``settings.PUBLIC_BOARD_SECONDS`` (1 s): a spectator sees a page at most that old,
+and a poll within it costs one cache read (then the page's bytes: a second). With
+``PUBLIC_BOARD_SECONDS = 0`` the version is read on every request. A page rendered after
+its version was read shows that version or a newer state,
 never an older one, so a spectator's ETag never stands for a page older than theirs.
 
 Only requests without a session cookie or an Authorization header are served from or put
 into the cache (a director's preview, a signed-in page, never), only 200 answers that set
 no cookie are kept, and a kept page carries no CSRF token (``request.public_cacheable``:
-the language form posts to the token-less ``public:language``). What the pages show is the
+the language form posts to the token-less ``set-language-public``, ``/i18n/public/``). What the pages show is the
 public's view (``card_secrecy.PUBLIC``), so the cache holds nothing the public may not see
 (tests/security/test_public_cache_secrecy.py walks it).
 
@@ -56,11 +60,16 @@ from tournaments.standings.public_table import standings_key
 
 logger = logging.getLogger(__name__)
 
+
+def _both(first: str | None, second: str | None) -> str | None:
+    return None if first is None or second is None else f"{first}.{second}"
+
+
 #: The families of pages and the read of their version (None: no public tournament).
 FAMILIES: dict[str, Callable[[str], str | None]] = {
-    "live": lambda slug: ps.live_etag(slug=slug),
+    "live": lambda slug: ps.live_version(slug=slug),
     "standings": lambda slug: standings_key(slug=slug),
-    "tournament": lambda slug: ps.public_version(slug=slug),
+    "tournament": lambda slug: _both(ps.public_version(slug=slug), ps.live_version(slug=slug)),
 }
 
 #: The ``tournament`` family's pages are rendered again at least this often: the bound on

@@ -244,7 +244,7 @@ def live(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = tournament_or_404(slug, request)
     version: str | None = getattr(request, "public_version", None)
     if version is None:  # a signed-in reader: rendered for them, with a conditional GET
-        etag = ps.live_etag(slug=slug) or ""
+        etag = ps.live_version(slug=slug) or ""
         part = "f" if request.GET.get("fragment") else "p"
         return conditional(
             request, f"{etag}-{get_language()}-{part}", lambda: live_page(request, tournament)

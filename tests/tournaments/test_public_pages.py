@@ -185,11 +185,12 @@ def test_live_board_within_its_window_is_the_same_board(client: Any, settings: A
     read), even after an action, and a 304 likewise; the next poll after it shows the
     action."""
     assert settings.PUBLIC_BOARD_SECONDS == 1
+    settings.PUBLIC_BOARD_SECONDS = 3  # the same, with room for a busy machine
     tournament, tables = tournament_with_tables(tables=2)
     hand = hand_played(tables[0], seed=2, upto=3)
     url = reverse("public:live", args=[tournament.slug]) + "?fragment=1"
     first = _live_fragment(client, url)
-    assert first.status_code == 200 and len(first.queries) == 7
+    assert first.status_code == 200 and len(first.queries) == 10  # with its version: 5
     hand_play(Hand.objects.get(pk=hand.pk), seed=2, start=3, upto=4)  # one more action
     within = _live_fragment(client, url)
     assert within.status_code == 200 and len(within.queries) == 0
@@ -198,7 +199,7 @@ def test_live_board_within_its_window_is_the_same_board(client: Any, settings: A
     assert unchanged.status_code == 304 and len(unchanged.queries) == 0
     page = client.get(reverse("public:live", args=[tournament.slug])).content.decode()
     assert first.content.decode() in page  # the page holds the same board
-    time.sleep(1.1)
+    time.sleep(3.1)
     after = _live_fragment(client, url, if_none_match=first["ETag"])
     assert after.status_code == 200 and after["ETag"] != first["ETag"]
     assert after.content != first.content

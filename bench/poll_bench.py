@@ -4,7 +4,7 @@ part-way), read with Django's test client on a throwaway SQLite database (or ``-
 the shared cache in this process's memory (``locmemcache://``, as Redis without the network) or
 ``--cache-url`` (e.g. ``redis://127.0.0.1:6379/4``).
 
-    python bench/poll_bench.py [--tables 100] [--requests 200] [--cache-url …]
+    python bench/poll_bench.py [--tables 50] [--requests 100] [--cache-url …]
 
 For each page it prints the median / p99 wall and the CPU time per request of:
 
@@ -50,8 +50,8 @@ def _measure(requests: int, call: Callable[[], int], expect: int) -> tuple[float
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--tables", type=int, default=100)
-    parser.add_argument("--requests", type=int, default=200)
+    parser.add_argument("--tables", type=int, default=50)
+    parser.add_argument("--requests", type=int, default=100)
     parser.add_argument("--database-url", default="")
     parser.add_argument("--cache-url", default="locmemcache://poll-bench")
     args = parser.parse_args()

@@ -38,6 +38,7 @@ from tests.security.test_board_secrecy_walk import (
     _world,
     read_routes,
 )
+from tournaments.public import page_cache
 from tournaments.public.page_cache import Page
 
 pytestmark = pytest.mark.django_db
@@ -131,8 +132,12 @@ def _cached_world(profile: str, seed: int) -> tuple[list[tuple[str, str]], list[
 
 
 @pytest.mark.parametrize("profile", ALL_PROFILES[:2])
-def test_the_public_cache_holds_nothing_of_a_secret_board(profile: str, settings: Any) -> None:
+def test_the_public_cache_holds_nothing_of_a_secret_board(
+    profile: str, settings: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     settings.PUBLIC_BOARD_SECONDS = 600  # one version per page for the walk's length
+    # and one time bucket for both worlds (page_cache.PAGE_REFRESH_SECONDS)
+    monkeypatch.setattr(page_cache, "PAGE_REFRESH_SECONDS", 10**9)
     one, two = _seed_pair(profile)
     first, deal = _cached_world(profile, one)
     second, _ = _cached_world(profile, two)

@@ -180,12 +180,11 @@ def _live_fragment(client: Any, url: str, **headers: str) -> Any:
 
 
 def test_live_board_within_its_window_is_the_same_board(client: Any, settings: Any) -> None:
-    """The board's version is kept PUBLIC_BOARD_SECONDS (1) in the shared cache: a poll
+    """The board's version is kept PUBLIC_BOARD_SECONDS in the shared cache: a poll
     within that window is the same bytes and ETag for no query of the page's own (a cache
     read), even after an action, and a 304 likewise; the next poll after it shows the
     action."""
-    assert settings.PUBLIC_BOARD_SECONDS == 1
-    settings.PUBLIC_BOARD_SECONDS = 3  # the same, with room for a busy machine
+    settings.PUBLIC_BOARD_SECONDS = 3  # as production's 1, with room for a busy machine
     tournament, tables = tournament_with_tables(tables=2)
     hand = hand_played(tables[0], seed=2, upto=3)
     url = reverse("public:live", args=[tournament.slug]) + "?fragment=1"

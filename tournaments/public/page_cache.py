@@ -28,7 +28,7 @@ never an older one, so a spectator's ETag never stands for a page older than the
 Only requests without a session cookie or an Authorization header are served from or put
 into the cache (a director's preview, a signed-in page, never), only 200 answers that set
 no cookie are kept, and a kept page carries no CSRF token (``request.public_cacheable``:
-the language form posts to the token-less ``set-language-public``, ``/i18n/public/``). What the pages show is the
+its language form posts to the token-less ``/i18n/public/``). What the pages show is the
 public's view (``card_secrecy.PUBLIC``), so the cache holds nothing the public may not see
 (tests/security/test_public_cache_secrecy.py walks it).
 
@@ -245,6 +245,9 @@ def page_query_of(kwargs: dict[str, Any], params: dict[str, str]) -> str:
 renders: dict[str, int] = {}
 
 
+# bench/poll_bench.py, 50 tables, the shared cache in memory, a busy 2-core machine (p50 per
+# request): the live board's poll 0.9 ms as a 304, 1.0 ms from the kept bytes, 17 ms at a new
+# version, 30 ms as every poll was before; the standings 0.5 / 0.6 / 16 / 27 ms.
 def public_page(
     family: str, name: str
 ) -> Callable[[Callable[..., HttpResponse]], Callable[..., HttpResponse]]:

@@ -13,7 +13,10 @@ For each page it prints the median / p99 wall and the CPU time per request of:
 - ``miss``: a new version (the page rendered again from its kept parts: the live board's
   table cards, the standings' rows) — what the first spectator after a change pays;
 - ``before``: the path every poll took before the page cache (a signed-in reader's still):
-  the version query, the board assembled from its cards, no bytes kept.
+  the version query, the board assembled from its cards, no bytes kept;
+
+and first what each family's version costs to read (``page_cache.FAMILIES``: once per
+``PUBLIC_BOARD_SECONDS`` per tournament in service).
 
 The machine is shared: the numbers are indicative, their ratios are the point.
 """
@@ -98,6 +101,15 @@ def main() -> None:
     reader.force_login(director)
     translation.activate("en")
     print(f"{args.tables} tables, {args.requests} requests each, cache {args.cache_url}")
+    from tournaments.public import page_cache
+
+    for family, read in page_cache.FAMILIES.items():  # what a version document costs to make
+
+        def version(read: Callable[[str], str | None] = read) -> int:
+            return int(read(tournament.slug) is not None)
+
+        p50, p99, cpu = _measure(args.requests, version, 1)
+        print(f"version {family:10} p50 {p50:6.2f} ms  p99 {p99:6.2f} ms  CPU {cpu:6.2f} ms")
     for label, (url, name) in pages.items():
         for case, (p50, p99, cpu) in _page_costs(spectator, reader, url, name, args.requests):
             print(

@@ -73,6 +73,9 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Cache-Control on every answer, the contract with the proxy (public for a second, or
+    # private, no-store): here, so it sees the cookies the middleware below set.
+    "tournaments.common.cache_control.CacheControlMiddleware",
     # Content-Security-Policy on every response (CONTENT_SECURITY_POLICY below).
     "csp.middleware.CSPMiddleware",
     # A database that cannot be reached answers 503 + Retry-After, not 500 (config/unavailable.py).

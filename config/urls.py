@@ -3,6 +3,7 @@
 from django.contrib import admin
 from django.urls import include, path, re_path
 from django.views.decorators.csrf import csrf_exempt
+from django.views.i18n import set_language
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from config.throttling import sign_in_throttled
@@ -15,6 +16,10 @@ urlpatterns = [
     # The admin and director sign-in, throttled per client address (config/throttling.py).
     path("admin/login/", sign_in_throttled(admin.site.login)),
     path("admin/", admin.site.urls),
+    # The language form of the pages kept in the public page cache, which carry no CSRF token
+    # (one token for every spectator would be nobody's): choosing the language of the pages
+    # is all it does (a forged post can only change the language its victim reads in).
+    path("i18n/public/", csrf_exempt(set_language), name="set-language-public"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     # Swagger UI whose set-up script is a file of its own (/api/docs/?script=) and whose

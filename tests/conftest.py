@@ -133,6 +133,15 @@ def default_language() -> Iterator[None]:
 
 
 @pytest.fixture(autouse=True)
+def public_versions_read_afresh(settings: Any) -> None:
+    """The public pages' versions are read on every request in the tests (production keeps
+    them PUBLIC_BOARD_SECONDS, 1 s, in the shared cache: tournaments/public/page_cache.py),
+    so that a test that changes a hand and reads its page again sees the change at once;
+    the tests of that window set it themselves."""
+    settings.PUBLIC_BOARD_SECONDS = 0
+
+
+@pytest.fixture(autouse=True)
 def empty_django_cache() -> Iterator[None]:
     """Each test leaves Django's cache (local memory in the tests) empty: the public standings
     table is cached under a key made of the tournament's id and snapshot, which come round

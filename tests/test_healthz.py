@@ -146,7 +146,8 @@ def test_healthz_degraded_when_the_database_fails(client: Any, monkeypatch: Any)
 def test_healthz_is_not_cached_and_get_only(client: Any, settings: Any) -> None:
     settings.CELERY_TASK_ALWAYS_EAGER = True  # no worker needed for "ok"
     response = client.get("/healthz")
-    assert "no-cache" in response["Cache-Control"] or "max-age=0" in response["Cache-Control"]
+    control = response["Cache-Control"]  # never kept (private, no-store: cache_control)
+    assert "no-store" in control or "no-cache" in control or "max-age=0" in control
     refused = client.post("/healthz")
     assert refused.status_code == 405
     assert refused.json()["code"] == "method_not_allowed"

@@ -22,8 +22,6 @@ from tests.public_data import (
     tournament_with_tables,
 )
 from tournaments.models import Hand, HandStatus, Round, RoundStatus
-from tournaments.public.selectors import live_board_scope
-from tournaments.public.views import live_board_key
 
 pytestmark = pytest.mark.django_db
 
@@ -57,11 +55,16 @@ def _cache_inserts(client: Any, url: str) -> tuple[int, str]:
         response = client.get(url)
     assert response.status_code == 200, (url, response.status_code)
     table = caches[settings.SHARED_CACHE]._table  # type: ignore[attr-defined]
-    inserts = [q for q in ctx.captured_queries if q["sql"].startswith(f'INSERT INTO "{table}"')]
+    inserts = [
+        q
+        for q in ctx.captured_queries
+        if q["sql"].startswith(f'INSERT INTO "{table}"') and "public-live:" in q["sql"]
+    ]  # the table cards' (the whole board's bytes are an entry too: page_cache)
     return len(inserts), response.content.decode()
 
 
-def test_no_page_issues_more_queries_for_a_bigger_tournament(client: Any) -> None:
+def test_no_page_issues_more_queries_for_a_bigger_tournament(client: Any, settings: Any) -> None:
+    settings.PUBLIC_BOARD_SECONDS = 0  # each page reads its version (page_cache) too
     small, small_tables = tournament_with_tables(tables=1)
     small_hand = hand_played(small_tables[0], seed=1)
     big, big_tables = tournament_with_tables(tables=6)
@@ -74,7 +77,9 @@ def test_no_page_issues_more_queries_for_a_bigger_tournament(client: Any) -> Non
     for name, url in small_pages.items():
         few, many = _queries(client, url), _queries(client, big_pages[name])
         assert many == few, f"{name}: {few} queries for 1 table, {many} for 6"
-        assert many <= 8, f"{name}: {many} queries"
+        # at most 8 of the page's own and its version's (page_cache: the tournament's pages
+        # one and the live board's five; read once a second per tournament, not per page)
+        assert many <= 14, f"{name}: {many} queries"
 
 
 def test_private_tournaments_and_draft_rounds_are_invisible(client: Any) -> None:
@@ -153,7 +158,8 @@ def test_live_board_renders_each_table_once_per_change(client: Any, settings: An
     assert polled.count('<section class="table-card live"') == 3
 
 
-def test_live_board_changes_when_its_round_closes(client: Any) -> None:
+def test_live_board_changes_when_its_round_closes(client: Any, settings: Any) -> None:
+    settings.PUBLIC_BOARD_SECONDS = 0  # the version read afresh on every poll
     tournament, tables = tournament_with_tables(tables=2)
     hand_played(tables[0], seed=4, upto=3)
     url = reverse("public:live", args=[tournament.slug]) + "?fragment=1"
@@ -174,54 +180,35 @@ def _live_fragment(client: Any, url: str, **headers: str) -> Any:
 
 
 def test_live_board_within_its_window_is_the_same_board(client: Any, settings: Any) -> None:
-    """The assembled board is kept whole for PUBLIC_BOARD_SECONDS (1): a poll within that
-    window is the same bytes and ETag for one query (no render), even after an action; the
-    next poll after it shows the action."""
-    assert settings.PUBLIC_BOARD_SECONDS == 1
+    """The board's version is kept PUBLIC_BOARD_SECONDS in the shared cache: a poll
+    within that window is the same bytes and ETag for no query of the page's own (a cache
+    read), even after an action, and a 304 likewise; the next poll after it shows the
+    action."""
+    settings.PUBLIC_BOARD_SECONDS = 3  # as production's 1, with room for a busy machine
     tournament, tables = tournament_with_tables(tables=2)
     hand = hand_played(tables[0], seed=2, upto=3)
     url = reverse("public:live", args=[tournament.slug]) + "?fragment=1"
     first = _live_fragment(client, url)
-    assert first.status_code == 200 and len(first.queries) == 7
+    assert first.status_code == 200 and len(first.queries) == 10  # with its version: 5
     hand_play(Hand.objects.get(pk=hand.pk), seed=2, start=3, upto=4)  # one more action
     within = _live_fragment(client, url)
-    assert within.status_code == 200 and len(within.queries) == 1
+    assert within.status_code == 200 and len(within.queries) == 0
     assert within.content == first.content and within["ETag"] == first["ETag"]
     unchanged = _live_fragment(client, url, if_none_match=first["ETag"])
-    assert unchanged.status_code == 304 and len(unchanged.queries) == 1
+    assert unchanged.status_code == 304 and len(unchanged.queries) == 0
     page = client.get(reverse("public:live", args=[tournament.slug])).content.decode()
     assert first.content.decode() in page  # the page holds the same board
-    time.sleep(1.1)
+    time.sleep(3.1)
     after = _live_fragment(client, url, if_none_match=first["ETag"])
     assert after.status_code == 200 and after["ETag"] != first["ETag"]
     assert after.content != first.content
     assert after.content.decode().count('<section class="table-card live"') == 2
 
 
-def test_live_board_past_its_window_is_rendered_by_one_request(client: Any) -> None:
-    """Past the window one request renders the board again; while it does (here: its
-    mark in the shared cache), the others are answered with the board before, no render."""
-    tournament, tables = tournament_with_tables(tables=2)
-    hand = hand_played(tables[0], seed=2, upto=3)
-    url = reverse("public:live", args=[tournament.slug]) + "?fragment=1"
-    first = _live_fragment(client, url)
-    hand_play(Hand.objects.get(pk=hand.pk), seed=2, start=3, upto=4)  # one more action
-    time.sleep(1.1)
-    scope = live_board_scope(slug=tournament.slug)
-    assert scope is not None
-    rendering = live_board_key(scope=scope[1]) + ":rendering"
-    assert caches[settings.SHARED_CACHE].add(rendering, 1, timeout=5)  # another request's
-    meanwhile = _live_fragment(client, url)
-    assert meanwhile.content == first.content and len(meanwhile.queries) == 1
-    caches[settings.SHARED_CACHE].delete(rendering)  # that render did not finish
-    after = _live_fragment(client, url)
-    assert after.content != first.content and after["ETag"] != first["ETag"]
-    assert _live_fragment(client, url).content == after.content
-
-
-def test_live_board_window_is_kept_per_language_and_rounds(client: Any) -> None:
-    """The window's key holds the language and the rounds' statuses: a Chinese reader never
-    gets the English board, and a round that closes shows at once."""
+def test_live_board_is_kept_per_language_and_rounds(client: Any, settings: Any) -> None:
+    """The page cache's key holds the language: a Chinese reader never gets the English
+    board; a round that closes shows with the next version read."""
+    settings.PUBLIC_BOARD_SECONDS = 0
     tournament, tables = tournament_with_tables(tables=1)
     hand_played(tables[0], seed=4, upto=3)
     url = reverse("public:live", args=[tournament.slug]) + "?fragment=1"

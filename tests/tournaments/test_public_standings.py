@@ -54,8 +54,10 @@ def test_standings_come_from_the_snapshot_with_a_fixed_number_of_queries(client:
             assert response.status_code == 200
             counts.append(queries)
     assert counts[:3] == counts[3:], counts
-    # 7: the player page also reads the player's byes (issue 29), whatever the size.
-    assert max(counts) <= 7, counts
+    # 7: the player page also reads the player's byes (issue 29), whatever the size; and
+    # its version (tournaments/public/page_cache.py: the tournament's pages' one query and
+    # the live board's five), read on every request in the tests, once a second in service.
+    assert max(counts) <= 7 + 6, counts
 
     body = client.get(reverse("public:standings", args=[big.slug])).content.decode()
     latest = StandingSnapshot.objects.filter(tournament=big).order_by("-log_version").first()

@@ -13,6 +13,7 @@ from tournaments.hands.card_secrecy import (
     hands_cards_shown,
     status_shown,
 )
+from tournaments.public import page_cache
 from tournaments.public import selectors as ps
 from tournaments.public.views import preview_private, tournament_or_404
 from tournaments.standings.public_table import entry_rank_history
@@ -20,6 +21,7 @@ from tournaments.standings.queries import entry_totals
 from tournaments.tournament import selectors
 
 
+@page_cache.public_page("tournament", "hand")
 def hand_detail(request: HttpRequest, slug: str, hand_id: int) -> HttpResponse:
     tournament = tournament_or_404(slug, request)
     hand = ps.hand_public(tournament=tournament, hand_id=hand_id)
@@ -29,6 +31,7 @@ def hand_detail(request: HttpRequest, slug: str, hand_id: int) -> HttpResponse:
     return preview_private(render(request, "public/hand.html", context), tournament)
 
 
+@page_cache.public_page("tournament", "player")
 def player_detail(request: HttpRequest, slug: str, entry_id: int) -> HttpResponse:
     tournament = tournament_or_404(slug, request)
     entry = ps.entry_public(tournament=tournament, entry_id=entry_id)
@@ -49,6 +52,7 @@ def player_detail(request: HttpRequest, slug: str, entry_id: int) -> HttpRespons
     return preview_private(render(request, "public/player.html", context), tournament)
 
 
+@page_cache.public_page("tournament", "board")
 def board_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     tournament = tournament_or_404(slug, request)
     board = ps.board_public(tournament=tournament, number=number)

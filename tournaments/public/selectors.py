@@ -13,16 +13,18 @@ from types import SimpleNamespace
 from typing import Any, cast
 
 from django.db.models import (
+    Case,
     Count,
-    FilteredRelation,
+    IntegerField,
     Max,
-    Min,
     OuterRef,
     Prefetch,
     Q,
     QuerySet,
     Subquery,
     Sum,
+    Value,
+    When,
 )
 from django.utils.translation import get_language
 
@@ -32,7 +34,7 @@ from referee.rules.hand import HandState
 from referee.rules.laizi_scoring import BOMB_CLASS_FACTORS
 from referee.rules.profiles import get_profile
 from referee.rules.scoring import DefenderStake
-from tournaments.common.board_release import boards_secret
+from tournaments.common.board_release import board_released_q, boards_secret
 from tournaments.common.player_names import display_name
 from tournaments.hands.card_secrecy import (
     NONE,
@@ -58,6 +60,7 @@ from tournaments.models import (
     Hand,
     HandEvent,
     HandEventKind,
+    HandExclusion,
     HandSeatResult,
     HandStatus,
     Penalty,
@@ -134,50 +137,74 @@ def _live_hands(*, tournament: Tournament) -> QuerySet[Hand]:
     )
 
 
-def live_etag(*, slug: str) -> str | None:
-    """Changes whenever a hand of a playing round changes (its version), a hand starts or a
-    round starts or closes; None for no public tournament. One aggregate query, so a poll
-    that finds nothing new costs that query and a 304."""
-    playing = FilteredRelation("rounds", condition=Q(rounds__status=RoundStatus.PLAYING))
+def _per_tournament(queryset: QuerySet[Any], path: str, value: Any) -> Subquery:
+    """One aggregate of ``queryset``'s rows of the outer tournament (``path`` leads to it),
+    as a subquery column: one index look-up per table, no join fan-out between tables."""
+    return Subquery(
+        queryset.filter(**{path: OuterRef("pk")})
+        .order_by()
+        .values(path)
+        .annotate(x=value)
+        .values("x")[:1]
+    )
+
+
+#: Round statuses, in the order a round moves through them: the rounds' sum of these grows
+#: with every round made, seated, started or closed (``public_version``).
+_ROUND_STEPS = {
+    RoundStatus.DRAFT: 1, RoundStatus.SEATED: 2, RoundStatus.PLAYING: 3, RoundStatus.CLOSED: 4,
+}  # fmt: skip
+
+
+_VERSION_COLUMNS = (
+    "pk", "name", "status", "log_version", "format", "rounds_planned",
+    "hands_n", "hands_v", "hands_live", "hands_last", "rounds_n", "rounds_steps",
+    "seats", "seats_n", "penalties_n", "penalties_last", "excluded", "entries_n",
+)  # fmt: skip
+
+
+def public_version(*, slug: str) -> str | None:
+    """A fingerprint of what the tournament's public pages other than the live board and
+    the standings show (its home, rounds, boards, hands, players): the tournament's row,
+    its rounds and their statuses, its hands (each bumps its ``version`` with every event),
+    their seats, penalties and exclusions. None for no public tournament. One query of
+    subqueries on the foreign-key indexes (``tournaments.public.page_cache``); a hand in
+    play is counted by ``live_version``, which the page cache reads with it."""
+    hands = Hand.objects.all()
+    # a secret board's hands count by what the public sees of them (how many, in play or
+    # closed), never by their moves: the version is an ETag anybody reads
+    shown = Hand.objects.filter(Q(board__isnull=True) | board_released_q(OuterRef("board_id")))
+    step = Case(
+        *(When(status=status, then=Value(n)) for status, n in _ROUND_STEPS.items()),
+        default=Value(0),
+        output_field=IntegerField(),
+    )
     row = (
         Tournament.objects.filter(slug=slug, is_public=True)
-        .annotate(playing=playing)
-        .values("pk")
         .annotate(
-            playing_rounds=Count("playing", distinct=True),
-            first=Min("playing__pk"),
-            latest=Max("playing__pk"),
-            n=Count("playing__tables__hands"),
-            v=Sum("playing__tables__hands__version"),
-            last=Max("playing__tables__hands__pk"),
+            hands_n=_per_tournament(hands, "table__round__tournament", Count("pk")),
+            hands_v=_per_tournament(shown, "table__round__tournament", Sum("version")),
+            hands_live=_per_tournament(
+                hands, "table__round__tournament", Count("pk", filter=Q(status__in=LIVE_STATUSES))
+            ),
+            hands_last=_per_tournament(hands, "table__round__tournament", Max("pk")),
+            rounds_n=_per_tournament(Round.objects.all(), "tournament", Count("pk")),
+            rounds_steps=_per_tournament(Round.objects.all(), "tournament", Sum(step)),
+            seats=_per_tournament(Seat.objects.all(), "table__round__tournament", Max("pk")),
+            seats_n=_per_tournament(Seat.objects.all(), "table__round__tournament", Count("pk")),
+            penalties_n=_per_tournament(Penalty.objects.all(), "tournament", Count("revoked_at")),
+            penalties_last=_per_tournament(Penalty.objects.all(), "tournament", Max("pk")),
+            excluded=_per_tournament(
+                HandExclusion.objects.all(), "table__round__tournament", Count("pk")
+            ),
+            entries_n=_per_tournament(Entry.objects.all(), "tournament", Count("pk")),
         )
+        .values_list(*_VERSION_COLUMNS)
         .first()
     )
     if row is None:
         return None
-    text = (
-        f"{row['pk']}:{row['n']}:{row['v']}:{row['last']}:"
-        f"{row['playing_rounds']}:{row['first']}:{row['latest']}"
-    )
-    return hashlib.sha1(text.encode(), usedforsecurity=False).hexdigest()[:20]
-
-
-def live_board_scope(*, slug: str) -> tuple[Tournament, tuple[Any, ...]] | None:
-    """The public tournament and what decides which board the public may be shown, apart
-    from the hands' moves: its rounds and their statuses (a round made, seated, started or
-    closed changes which tables are shown and which boards' cards are secret,
-    ``card_secrecy``); None for no public tournament. One small query (a row per round), so
-    a poll served from the whole board's window (``tournaments.public.views.live``) costs
-    it and one cache read."""
-    rounds = list(
-        Round.objects.filter(tournament__slug=slug, tournament__is_public=True)
-        .select_related("tournament")
-        .order_by("number")
-    )
-    tournament = rounds[0].tournament if rounds else tournament_public(slug=slug)
-    if tournament is None:
-        return None
-    return tournament, (tournament.pk, tournament.slug, tuple((r.pk, r.status) for r in rounds))
+    return hashlib.sha1(repr(row).encode(), usedforsecurity=False).hexdigest()[:20]
 
 
 @dataclass(frozen=True)
@@ -235,6 +262,8 @@ class LiveBoard:
     seats: dict[int, list[_SeatKey]]
     hand_ids: dict[int, int]
     played: dict[int, bool]
+    #: a digest of what the board shows, in any language (``live_version``)
+    version: str = ""
 
 
 def live_card_key(
@@ -280,6 +309,7 @@ def live_board(*, tournament: Tournament) -> LiveBoard:
     rows = [SimpleNamespace(pk=h[0], status=h[3], board_id=h[4]) for h in hands.values()]
     shown = hands_cards_shown(user=PUBLIC, hands=cast(list[Hand], rows))
     played = {table_id: shown[h[0]].played for table_id, h in hands.items()}
+    hands = {table_id: _card_hand_shown(h, played[table_id]) for table_id, h in hands.items()}
     cards = [
         (
             table_id,
@@ -294,13 +324,39 @@ def live_board(*, tournament: Tournament) -> LiveBoard:
         )
         for table_id, number in tables
     ]
+    # what the board shows, in no language: its version (``live_version``)
+    shows = repr((tournament.pk, tournament.name, tables, hands, played, seats))
     return LiveBoard(
         cards=cards,
         numbers=dict(tables),
         seats=seats,
         hand_ids={table_id: h[0] for table_id, h in hands.items()},
         played=played,
+        version=hashlib.sha1(shows.encode(), usedforsecurity=False).hexdigest()[:20],
     )
+
+
+def live_version(*, slug: str) -> str | None:
+    """The live board's version: changes whenever what the public board shows may change
+    (a table's hand as the public may see it, its seats, the tables of the rounds being
+    played), and only then: a secret board's hand counts only by what the public sees of it
+    (in play or closed), so the version, an ETag, tells nothing of its moves. None for no
+    public tournament. Five queries (``live_board``), read once per
+    ``PUBLIC_BOARD_SECONDS`` by the page cache, not per poll."""
+    tournament = tournament_public(slug=slug)
+    if tournament is None:
+        return None
+    return live_board(tournament=tournament).version
+
+
+def _card_hand_shown(hand: tuple[Any, ...], played: bool) -> tuple[Any, ...]:
+    """A hand's card key values (``_card_hand``) as far as the public sees them: a hand on
+    a secret board (not ``played``) by its id, number, board and status shown only
+    (``card_secrecy.status_shown``), not its version or scores."""
+    if played:
+        return hand
+    pk, number, _version, status, board_id, _scores = hand
+    return (pk, number, status_shown(status, NONE), board_id)
 
 
 def _card_hand(values: tuple[Any, ...]) -> tuple[Any, ...]:
@@ -351,7 +407,10 @@ def live_tables(
             number=row.number,
             hand=None
             if hand is None
-            else _card_hand(tuple(getattr(hand, name) for name in _CARD_HAND_FIELDS)),
+            else _card_hand_shown(
+                _card_hand(tuple(getattr(hand, name) for name in _CARD_HAND_FIELDS)),
+                board.played.get(table_id, False),
+            ),
             played=board.played.get(table_id, False),
             seats=board.seats.get(table_id, []),
         )

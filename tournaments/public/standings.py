@@ -13,6 +13,7 @@ from django.utils.translation import get_language
 
 from tournaments.hands.exclusions import exclusions_shown
 from tournaments.models import Tournament
+from tournaments.public import page_cache
 from tournaments.public.views import (
     conditional,
     revalidate,
@@ -95,6 +96,7 @@ def _standings_key(slug: str) -> str:
     return key
 
 
+@page_cache.public_page("standings", "standings")
 def standings(request: HttpRequest, slug: str) -> HttpResponse:
     """The standings page; ``?fragment=1`` is what the page polls, with If-None-Match: an
     unchanged table costs one query and a 304, a changed one two more (the tournament, the
@@ -129,6 +131,7 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
     return conditional(request, _etag(request, key), page)
 
 
+@page_cache.public_page("standings", "standings-csv")
 def standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
     etag = _etag(request, _standings_key(slug))
 

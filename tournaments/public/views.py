@@ -6,9 +6,7 @@ and renders. Private tournaments and draft rounds answer 404.
 
 from __future__ import annotations
 
-import hashlib
 import logging
-import time
 from collections.abc import Callable
 from typing import Any
 
@@ -27,6 +25,7 @@ from django.views.decorators.http import require_safe
 from tournaments.common.roles import user_is_director
 from tournaments.hands.card_secrecy import PUBLIC, hands_cards_shown
 from tournaments.models import Tournament, TournamentFormat
+from tournaments.public import page_cache
 from tournaments.public import selectors as ps
 from tournaments.tournament import selectors
 
@@ -78,10 +77,14 @@ def favicon(request: HttpRequest) -> HttpResponse:
 
 
 def home(request: HttpRequest) -> HttpResponse:
+    """The public tournaments. Not kept in the page cache (it is one small query), but
+    shared by the proxy as the other public pages: no CSRF token, so no cookie."""
+    request.public_cacheable = page_cache.cacheable(request)  # type: ignore[attr-defined]
     tournaments = selectors.tournament_list_public()
     return render(request, "public/home.html", {"tournaments": tournaments})
 
 
+@page_cache.public_page("tournament", "home")
 def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = tournament_or_404(slug, request)
     rounds = list(ps.rounds_public(tournament=tournament))
@@ -96,6 +99,7 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
     return preview_private(render(request, "public/tournament_detail.html", context), tournament)
 
 
+@page_cache.public_page("tournament", "round")
 def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     tournament = tournament_or_404(slug, request)
     round = ps.round_public(tournament=tournament, number=number)
@@ -146,25 +150,27 @@ def shared_cache_set_many(values: dict[str, Any], timeout: int) -> None:
         logger.warning("the shared cache could not be written", exc_info=True)
 
 
-def live_cards(*, tournament: Tournament) -> list[str]:
-    """Every table's card of the live board, rendered once per state of the table and kept
-    in the shared cache (every process and machine renders a card once between them, not
-    once per spectator): a poll reads the cards' keys (four small queries) and the cards
-    (one cache read), and renders only the tables that changed since (two more queries)."""
+def live_cards(*, tournament: Tournament) -> list[tuple[int, str, str]]:
+    """Every table's card of the live board as (table id, card key, html), rendered once per
+    state of the table and kept in the shared cache (every process and machine renders a
+    card once between them, not once per spectator): the board reads the cards' keys (four
+    small queries) and the cards (one cache read), and renders only the tables that changed
+    since (two more queries)."""
     board = ps.live_board(tournament=tournament)
     found: dict[str, str] = shared_cache_get_many([key for _, key in board.cards])
     missing = [table_id for table_id, key in board.cards if key not in found]
-    fresh: dict[int, str] = {}
+    fresh: dict[int, tuple[str, str]] = {}
     if missing:
         rendered = {}
         for row in ps.live_tables(tournament=tournament, board=board, table_ids=missing):
             html = render_to_string(
                 "public/live_table.html", {"tournament": tournament, "row": row}
             )
-            fresh[row.table_id] = rendered[row.key] = html
+            fresh[row.table_id] = (row.key, html)
+            rendered[row.key] = html
         shared_cache_set_many(rendered, timeout=LIVE_CARD_SECONDS)
     return [
-        mark_safe(fresh[table_id] if table_id in fresh else found[key])  # rendered escaped
+        (table_id, *fresh[table_id]) if table_id in fresh else (table_id, key, found[key])
         for table_id, key in board.cards
     ]
 
@@ -182,89 +188,103 @@ def conditional(request: HttpRequest, etag: str, page: Callable[[], HttpResponse
     return response
 
 
-def live_board_key(*, scope: tuple[Any, ...]) -> str:
-    """The shared cache's key of a tournament's assembled live board: everything that
-    decides what the board may show besides the hands' moves (``ps.live_board_scope``: the
-    tournament, its rounds and their statuses), the page's language, and whom it is
-    rendered for (always the public: ``card_secrecy.PUBLIC``, whoever is signed in)."""
-    text = repr(("public", scope, get_language()))
-    return "public-live-board:" + hashlib.sha1(text.encode(), usedforsecurity=False).hexdigest()
+def live_board_html(*, tournament: Tournament) -> tuple[str, list[tuple[int, str, str]]]:
+    """The live board's fragment, and its cards (``live_cards``)."""
+    cards = live_cards(tournament=tournament)
+    html = render_to_string(
+        "public/live_board.html",
+        {"cards": [mark_safe(c[2]) for c in cards]},  # escaped
+    )
+    return html, cards
 
 
-#: How long one process may take to render a board whose window has passed while the others
-#: keep serving the board before it (so a poll that finds the window over costs one render
-#: between them, not one each): a spectator sees a board at most the window and one render
-#: old, this long at worst if that render fails.
-LIVE_BOARD_RENDER_SECONDS = 5
+#: The live fragment's query, as ``page_cache.page_query`` writes it.
+LIVE_FRAGMENT = page_cache.page_query_of({}, {"fragment": "1"})
 
 
-def shared_cache_add(key: str, timeout: int) -> bool:
-    """Whether this request took ``key`` (``cache.add``: only the first of several does);
-    True when the cache cannot be reached (every request then renders, as without it)."""
-    try:
-        return bool(caches[settings.SHARED_CACHE].add(key, 1, timeout=timeout))
-    except Exception:  # any backend's failure: render, as without the cache
-        logger.warning("the shared cache could not be written", exc_info=True)
-        return True
-
-
-def shared_cache_delete(key: str) -> None:
-    """Drop ``key`` from the shared cache, if it can be written."""
-    try:
-        caches[settings.SHARED_CACHE].delete(key)
-    except Exception:  # any backend's failure: the key expires by itself
-        logger.warning("the shared cache could not be written", exc_info=True)
-
-
-def live_board_html(*, slug: str) -> tuple[Tournament, str, str] | None:
-    """The public tournament, its live board's fragment and the version that shows
-    (``ps.live_etag``). The fragment is kept whole in the shared cache for
-    ``settings.PUBLIC_BOARD_SECONDS`` (0: rendered every time): the spectators polling
-    within that window cost one query and one cache read each, not a render; after it, one
-    request renders the board again while the others keep the one before
-    (``LIVE_BOARD_RENDER_SECONDS``). None for no public tournament."""
-    found = ps.live_board_scope(slug=slug)
-    if found is None:
+def live_delta(request: HttpRequest, cards: list[tuple[int, str, str]], version: str) -> str | None:
+    """The cards that changed since the version ``?since=`` names (an ETag of the live
+    fragment), as a delta fragment; None when the board must be sent whole: no such
+    version kept, or other tables (a round started or closed)."""
+    since = page_cache.etag_version(request.GET.get(page_cache.SINCE, ""))
+    held = page_cache.kept_page("live", since, LIVE_FRAGMENT) if since else None
+    if held is None or not isinstance(held.meta, list):
         return None
-    tournament, scope = found
-    seconds = settings.PUBLIC_BOARD_SECONDS
-    key = live_board_key(scope=scope) if seconds > 0 else ""
-    if key:
-        cached = shared_cache_get_many([key]).get(key)
-        if cached is not None:
-            html, version, made = cached
-            fresh = time.time() - made < seconds
-            if fresh or not shared_cache_add(f"{key}:rendering", LIVE_BOARD_RENDER_SECONDS):
-                return tournament, html, version
-    made = time.time()
-    # the version first: cards read after it may be newer than it, never older, so a
-    # spectator's ETag never stands for a board older than the one they were sent
-    version = ps.live_etag(slug=slug)
-    if version is None:  # no longer public since the first query
+    before = dict(held.meta)
+    if [c[0] for c in cards] != [t for t, _ in held.meta]:
         return None
-    html = render_to_string("public/live_board.html", {"cards": live_cards(tournament=tournament)})
-    if key:
-        shared_cache_set_many(
-            {key: (html, version, made)}, timeout=seconds + LIVE_BOARD_RENDER_SECONDS
-        )
-        shared_cache_delete(f"{key}:rendering")
-    return tournament, html, version
+    changed = [html for table_id, key, html in cards if before.get(table_id) != key]
+    return render_to_string(
+        "public/live_delta.html",
+        {"cards": [mark_safe(html) for html in changed]},  # escaped
+    )
 
 
+def _whole(fragment: HttpResponse, held: list[tuple[int, str]]) -> page_cache.Page:
+    """The whole live fragment as the page cache keeps it, with its cards' keys."""
+    headers = (("Content-Type", fragment["Content-Type"]),)
+    return page_cache.Page(200, fragment.content, None, headers, held)
+
+
+def live_fragment_kept(tournament: Tournament, version: str) -> page_cache.Page:
+    """The live fragment of ``version``, rendered now and kept (``page_cache``)."""
+    html, cards = live_board_html(tournament=tournament)
+    whole = _whole(HttpResponse(html), [(table_id, key) for table_id, key, _ in cards])
+    page_cache.keep_page("live", version, LIVE_FRAGMENT, whole)
+    return whole
+
+
+@page_cache.public_page("live", "live")
 def live(request: HttpRequest, slug: str) -> HttpResponse:
     """The live tables board; ``?fragment=1`` is what the page polls (with If-None-Match, so
-    a board unchanged since the spectator's last poll costs a 304)."""
-    board = live_board_html(slug=slug)
-    if board is None:
-        raise Http404("No such public tournament.")
-    tournament, html, version = board
-    part = "f" if request.GET.get("fragment") else "p"
+    a board unchanged since the spectator's last poll costs a 304), ``&since=<ETag>`` the
+    tables changed since the board of that ETag (``X-Live-Delta: 1``), or the whole board
+    when that one is no longer kept (no header). Served from the page cache
+    (``page_cache``): each version is rendered once between every process."""
+    tournament = tournament_or_404(slug, request)
+    version: str | None = getattr(request, "public_version", None)
+    if version is None:  # a signed-in reader: rendered for them, with a conditional GET
+        etag = ps.live_version(slug=slug) or ""
+        part = "f" if request.GET.get("fragment") else "p"
+        return conditional(
+            request, f"{etag}-{get_language()}-{part}", lambda: live_page(request, tournament)
+        )
+    return live_page(request, tournament, version)
 
-    def page() -> HttpResponse:
-        fragment = mark_safe(html)  # rendered escaped
-        if part == "f":
-            return revalidate(HttpResponse(fragment))
-        context = {"tournament": tournament, "board": fragment}
+
+def live_page(
+    request: HttpRequest, tournament: Tournament, version: str | None = None
+) -> HttpResponse:
+    if version is not None and not request.GET.get("fragment"):
+        # the page holds the board of its version, the very fragment its polls start from
+        kept = page_cache.kept_page("live", version, LIVE_FRAGMENT)
+        if kept is None:
+            kept = live_fragment_kept(tournament, version)
+        context = {
+            "tournament": tournament,
+            "board": mark_safe(kept.body.decode()),  # rendered escaped
+            "etag": page_cache.page_etag("live", version, LIVE_FRAGMENT),
+        }
         return revalidate(render(request, "public/live.html", context))
-
-    return conditional(request, f"{version}-{get_language()}-{part}", page)
+    html, cards = live_board_html(tournament=tournament)
+    if not request.GET.get("fragment"):
+        context = {
+            "tournament": tournament,
+            "board": mark_safe(html),  # rendered escaped
+            "etag": page_cache.page_etag("live", version, LIVE_FRAGMENT) if version else "",
+        }
+        return revalidate(render(request, "public/live.html", context))
+    fragment = revalidate(HttpResponse(html))
+    held = [(table_id, key) for table_id, key, _ in cards]
+    fragment.page_meta = held  # type: ignore[attr-defined]  # kept with it: live_delta
+    if version is None or not request.GET.get(page_cache.SINCE):
+        return fragment
+    # a delta: the whole fragment of this version is kept too, for the deltas from it
+    if page_cache.kept_page("live", version, LIVE_FRAGMENT) is None:
+        page_cache.keep_page("live", version, LIVE_FRAGMENT, _whole(fragment, held))
+    delta = live_delta(request, cards, version)
+    if delta is None:
+        return fragment
+    response = revalidate(HttpResponse(delta))
+    response["X-Live-Delta"] = "1"
+    return response

@@ -3,20 +3,43 @@
 (function () {
   "use strict";
 
-  // Live board: poll the fragment URL with If-None-Match; a 304 means nothing changed.
+  // Live board: poll the fragment URL with If-None-Match; a 304 means nothing changed. A
+  // box with data-delta asks only for the tables changed since the board it holds
+  // (&since=<its ETag>): an answer marked X-Live-Delta holds those tables' cards, which
+  // replace theirs; any other answer is the whole board.
   function poll(box) {
     var url = box.getAttribute("data-poll");
     var interval = parseInt(box.getAttribute("data-interval") || "3000", 10);
-    var etag = null;
+    var delta = box.hasAttribute("data-delta");
+    var etag = box.getAttribute("data-etag") || null;
+    function replaceCards(html) {
+      var holder = document.createElement("div");
+      holder.innerHTML = html;
+      var cards = holder.querySelectorAll("[data-table-id]");
+      for (var i = 0; i < cards.length; i++) {
+        var id = cards[i].getAttribute("data-table-id");
+        var old = box.querySelector('[data-table-id="' + id + '"]');
+        if (!old) return false;  // a table the box does not hold: ask for the whole board
+        old.replaceWith(cards[i]);
+      }
+      return true;
+    }
     function tick() {
       var headers = { "X-Requested-With": "poll" };
-      if (etag) headers["If-None-Match"] = etag;
-      fetch(url, { headers: headers, cache: "no-store", credentials: "same-origin" })
+      var target = url;
+      if (etag) {
+        headers["If-None-Match"] = etag;
+        if (delta) target += (url.indexOf("?") < 0 ? "?" : "&") + "since=" + encodeURIComponent(etag);
+      }
+      fetch(target, { headers: headers, cache: "no-store", credentials: "same-origin" })
         .then(function (response) {
           if (response.status === 200) {
-            etag = response.headers.get("ETag");
+            var next = response.headers.get("ETag");
+            var isDelta = response.headers.get("X-Live-Delta") === "1";
             return response.text().then(function (html) {
-              box.innerHTML = html;
+              if (isDelta && !replaceCards(html)) { etag = null; return; }
+              if (!isDelta) box.innerHTML = html;
+              etag = next;
               box.setAttribute("data-updated", String(Date.now()));
             });
           }

@@ -300,3 +300,39 @@ def test_kept_pages_carry_no_csrf_token_and_their_language_form_works(client: An
     client.force_login(factories.UserFactory(username="reader"))
     signed_in = client.get(urls["standings"]).content.decode()
     assert "csrfmiddlewaretoken" in signed_in  # rendered for them: the protected form
+
+
+@pytest.mark.usefixtures("locmem_shared")
+def test_a_query_the_page_does_not_read_selects_no_other_entry(client: Any, settings: Any) -> None:
+    """``?x=<random>`` and a ``since`` naming no kept board are served the kept page: a
+    stranger cannot make the pages render again, nor fill the shared cache, by varying
+    what the page never reads."""
+    settings.PUBLIC_BOARD_SECONDS = 0
+    tournament, tables = tournament_with_tables(tables=2)
+    hand_played(tables[0], seed=2, upto=3)
+    shared = caches[django_settings.SHARED_CACHE]
+    renders: list[str] = []
+
+    def rendered(sender: Any, template: Any, **kwargs: Any) -> None:
+        renders.append(template.name)
+
+    standings = reverse("public:standings", args=[tournament.slug])
+    fragment = reverse("public:live", args=[tournament.slug]) + "?fragment=1"
+    first = client.get(standings)
+    whole = client.get(fragment)
+    entries = len(shared._cache)  # type: ignore[attr-defined]
+    template_rendered.connect(rendered)
+    try:
+        for n in range(5):
+            junk = client.get(f"{standings}?utm_source=x{n}&_={n}")
+            assert junk.status_code == 200 and junk.content == first.content
+            stranger = client.get(f'{fragment}&_={n}&since="live.{n:016x}.en.{n:016x}"')
+            assert stranger.status_code == 200 and "X-Live-Delta" not in stranger
+            assert stranger.content == whole.content
+    finally:
+        template_rendered.disconnect(rendered)
+    assert renders == []
+    assert len(shared._cache) == entries  # type: ignore[attr-defined]
+    # what the page reads still selects its own entry
+    assert client.get(f"{standings}?big=1").status_code == 200
+    assert len(shared._cache) > entries  # type: ignore[attr-defined]

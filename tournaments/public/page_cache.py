@@ -230,14 +230,21 @@ def keep_page(name: str, version: str, query: str, page: Page) -> None:
 SINCE = "since"
 
 
+#: The query parameters a public page reads (the standings' ``club``, ``big`` and ``page``,
+#: the fragments' ``fragment``). Any other parameter changes nothing the page shows, so it
+#: selects no other entry: ``?x=<random>`` is served the kept page instead of filling the
+#: shared cache with copies of it, one a request.
+PAGE_PARAMS = frozenset({"fragment", "club", "big", "page"})
+
+
 def page_query(request: HttpRequest, kwargs: dict[str, Any]) -> str:
-    """The view's arguments and the query string (sorted, without ``SINCE``): what,
-    besides the version and the language, selects a page."""
+    """The view's arguments and the query parameters it reads (``PAGE_PARAMS``, sorted):
+    what, besides the version and the language, selects a page."""
     return page_query_of(kwargs, {k: str(v) for k, v in request.GET.items()})
 
 
 def page_query_of(kwargs: dict[str, Any], params: dict[str, str]) -> str:
-    pairs = sorted((k, v) for k, v in params.items() if k != SINCE)
+    pairs = sorted((k, v) for k, v in params.items() if k in PAGE_PARAMS)
     return f"{sorted(kwargs.items())!r}?{pairs!r}"
 
 
@@ -270,7 +277,11 @@ def public_page(
             not_modified = get_conditional_response(request, etag=etag)
             if not_modified is not None:
                 return finish(not_modified, etag)
+            # a delta is its own entry only from a version still kept (the only one it can
+            # be made from): any other ``since`` is answered the whole page, from its entry
             since = etag_version(request.GET.get(SINCE, ""))
+            if since and kept_page(name, since, query) is None:
+                since = ""
             key_query = f"{query}{SINCE}={since}" if since else query
             page = kept_page(name, version, key_query)
             if page is None:

@@ -100,6 +100,8 @@ def tournament_share_lock(*, tournament_id: int) -> Tournament:
     if connection.vendor != "postgresql":
         return Tournament.objects.get(pk=tournament_id)
 
+    # By hand for what it does, not for speed: Django's ``select_for_update`` has no
+    # ``FOR SHARE`` (one start a table; not on the hot path of an action).
     # The columns by name, not *: a prepared statement's result must not change shape when a
     # deploy's migration adds a column while this process still runs (PostgreSQL refuses
     # "cached plan must not change result type").

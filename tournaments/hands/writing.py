@@ -35,6 +35,7 @@ from tournaments.hands.replay import (
 )
 from tournaments.hands.results import hand_results_sync
 from tournaments.models import ACTION_KINDS, Hand, HandEvent
+from tournaments.models.hands import LIVE_HAND_STATUSES
 
 #: HandEvent.device_id is a varchar(64).
 DEVICE_ID_MAX_LENGTH = 64
@@ -310,12 +311,20 @@ _COUNTING_FIELDS = ("status", "confirmation", "scores", "landlord_seat")
 def hand_commit(*, hand: Hand, replay: HandReplay | None = None) -> Hand:
     """Write the row's summary and snapshot (``replay``, default: the log replayed) and,
     when the status, scores or confirmation changed, the per-seat rows and the standings
-    request on commit (same transaction). A play in the middle of a hand leaves the
-    tournament row alone, so tables do not queue on its log version."""
+    request on commit (same transaction).
+
+    A live hand leaves the tournament row alone, so tables do not queue on its log version:
+    a play in the middle of a hand, and a step from one live status to another (bidding →
+    doubling → playing, the landlord found), which changes nothing the standings count (a
+    live hand has no per-seat row; the database does not mark it either, migration 0029).
+    Before, every such step locked the tournament row to the commit, and the tables of a
+    tournament took turns there (issue 30)."""
     replay = replay or hand_replay(hand=hand)
     before = [getattr(hand, name) for name in _COUNTING_FIELDS]
+    live_before = hand.status in LIVE_HAND_STATUSES
     hand_summary_apply(hand=hand, replay=replay)
-    if before != [getattr(hand, name) for name in _COUNTING_FIELDS]:
+    live_step = live_before and hand.status in LIVE_HAND_STATUSES
+    if before != [getattr(hand, name) for name in _COUNTING_FIELDS] and not live_step:
         hand_results_sync(hand=hand)
     return hand
 

@@ -10,7 +10,8 @@ summary, the snapshot and the version; queue the standings on commit (through
 answer uses in the same request instead of reading them again.
 
 The lock, the event's insert and the row's update are hand-written statements
-(``tournaments.common.rows``): the hottest statements of every write, built once.
+(``tournaments.common.rows``): the hottest statements of every write, built once; each says
+beside it what it saves against the ORM (``bench/write_sql_bench.py``).
 """
 
 from collections.abc import Callable, Sequence

@@ -242,7 +242,7 @@ def bench_latency(tournament_id: int, seconds: float, rate: float) -> list[float
         for p in range(3):
             seat_create(table=table, position=p, entry=entries[3 * t + p])
         tables.append(table)
-    hands = [hand_create(table=tables[i % len(tables)]) for i in range(needed)]
+    hands = [hand_create(table=tables[i % len(tables)]).hand for i in range(needed)]
 
     seen: dict[int, float] = {}  # log version -> when a snapshot of it was first seen
     stop = threading.Event()

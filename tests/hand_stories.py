@@ -45,10 +45,10 @@ def _play(hand: Hand, actions: list[dict[str, Any]], *, missing: int = 0) -> Han
     """Record ``actions``; the first ``missing`` 报牌 due are logged as missing, the others
     made."""
     for action in actions:
-        hand = hand_action_record(hand=hand, action=action)
+        hand = hand_action_record(hand=hand, action=action).hand
         for seat in range(3):
             with contextlib.suppress(ApplicationError):  # nothing due for this seat
-                hand = hand_announcement_record(hand=hand, seat=seat, made=missing <= 0)
+                hand = hand_announcement_record(hand=hand, seat=seat, made=missing <= 0).hand
                 missing -= 1
     return hand
 
@@ -58,15 +58,15 @@ def story(table: Table, *, seed: int = 5) -> Story:
     referee = factories.UserFactory(username="story-referee")
     director = factories.UserFactory(username="story-director", is_staff=True)
 
-    logged = hand_create(table=table, seed=seed)
+    logged = hand_create(table=table, seed=seed).hand
     deal = hand_deal(hand=logged)
     assert deal is not None
     actions = random_hand_actions(Deal.from_json(deal.to_json()), seed=seed)
     logged = _play(logged, actions[:6])
-    logged = hand_action_undo(hand=logged, reason="wrong card tapped", recorded_by=referee)
+    logged = hand_action_undo(hand=logged, reason="wrong card tapped", recorded_by=referee).hand
     logged = _play(logged, actions[5:], missing=1)
     assert logged.status == "finished"
-    logged = hand_dispute(hand=logged, reason="the score looks wrong", recorded_by=director)
+    logged = hand_dispute(hand=logged, reason="the score looks wrong", recorded_by=director).hand
     other = "landlord" if logged.winner == "defenders" else "defenders"
     logged = hand_result_correct(
         hand=logged,
@@ -80,8 +80,8 @@ def story(table: Table, *, seed: int = 5) -> Story:
         rockets=logged.rockets,
         override=True,
         recorded_by=director,
-    )
-    logged = hand_confirm(hand=logged, recorded_by=referee)
+    ).hand
+    logged = hand_confirm(hand=logged, recorded_by=referee).hand
     penalty_create(
         entry=table.seats.get(position=1).entry,
         points=-5,
@@ -90,7 +90,7 @@ def story(table: Table, *, seed: int = 5) -> Story:
         recorded_by=director,
     )
 
-    result = hand_create(table=table)
+    result = hand_create(table=table).hand
     result = hand_record_result(
         hand=result,
         landlord=1,
@@ -100,18 +100,22 @@ def story(table: Table, *, seed: int = 5) -> Story:
         bombs=1,
         spring=True,
         recorded_by=referee,
-    )
-    result = hand_void(hand=result, reason="misdeal", recorded_by=director)
+    ).hand
+    result = hand_void(hand=result, reason="misdeal", recorded_by=director).hand
 
-    passed_out = hand_record_passed_out(hand=hand_create(table=table), recorded_by=referee)
+    passed_out = hand_record_passed_out(
+        hand=hand_create(table=table).hand, recorded_by=referee
+    ).hand
 
     physical = deal_from_seed(seed + 100)
-    irregular = hand_create(table=table, physical_cards=True, first_bidder=physical.first_bidder)
+    irregular = hand_create(
+        table=table, physical_cards=True, first_bidder=physical.first_bidder
+    ).hand
     for action in random_hand_actions(physical, seed=seed):
-        irregular = hand_action_record(hand=irregular, action=action)
+        irregular = hand_action_record(hand=irregular, action=action).hand
     written = deal_from_seed(seed + 101, first_bidder=physical.first_bidder)
-    irregular = hand_deal_record(hand=irregular, deal=written.to_json(), recorded_by=referee)
+    irregular = hand_deal_record(hand=irregular, deal=written.to_json(), recorded_by=referee).hand
     irregular = hand_irregular_keep(
         hand=irregular, reason="the deal was written in wrongly", recorded_by=director
-    )
+    ).hand
     return Story(table, logged, result, passed_out, irregular)

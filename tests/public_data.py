@@ -47,17 +47,17 @@ def hand_play(hand: Hand, *, seed: int, start: int = 0, upto: int | None = None)
     assert deal is not None
     actions = random_hand_actions(Deal.from_json(deal.to_json()), seed=seed)
     for action in actions[start:upto]:
-        hand = hand_action_record(hand=hand, action=action)
+        hand = hand_action_record(hand=hand, action=action).hand
         for seat in range(3):
             with contextlib.suppress(ApplicationError):  # nothing due for this seat
-                hand = hand_announcement_record(hand=hand, seat=seat)
+                hand = hand_announcement_record(hand=hand, seat=seat).hand
     return hand
 
 
 def hand_played(table: Table, *, seed: int, upto: int | None = None, **create: Any) -> Hand:
     if "board" not in create:
         create["seed"] = seed
-    hand = hand_create(table=table, **create)
+    hand = hand_create(table=table, **create).hand
     return hand_play(hand, seed=seed, upto=upto)
 
 

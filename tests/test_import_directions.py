@@ -181,6 +181,38 @@ def test_no_concern_imports_a_screen() -> None:
     assert offenders == []
 
 
+def _screen_imports_of_hands(imports: list[Import]) -> list[str]:
+    return [
+        str(i)
+        for i in imports
+        if _within(i.source, "tournaments.hands") and _within(i.target, *SCREENS)
+    ]
+
+
+def test_the_hands_import_no_screen(tmp_path: Path) -> None:
+    """``tournaments.hands`` says "never a screen": not the director's reads either (a
+    hand's desk state is ``hands.gate.hand_desk_state``). The check itself catches one."""
+    assert _screen_imports_of_hands(IMPORTS) == []
+    module = tmp_path / "table_selectors.py"
+    module.write_text("from tournaments.director.selectors import hand_desk_state\n")
+    found = _screen_imports_of_hands(_imports("tournaments.hands.table_selectors", module))
+    assert found == [
+        "tournaments.hands.table_selectors:1 imports tournaments.director.selectors.hand_desk_state"
+    ]
+
+
+def test_hand_events_are_appended_only_by_the_skeleton() -> None:
+    """Every hand write, the seating's seat corrections included, appends its events through
+    ``tournaments.hands.writing.hand_write``: nothing else imports the append."""
+    offenders = [
+        str(i)
+        for i in IMPORTS
+        if (i.name == "hand_event_append" or i.target.endswith(".hand_event_append"))
+        and i.source != "tournaments.hands.writing"
+    ]
+    assert offenders == []
+
+
 def test_a_screen_uses_another_only_through_its_reads() -> None:
     """The views, forms and URLs of one audience are its own; another screen may use only the
     public template helpers and the director's reads (the players' confirm page of the

@@ -47,7 +47,9 @@ _KEY_REFUSALS = frozenset({"idempotency_conflict", "idempotency_key_expired"})
 
 
 _RECORD = Columns(IdempotencyRecord, "i")
-#: ``_record_of``'s statement (one record at most: the user's key is unique), built once.
+#: ``_record_of``'s statement (one record at most: the user's key is unique), built once:
+#: 330–550 µs a call against 1,030–3,790 µs for the ORM's ``filter().first()``, saving
+#: 700–3,230 µs (``bench/write_sql_bench.py``, two runs on the shared 2-core machine).
 _RECORD_SQL = (
     f"SELECT {_RECORD.sql} FROM {table_name(IdempotencyRecord)} i"
     f" WHERE i.{column(IdempotencyRecord, 'user')} = %s"
@@ -109,7 +111,9 @@ def _replay(record: IdempotencyRecord, fingerprint: str) -> Response:
     return Response(body, status=record.status_code, headers={REPLAYED_HEADER: "true"})
 
 
-#: The record's insert, built once (one per write: ``tournaments.common.rows``).
+#: The record's insert, built once (one per write: ``tournaments.common.rows``): 220–1,570 µs
+#: a call against 330–2,740 µs for ``IdempotencyRecord.objects.create``, saving 110–1,170 µs
+#: on every write (``bench/write_sql_bench.py``, two runs on the shared 2-core machine).
 _RECORD_INSERT = Insert(
     IdempotencyRecord, ["user_id", "key", "request_hash", "status_code", "body", "created_at"]
 )

@@ -39,6 +39,7 @@ from tournaments.hands import corrections as hand_corrections
 from tournaments.hands import selectors as hand_selectors
 from tournaments.hands import wild as hand_wild
 from tournaments.hands import write as hands
+from tournaments.hands.writing import HandWrite
 from tournaments.models import Board, Entry, Hand, Penalty, Tournament
 from tournaments.tournament import penalties, selectors
 
@@ -124,17 +125,25 @@ def _hand_response(request: Request, hand: Hand) -> dict[str, Any]:
 
 
 def _hand_write_response(
-    request: Request, hand: Hand, key: str, *, writer: bool = True
+    request: Request, written: HandWrite, *, writer: bool = True
 ) -> dict[str, Any]:
     """What a write answers and its idempotency record keeps (``io.HandWriteOutput``,
     checked by the schema tests and schemathesis): the new state and the event written
-    under ``key``. ``writer``: the user passed the table's write check (a director or the
-    table's referee), so sees the cards of its live hand; a closed hand's cards as
-    ``card_secrecy`` allows (a duplicate board's stay hidden until the board is released)."""
+    under the request's key. ``writer``: the user passed the table's write check (a
+    director or the table's referee), so sees the cards of its live hand; a closed hand's
+    cards as ``card_secrecy`` allows (a duplicate board's stay hidden until the board is
+    released)."""
     shown = card_secrecy.hand_cards_shown(
-        user=request.user, hand=hand, table_referee=True if writer else None
+        user=request.user, hand=written.hand, table_referee=True if writer else None
     )
-    return hand_selectors.hand_detail(hand=hand, show_cards=shown, log=False, written_key=key)
+    return hand_selectors.hand_write_detail(written=written, show_cards=shown)
+
+
+def _for_write(found: tuple[Hand, bool] | None) -> tuple[Hand, bool]:
+    """``hand_selectors.hand_get_for_write``'s answer, or ``not_found``."""
+    if found is None:
+        raise ApplicationError("not_found", _("No such hand."))
+    return found
 
 
 class MeApi(APIView):
@@ -237,14 +246,11 @@ class HandStartApi(APIView):
         responses={201: io.HandWriteOutput, **ERRORS},
     )
     def post(self, request: Request, table_id: int) -> Response:
-        table = hand_selectors.table_get_for_write(table_id=table_id, user=request.user)
-        if table is None:
+        found = hand_selectors.table_get_for_write(table_id=table_id, user=request.user)
+        if found is None:
             raise ApplicationError("not_found", _("No such table."))
-        access.table_write_check(
-            user=request.user,
-            table=table,
-            assigned=table.writer_assigned,  # type: ignore[attr-defined]
-        )
+        table, assigned = found
+        access.table_write_check(user=request.user, table=table, assigned=assigned)
         key = idempotency_key(request)
         device_id(request)
         data = _validated(io.HandStartInput, request)
@@ -258,7 +264,7 @@ class HandStartApi(APIView):
                 if board is None:
                     raise ApplicationError("not_found", _("No such board in this tournament."))
                 card_secrecy.board_start_check(user=request.user, table=table, board=board)
-            hand = hands.hand_create(
+            written = hands.hand_create(
                 table=table,
                 board=board,
                 random_deal=data["deal"] == "random",
@@ -267,7 +273,7 @@ class HandStartApi(APIView):
                 # deal=board without a number: the board the round's movement assigns.
                 board_from_movement=data["deal"] == "board" and board is None,
             )
-            return 201, _hand_write_response(request, hand, key)
+            return 201, _hand_write_response(request, written)
 
         return idempotent_write(request, key, perform)
 
@@ -282,22 +288,19 @@ class HandWriteApi(APIView):
     #: Whether passing ``check`` means the user may write to (and see) the table.
     table_writer: ClassVar[bool] = True
 
-    def check(self, request: Request, hand: Hand) -> None:
+    def check(self, request: Request, hand: Hand, *, assigned: bool) -> None:
         access.table_write_check(
-            user=request.user,
-            table=hand.table,
-            live=self.live,
-            assigned=hand.writer_assigned,  # type: ignore[attr-defined]
+            user=request.user, table=hand.table, live=self.live, assigned=assigned
         )
 
-    def perform(self, request: Request, hand: Hand, data: Any, **write: Any) -> Hand:
+    def perform(self, request: Request, hand: Hand, data: Any, **write: Any) -> HandWrite:
         raise NotImplementedError
 
     def post(self, request: Request, hand_id: int) -> Response:
-        hand = hand_selectors.hand_get_for_write(hand_id=hand_id, user=request.user)
-        if hand is None:
-            raise ApplicationError("not_found", _("No such hand."))
-        self.check(request, hand)
+        hand, assigned = _for_write(
+            hand_selectors.hand_get_for_write(hand_id=hand_id, user=request.user)
+        )
+        self.check(request, hand, assigned=assigned)
         key = idempotency_key(request)
         write = {
             "idempotency_key": key,
@@ -309,7 +312,7 @@ class HandWriteApi(APIView):
 
         def perform() -> tuple[int, dict[str, Any]]:
             written = self.perform(request, hand, data, **write)
-            body = _hand_write_response(request, written, key, writer=self.table_writer)
+            body = _hand_write_response(request, written, writer=self.table_writer)
             event = body.get("event")
             if event is not None:  # a retry whose record has expired is refused
                 idempotency_retry_check(recorded_at=datetime.fromisoformat(event["recorded_at"]))
@@ -336,7 +339,7 @@ class HandActionApi(HandWriteApi):
     def post(self, request: Request, hand_id: int) -> Response:
         return super().post(request, hand_id)
 
-    def perform(self, request: Request, hand: Hand, data: Any, **write: Any) -> Hand:
+    def perform(self, request: Request, hand: Hand, data: Any, **write: Any) -> HandWrite:
         return hands.hand_action_record(hand=hand, action=dict(data), **write)
 
 
@@ -349,7 +352,7 @@ class HandAnnouncementApi(HandWriteApi):
     def post(self, request: Request, hand_id: int) -> Response:
         return super().post(request, hand_id)
 
-    def perform(self, request: Request, hand: Hand, data: Any, **write: Any) -> Hand:
+    def perform(self, request: Request, hand: Hand, data: Any, **write: Any) -> HandWrite:
         return hands.hand_announcement_record(
             hand=hand, seat=data["seat"], made=data["made"], **write
         )
@@ -365,7 +368,7 @@ class HandWildApi(HandWriteApi):
     def post(self, request: Request, hand_id: int) -> Response:
         return super().post(request, hand_id)
 
-    def perform(self, request: Request, hand: Hand, data: Any, **write: Any) -> Hand:
+    def perform(self, request: Request, hand: Hand, data: Any, **write: Any) -> HandWrite:
         return hand_wild.hand_wild_record(hand=hand, wild=data["wild"], **write)
 
 
@@ -378,7 +381,7 @@ class HandUndoApi(HandWriteApi):
     def post(self, request: Request, hand_id: int) -> Response:
         return super().post(request, hand_id)
 
-    def perform(self, request: Request, hand: Hand, data: Any, **write: Any) -> Hand:
+    def perform(self, request: Request, hand: Hand, data: Any, **write: Any) -> HandWrite:
         return hands.hand_action_undo(hand=hand, reason=data["reason"], **write)
 
 
@@ -391,7 +394,7 @@ class HandResultApi(HandWriteApi):
     def post(self, request: Request, hand_id: int) -> Response:
         return super().post(request, hand_id)
 
-    def perform(self, request: Request, hand: Hand, data: Any, **write: Any) -> Hand:
+    def perform(self, request: Request, hand: Hand, data: Any, **write: Any) -> HandWrite:
         return hands.hand_record_result(hand=hand, **_result_fields(data), **write)
 
 
@@ -416,14 +419,10 @@ class HandResultPreviewApi(APIView):
         },
     )
     def post(self, request: Request, hand_id: int) -> Response:
-        hand = hand_selectors.hand_get_for_write(hand_id=hand_id, user=request.user)
-        if hand is None:
-            raise ApplicationError("not_found", _("No such hand."))
-        access.table_write_check(
-            user=request.user,
-            table=hand.table,
-            assigned=hand.writer_assigned,  # type: ignore[attr-defined]
+        hand, assigned = _for_write(
+            hand_selectors.hand_get_for_write(hand_id=hand_id, user=request.user)
         )
+        access.table_write_check(user=request.user, table=hand.table, assigned=assigned)
         data = _validated(io.ResultInput, request)
         preview = hands.hand_result_preview(hand=hand, **_result_fields(data))
         return Response(io.ResultPreviewOutput(preview).data)
@@ -438,7 +437,7 @@ class HandPassedOutApi(HandWriteApi):
     def post(self, request: Request, hand_id: int) -> Response:
         return super().post(request, hand_id)
 
-    def perform(self, request: Request, hand: Hand, data: Any, **write: Any) -> Hand:
+    def perform(self, request: Request, hand: Hand, data: Any, **write: Any) -> HandWrite:
         return hands.hand_record_passed_out(hand=hand, **write)
 
 
@@ -452,7 +451,7 @@ class HandDealApi(HandWriteApi):
     def post(self, request: Request, hand_id: int) -> Response:
         return super().post(request, hand_id)
 
-    def perform(self, request: Request, hand: Hand, data: Any, **write: Any) -> Hand:
+    def perform(self, request: Request, hand: Hand, data: Any, **write: Any) -> HandWrite:
         return hands.hand_deal_record(hand=hand, deal=dict(data), **write)
 
 
@@ -466,7 +465,7 @@ class HandVoidApi(HandWriteApi):
     def post(self, request: Request, hand_id: int) -> Response:
         return super().post(request, hand_id)
 
-    def perform(self, request: Request, hand: Hand, data: Any, **write: Any) -> Hand:
+    def perform(self, request: Request, hand: Hand, data: Any, **write: Any) -> HandWrite:
         return hand_corrections.hand_void(hand=hand, reason=data["reason"], **write)
 
 
@@ -480,7 +479,7 @@ class HandCorrectionApi(HandWriteApi):
     def post(self, request: Request, hand_id: int) -> Response:
         return super().post(request, hand_id)
 
-    def perform(self, request: Request, hand: Hand, data: Any, **write: Any) -> Hand:
+    def perform(self, request: Request, hand: Hand, data: Any, **write: Any) -> HandWrite:
         if data.get("override") and not user_is_director(request.user):
             raise ApplicationError(
                 "permission_denied", _("Only a director overrides a hand's log.")
@@ -498,7 +497,7 @@ class HandConfirmApi(HandWriteApi):
     input_serializer: ClassVar[type[serializers.Serializer]] = io.ConfirmInput
     table_writer = False  # a second referee of the round may sit at another table
 
-    def check(self, request: Request, hand: Hand) -> None:
+    def check(self, request: Request, hand: Hand, *, assigned: bool) -> None:
         access.round_second_person_check(user=request.user, table=hand.table)
 
     @_hand_write_schema(io.ConfirmInput)
@@ -511,15 +510,10 @@ class HandConfirmApi(HandWriteApi):
         """Players' PINs: the table's own referee (or a director) holds the phone. Not in
         the idempotency record's transaction: a wrong PIN stays counted; a retry is found
         in the hand's log by its key, a kept refusal's in the records (``refusal_answer``)."""
-        hand = hand_selectors.hand_get_for_write(hand_id=hand_id, user=request.user)
-        if hand is None:
-            raise ApplicationError("not_found", _("No such hand."))
-        access.table_write_check(
-            user=request.user,
-            table=hand.table,
-            live=False,
-            assigned=hand.writer_assigned,  # type: ignore[attr-defined]
+        hand, assigned = _for_write(
+            hand_selectors.hand_get_for_write(hand_id=hand_id, user=request.user)
         )
+        access.table_write_check(user=request.user, table=hand.table, live=False, assigned=assigned)
         key = idempotency_key(request)
         data = _validated(io.ConfirmInput, request)
         version, device = expected_version(request), device_id(request)
@@ -537,9 +531,9 @@ class HandConfirmApi(HandWriteApi):
             )
         except ApplicationError as refusal:
             return refusal_answer(request, key, refusal)
-        return Response(_hand_write_response(request, written, key))
+        return Response(_hand_write_response(request, written))
 
-    def perform(self, request: Request, hand: Hand, data: Any, **write: Any) -> Hand:
+    def perform(self, request: Request, hand: Hand, data: Any, **write: Any) -> HandWrite:
         return hand_confirmation.hand_confirm(hand=hand, **write)
 
 
@@ -552,7 +546,7 @@ class HandDisputeApi(HandConfirmApi):
     def post(self, request: Request, hand_id: int) -> Response:
         return HandWriteApi.post(self, request, hand_id)
 
-    def perform(self, request: Request, hand: Hand, data: Any, **write: Any) -> Hand:
+    def perform(self, request: Request, hand: Hand, data: Any, **write: Any) -> HandWrite:
         return hand_confirmation.hand_dispute(hand=hand, reason=data["reason"], **write)
 
 

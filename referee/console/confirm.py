@@ -46,17 +46,13 @@ _STATUS = {
 @login_required(login_url=reverse_lazy("referee:login"))
 def hand_confirm_pins(request: HttpRequest, hand_id: int) -> HttpResponse:
     """GET: the hand's result and a PIN field per seat. POST: confirm with the PINs."""
-    hand = hand_selectors.hand_get_for_write(hand_id=hand_id, user=request.user)
-    if hand is None:
+    found = hand_selectors.hand_get_for_write(hand_id=hand_id, user=request.user)
+    if found is None:
         raise Http404("No such hand.")
+    hand, assigned = found
     context: dict[str, Any] = {"hand": hand, "key": f"pins-{uuid.uuid4()}"}
     try:
-        access.table_write_check(
-            user=request.user,
-            table=hand.table,
-            live=False,
-            assigned=hand.writer_assigned,  # type: ignore[attr-defined]
-        )
+        access.table_write_check(user=request.user, table=hand.table, live=False, assigned=assigned)
     except ApplicationError as exc:
         return _refused(request, context, exc)
     if request.method == "POST":
@@ -69,7 +65,7 @@ def hand_confirm_pins(request: HttpRequest, hand_id: int) -> HttpResponse:
                 recorded_by=request.user,
                 idempotency_key=key if _KEY.match(key) else None,
                 device_id="confirm-page",
-            )
+            ).hand
         except ApplicationError as exc:
             return _refused(request, _page(context, hand), exc)
         context["done"] = True

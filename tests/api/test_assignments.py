@@ -42,7 +42,7 @@ def _row(referee: Any, language: str = "en") -> dict[str, Any]:
 
 
 def _finished(table: Table) -> None:
-    hand_record_result(hand=hand_create(table=table), **RESULT)
+    hand_record_result(hand=hand_create(table=table).hand, **RESULT)
 
 
 def test_the_row_names_the_tournament_and_its_players_in_english() -> None:
@@ -109,10 +109,10 @@ def test_the_hands_left_follow_the_round_the_voided_and_the_added_hands(director
     table, referee = _table(hands_per_round=2)
     row = _row(referee)
     assert (row["hands_per_round"], row["hands_allowed"], row["hands_played"]) == (2, 2, 0)
-    hand_void(hand=hand_create(table=table), reason="misdeal")
+    hand_void(hand=hand_create(table=table).hand, reason="misdeal")
     _finished(table)
     assert (_row(referee)["hands_allowed"], _row(referee)["hands_played"]) == (2, 1)
-    live = hand_create(table=table)
+    live = hand_create(table=table).hand
     assert _row(referee)["hands_played"] == 2  # the live hand counts: no start after it
     hand_record_result(hand=live, **RESULT)
     with pytest.raises(ApplicationError) as refused:
@@ -146,7 +146,7 @@ def test_the_current_hand_says_whether_it_awaits_confirmation() -> None:
     finished hand awaiting confirmation is not just "finished"."""
     table, referee = _table(requires_confirmation=True)
     assert _row(referee)["current_hand"] is None
-    live = hand_create(table=table)
+    live = hand_create(table=table).hand
     current = _row(referee)["current_hand"]
     assert (current["id"], current["status"], current["irregular"]) == (live.pk, "bidding", None)
     hand_record_result(hand=live, **RESULT)

@@ -77,8 +77,8 @@ def test_permission_matrix(role: str, status: str, director: Any) -> None:
     for position in (0, 1, 2):
         factories.SeatFactory(table=other_table, position=position)
     hands = {
-        True: hand_create(table=own_table, seed=1),
-        False: hand_create(table=other_table, seed=2),
+        True: hand_create(table=own_table, seed=1).hand,
+        False: hand_create(table=other_table, seed=2).hand,
     }
     Round.objects.filter(pk=round_.pk).update(status=status)
     users = {

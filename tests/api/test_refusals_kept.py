@@ -153,7 +153,7 @@ def test_a_players_confirmation_refused_before_the_hand_ends_stays_refused_under
     assign(user, table)
     ref = client_for(user)
     pins = {s.position: s.entry.pin for s in Seat.objects.filter(table=table)}
-    hand = hand_create(table=table)
+    hand = hand_create(table=table).hand
     url = f"/api/v1/hands/{hand.pk}/confirm/"
     body = {"pins": {"0": pins[0], "1": pins[1]}}
 
@@ -174,7 +174,7 @@ def test_a_wrong_pin_is_not_kept_so_the_right_pins_are_recorded_under_the_key() 
     assign(user, table)
     ref = client_for(user)
     pins = {s.position: s.entry.pin for s in Seat.objects.filter(table=table)}
-    hand = hand_record_passed_out(hand=hand_create(table=table))
+    hand = hand_record_passed_out(hand=hand_create(table=table).hand).hand
     url = f"/api/v1/hands/{hand.pk}/confirm/"
     wrong = post(ref, url, {"pins": {"0": pins[0], "1": "0000" if pins[1] != "0000" else "1111"}})
     assert wrong.status_code == 403 and wrong.json()["code"] == "pin_wrong"

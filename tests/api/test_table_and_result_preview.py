@@ -72,26 +72,26 @@ def table_of_every_state() -> tuple[Table, dict[str, Hand]]:
     table = playing_table(requires_confirmation=True, confirmed_by="players", hands_per_round=8)
     pins = _pins(table)
     hands: dict[str, Hand] = {}
-    confirmed = hand_record_result(hand=hand_create(table=table), **RESULT)
+    confirmed = hand_record_result(hand=hand_create(table=table).hand, **RESULT).hand
     hands["confirmed"] = hand_confirm_by_pins(
         hand=confirmed, pins={0: pins[0], 2: pins[2]}, recorded_by=None
-    )
-    hands["awaiting"] = hand_record_passed_out(hand=hand_create(table=table))
+    ).hand
+    hands["awaiting"] = hand_record_passed_out(hand=hand_create(table=table).hand).hand
     disputed = hand_record_result(
-        hand=hand_create(table=table), landlord=1, bid=3, winner="defenders"
-    )
-    hands["disputed"] = hand_dispute(hand=disputed, reason="the bid was 2", recorded_by=None)
-    voided = hand_record_result(hand=hand_create(table=table), **RESULT)
-    hands["voided"] = hand_void(hand=voided, reason="misdeal", recorded_by=None)
+        hand=hand_create(table=table).hand, landlord=1, bid=3, winner="defenders"
+    ).hand
+    hands["disputed"] = hand_dispute(hand=disputed, reason="the bid was 2", recorded_by=None).hand
+    voided = hand_record_result(hand=hand_create(table=table).hand, **RESULT).hand
+    hands["voided"] = hand_void(hand=voided, reason="misdeal", recorded_by=None).hand
     deal = deal_from_seed(7)
-    physical = hand_create(table=table, physical_cards=True, first_bidder=deal.first_bidder)
+    physical = hand_create(table=table, physical_cards=True, first_bidder=deal.first_bidder).hand
     for action in random_hand_actions(deal, seed=5):
-        physical = hand_action_record(hand=physical, action=action)
+        physical = hand_action_record(hand=physical, action=action).hand
     other = deal_from_seed(8, first_bidder=deal.first_bidder)
-    hands["irregular"] = hand_deal_record(hand=physical, deal=other.to_json())
-    logged = hand_create(table=table, seed=7)
+    hands["irregular"] = hand_deal_record(hand=physical, deal=other.to_json()).hand
+    logged = hand_create(table=table, seed=7).hand
     for action in random_hand_actions(deal_from_seed(7), seed=1):
-        logged = hand_action_record(hand=logged, action=action)
+        logged = hand_action_record(hand=logged, action=action).hand
     flipped = "defenders" if logged.winner == "landlord" else "landlord"
     hands["overridden"] = hand_result_correct(
         hand=logged,
@@ -100,8 +100,8 @@ def table_of_every_state() -> tuple[Table, dict[str, Hand]]:
         bid=logged.bid,
         winner=flipped,
         override=True,
-    )
-    hands["playing"] = hand_create(table=table, seed=3)
+    ).hand
+    hands["playing"] = hand_create(table=table, seed=3).hand
     return table, hands
 
 
@@ -163,7 +163,7 @@ def test_a_table_lists_its_hands_with_their_states_and_who_confirmed(
 
 def test_a_hand_confirmed_by_an_official_names_the_official() -> None:
     table = playing_table(requires_confirmation=True)
-    hand = hand_record_result(hand=hand_create(table=table), **RESULT)
+    hand = hand_record_result(hand=hand_create(table=table).hand, **RESULT).hand
     second = referee_user("second-ref")
     assign(second, table, whole_round=True)
     assert post(client_for(second), f"/api/v1/hands/{hand.pk}/confirm/", {}).status_code == 200
@@ -177,7 +177,7 @@ def test_a_hand_confirmed_by_an_official_names_the_official() -> None:
 
 def test_a_table_is_read_by_its_referees_and_directors_only(director: Any) -> None:
     table = playing_table()
-    hand_record_result(hand=hand_create(table=table), **RESULT)
+    hand_record_result(hand=hand_create(table=table).hand, **RESULT)
     other_table = factories.TableFactory(round=table.round)
     own, round_ref, other, removed = (
         referee_user(name) for name in ("own-ref", "round-ref", "other-ref", "removed-ref")
@@ -230,7 +230,7 @@ def _preview(client: Any, hand_id: int, body: dict[str, Any]) -> Any:
 def test_a_preview_answers_the_scores_the_entry_records_and_writes_nothing(
     ref: Any, table: Table
 ) -> None:
-    hand = hand_create(table=table)
+    hand = hand_create(table=table).hand
     body = {
         "landlord": 1, "bid": 3, "winner": "defenders", "doubled": [True, False, False],
         "redoubled": True, "bombs": 1, "rockets": 1, "anti_spring": True,
@@ -258,7 +258,7 @@ def test_a_preview_says_when_the_hand_will_await_confirmation() -> None:
     table = playing_table(requires_confirmation=True)
     user = referee_user("ref")
     assign(user, table)
-    hand = hand_create(table=table)
+    hand = hand_create(table=table).hand
     answer = _preview(client_for(user), hand.pk, RESULT).json()
     assert (answer["scores"], answer["needs_confirmation"]) == ([4, -2, -2], True)
 
@@ -281,7 +281,7 @@ def test_a_preview_says_when_the_hand_will_await_confirmation() -> None:
 def test_a_preview_is_refused_as_the_entry_is_with_the_rule(
     ref: Any, table: Table, body: dict[str, Any], code: str, rule_number: str
 ) -> None:
-    hand = hand_create(table=table)
+    hand = hand_create(table=table).hand
     before = _written(hand.pk)
     preview = _preview(ref, hand.pk, body)
     assert preview.status_code == 422
@@ -297,16 +297,16 @@ def test_a_preview_is_refused_as_the_entry_is_with_the_rule(
 def test_a_preview_is_refused_on_a_closed_or_logged_hand_and_a_malformed_body(
     ref: Any, table: Table
 ) -> None:
-    closed = hand_record_result(hand=hand_create(table=table), **RESULT)
+    closed = hand_record_result(hand=hand_create(table=table).hand, **RESULT).hand
     answer = _preview(ref, closed.pk, RESULT)
     assert (answer.status_code, answer.json()["code"]) == (409, "hand_closed")
-    logged = hand_create(table=table, seed=5)
+    logged = hand_create(table=table, seed=5).hand
     first = deal_from_seed(5).first_bidder
-    logged = hand_action_record(hand=logged, action={"seat": first, "bid": 1})
+    logged = hand_action_record(hand=logged, action={"seat": first, "bid": 1}).hand
     answer = _preview(ref, logged.pk, RESULT)
     assert (answer.status_code, answer.json()["code"]) == (409, "hand_logged_live")
     hand_void(hand=logged, reason="restart", recorded_by=None)
-    fresh = hand_create(table=table)
+    fresh = hand_create(table=table).hand
     before = _written(fresh.pk)
     for body in ({**RESULT, "bid": 4}, {**RESULT, "landlord": 4}, {"bid": 1}, {**RESULT, "x": 1}):
         answer = _preview(ref, fresh.pk, body)
@@ -320,7 +320,7 @@ def test_a_preview_is_refused_on_a_closed_or_logged_hand_and_a_malformed_body(
 
 
 def test_a_preview_is_allowed_to_whoever_may_enter_the_result(table: Table, director: Any) -> None:
-    hand = hand_create(table=table)
+    hand = hand_create(table=table).hand
     other_table = factories.TableFactory(round=table.round)
     other, removed = referee_user("other-ref"), referee_user("removed-ref")
     assign(other, other_table)
@@ -367,7 +367,7 @@ def test_a_preview_is_what_the_entry_records_or_its_refusal(
 ) -> None:
     """The invariant: whatever the result, the preview answers the event the entry then
     records (result and scores), or the entry's own refusal (code and details)."""
-    hand = hand_create(table=factories.seated_table(rule_profile=profile))
+    hand = hand_create(table=factories.seated_table(rule_profile=profile)).hand
     fields = {**fields, "doubled": tuple(fields["doubled"])}
     try:
         preview = hand_result_preview(hand=hand, **fields)
@@ -377,7 +377,7 @@ def test_a_preview_is_what_the_entry_records_or_its_refusal(
         assert (entry.value.code, entry.value.extra) == (refused.code, refused.extra)
         assert refused.code in ("invalid_result", "impossible_result")
         return
-    recorded = hand_record_result(hand=hand, **fields)
+    recorded = hand_record_result(hand=hand, **fields).hand
     event = HandEvent.objects.filter(hand=recorded, kind="result").get()
     assert preview == event.payload
     assert preview["scores"] == list(recorded.scores)

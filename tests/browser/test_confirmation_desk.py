@@ -62,9 +62,9 @@ def _pins(table: Table) -> dict[int, str]:
 
 def _result(table: Table, recorder: Any, landlord: int = 0) -> Hand:
     return hand_record_result(
-        hand=hand_create(table=table), landlord=landlord, bid=2, winner="landlord",
+        hand=hand_create(table=table).hand, landlord=landlord, bid=2, winner="landlord",
         recorded_by=recorder,
-    )  # fmt: skip
+    ).hand  # fmt: skip
 
 
 def test_players_confirm_with_their_pins_on_the_referees_phone(
@@ -109,11 +109,11 @@ def test_players_confirm_with_their_pins_on_the_referees_phone(
 def _irregular(table: Table) -> Hand:
     """A physical-cards hand whose deal, written in afterwards, does not fit its log."""
     deal = deal_from_seed(7)
-    hand = hand_create(table=table, physical_cards=True, first_bidder=deal.first_bidder)
+    hand = hand_create(table=table, physical_cards=True, first_bidder=deal.first_bidder).hand
     for action in random_hand_actions(deal, seed=5):
-        hand = hand_action_record(hand=hand, action=action)
+        hand = hand_action_record(hand=hand, action=action).hand
     other = deal_from_seed(8, first_bidder=deal.first_bidder)
-    return hand_deal_record(hand=hand, deal=other.to_json())
+    return hand_deal_record(hand=hand, deal=other.to_json()).hand
 
 
 def test_the_desk_shows_each_state_refreshes_by_itself_and_confirms(
@@ -128,8 +128,10 @@ def test_the_desk_shows_each_state_refreshes_by_itself_and_confirms(
     awaiting = _result(t1, recorder)  # awaiting confirmation, and the table plays on:
     hand_played(t1, seed=3, upto=4)  # playing
     hand_confirm(hand=_result(t2, recorder), recorded_by=director)  # confirmed
-    disputed = hand_dispute(hand=_result(t2, recorder), reason="bid was 3", recorded_by=director)
-    hand_void(hand=hand_create(table=t3), reason="misdeal", recorded_by=director)  # voided
+    disputed = hand_dispute(
+        hand=_result(t2, recorder), reason="bid was 3", recorded_by=director
+    ).hand
+    hand_void(hand=hand_create(table=t3).hand, reason="misdeal", recorded_by=director)  # voided
     _irregular(t3)  # its written-in deal does not fit its log
     hand_confirm(hand=_result(t4, recorder), recorded_by=director)
     # A hand closed while confirmation was off (the setting is frozen once a round is seated,

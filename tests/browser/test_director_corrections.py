@@ -49,12 +49,12 @@ def test_a_correction_keeps_the_double(director_page: Callable[[], Any]) -> None
     table = factories.seated_table()
     _playing_round(table)
     hand = hand_record_result(
-        hand=hand_create(table=table),
+        hand=hand_create(table=table).hand,
         landlord=0,
         bid=2,
         winner="defenders",
         doubled=[False, True, False],
-    )
+    ).hand
     slug = table.round.tournament.slug
     page = director_page()
     page.goto(f"/director/t/{slug}/hands/{hand.pk}/")
@@ -85,9 +85,9 @@ def test_an_override_of_a_logged_hand_shows_on_the_public_page(
     _playing_round(table)
     deal = deal_from_seed(11)
     actions = random_hand_actions(deal, seed=2)
-    hand = hand_create(table=table, seed=11)
+    hand = hand_create(table=table, seed=11).hand
     for action in actions:
-        hand = hand_action_record(hand=hand, action=action)
+        hand = hand_action_record(hand=hand, action=action).hand
     logged = HandState.from_events(deal, actions, get_profile("comp2016")).result()
     assert logged is not None
     other = "landlord" if logged.winner == "defenders" else "defenders"

@@ -87,7 +87,7 @@ def _referees_record_results(tournament: Tournament) -> None:
         ((0, "landlord"), (1, "defenders")),
         strict=True,
     ):
-        hand = hand_create(table=table)
+        hand = hand_create(table=table).hand
         hand_record_result(hand=hand, landlord=landlord, bid=2, winner=winner)
 
 

@@ -70,10 +70,10 @@ def _round_played(second: Any) -> Tournament:
     referee = factories.UserFactory(username="ref-gate")
     for table in round_.tables.order_by("number"):
         for _ in range(2):
-            hand = hand_create(table=table)
+            hand = hand_create(table=table).hand
             hand = hand_record_result(
                 hand=hand, landlord=0, bid=2, winner="landlord", recorded_by=referee
-            )
+            ).hand
             hand_confirm(hand=hand, recorded_by=second)
     return tournament
 

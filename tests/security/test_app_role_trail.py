@@ -47,7 +47,9 @@ def app_role() -> Iterator[psycopg.Connection[Any]]:
 def trail(director: Any) -> dict[str, Any]:
     """A finished hand (6 / -3 / -3), a -3 penalty, a round log and a tournament log row."""
     table = factories.seated_table()
-    hand = hand_record_result(hand=hand_create(table=table), landlord=0, bid=3, winner="landlord")
+    hand = hand_record_result(
+        hand=hand_create(table=table).hand, landlord=0, bid=3, winner="landlord"
+    ).hand
     entry = table.seats.get(position=0).entry
     penalty = penalty_create(entry=entry, points=-3, reason="slow play", recorded_by=director)
     RoundLog.objects.create(round=table.round, kind=RoundLogKind.SEATED, reason="draw")
@@ -113,7 +115,7 @@ def test_a_forged_seat_result_row_is_refused(
     app_role: psycopg.Connection[Any], trail: dict[str, Any]
 ) -> None:
     hand: Hand = trail["hand"]
-    other = hand_create(table=hand.table)  # live: no rows may exist for it
+    other = hand_create(table=hand.table).hand  # live: no rows may exist for it
     row = HandSeatResult.objects.get(hand=hand, position=1)
     assert refused(
         app_role,

@@ -69,8 +69,8 @@ def event() -> Event:
     other = _board(tournament, 2, OTHER_SEED)
     RoundBoard.objects.create(round=round_, section=1, hand_number=1, board=board)
     RoundBoard.objects.create(round=round_, section=2, hand_number=1, board=other)
-    finished = [hand_play(hand_create(table=t), seed=10 + i) for i, t in enumerate(tables[:2])]
-    hand_play(hand_create(table=t4), seed=40)
+    finished = [hand_play(hand_create(table=t).hand, seed=10 + i) for i, t in enumerate(tables[:2])]
+    hand_play(hand_create(table=t4).hand, seed=40)
     assert all(h.board_id == board.pk and h.status == HandStatus.FINISHED for h in finished)
     users = {
         "director": factories.UserFactory(username="director", is_staff=True),
@@ -255,7 +255,7 @@ def _walk_director(e: Event) -> None:
 def _start_and_play_some(table: Table, *, seed: int) -> Hand:
     """Start the table's next hand (the round's board) and play into the card play, so the
     kitty is turned and some cards are on the table."""
-    hand = hand_create(table=table)
+    hand = hand_create(table=table).hand
     while hand.status != HandStatus.PLAYING or _actions(hand, ("play",)) < 2:
         hand = hand_play(hand, seed=seed, start=_actions(hand), upto=_actions(hand) + 1)
     assert hand.status == HandStatus.PLAYING
@@ -323,7 +323,7 @@ def test_live_hand_plays_are_public_when_not_a_board(event: Event) -> None:
     never the unplayed cards."""
     e = event
     table = e.tables[3]
-    hand = hand_create(table=table, seed=5)
+    hand = hand_create(table=table, seed=5).hand
     while hand.status != HandStatus.PLAYING or _actions(hand, ("play",)) < 2:
         hand = hand_play(hand, seed=50, start=_actions(hand), upto=_actions(hand) + 1)
     data = _client(None).get(f"/api/v1/hands/{hand.pk}/").json()

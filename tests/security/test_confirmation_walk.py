@@ -26,7 +26,9 @@ pytestmark = pytest.mark.django_db
 
 def _setup(confirmed_by: str = "players") -> tuple[Table, Hand, dict[int, str]]:
     table = playing_table(requires_confirmation=True, confirmed_by=confirmed_by)
-    hand = hand_record_result(hand=hand_create(table=table), landlord=0, bid=1, winner="landlord")
+    hand = hand_record_result(
+        hand=hand_create(table=table).hand, landlord=0, bid=1, winner="landlord"
+    ).hand
     pins = {s.position: s.entry.pin for s in Seat.objects.filter(table=table)}
     return table, hand, pins
 
@@ -213,7 +215,9 @@ def test_referee_page_wrong_pin_and_bad_pin() -> None:
 # --------------------------------------------------------------- the director's desk
 def test_desk_confirms_one_hand_and_a_whole_table(director_client: Any) -> None:
     table, first, _ = _setup(confirmed_by="official")
-    second = hand_record_result(hand=hand_create(table=table), landlord=1, bid=1, winner="landlord")
+    second = hand_record_result(
+        hand=hand_create(table=table).hand, landlord=1, bid=1, winner="landlord"
+    ).hand
     slug, number = table.round.tournament.slug, table.round.number
     desk = director_client.get(f"/director/t/{slug}/results/{number}/")
     assert desk.status_code == 200
@@ -290,8 +294,12 @@ def test_a_corrected_earlier_hand_shows_awaiting_on_the_desk_and_is_confirmed_th
     table = playing_table(requires_confirmation=True, hands_per_round=1)
     recorder = factories.UserFactory(username="recorder", is_staff=True)
     hand = hand_record_result(
-        hand=hand_create(table=table), landlord=0, bid=1, winner="landlord", recorded_by=recorder
-    )
+        hand=hand_create(table=table).hand,
+        landlord=0,
+        bid=1,
+        winner="landlord",
+        recorded_by=recorder,
+    ).hand
     slug, number = table.round.tournament.slug, table.round.number
     director_client.post(f"/director/t/{slug}/hands/{hand.pk}/confirm/")
     desk = director_client.get(f"/director/t/{slug}/results/{number}/desk/").content.decode()

@@ -26,20 +26,20 @@ RESULT = {"landlord": 0, "bid": 1, "winner": "landlord"}
 
 def finished(table: Any) -> Hand:
     """A result-only hand, started and recorded."""
-    hand = hand_create(table=table)
-    return hand_record_result(hand=hand, **RESULT)
+    hand = hand_create(table=table).hand
+    return hand_record_result(hand=hand, **RESULT).hand
 
 
 def test_a_second_hand_waits_for_the_live_one() -> None:
     table = playing_table(hands_per_round=3)
-    live = hand_create(table=table)
+    live = hand_create(table=table).hand
     with pytest.raises(ApplicationError) as refused:
         hand_create(table=table)
     assert refused.value.code == "hand_in_progress"
     assert refused.value.extra == {"hand": live.pk}
     assert Hand.objects.filter(table=table).count() == 1
     hand_record_result(hand=live, **RESULT)
-    assert hand_create(table=table).number == 2
+    assert hand_create(table=table).hand.number == 2
 
 
 def test_the_database_refuses_two_live_hands_at_a_table() -> None:
@@ -55,14 +55,14 @@ def test_a_live_hand_at_another_table_does_not_matter() -> None:
     table = playing_table()
     other = factories.seated_table()
     hand_create(table=table)
-    assert hand_create(table=other).number == 1
+    assert hand_create(table=other).hand.number == 1
 
 
 def test_a_hand_awaiting_confirmation_is_not_live() -> None:
     table = playing_table(requires_confirmation=True, hands_per_round=2)
     first = finished(table)
     assert first.confirmation == Confirmation.PENDING
-    assert hand_create(table=table).number == 2
+    assert hand_create(table=table).hand.number == 2
 
 
 def test_no_hand_beyond_the_rounds_hands() -> None:
@@ -77,7 +77,7 @@ def test_no_hand_beyond_the_rounds_hands() -> None:
 
 def test_a_voided_hand_does_not_count() -> None:
     table = playing_table(hands_per_round=1)
-    hand_void(hand=hand_create(table=table), reason="misdeal")
+    hand_void(hand=hand_create(table=table).hand, reason="misdeal")
     finished(table)
     with pytest.raises(ApplicationError) as refused:
         hand_create(table=table)
@@ -110,7 +110,7 @@ def test_an_added_hand_is_for_its_table_only(director: Any) -> None:
     table_hand_add(table=other, reason="replay", recorded_by=director)
     with pytest.raises(ApplicationError):
         hand_create(table=table)
-    assert hand_create(table=other).number == 2
+    assert hand_create(table=other).hand.number == 2
 
 
 @pytest.mark.parametrize(
@@ -189,7 +189,7 @@ def test_director_round_page_adds_a_hand(director_client: Any, director: Any) ->
     response = director_client.post(url, {"table": table.pk, "reason": "misdeal"}, follow=True)
     assert "One more hand allowed at the table." in response.content.decode()
     assert RoundLog.objects.get(kind=RoundLogKind.HAND_ADDED).reason == "misdeal"
-    assert hand_create(table=table).number == 2
+    assert hand_create(table=table).hand.number == 2
 
 
 # Committed transactions only where the threads need them (as tests/tournaments/
@@ -198,7 +198,7 @@ def test_director_round_page_adds_a_hand(director_client: Any, director: Any) ->
 def test_six_devices_starting_at_once_start_one_hand() -> None:
     """Six devices, six different keys, at one moment (real threads on PostgreSQL)."""
     table = playing_table()
-    outcomes = at_once(lambda: hand_create(table=table), 6)
+    outcomes = at_once(lambda: hand_create(table=table).hand, 6)
     started = [o for o in outcomes if isinstance(o, Hand)]
     refused = [o for o in outcomes if isinstance(o, ApplicationError)]
     assert len(started) == 1 and len(refused) == 5

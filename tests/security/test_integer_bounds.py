@@ -271,7 +271,7 @@ def test_the_database_refuses_points_beyond_the_bound(points: int) -> None:
 @pytest.mark.parametrize("field", RESULT_INTEGERS)
 def test_hand_result_service_refuses_integers_beyond_their_bound(value: int, field: str) -> None:
     table = playing_table()
-    hand = hand_services.hand_create(table=table)
+    hand = hand_services.hand_create(table=table).hand
     body = {"landlord": 0, "bid": 1, "winner": "landlord", field: value}
     with pytest.raises(ApplicationError) as refused:
         hand_services.hand_record_result(hand=hand, **body)

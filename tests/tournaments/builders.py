@@ -32,9 +32,9 @@ def finish(
     table: Table, *, landlord: int, bid: int, winner: str, board: Board | None = None, **result: Any
 ) -> Hand:
     """Play a hand at ``table`` to the given result (scores from the rules library)."""
-    hand = hand_create(table=table, board=board)
-    return hand_record_result(hand=hand, landlord=landlord, bid=bid, winner=winner, **result)
+    hand = hand_create(table=table, board=board).hand
+    return hand_record_result(hand=hand, landlord=landlord, bid=bid, winner=winner, **result).hand
 
 
 def pass_out(table: Table, *, board: Board | None = None) -> Hand:
-    return hand_record_passed_out(hand=hand_create(table=table, board=board))
+    return hand_record_passed_out(hand=hand_create(table=table, board=board).hand).hand

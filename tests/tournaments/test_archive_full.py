@@ -50,10 +50,10 @@ def _play(hand: Hand, actions: list[dict[str, Any]], *, announce: bool = True) -
     or logged as missing (the rest)."""
     made = True
     for action in actions:
-        hand = hand_action_record(hand=hand, action=action, device_id="phone-1")
+        hand = hand_action_record(hand=hand, action=action, device_id="phone-1").hand
         if announce and hand.status == "playing":
             for due in hand_replay(hand=hand).announcements_due:
-                hand = hand_announcement_record(hand=hand, seat=due.seat, made=made)
+                hand = hand_announcement_record(hand=hand, seat=due.seat, made=made).hand
                 made = False
     return hand
 
@@ -75,27 +75,33 @@ def _eventful(director: Any) -> Tournament:
     round_start(round=round_, recorded_by=director)
     one, two = round_.tables.order_by("number")
 
-    played = hand_create(table=one, seed=3)
+    played = hand_create(table=one, seed=3).hand
     deal = hand_deal(hand=played)  # the seed's cards, the table's first-bidder turn
     assert deal is not None
     actions = random_hand_actions(deal, seed=4)
     played = _play(played, actions[:-1])
-    played = hand_action_undo(hand=played, reason="wrong card")
+    played = hand_action_undo(hand=played, reason="wrong card").hand
     played = _play(played, actions[-2:])
     hand_confirm(hand=played, recorded_by=director)
-    disputed = hand_record_result(hand=hand_create(table=one), landlord=1, bid=2, winner="landlord")
+    disputed = hand_record_result(
+        hand=hand_create(table=one).hand, landlord=1, bid=2, winner="landlord"
+    ).hand
     hand_dispute(hand=disputed, reason="kitty miscounted", recorded_by=director)
-    hand_record_passed_out(hand=hand_create(table=one))
-    voided = hand_record_result(hand=hand_create(table=one), landlord=0, bid=1, winner="defenders")
+    hand_record_passed_out(hand=hand_create(table=one).hand)
+    voided = hand_record_result(
+        hand=hand_create(table=one).hand, landlord=0, bid=1, winner="defenders"
+    ).hand
     hand_void(hand=voided, reason="misdeal")
     physical = _play(
-        hand_create(table=one, physical_cards=True, first_bidder=deal.first_bidder),
+        hand_create(table=one, physical_cards=True, first_bidder=deal.first_bidder).hand,
         actions,
         announce=False,
     )
     hand_deal_record(hand=physical, deal=deal.to_json())
 
-    at_two = hand_record_result(hand=hand_create(table=two), landlord=2, bid=3, winner="landlord")
+    at_two = hand_record_result(
+        hand=hand_create(table=two).hand, landlord=2, bid=3, winner="landlord"
+    ).hand
     bye = RoundBye.objects.get(round=round_)
     seat = Seat.objects.get(table=two, position=0)
     seat_correct(seat=seat, entry=bye.entry, reason="sat at the wrong table", recorded_by=director)

@@ -22,8 +22,10 @@ HAND = "rounds[0].tables[0].hands"
 def archive() -> dict[str, Any]:
     """Hand 1: bid 1, landlord seat 0 won, no doubles (2 / -1 / -1); hand 2 corrected."""
     table = factories.seated_table(slug="archived")
-    hand_record_result(hand=hand_create(table=table), landlord=0, bid=1, winner="landlord")
-    second = hand_record_result(hand=hand_create(table=table), landlord=1, bid=2, winner="landlord")
+    hand_record_result(hand=hand_create(table=table).hand, landlord=0, bid=1, winner="landlord")
+    second = hand_record_result(
+        hand=hand_create(table=table).hand, landlord=1, bid=2, winner="landlord"
+    ).hand
     hand_result_correct(hand=second, landlord=1, bid=3, winner="defenders", reason="misheard")
     data: dict[str, Any] = json.loads(
         archive_dumps(tournament_archive(tournament=table.round.tournament))

@@ -45,8 +45,8 @@ def sql(statement: str, params: list[Any] | None = None) -> None:
 
 def finished_hand(table: Table | None = None) -> Hand:
     """Seat 0 landlord, bid 3, won: 6 / -3 / -3."""
-    hand = hand_create(table=table or factories.seated_table())
-    return hand_record_result(hand=hand, landlord=0, bid=3, winner="landlord")
+    hand = hand_create(table=table or factories.seated_table()).hand
+    return hand_record_result(hand=hand, landlord=0, bid=3, winner="landlord").hand
 
 
 def scores(hand: Hand) -> list[int]:
@@ -81,7 +81,7 @@ def test_a_forged_seat_result_row_is_refused() -> None:
     hand = finished_hand()
     row = HandSeatResult.objects.get(hand=hand, position=2)
     # Deleting a matching row is refused, so forge another hand's rows instead.
-    other = hand_create(table=hand.table)  # not finished: it has no rows
+    other = hand_create(table=hand.table).hand  # not finished: it has no rows
     forged = {
         "hand_id": other.pk,
         "tournament_id": row.tournament_id,
@@ -123,7 +123,7 @@ def test_the_services_still_rebuild_the_rows_from_the_hand() -> None:
     hand = finished_hand()
     corrected = hand_result_correct(
         hand=hand, landlord=1, bid=2, winner="landlord", reason="wrong landlord"
-    )
+    ).hand
     assert scores(corrected) == [-2, 4, -2]
     hand_results_sync(hand=Hand.objects.get(pk=hand.pk))  # nothing changed: nothing to do
     assert scores(corrected) == [-2, 4, -2]

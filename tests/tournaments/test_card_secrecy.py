@@ -39,8 +39,8 @@ def _table(round_: Round, number: int, section: int = 1) -> Table:
 
 
 def _finish(table: Table, board: Board | None = None) -> Hand:
-    hand = hand_create(table=table, board=board)
-    return hand_record_result(hand=hand, landlord=0, bid=1, winner="landlord")
+    hand = hand_create(table=table, board=board).hand
+    return hand_record_result(hand=hand, landlord=0, bid=1, winner="landlord").hand
 
 
 def _released(board: Board) -> bool:
@@ -70,8 +70,8 @@ def test_a_table_that_has_not_started_the_board_keeps_it_secret(duplicate: Any) 
 
 def test_passed_out_and_voided_hands_close_the_board(duplicate: Any) -> None:
     board, (t1, t2) = duplicate["board"], duplicate["tables"]
-    hand_record_passed_out(hand=hand_create(table=t1))
-    live = hand_create(table=t2)
+    hand_record_passed_out(hand=hand_create(table=t1).hand)
+    live = hand_create(table=t2).hand
     assert not _released(board)
     hand_void(hand=live, reason="wrong cards dealt")
     assert _released(board)
@@ -82,7 +82,7 @@ def test_a_live_hand_on_the_board_keeps_it_secret_but_its_referee_sees_it(
 ) -> None:
     board, (t1, t2) = duplicate["board"], duplicate["tables"]
     finished = _finish(t1)
-    live = hand_create(table=t2)
+    live = hand_create(table=t2).hand
     referee = referee_user("ref-t2")
     assign(referee, t2)
     other = referee_user("ref-t1")
@@ -154,10 +154,10 @@ def test_a_board_nobody_has_played_is_secret() -> None:
 
 def test_a_tables_own_deal_shows_its_played_cards(duplicate: Any) -> None:
     (t1, _t2) = duplicate["tables"]
-    live = hand_create(table=t1, seed=12)
+    live = hand_create(table=t1, seed=12).hand
     assert live.board_id is None
     assert hand_cards_shown(user=ANONYMOUS, hand=live) == PLAYED_ONLY
-    closed = hand_record_result(hand=live, landlord=0, bid=1, winner="landlord")
+    closed = hand_record_result(hand=live, landlord=0, bid=1, winner="landlord").hand
     assert hand_cards_shown(user=ANONYMOUS, hand=closed) == ALL
 
 
@@ -165,7 +165,7 @@ def test_the_list_variant_agrees_and_asks_one_query(
     duplicate: Any, django_assert_num_queries: Any
 ) -> None:
     t1, t2 = duplicate["tables"]
-    hands = [_finish(t1), hand_create(table=t2), hand_create(table=t1, seed=3)]
+    hands = [_finish(t1), hand_create(table=t2).hand, hand_create(table=t1, seed=3).hand]
     for hand in hands:
         hand.refresh_from_db()
     with django_assert_num_queries(1):

@@ -300,7 +300,7 @@ def test_setting_a_referees_password_warns_that_it_signs_them_out(
 
 def test_the_desk_shows_scores_by_seat_signed(director_client: Any, seated_table: Table) -> None:
     Round.objects.filter(pk=seated_table.round_id).update(status=RoundStatus.PLAYING)
-    hand = hand_create(table=seated_table)
+    hand = hand_create(table=seated_table).hand
     hand_record_result(hand=hand, landlord=0, bid=2, winner="landlord")
     hand.refresh_from_db()
     slug = seated_table.round.tournament.slug
@@ -319,10 +319,10 @@ def test_a_variant_hands_correction_form_shows_only_what_it_can_correct(
 ) -> None:
     table = factories.seated_table(rule_profile=profile)
     Round.objects.filter(pk=table.round_id).update(status=RoundStatus.PLAYING)
-    hand = hand_create(table=table, random_deal=True, first_bidder=0)
+    hand = hand_create(table=table, random_deal=True, first_bidder=0).hand
     seats = 4 if profile == "four_p" else 3
     for seat in range(seats):  # nobody bids: 流局, a closed hand
-        hand = hand_action_record(hand=hand, action={"seat": seat, "bid": 0})
+        hand = hand_action_record(hand=hand, action={"seat": seat, "bid": 0}).hand
     assert hand.status == "passed_out"
     slug = table.round.tournament.slug
     page = director_client.get(f"/director/t/{slug}/hands/{hand.pk}/").content.decode()
@@ -346,7 +346,7 @@ def test_a_three_player_hands_correction_form_keeps_every_field(
     director_client: Any, seated_table: Table
 ) -> None:
     Round.objects.filter(pk=seated_table.round_id).update(status=RoundStatus.PLAYING)
-    hand = hand_create(table=seated_table)
+    hand = hand_create(table=seated_table).hand
     hand_record_result(hand=hand, landlord=0, bid=1, winner="landlord")
     slug = seated_table.round.tournament.slug
     page = director_client.get(f"/director/t/{slug}/hands/{hand.pk}/").content.decode()

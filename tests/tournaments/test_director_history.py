@@ -138,7 +138,7 @@ def test_a_director_revokes_a_penalty_from_the_hand_page_with_a_reason(
     from tournaments.tournament.penalties import penalty_create
 
     table = factories.seated_table(slug="revoke")
-    hand = hand_create(table=table)
+    hand = hand_create(table=table).hand
     entry = table.seats.get(position=0).entry
     penalty = penalty_create(entry=entry, points=-3, reason="slow play", hand=hand)
     url = f"/director/t/revoke/hands/{hand.pk}/revoke/"

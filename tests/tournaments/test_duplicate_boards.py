@@ -33,7 +33,7 @@ def test_a_hand_start_refuses_a_board_an_entry_has_played() -> None:
     # Three entries that have not played it may.
     Seat.objects.filter(table=second).delete()
     third = table_of(tournament, 2, 2, [entries[3], entries[4], entries[5]])
-    assert hand_create(table=third, board=board).board == board
+    assert hand_create(table=third, board=board).hand.board == board
 
 
 def test_a_voided_hand_counts_as_played() -> None:
@@ -42,7 +42,7 @@ def test_a_voided_hand_counts_as_played() -> None:
     tournament, entries = tournament_with_entries(3, format="duplicate", hands_per_round=3)
     board = make_board(tournament, 1)
     table = table_of(tournament, 1, 1, entries)
-    hand_void(hand=hand_create(table=table, board=board), reason="misdeal")
+    hand_void(hand=hand_create(table=table, board=board).hand, reason="misdeal")
     with pytest.raises(ApplicationError) as excinfo:
         hand_create(table=table, board=board)
     assert excinfo.value.code == "board_already_played"

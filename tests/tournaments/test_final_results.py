@@ -59,14 +59,16 @@ def test_publishing_the_final_standings_is_logged_and_locks_every_result_change(
         tournament=tournament, entry=entry, points=-1, reason="before the lock"
     )
     refusals = [
-        lambda: hand_result_correct(
-            hand=hand, reason="typo", landlord=1, bid=1, winner="landlord", recorded_by=director
+        lambda: (
+            hand_result_correct(
+                hand=hand, reason="typo", landlord=1, bid=1, winner="landlord", recorded_by=director
+            ).hand
         ),
-        lambda: hand_void(hand=hand, reason="misdeal", recorded_by=director),
+        lambda: hand_void(hand=hand, reason="misdeal", recorded_by=director).hand,
         lambda: penalty_create(entry=entry, points=-2, reason="late"),
         lambda: penalty_revoke(penalty=penalty, reason="mistake", recorded_by=director),
         lambda: entry_withdraw(entry=entry, reason="ill", recorded_by=director),
-        lambda: hand_create(table=hand.table),
+        lambda: hand_create(table=hand.table).hand,
         lambda: round_reopen(round=hand.table.round, reason="late", recorded_by=director),
         lambda: tournament_update(
             tournament=tournament, tiebreaks=["registration"], reason="why not"

@@ -58,7 +58,7 @@ def _audit() -> tuple[int, str]:
 
 
 def test_a_new_hand_holds_the_empty_logs_snapshot(seated_table: Table) -> None:
-    hand = hand_create(table=seated_table, seed=SEED)
+    hand = hand_create(table=seated_table, seed=SEED).hand
     assert Hand.objects.get(pk=hand.pk).state == {
         "actions": [],
         "result": None,
@@ -75,16 +75,16 @@ def test_a_new_hand_holds_the_empty_logs_snapshot(seated_table: Table) -> None:
 
 def test_a_write_stores_the_actions_in_force_and_reads_no_log(seated_table: Table) -> None:
     actions = random_hand_actions(deal_from_seed(SEED), seed=3)
-    hand = hand_create(table=seated_table, seed=SEED)
-    hand = hand_action_record(hand=hand, action=actions[0], idempotency_key="k0")
+    hand = hand_create(table=seated_table, seed=SEED).hand
+    hand = hand_action_record(hand=hand, action=actions[0], idempotency_key="k0").hand
     with CaptureQueriesContext(connection) as queries:
-        hand = hand_action_record(hand=hand, action=actions[1], idempotency_key="k1")
+        hand = hand_action_record(hand=hand, action=actions[1], idempotency_key="k1").hand
     assert _log_reads(queries) == []
     stored = Hand.objects.get(pk=hand.pk)
     assert stored.version == 2
     assert [entry[0] for entry in stored.state["actions"]] == [1, 2]
     assert [entry[3] for entry in stored.state["actions"]] == actions[:2]
-    hand = hand_action_undo(hand=hand, reason="wrong card")
+    hand = hand_action_undo(hand=hand, reason="wrong card").hand
     assert [entry[0] for entry in Hand.objects.get(pk=hand.pk).state["actions"]] == [1]
 
 
@@ -94,11 +94,11 @@ def test_two_processes_with_their_own_hand_objects_see_each_others_writes(
     """Two web processes hold two instances of one hand, read before either wrote: each
     write builds its state from the locked row, so the second continues the first's log."""
     actions = random_hand_actions(deal_from_seed(SEED), seed=3)
-    created = hand_create(table=seated_table, seed=SEED)
+    created = hand_create(table=seated_table, seed=SEED).hand
     first = Hand.objects.get(pk=created.pk)
     second = Hand.objects.get(pk=created.pk)
     hand_action_record(hand=first, action=actions[0])
-    written = hand_action_record(hand=second, action=actions[1])
+    written = hand_action_record(hand=second, action=actions[1]).hand
     assert written.version == 2
     with pytest.raises(ApplicationError) as refused:  # the first's stale view: its turn passed
         hand_action_record(hand=first, action=actions[0], expected_version=0)
@@ -110,32 +110,32 @@ def test_a_null_snapshot_is_rebuilt_from_the_log_by_the_next_write(seated_table:
     """A row written before the column existed (or imported) has none: the next write
     folds the log and writes it."""
     actions = random_hand_actions(deal_from_seed(SEED), seed=3)
-    hand = hand_create(table=seated_table, seed=SEED)
-    hand = hand_action_record(hand=hand, action=actions[0])
+    hand = hand_create(table=seated_table, seed=SEED).hand
+    hand = hand_action_record(hand=hand, action=actions[0]).hand
     Hand.objects.filter(pk=hand.pk).update(state=None)
     assert _audit()[0] == 0  # NULL is sound
-    written = hand_action_record(hand=Hand.objects.get(pk=hand.pk), action=actions[1])
+    written = hand_action_record(hand=Hand.objects.get(pk=hand.pk), action=actions[1]).hand
     assert written.version == 2
     assert [entry[0] for entry in Hand.objects.get(pk=hand.pk).state["actions"]] == [1, 2]
 
 
 def test_the_audit_passes_a_clean_database(seated_table: Table) -> None:
     actions = random_hand_actions(deal_from_seed(SEED), seed=3)
-    hand = hand_create(table=seated_table, seed=SEED)
+    hand = hand_create(table=seated_table, seed=SEED).hand
     for action in actions:
-        hand = hand_action_record(hand=hand, action=action)
+        hand = hand_action_record(hand=hand, action=action).hand
     other = hand_record_result(
-        hand=hand_create(table=factories.seated_table()), landlord=0, bid=2, winner="landlord"
-    )
+        hand=hand_create(table=factories.seated_table()).hand, landlord=0, bid=2, winner="landlord"
+    ).hand
     hand_void(hand=other, reason="misdeal")
     assert _audit() == (0, "every hand agrees with its log\n")
 
 
 def test_the_audit_reports_a_snapshot_changed_behind_the_logs_back(seated_table: Table) -> None:
     actions = random_hand_actions(deal_from_seed(SEED), seed=3)
-    hand = hand_create(table=seated_table, seed=SEED)
+    hand = hand_create(table=seated_table, seed=SEED).hand
     for action in actions[:3]:
-        hand = hand_action_record(hand=hand, action=action)
+        hand = hand_action_record(hand=hand, action=action).hand
     state = Hand.objects.get(pk=hand.pk).state
     Hand.objects.filter(pk=hand.pk).update(state={**state, "actions": state["actions"][:2]})
     code, out = _audit()
@@ -148,8 +148,8 @@ def test_the_audit_reports_a_snapshot_changed_behind_the_logs_back(seated_table:
 
 def test_the_audit_reports_a_summary_changed_behind_the_logs_back(seated_table: Table) -> None:
     actions = random_hand_actions(deal_from_seed(SEED), seed=3)
-    hand = hand_create(table=seated_table, seed=SEED)
-    hand = hand_action_record(hand=hand, action=actions[0])
+    hand = hand_create(table=seated_table, seed=SEED).hand
+    hand = hand_action_record(hand=hand, action=actions[0]).hand
     Hand.objects.filter(pk=hand.pk).update(bombs=2)
     assert [m.fields for m in hands_audit()] == [("bombs",)]
     assert _audit()[0] == 1
@@ -172,7 +172,7 @@ def _refuse(hand: Hand, kind: str, state: HandState, previous: dict[str, Any]) -
     if kind == "retry":
         retried = hand_action_record(
             hand=hand, action=previous["action"], idempotency_key=previous["key"]
-        )
+        ).hand
         assert retried.version == hand.version
         return
     if kind == "wrong_seat":
@@ -213,13 +213,13 @@ def test_refusals_between_the_actions_leave_the_hand_of_the_accepted_ones(
     deal = deal_from_seed(seed)
     actions = random_hand_actions(deal, seed=play_seed)
     state = HandState(deal, get_profile("comp2016"))
-    hand = hand_create(table=seated_table, seed=seed)
+    hand = hand_create(table=seated_table, seed=seed).hand
     previous: dict[str, Any] = {}
     for index, action in enumerate(actions):
         kind = refusals[index % len(refusals)]
         if kind is not None and (previous or kind == "wrong_seat"):
             _refuse(hand, kind, state, previous)
-        hand = hand_action_record(hand=hand, action=action, idempotency_key=f"k{index}")
+        hand = hand_action_record(hand=hand, action=action, idempotency_key=f"k{index}").hand
         state.push(action_from_json(action))
         previous = {"action": action, "key": f"k{index}"}
 
@@ -235,7 +235,7 @@ def test_migration_0022_gives_stored_snapshots_the_wild_key(seated_table: Table)
     adds it (``null``), so that it is still the fold of its log for ``hand_audit``, and
     takes it away when reversed."""
     migration = importlib.import_module("tournaments.migrations.0022_wild_event")
-    hand = hand_create(table=seated_table, seed=SEED)
+    hand = hand_create(table=seated_table, seed=SEED).hand
     for action in random_hand_actions(deal_from_seed(SEED), seed=3)[:5]:
         hand_action_record(hand=hand, action=action)
     stored = Hand.objects.get(pk=hand.pk).state

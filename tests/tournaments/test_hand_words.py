@@ -161,14 +161,14 @@ def test_the_hand_page_shows_the_true_stake_of_the_hands_profile(
 ) -> None:
     tournament, tables = tournament_with_tables(tables=1)
     hand = hand_record_result(
-        hand=hand_create(table=tables[0]),
+        hand=hand_create(table=tables[0]).hand,
         landlord=0,
         bid=2,
         winner="landlord",
         doubled=(False, True, False),
         bombs=2,
         spring=True,
-    )
+    ).hand
     assert hand.scores == [54, -36, -18]
     url = reverse("public:hand", args=[tournament.slug, hand.pk])
     body = client.get(url, headers={"accept-language": "en"}).content.decode()

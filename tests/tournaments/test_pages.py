@@ -23,7 +23,7 @@ def test_home_lists_public_tournaments_only(client: Any) -> None:
 def test_public_round_page_shows_tables_and_scores(client: Any) -> None:
     table = factories.seated_table(name="Beijing Open")
     Round.objects.filter(pk=table.round_id).update(status=RoundStatus.PLAYING)
-    hand = hand_create(table=table)
+    hand = hand_create(table=table).hand
     hand_record_result(hand=hand, landlord=1, bid=2, winner="landlord")
     seat = table.seats.get(position=1)
     slug = table.round.tournament.slug

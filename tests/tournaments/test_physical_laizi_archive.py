@@ -35,7 +35,7 @@ def _played_log(seed: int) -> tuple[str, list[dict[str, Any]]]:
 
 def test_a_physical_laizi_hand_round_trips_through_the_archive(director_client: Any) -> None:
     table = playing_table(name="Wild-card club", slug="laizi-club", rule_profile="laizi")
-    hand = hand_create(table=table, physical_cards=True, first_bidder=0)
+    hand = hand_create(table=table, physical_cards=True, first_bidder=0).hand
     wild, log = _played_log(seed=9)
     for action in log:
         if "play" in action and not HandEvent.objects.filter(hand=hand, kind="wild").exists():

@@ -28,7 +28,7 @@ pytestmark = pytest.mark.django_db
 
 def _hand() -> Hand:
     table = playing_table(name="Wild-card open", slug="laizi-open", rule_profile="laizi")
-    return hand_create(table=table, deal=laizi_soft_bomb_deal())
+    return hand_create(table=table, deal=laizi_soft_bomb_deal()).hand
 
 
 def _record(hand: Hand, *actions: dict[str, Any]) -> None:
@@ -109,7 +109,7 @@ def test_a_physical_cards_hand_shows_the_wild_rank_typed_in_and_its_bombs(
     """Physical cards: the wild rank is the one the referee typed in once the landlord was
     known; the page and the log show it as for a dealt hand."""
     table = playing_table(name="Wild-card club", slug="laizi-club", rule_profile="laizi")
-    hand = hand_create(table=table, physical_cards=True, first_bidder=0)
+    hand = hand_create(table=table, physical_cards=True, first_bidder=0).hand
     _record(hand, *AUCTION)
     assert hand_page(hand=hand).wild is None  # the landlord known, nothing typed in yet
     assert 'id="wild-rank"' not in client.get(_url(hand)).content.decode()
@@ -157,7 +157,7 @@ def test_a_secret_board_shows_no_wild_rank_on_the_live_board(client: Any, settin
     settings.PUBLIC_BOARD_SECONDS = 0
     board = board_create(tournament=tournament, number=1, seed=918_273_645_501)
     RoundBoard.objects.create(round=tables[0].round, section=1, hand_number=1, board=board)
-    hand = hand_create(table=tables[0])
+    hand = hand_create(table=tables[0]).hand
     assert hand.board_id == board.pk
     bid = next(a for a in hand_detail_of(hand)["legal_actions"] if a.get("bid") == 3)
     hand_action_record(hand=hand, action=bid)

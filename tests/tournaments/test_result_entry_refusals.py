@@ -66,9 +66,9 @@ def refusal(call: Any) -> tuple[str, dict[str, Any]]:
 def test_an_entry_of_the_wrong_types_is_refused_as_ever(
     seated_table: Table, fields: dict[str, Any], code: str, extra: dict[str, Any]
 ) -> None:
-    hand = hand_create(table=seated_table)
+    hand = hand_create(table=seated_table).hand
     values = {**PLAIN, **fields}
-    assert refusal(lambda: hand_record_result(hand=hand, **values)) == (code, extra)
+    assert refusal(lambda: hand_record_result(hand=hand, **values).hand) == (code, extra)
     full = {"doubled": (False, False, False), **values}
     assert refusal(lambda: hand_result_preview(hand=hand, **full)) == (code, extra)
     assert Hand.objects.get(pk=hand.pk).version == 0
@@ -78,21 +78,21 @@ def test_an_entry_of_the_wrong_types_is_refused_as_ever(
 def test_a_correction_of_the_wrong_types_is_refused_as_an_entry_is(
     seated_table: Table, fields: dict[str, Any], code: str, extra: dict[str, Any]
 ) -> None:
-    hand = hand_record_result(hand=hand_create(table=seated_table), **PLAIN)
-    call = lambda: hand_result_correct(hand=hand, reason="typo", **{**PLAIN, **fields})  # noqa: E731
+    hand = hand_record_result(hand=hand_create(table=seated_table).hand, **PLAIN).hand
+    call = lambda: hand_result_correct(hand=hand, reason="typo", **{**PLAIN, **fields}).hand  # noqa: E731
     assert refusal(call) == (code, extra)
     assert Hand.objects.get(pk=hand.pk).version == 1
 
 
 def test_a_correction_without_a_landlord_is_the_rules_refusal(seated_table: Table) -> None:
-    hand = hand_record_result(hand=hand_create(table=seated_table), **PLAIN)
-    call = lambda: hand_result_correct(hand=hand, reason="typo", bid=1, winner="landlord")  # noqa: E731
+    hand = hand_record_result(hand=hand_create(table=seated_table).hand, **PLAIN).hand
+    call = lambda: hand_result_correct(hand=hand, reason="typo", bid=1, winner="landlord").hand  # noqa: E731
     assert refusal(call) == ("invalid_result", {"rule_number": "R2.2"})
 
 
 def test_a_preview_with_a_field_it_does_not_know_is_a_programming_error(
     seated_table: Table,
 ) -> None:
-    hand = hand_create(table=seated_table)
+    hand = hand_create(table=seated_table).hand
     with pytest.raises(TypeError):
         hand_result_preview(hand=hand, bomb=1, **PLAIN)

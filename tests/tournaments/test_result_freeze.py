@@ -28,8 +28,8 @@ def assert_refused(write: Callable[[], Any]) -> None:
 
 def finished_hand(table: Table | None = None) -> Hand:
     """A result-only hand finished by the service: seat 0 landlord, bid 3, won (6/-3/-3)."""
-    hand = hand_create(table=table or factories.seated_table())
-    return hand_record_result(hand=hand, landlord=0, bid=3, winner="landlord")
+    hand = hand_create(table=table or factories.seated_table()).hand
+    return hand_record_result(hand=hand, landlord=0, bid=3, winner="landlord").hand
 
 
 def unchanged(hand: Hand) -> None:
@@ -71,7 +71,7 @@ def test_voided_hand_cannot_show_a_score() -> None:
     hand = finished_hand()
     rows = Hand.objects.filter(pk=hand.pk)
     assert_refused(lambda: rows.update(status="voided", scores=[999, *hand.scores[1:]]))
-    voided = hand_void(hand=hand, reason="misdeal")
+    voided = hand_void(hand=hand, reason="misdeal").hand
     assert_refused(lambda: rows.update(scores=[999, None, None]))
     assert_refused(lambda: rows.update(scores=[999, -999, 0]))
     unchanged(voided)
@@ -103,7 +103,7 @@ def test_an_old_event_does_not_let_a_result_change() -> None:
 def test_a_live_hand_cannot_be_finished_by_hand() -> None:
     """Forging a finish on a live hand is the same change seen from the other side."""
     table = factories.seated_table()
-    hand = hand_create(table=table, seed=7)
+    hand = hand_create(table=table, seed=7).hand
     rows = Hand.objects.filter(pk=hand.pk)
     values = {"status": "finished", "landlord_seat": 0, "bid": 3, "winner": "landlord"}
     assert_refused(lambda: rows.update(**values, scores=[6, -3, -3]))
@@ -114,9 +114,9 @@ def test_services_still_change_a_closed_hand_with_an_event() -> None:
     hand = finished_hand()
     corrected = hand_result_correct(
         hand=hand, reason="wrong landlord", landlord=1, bid=2, winner="defenders"
-    )
+    ).hand
     assert corrected.scores == [2, -4, 2]
-    voided = hand_void(hand=corrected, reason="misdeal")
+    voided = hand_void(hand=corrected, reason="misdeal").hand
     assert voided.status == "voided" and voided.scores is None
     assert voided.version == HandEvent.objects.filter(hand=hand).count() == 3
     unchanged(voided)
@@ -125,10 +125,10 @@ def test_services_still_change_a_closed_hand_with_an_event() -> None:
 def test_live_hand_passed_out_by_its_last_bid_passes_the_freeze() -> None:
     """Live → passed out (流局) by the service: the status and the 0/0/0 scores move with
     the closing bid's event."""
-    hand = hand_create(table=factories.seated_table(), seed=11)
+    hand = hand_create(table=factories.seated_table(), seed=11).hand
     first = hand_first_bidder(hand)
     for turn in range(3):
-        hand = hand_action_record(hand=hand, action={"seat": (first + turn) % 3, "bid": 0})
+        hand = hand_action_record(hand=hand, action={"seat": (first + turn) % 3, "bid": 0}).hand
     assert hand.status == "passed_out" and hand.scores == [0, 0, 0]
     unchanged(hand)
 
@@ -139,7 +139,7 @@ def test_live_hand_passed_out_by_its_last_bid_passes_the_freeze() -> None:
 def test_round_with_hands_cannot_move_to_another_tournament() -> None:
     """The profile-freeze bypass: move the round away, change the profile, move it back."""
     table = factories.seated_table()
-    hand = hand_create(table=table, seed=3)
+    hand = hand_create(table=table, seed=3).hand
     first = Tournament.objects.get(pk=table.round.tournament_id)
     other = factories.TournamentFactory()
     rounds = Round.objects.filter(pk=table.round_id)
@@ -147,7 +147,7 @@ def test_round_with_hands_cannot_move_to_another_tournament() -> None:
     factories.tournament_log_says(first.pk, rule_profile="classic")  # refused all the same
     assert_refused(lambda: Tournament.objects.filter(pk=first.pk).update(rule_profile="classic"))
     # The hand can still be recorded under its tournament's profile.
-    hand = hand_action_record(hand=hand, action={"seat": hand_first_bidder(hand), "bid": 1})
+    hand = hand_action_record(hand=hand, action={"seat": hand_first_bidder(hand), "bid": 1}).hand
     assert hand.version == 1 and hand.rule_profile == first.rule_profile
 
 
@@ -242,7 +242,7 @@ def test_only_the_seat_correction_service_changes_a_seat_after_hands() -> None:
     third = factories.EntryFactory(tournament=table.round.tournament)
     assert_refused(lambda: seats.update(entry=third))
     # A later event on the hand closes the door the correction's event opened.
-    hand = hand_void(hand=hand, reason="misdeal")
+    hand = hand_void(hand=hand, reason="misdeal").hand
     assert_refused(lambda: seats.delete())
 
 

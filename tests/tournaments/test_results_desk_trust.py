@@ -55,9 +55,9 @@ def refused(code: str, call: Any, hand: Hand) -> ApplicationError:
 def logged_hand(table: Table, seed: int = SEED, play_seed: int = 1) -> tuple[Hand, Any]:
     deal = deal_from_seed(seed)
     actions = random_hand_actions(deal, seed=play_seed)
-    hand = hand_create(table=table, seed=seed)
+    hand = hand_create(table=table, seed=seed).hand
     for action in actions:
-        hand = hand_action_record(hand=hand, action=action)
+        hand = hand_action_record(hand=hand, action=action).hand
     result = HandState.from_events(deal, actions, get_profile("comp2016")).result()
     assert result is not None
     return refresh(hand), result
@@ -68,11 +68,11 @@ def logged_hand(table: Table, seed: int = SEED, play_seed: int = 1) -> tuple[Han
 
 def test_a_correction_keeps_the_double_it_is_given(seated_table: Table) -> None:
     hand = hand_record_result(
-        hand=hand_create(table=seated_table), **RESULT, doubled=(False, False, True)
-    )
+        hand=hand_create(table=seated_table).hand, **RESULT, doubled=(False, False, True)
+    ).hand
     hand = hand_result_correct(
         hand=hand, reason="one more bomb", **RESULT, doubled=(False, False, True), bombs=1
-    )
+    ).hand
     stored = refresh(hand)
     assert stored.doubled == [False, False, True] and stored.bombs == 1
     assert hand_check_replays(hand=stored) == []
@@ -84,14 +84,14 @@ def test_the_director_form_starts_from_the_current_result(
     """The correction form on the hand page holds every field of the result as it stands
     (doubles, redouble, spring, anti-spring), each with its value in data-old."""
     hand = hand_record_result(
-        hand=hand_create(table=seated_table),
+        hand=hand_create(table=seated_table).hand,
         landlord=0,
         bid=3,
         winner="defenders",
         doubled=(False, True, False),
         redoubled=True,
         anti_spring=True,
-    )
+    ).hand
     tournament = seated_table.round.tournament
     page = director_client.get(f"/director/t/{tournament.slug}/hands/{hand.pk}/")
     form = page.context["correct_form"]
@@ -115,16 +115,18 @@ def test_contradicts_log_names_the_field_and_the_logs_value(seated_table: Table)
     other = "landlord" if logged.winner == "defenders" else "defenders"
     error = refused(
         "contradicts_log",
-        lambda: hand_result_correct(
-            hand=hand,
-            reason="the table says so",
-            landlord=logged.landlord,
-            bid=logged.bid,
-            winner=other,
-            doubled=logged.doubled,
-            redoubled=logged.redoubled,
-            bombs=logged.bombs,
-            rockets=logged.rockets,
+        lambda: (
+            hand_result_correct(
+                hand=hand,
+                reason="the table says so",
+                landlord=logged.landlord,
+                bid=logged.bid,
+                winner=other,
+                doubled=logged.doubled,
+                redoubled=logged.redoubled,
+                bombs=logged.bombs,
+                rockets=logged.rockets,
+            ).hand
         ),
         hand,
     )
@@ -141,8 +143,10 @@ def test_bombs_beyond_the_log_contradict_it(seated_table: Table) -> None:
     }  # fmt: skip
     error = refused(
         "contradicts_log",
-        lambda: hand_result_correct(
-            hand=hand, reason="two bombs", bombs=logged.bombs + 1, **fields
+        lambda: (
+            hand_result_correct(
+                hand=hand, reason="two bombs", bombs=logged.bombs + 1, **fields
+            ).hand
         ),
         hand,
     )
@@ -152,7 +156,7 @@ def test_bombs_beyond_the_log_contradict_it(seated_table: Table) -> None:
         "value": logged.bombs + 1,
     }
     # the same result as the log is no contradiction
-    same = hand_result_correct(hand=hand, reason="confirmed", bombs=logged.bombs, **fields)
+    same = hand_result_correct(hand=hand, reason="confirmed", bombs=logged.bombs, **fields).hand
     assert hand_selectors.hand_detail(hand=same, show_cards=True)["override"] is None
 
 
@@ -166,7 +170,7 @@ def test_a_director_override_stands_beside_the_log(seated_table: Table) -> None:
         bid=logged.bid,
         winner=other,
         override=True,
-    )
+    ).hand
     stored = refresh(hand)
     assert stored.winner == other
     assert hand_check_replays(hand=stored) == []
@@ -180,15 +184,15 @@ def test_a_logged_hand_corrected_to_passed_out_contradicts_its_log(seated_table:
     hand, _ = logged_hand(seated_table)
     error = refused(
         "contradicts_log",
-        lambda: hand_result_correct(hand=hand, reason="nobody bid", passed_out=True),
+        lambda: hand_result_correct(hand=hand, reason="nobody bid", passed_out=True).hand,
         hand,
     )
     assert error.extra["field"] == "passed_out" and error.extra["log_value"] is False
 
 
 def test_a_result_only_hand_is_corrected_to_passed_out(seated_table: Table) -> None:
-    hand = hand_record_result(hand=hand_create(table=seated_table), **RESULT)
-    hand = hand_result_correct(hand=hand, reason="nobody bid in fact", passed_out=True)
+    hand = hand_record_result(hand=hand_create(table=seated_table).hand, **RESULT).hand
+    hand = hand_result_correct(hand=hand, reason="nobody bid in fact", passed_out=True).hand
     stored = refresh(hand)
     assert stored.status == "passed_out" and stored.scores == [0, 0, 0]
     assert stored.landlord_seat is None
@@ -221,8 +225,8 @@ CONTRADICTIONS = [
 def test_each_contradiction_is_refused_with_its_rule(
     seated_table: Table, fields: dict[str, Any], rule: str
 ) -> None:
-    hand = hand_create(table=seated_table)
-    error = refused("invalid_result", lambda: hand_record_result(hand=hand, **fields), hand)
+    hand = hand_create(table=seated_table).hand
+    error = refused("invalid_result", lambda: hand_record_result(hand=hand, **fields).hand, hand)
     assert error.extra["rule_number"] == rule
     assert str(error.extra["rule"]).startswith(f"{rule}:")
 
@@ -242,28 +246,30 @@ IMPOSSIBLE = [
 def test_what_no_deal_can_give_is_refused_naming_the_rule(
     seated_table: Table, fields: dict[str, Any], rule: str
 ) -> None:
-    hand = hand_create(table=seated_table)
+    hand = hand_create(table=seated_table).hand
     error = refused(
         "impossible_result",
-        lambda: hand_record_result(hand=hand, landlord=1, bid=3, **fields),
+        lambda: hand_record_result(hand=hand, landlord=1, bid=3, **fields).hand,
         hand,
     )
     assert error.extra["rule_number"] == rule
 
 
 def test_a_correction_is_held_to_the_same_bounds(seated_table: Table) -> None:
-    hand = hand_record_result(hand=hand_create(table=seated_table), **RESULT)
+    hand = hand_record_result(hand=hand_create(table=seated_table).hand, **RESULT).hand
     refused(
         "impossible_result",
-        lambda: hand_result_correct(
-            hand=hand,
-            reason="more bombs",
-            landlord=1,
-            bid=3,
-            winner="landlord",
-            bombs=5,
-            rockets=1,
-            spring=True,
+        lambda: (
+            hand_result_correct(
+                hand=hand,
+                reason="more bombs",
+                landlord=1,
+                bid=3,
+                winner="landlord",
+                bombs=5,
+                rockets=1,
+                spring=True,
+            ).hand
         ),
         hand,
     )
@@ -271,14 +277,14 @@ def test_a_correction_is_held_to_the_same_bounds(seated_table: Table) -> None:
 
 def test_the_bounds_are_accepted_where_a_deal_reaches_them(seated_table: Table) -> None:
     hand = hand_record_result(
-        hand=hand_create(table=seated_table),
+        hand=hand_create(table=seated_table).hand,
         landlord=1,
         bid=3,
         winner="landlord",
         bombs=4,
         rockets=1,
         spring=True,
-    )
+    ).hand
     assert refresh(hand).scores == [-3 * 2**6, 6 * 2**6, -3 * 2**6]
 
 
@@ -295,7 +301,7 @@ def test_passed_out_entered_result_only_over_http(seated_table: Table) -> None:
     table = _playing(seated_table)
     ref = referee_user("passed-out-ref")
     assign(ref, table)
-    hand = hand_create(table=table)
+    hand = hand_create(table=table).hand
     answer = post(client_for(ref), f"/api/v1/hands/{hand.pk}/passed-out/", {})
     assert answer.status_code == 200, answer.json()
     body = answer.json()
@@ -309,7 +315,7 @@ def test_passed_out_refused_for_each_role_that_may_not_write(seated_table: Table
     other_ref = referee_user("other-table-ref")
     assign(other_ref, other_table)
     plain = factories.UserFactory(username="plain-user")
-    hand = hand_create(table=table)
+    hand = hand_create(table=table).hand
     url = f"/api/v1/hands/{hand.pk}/passed-out/"
     for user, status, code in (
         (None, 401, "not_authenticated"),
@@ -324,18 +330,18 @@ def test_passed_out_refused_for_each_role_that_may_not_write(seated_table: Table
 
 
 def test_passed_out_of_a_logged_hand_is_refused(seated_table: Table) -> None:
-    hand = hand_create(table=seated_table, seed=SEED)
+    hand = hand_create(table=seated_table, seed=SEED).hand
     deal = deal_from_seed(SEED)
     first = random_hand_actions(deal, seed=1)[0]
-    hand = hand_action_record(hand=hand, action=first)
-    refused("hand_logged_live", lambda: hand_record_passed_out(hand=hand), hand)
+    hand = hand_action_record(hand=hand, action=first).hand
+    refused("hand_logged_live", lambda: hand_record_passed_out(hand=hand).hand, hand)
 
 
 def test_impossible_result_over_http_sends_the_rule(seated_table: Table) -> None:
     table = _playing(seated_table)
     ref = referee_user("bounds-ref")
     assign(ref, table)
-    hand = hand_create(table=table)
+    hand = hand_create(table=table).hand
     answer = post(
         client_for(ref),
         f"/api/v1/hands/{hand.pk}/result/",
@@ -382,20 +388,20 @@ def test_only_a_director_overrides_a_log_over_http(seated_table: Table, director
 def test_a_deal_written_in_while_the_hand_is_live_is_refused(seated_table: Table) -> None:
     deal = deal_from_seed(SEED)
     actions = random_hand_actions(deal, seed=5)
-    hand = hand_create(table=seated_table, physical_cards=True, first_bidder=deal.first_bidder)
+    hand = hand_create(table=seated_table, physical_cards=True, first_bidder=deal.first_bidder).hand
     for action in actions[:4]:
-        hand = hand_action_record(hand=hand, action=action)
-    refused("hand_live", lambda: hand_deal_record(hand=hand, deal=deal.to_json()), hand)
+        hand = hand_action_record(hand=hand, action=action).hand
+    refused("hand_live", lambda: hand_deal_record(hand=hand, deal=deal.to_json()).hand, hand)
 
 
 def _irregular_hand(table: Table) -> Hand:
     deal = deal_from_seed(SEED)
-    hand = hand_create(table=table, physical_cards=True, first_bidder=deal.first_bidder)
+    hand = hand_create(table=table, physical_cards=True, first_bidder=deal.first_bidder).hand
     for action in random_hand_actions(deal, seed=5):
-        hand = hand_action_record(hand=hand, action=action)
+        hand = hand_action_record(hand=hand, action=action).hand
     assert refresh(hand).counts
     other = deal_from_seed(SEED + 1, first_bidder=deal.first_bidder)
-    return hand_deal_record(hand=hand, deal=other.to_json())
+    return hand_deal_record(hand=hand, deal=other.to_json()).hand
 
 
 def test_a_failed_deal_check_makes_the_hand_irregular_until_kept(seated_table: Table) -> None:
@@ -404,26 +410,26 @@ def test_a_failed_deal_check_makes_the_hand_irregular_until_kept(seated_table: T
     assert not stored.counts and not HandSeatResult.objects.filter(hand=hand).exists()
     detail = hand_selectors.hand_detail(hand=stored, show_cards=True)
     assert detail["irregular"] == "deal_check_failed"
-    refused("reason_required", lambda: hand_irregular_keep(hand=stored, reason=" "), stored)
+    refused("reason_required", lambda: hand_irregular_keep(hand=stored, reason=" ").hand, stored)
 
-    kept = hand_irregular_keep(hand=stored, reason="the deal was written in wrongly")
+    kept = hand_irregular_keep(hand=stored, reason="the deal was written in wrongly").hand
     stored = refresh(kept)
     assert stored.counts and HandSeatResult.objects.filter(hand=hand).count() == 3
     assert hand_selectors.hand_detail(hand=stored, show_cards=True)["irregular"] is None
     assert hand_check_replays(hand=stored) == []
-    refused("hand_not_irregular", lambda: hand_irregular_keep(hand=stored, reason="x"), stored)
+    refused("hand_not_irregular", lambda: hand_irregular_keep(hand=stored, reason="x").hand, stored)
 
 
 def test_an_irregular_hand_counts_again_once_voided_or_corrected(seated_table: Table) -> None:
     hand = _irregular_hand(seated_table)
-    voided = refresh(hand_void(hand=hand, reason="misdeal"))
+    voided = refresh(hand_void(hand=hand, reason="misdeal").hand)
     assert voided.status == "voided"
     assert hand_selectors.hand_detail(hand=voided, show_cards=True)["irregular"] is None
 
     other = _irregular_hand(factories.seated_table())
     corrected = hand_result_correct(
         hand=other, reason="as the table agreed", **RESULT, override=True
-    )
+    ).hand
     stored = refresh(corrected)
     assert stored.counts and stored.winner == "defenders"
     assert hand_selectors.hand_detail(hand=stored, show_cards=True)["irregular"] is None
@@ -446,7 +452,7 @@ def test_the_results_desk_marks_an_irregular_hand(
 def test_the_director_screens_show_the_rule_of_a_refusal(
     seated_table: Table, director_client: Any
 ) -> None:
-    hand = hand_record_result(hand=hand_create(table=seated_table), **RESULT)
+    hand = hand_record_result(hand=hand_create(table=seated_table).hand, **RESULT).hand
     slug = seated_table.round.tournament.slug
     before = written(hand)
     page = director_client.post(
@@ -463,7 +469,7 @@ def test_the_director_screens_show_the_rule_of_a_refusal(
 def test_the_director_records_a_result_only_hand_as_passed_out(
     seated_table: Table, director_client: Any
 ) -> None:
-    hand = hand_create(table=seated_table)
+    hand = hand_create(table=seated_table).hand
     slug = seated_table.round.tournament.slug
     page = director_client.get(f"/director/t/{slug}/hands/{hand.pk}/")
     assert "/passed_out/" in page.content.decode()
@@ -479,7 +485,7 @@ def test_an_irregular_hand_is_not_confirmed_past_the_director(
 
     hand = _irregular_hand(seated_table)
     stored = refresh(hand)
-    refused("hand_irregular", lambda: hand_confirm(hand=stored, recorded_by=director), stored)
+    refused("hand_irregular", lambda: hand_confirm(hand=stored, recorded_by=director).hand, stored)
 
 
 def test_overrides_passed_out_corrections_and_irregular_hands_round_trip_the_archive() -> None:
@@ -495,7 +501,7 @@ def test_overrides_passed_out_corrections_and_irregular_hands_round_trip_the_arc
         hand=logged, reason="override", landlord=result.landlord, bid=result.bid,
         winner=other, override=True,
     )  # fmt: skip
-    result_only = hand_record_result(hand=hand_create(table=table), **RESULT)
+    result_only = hand_record_result(hand=hand_create(table=table).hand, **RESULT).hand
     hand_result_correct(hand=result_only, reason="nobody bid", passed_out=True)
     _irregular_hand(table)
     data: dict[str, Any] = json.loads(
@@ -522,7 +528,7 @@ def test_the_hand_pages_read_every_new_state(seated_table: Table, director_clien
 
     _playing(seated_table)  # the public sees hands of rounds past their draft
     slug = seated_table.round.tournament.slug
-    corrected = hand_record_result(hand=hand_create(table=seated_table), **RESULT)
+    corrected = hand_record_result(hand=hand_create(table=seated_table).hand, **RESULT).hand
     hand_result_correct(hand=corrected, reason="nobody bid", passed_out=True)
     logged, result = logged_hand(seated_table)
     other = "landlord" if result.winner == "defenders" else "defenders"

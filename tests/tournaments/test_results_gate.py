@@ -52,17 +52,17 @@ pytestmark = pytest.mark.django_db
 
 def _result(table: Table, **fields: Any) -> Hand:
     result = {"landlord": 0, "bid": 2, "winner": "landlord", **fields}
-    return hand_record_result(hand=hand_create(table=table), **result)
+    return hand_record_result(hand=hand_create(table=table).hand, **result).hand
 
 
 def _irregular(table: Table) -> Hand:
     """A physical-cards hand whose deal, written in afterwards, does not fit its log."""
     deal = deal_from_seed(7)
-    hand = hand_create(table=table, physical_cards=True, first_bidder=deal.first_bidder)
+    hand = hand_create(table=table, physical_cards=True, first_bidder=deal.first_bidder).hand
     for action in random_hand_actions(deal, seed=5):
-        hand = hand_action_record(hand=hand, action=action)
+        hand = hand_action_record(hand=hand, action=action).hand
     other = deal_from_seed(8, first_bidder=deal.first_bidder)
-    return hand_deal_record(hand=hand, deal=other.to_json())
+    return hand_deal_record(hand=hand, deal=other.to_json()).hand
 
 
 def _refused(code: str, call: Any) -> ApplicationError:
@@ -78,7 +78,7 @@ def _listed(error: ApplicationError) -> list[tuple[int, int, int, str]]:
 
 def _confirmed_by_players(table: Table, hand: Hand, director: Any) -> Hand:
     pins = {s.position: s.entry.pin for s in Seat.objects.filter(table=table)}
-    return hand_confirm_by_pins(hand=hand, pins={0: pins[0], 2: pins[2]}, recorded_by=director)
+    return hand_confirm_by_pins(hand=hand, pins={0: pins[0], 2: pins[2]}, recorded_by=director).hand
 
 
 # --------------------------------------------------------------------------- the round gate
@@ -89,7 +89,7 @@ def test_closing_a_round_lists_every_hand_that_does_not_count_and_writes_nothing
     _result(table)  # 1: awaiting confirmation
     hand_dispute(hand=_result(table), reason="bid was 3", recorded_by=director)  # 2: disputed
     _irregular(table)  # 3: its written-in deal does not fit its log
-    hand_void(hand=hand_create(table=table), reason="misdeal", recorded_by=director)  # 4
+    hand_void(hand=hand_create(table=table).hand, reason="misdeal", recorded_by=director)  # 4
     hand_create(table=table)  # 5: being played
     error = _refused("results_incomplete", lambda: round_close(round=table.round))
     assert _listed(error) == [
@@ -147,7 +147,7 @@ def test_a_corrected_hand_stops_the_final_standings_until_settled_or_excluded(
     first, second = (
         hand_result_correct(
             hand=hand, reason="misread", landlord=1, bid=1, winner="landlord", recorded_by=director
-        )
+        ).hand
         for hand in hands[:2]
     )
     assert first.confirmation == second.confirmation == "pending"
@@ -188,7 +188,7 @@ def test_a_correction_makes_the_earlier_confirmers_history(director: Any) -> Non
 
     corrected = hand_result_correct(
         hand=hand, reason="misread", landlord=1, bid=1, winner="landlord", recorded_by=director
-    )
+    ).hand
     assert corrected.confirmation == "pending"
     assert confirmers(hands=[corrected]) == {}
     api_row = table_hands(table=table)["hands"][0]
@@ -206,7 +206,7 @@ def test_a_correction_makes_the_earlier_confirmers_history(director: Any) -> Non
 
     # confirmed again by an official: that confirmation is the hand's, the players' is not
     second = factories.UserFactory(username="second-director", is_staff=True)
-    again = hand_confirm(hand=corrected, recorded_by=second)
+    again = hand_confirm(hand=corrected, recorded_by=second).hand
     assert confirmers(hands=[again]) == {again.pk: "second-director"}
     log = hand_log(
         events=hand_selectors.hand_detail(hand=again, show_cards=True, audit=True)["events"]
@@ -225,7 +225,7 @@ def _counts() -> tuple[int, list[int]]:
 def test_each_refusal_of_an_exclusion_has_its_code_and_writes_nothing(director: Any) -> None:
     table = playing_table(hands_per_round=3)
     counted = _result(table)
-    voided = hand_void(hand=_result(table), reason="misdeal", recorded_by=director)
+    voided = hand_void(hand=_result(table), reason="misdeal", recorded_by=director).hand
     before = _counts()
     cases = [
         ("reason_required", dict(number=3, reason=" ", recorded_by=director)),

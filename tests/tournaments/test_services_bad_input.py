@@ -61,7 +61,7 @@ def hand_state(hand: Hand) -> tuple[Any, ...]:
 def test_a_bad_idempotency_key_is_refused_and_nothing_is_written(
     seated_table: Table, key: Any
 ) -> None:
-    hand = hand_create(table=seated_table)
+    hand = hand_create(table=seated_table).hand
     before = hand_state(hand)
     with pytest.raises(ApplicationError) as refused:
         hand_record_result(hand=hand, idempotency_key=key, **RESULT)
@@ -71,7 +71,7 @@ def test_a_bad_idempotency_key_is_refused_and_nothing_is_written(
 
 
 def test_a_128_character_key_is_accepted(seated_table: Table) -> None:
-    hand = hand_create(table=seated_table)
+    hand = hand_create(table=seated_table).hand
     hand_record_result(hand=hand, idempotency_key="k" * 128, **RESULT)
     assert HandEvent.objects.get(hand=hand).idempotency_key == "k" * 128
 
@@ -92,7 +92,7 @@ def test_a_128_character_key_is_accepted(seated_table: Table) -> None:
 def test_bad_result_arguments_are_refused_and_nothing_is_written(
     seated_table: Table, field: str, value: Any
 ) -> None:
-    hand = hand_create(table=seated_table)
+    hand = hand_create(table=seated_table).hand
     before = hand_state(hand)
     with pytest.raises(ApplicationError) as refused:
         hand_record_result(hand=hand, **{**RESULT, field: value})
@@ -104,7 +104,7 @@ def test_four_doubled_flags_at_a_three_seat_table_are_not_this_tables(
     seated_table: Table,
 ) -> None:
     """Four flags are a four-seat table's: well-formed, refused as not this table's."""
-    hand = hand_create(table=seated_table)
+    hand = hand_create(table=seated_table).hand
     before = hand_state(hand)
     with pytest.raises(ApplicationError) as refused:
         hand_record_result(hand=hand, **{**RESULT, "doubled": (False, False, False, False)})
@@ -116,10 +116,12 @@ def test_four_doubled_flags_at_a_three_seat_table_are_not_this_tables(
 def test_doubled_none_is_nobody_doubled(seated_table: Table) -> None:
     """``doubled=None`` is not a bad flag: it is one ``False`` a seat (whatever ``RESULT``
     says)."""
-    hand = hand_record_result(hand=hand_create(table=seated_table), **{**RESULT, "doubled": None})
+    hand = hand_record_result(
+        hand=hand_create(table=seated_table).hand, **{**RESULT, "doubled": None}
+    ).hand
     assert hand.doubled == [False, False, False]
     nobody = {**RESULT, "doubled": (False, False, False)}
-    plain = hand_record_result(hand=hand_create(table=factories.seated_table()), **nobody)
+    plain = hand_record_result(hand=hand_create(table=factories.seated_table()).hand, **nobody).hand
     assert hand.scores == plain.scores
 
 
@@ -282,13 +284,13 @@ def test_fuzz_board_create(seated_table: Table, args: dict[str, Any]) -> None:
 @FUZZ
 @given(args=fuzz_arguments(["number", "deal"]))
 def test_fuzz_hand_create(seated_table: Table, args: dict[str, Any]) -> None:
-    assert_refused_cleanly(lambda _: hand_create(table=seated_table, **args))
+    assert_refused_cleanly(lambda _: hand_create(table=seated_table, **args).hand)
 
 
 @FUZZ
 @given(args=fuzz_arguments([*RESULT, "idempotency_key", "expected_version"]))
 def test_fuzz_hand_record_result(seated_table: Table, args: dict[str, Any]) -> None:
     assert_refused_cleanly(
-        lambda hand: hand_record_result(hand=hand, **{**RESULT, **args}),
-        lambda: hand_create(table=seated_table),
+        lambda hand: hand_record_result(hand=hand, **{**RESULT, **args}).hand,
+        lambda: hand_create(table=seated_table).hand,
     )

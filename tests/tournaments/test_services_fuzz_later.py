@@ -63,19 +63,19 @@ actions = junk | st.dictionaries(
 
 
 def dealt_hand(table: Table) -> Hand:
-    return hand_create(table=table, random_deal=True, seed=11, first_bidder=0)
+    return hand_create(table=table, random_deal=True, seed=11, first_bidder=0).hand
 
 
 def finished_hand(table: Table) -> Hand:
-    hand = hand_create(table=table)
-    return hand_record_result(hand=hand, **RESULT)
+    hand = hand_create(table=table).hand
+    return hand_record_result(hand=hand, **RESULT).hand
 
 
 @FUZZ
 @given(action=actions, args=fuzz_arguments(WRITE_OPTIONS))
 def test_fuzz_hand_action_record(seated_table: Table, action: Any, args: dict[str, Any]) -> None:
     assert_refused_cleanly(
-        lambda hand: hand_action_record(hand=hand, action=action, **args),
+        lambda hand: hand_action_record(hand=hand, action=action, **args).hand,
         lambda: dealt_hand(seated_table),
     )
 
@@ -85,10 +85,10 @@ def test_fuzz_hand_action_record(seated_table: Table, action: Any, args: dict[st
 def test_fuzz_hand_action_undo(seated_table: Table, args: dict[str, Any]) -> None:
     def setup() -> Hand:
         hand = dealt_hand(seated_table)
-        return hand_action_record(hand=hand, action={"seat": 0, "bid": 1})
+        return hand_action_record(hand=hand, action={"seat": 0, "bid": 1}).hand
 
     assert_refused_cleanly(
-        lambda hand: hand_action_undo(hand=hand, **{"reason": "misheard", **args}), setup
+        lambda hand: hand_action_undo(hand=hand, **{"reason": "misheard", **args}).hand, setup
     )
 
 
@@ -96,7 +96,7 @@ def test_fuzz_hand_action_undo(seated_table: Table, args: dict[str, Any]) -> Non
 @given(args=fuzz_arguments(["seat", "made", *WRITE_OPTIONS]))
 def test_fuzz_hand_announcement_record(seated_table: Table, args: dict[str, Any]) -> None:
     assert_refused_cleanly(
-        lambda hand: hand_announcement_record(hand=hand, **{"seat": 0, **args}),
+        lambda hand: hand_announcement_record(hand=hand, **{"seat": 0, **args}).hand,
         lambda: dealt_hand(seated_table),
     )
 
@@ -109,8 +109,8 @@ def test_fuzz_hand_announcement_record(seated_table: Table, args: dict[str, Any]
 )
 def test_fuzz_hand_deal_record(seated_table: Table, deal: Any, args: dict[str, Any]) -> None:
     assert_refused_cleanly(
-        lambda hand: hand_deal_record(hand=hand, deal=deal, **args),
-        lambda: hand_create(table=seated_table, physical_cards=True),
+        lambda hand: hand_deal_record(hand=hand, deal=deal, **args).hand,
+        lambda: hand_create(table=seated_table, physical_cards=True).hand,
     )
 
 
@@ -118,8 +118,8 @@ def test_fuzz_hand_deal_record(seated_table: Table, deal: Any, args: dict[str, A
 @given(args=fuzz_arguments(WRITE_OPTIONS))
 def test_fuzz_hand_record_passed_out(seated_table: Table, args: dict[str, Any]) -> None:
     assert_refused_cleanly(
-        lambda hand: hand_record_passed_out(hand=hand, **args),
-        lambda: hand_create(table=seated_table),
+        lambda hand: hand_record_passed_out(hand=hand, **args).hand,
+        lambda: hand_create(table=seated_table).hand,
     )
 
 
@@ -127,7 +127,7 @@ def test_fuzz_hand_record_passed_out(seated_table: Table, args: dict[str, Any]) 
 @given(args=fuzz_arguments(["reason", *WRITE_OPTIONS]))
 def test_fuzz_hand_void(seated_table: Table, args: dict[str, Any]) -> None:
     assert_refused_cleanly(
-        lambda hand: hand_void(hand=hand, **{"reason": "wrong table", **args}),
+        lambda hand: hand_void(hand=hand, **{"reason": "wrong table", **args}).hand,
         lambda: finished_hand(seated_table),
     )
 
@@ -136,7 +136,7 @@ def test_fuzz_hand_void(seated_table: Table, args: dict[str, Any]) -> None:
 @given(args=fuzz_arguments(["reason", *RESULT, *WRITE_OPTIONS]))
 def test_fuzz_hand_result_correct(seated_table: Table, args: dict[str, Any]) -> None:
     assert_refused_cleanly(
-        lambda hand: hand_result_correct(hand=hand, **{**RESULT, "reason": "typo", **args}),
+        lambda hand: hand_result_correct(hand=hand, **{**RESULT, "reason": "typo", **args}).hand,
         lambda: finished_hand(seated_table),
     )
 
@@ -154,7 +154,7 @@ def finished_hand_and_player_account(table: Table) -> tuple[Hand, Any]:
 @given(args=fuzz_arguments(WRITE_OPTIONS))
 def test_fuzz_hand_confirm(seated_table: Table, args: dict[str, Any]) -> None:
     assert_refused_cleanly(
-        lambda made: hand_confirm(hand=made[0], recorded_by=made[1], **args),
+        lambda made: hand_confirm(hand=made[0], recorded_by=made[1], **args).hand,
         lambda: finished_hand_and_player_account(seated_table),
     )
 
@@ -163,8 +163,10 @@ def test_fuzz_hand_confirm(seated_table: Table, args: dict[str, Any]) -> None:
 @given(args=fuzz_arguments(["reason", *WRITE_OPTIONS]))
 def test_fuzz_hand_dispute(seated_table: Table, args: dict[str, Any]) -> None:
     assert_refused_cleanly(
-        lambda made: hand_dispute(
-            hand=made[0], recorded_by=made[1], **{"reason": "not my score", **args}
+        lambda made: (
+            hand_dispute(
+                hand=made[0], recorded_by=made[1], **{"reason": "not my score", **args}
+            ).hand
         ),
         lambda: finished_hand_and_player_account(seated_table),
     )
@@ -291,7 +293,7 @@ def test_withdrawing_an_entry_twice_is_harmless(seated_table: Table) -> None:
 @FUZZ
 @given(args=fuzz_arguments(["number", "seed", "random_deal", "physical_cards", "first_bidder"]))
 def test_fuzz_hand_create_every_option(seated_table: Table, args: dict[str, Any]) -> None:
-    assert_refused_cleanly(lambda _: hand_create(table=seated_table, **args))
+    assert_refused_cleanly(lambda _: hand_create(table=seated_table, **args).hand)
 
 
 @FUZZ
@@ -345,8 +347,8 @@ def test_every_reason_is_checked_alike(seated_table: Table, reason: Any, code: s
     """One check for every service's reason: PostgreSQL refused a NUL in the text (and
     jsonb) columns with a raw DataError (found by the fuzz in CI pass 2)."""
     calls = [
-        lambda hand: hand_void(hand=hand, reason=reason),
-        lambda hand: hand_result_correct(hand=hand, reason=reason, **RESULT),
+        lambda hand: hand_void(hand=hand, reason=reason).hand,
+        lambda hand: hand_result_correct(hand=hand, reason=reason, **RESULT).hand,
         lambda hand: penalty_create(
             entry=Seat.objects.get(table=seated_table, position=0).entry, points=-5, reason=reason
         ),

@@ -34,7 +34,7 @@ SEED = 7
 
 def play_all(hand: Hand, actions: list[dict[str, Any]], **kwargs: Any) -> Hand:
     for action in actions:
-        hand = hand_action_record(hand=hand, action=action, **kwargs)
+        hand = hand_action_record(hand=hand, action=action, **kwargs).hand
     return hand
 
 
@@ -43,7 +43,7 @@ def refresh(hand: Hand) -> Hand:
 
 
 def test_a_complete_hand_is_scored_from_its_log(seated_table: Table) -> None:
-    hand = hand_create(table=seated_table, seed=SEED)
+    hand = hand_create(table=seated_table, seed=SEED).hand
     deal = deal_from_seed(SEED)
     actions = random_hand_actions(deal, seed=1)
 
@@ -71,12 +71,12 @@ def test_a_complete_hand_is_scored_from_its_log(seated_table: Table) -> None:
 def test_the_same_hand_entered_result_only_scores_the_same(seated_table: Table) -> None:
     deal = deal_from_seed(SEED)
     actions = random_hand_actions(deal, seed=2)
-    played = play_all(hand_create(table=seated_table, seed=SEED), actions)
+    played = play_all(hand_create(table=seated_table, seed=SEED).hand, actions)
     result = HandState.from_events(deal, actions, get_profile("comp2016")).result()
     assert result is not None
 
     entered = hand_record_result(
-        hand=hand_create(table=seated_table),
+        hand=hand_create(table=seated_table).hand,
         landlord=result.landlord,
         bid=result.bid,
         winner=result.winner,
@@ -86,13 +86,13 @@ def test_the_same_hand_entered_result_only_scores_the_same(seated_table: Table) 
         rockets=result.rockets,
         spring=result.spring,
         anti_spring=result.anti_spring,
-    )
+    ).hand
 
     assert refresh(entered).scores == refresh(played).scores
 
 
 def test_r9_1_a_rejected_action_changes_nothing_and_says_why(seated_table: Table) -> None:
-    hand = hand_create(table=seated_table, seed=SEED)
+    hand = hand_create(table=seated_table, seed=SEED).hand
     first = deal_from_seed(SEED).first_bidder
     wrong_seat = (first + 1) % 3
 
@@ -119,9 +119,9 @@ def test_does_not_beat_names_the_play_to_beat(seated_table: Table) -> None:
     state, actions = opening(deal)
     landlord = state.landlord
     assert landlord is not None
-    hand = play_all(hand_create(table=seated_table, seed=SEED), actions)
+    hand = play_all(hand_create(table=seated_table, seed=SEED).hand, actions)
     highest = str(state.hand_of(landlord)[-1])
-    hand = hand_action_record(hand=hand, action={"seat": landlord, "play": highest})
+    hand = hand_action_record(hand=hand, action={"seat": landlord, "play": highest}).hand
     follower = (landlord + 1) % 3
     lowest = str(state.hand_of(follower)[0])
 
@@ -134,10 +134,10 @@ def test_does_not_beat_names_the_play_to_beat(seated_table: Table) -> None:
 
 
 def test_retry_with_the_same_key_records_once(seated_table: Table) -> None:
-    hand = hand_create(table=seated_table, seed=SEED)
+    hand = hand_create(table=seated_table, seed=SEED).hand
     action = {"seat": deal_from_seed(SEED).first_bidder, "bid": 1}
     hand_action_record(hand=hand, action=action, idempotency_key="k1")
-    again = hand_action_record(hand=hand, action=action, idempotency_key="k1")
+    again = hand_action_record(hand=hand, action=action, idempotency_key="k1").hand
     assert again.version == 1 and HandEvent.objects.filter(hand=hand).count() == 1
     with pytest.raises(ApplicationError) as excinfo:
         hand_action_record(hand=hand, action={**action, "bid": 2}, idempotency_key="k1")
@@ -145,7 +145,7 @@ def test_retry_with_the_same_key_records_once(seated_table: Table) -> None:
 
 
 def test_a_stale_version_is_a_conflict(seated_table: Table) -> None:
-    hand = hand_create(table=seated_table, seed=SEED)
+    hand = hand_create(table=seated_table, seed=SEED).hand
     first = deal_from_seed(SEED).first_bidder
     hand_action_record(hand=hand, action={"seat": first, "bid": 1}, expected_version=0)
     with pytest.raises(ApplicationError) as excinfo:
@@ -159,22 +159,22 @@ def test_a_stale_version_is_a_conflict(seated_table: Table) -> None:
 def test_undo_takes_back_the_last_action_and_reopens_a_finished_hand(seated_table: Table) -> None:
     deal = deal_from_seed(SEED)
     actions = random_hand_actions(deal, seed=3)
-    hand = play_all(hand_create(table=seated_table, seed=SEED), actions)
+    hand = play_all(hand_create(table=seated_table, seed=SEED).hand, actions)
     assert refresh(hand).status == "finished"
 
-    hand = hand_action_undo(hand=hand, reason="wrong cards typed")
+    hand = hand_action_undo(hand=hand, reason="wrong cards typed").hand
 
     stored = refresh(hand)
     assert stored.status == "playing" and stored.scores is None
     assert not HandSeatResult.objects.filter(hand=hand).exists()
     assert HandEvent.objects.filter(hand=hand).count() == len(actions) + 1  # nothing deleted
-    hand = hand_action_record(hand=hand, action=actions[-1])
+    hand = hand_action_record(hand=hand, action=actions[-1]).hand
     assert refresh(hand).status == "finished"
     assert hand_check_replays(hand=refresh(hand)) == []
 
 
 def test_undo_needs_a_reason_and_an_action(seated_table: Table) -> None:
-    hand = hand_create(table=seated_table, seed=SEED)
+    hand = hand_create(table=seated_table, seed=SEED).hand
     with pytest.raises(ApplicationError) as excinfo:
         hand_action_undo(hand=hand, reason="x")
     assert excinfo.value.code == "nothing_to_undo"
@@ -187,14 +187,14 @@ def test_r6_1_announcements_are_due_then_confirmed_or_logged_missing(seated_tabl
     deal = deal_from_seed(SEED)
     actions = random_hand_actions(deal, seed=4)
     state = HandState(deal, get_profile("comp2016"))
-    hand = hand_create(table=seated_table, seed=SEED)
+    hand = hand_create(table=seated_table, seed=SEED).hand
     made = 0
     for action in actions:
-        hand = hand_action_record(hand=hand, action=action)
+        hand = hand_action_record(hand=hand, action=action).hand
         state.push(action_from_json(action))
         due = state.announcement_due
         if due is not None and not state.is_over:
-            hand = hand_announcement_record(hand=hand, seat=due.seat, made=made % 2 == 0)
+            hand = hand_announcement_record(hand=hand, seat=due.seat, made=made % 2 == 0).hand
             made += 1
             with pytest.raises(ApplicationError) as excinfo:
                 hand_announcement_record(hand=hand, seat=due.seat)
@@ -206,14 +206,14 @@ def test_r6_1_announcements_are_due_then_confirmed_or_logged_missing(seated_tabl
 
 def test_void_and_correct_are_new_events(seated_table: Table) -> None:
     hand = hand_record_result(
-        hand=hand_create(table=seated_table), landlord=0, bid=2, winner="landlord"
-    )
+        hand=hand_create(table=seated_table).hand, landlord=0, bid=2, winner="landlord"
+    ).hand
     corrected = hand_result_correct(
         hand=hand, reason="bid was 3", landlord=0, bid=3, winner="landlord"
-    )
+    ).hand
     assert refresh(corrected).scores == [6, -3, -3]
     assert HandSeatResult.objects.filter(hand=hand, position=0).get().score == 6
-    voided = hand_void(hand=hand, reason="misdeal")
+    voided = hand_void(hand=hand, reason="misdeal").hand
     stored = refresh(voided)
     assert stored.status == "voided" and not stored.counts
     assert not HandSeatResult.objects.filter(hand=hand).exists()
@@ -230,10 +230,10 @@ def test_void_and_correct_are_new_events(seated_table: Table) -> None:
 def test_a_live_hand_is_not_corrected_and_a_logged_hand_takes_no_result(
     seated_table: Table,
 ) -> None:
-    hand = hand_create(table=seated_table, seed=SEED)
+    hand = hand_create(table=seated_table, seed=SEED).hand
     hand = hand_action_record(
         hand=hand, action={"seat": deal_from_seed(SEED).first_bidder, "bid": 1}
-    )
+    ).hand
     with pytest.raises(ApplicationError) as excinfo:
         hand_result_correct(hand=hand, reason="r", landlord=0, bid=1, winner="landlord")
     assert excinfo.value.code == "hand_not_closed"
@@ -245,8 +245,12 @@ def test_a_live_hand_is_not_corrected_and_a_logged_hand_takes_no_result(
 def test_confirmation_needs_a_second_person(referee: Any, director: Any) -> None:
     table = factories.seated_table(requires_confirmation=True)
     hand = hand_record_result(
-        hand=hand_create(table=table), landlord=1, bid=1, winner="defenders", recorded_by=referee
-    )
+        hand=hand_create(table=table).hand,
+        landlord=1,
+        bid=1,
+        winner="defenders",
+        recorded_by=referee,
+    ).hand
     assert refresh(hand).confirmation == "pending" and not refresh(hand).counts
     assert not HandSeatResult.objects.filter(hand=hand).exists()
     with pytest.raises(ApplicationError) as excinfo:
@@ -290,17 +294,17 @@ def test_penalties_are_records_revoked_not_deleted(seated_table: Table, director
 def test_physical_cards_hand_is_played_then_checked_against_its_deal(seated_table: Table) -> None:
     deal = deal_from_seed(SEED)
     actions = random_hand_actions(deal, seed=5)
-    hand = hand_create(table=seated_table, physical_cards=True, first_bidder=deal.first_bidder)
+    hand = hand_create(table=seated_table, physical_cards=True, first_bidder=deal.first_bidder).hand
     hand = play_all(hand, actions)
     expected = HandState.from_events(deal, actions, get_profile("comp2016")).scores()
     assert refresh(hand).scores == list(expected)
 
-    hand = hand_deal_record(hand=hand, deal=deal.to_json())
+    hand = hand_deal_record(hand=hand, deal=deal.to_json()).hand
     last = HandEvent.objects.filter(hand=hand).last()
     assert last is not None and last.payload["check"] == {"ok": True}
 
     other = deal_from_seed(SEED + 1, first_bidder=deal.first_bidder)
-    hand = hand_deal_record(hand=hand, deal=other.to_json())
+    hand = hand_deal_record(hand=hand, deal=other.to_json()).hand
     last = HandEvent.objects.filter(hand=hand, kind="deal").last()
     assert last is not None and last.payload["check"]["ok"] is False
     assert last.payload["check"]["code"] == "not_held"
@@ -319,9 +323,9 @@ def test_every_stored_summary_is_the_replay_of_its_log(
     seated_table = factories.seated_table()  # a table per example: one live hand per table
     deal = deal_from_seed(seed)
     actions = random_hand_actions(deal, seed=play_seed, bid_first=False)
-    hand = play_all(hand_create(table=seated_table, seed=seed), actions[: len(actions) // 2])
+    hand = play_all(hand_create(table=seated_table, seed=seed).hand, actions[: len(actions) // 2])
     if undo and hand.version:
-        hand = hand_action_undo(hand=hand, reason="typo")
+        hand = hand_action_undo(hand=hand, reason="typo").hand
     for hand in Hand.objects.filter(table=seated_table):
         assert hand_check_replays(hand=hand) == []
 
@@ -363,25 +367,26 @@ def test_every_hand_in_the_database_is_a_projection_of_its_log(director: Any) ->
 
     deal = deal_from_seed(SEED)
     actions = random_hand_actions(deal, seed=9)
-    played = play_all(hand_create(table=table(), seed=SEED), actions)
+    played = play_all(hand_create(table=table(), seed=SEED).hand, actions)
     hand_action_undo(hand=played, reason="typo")
     play_all(
-        hand_create(table=table(), seed=SEED + 1),
+        hand_create(table=table(), seed=SEED + 1).hand,
         random_hand_actions(deal_from_seed(SEED + 1), seed=1),
     )
-    half = hand_create(table=table(), seed=SEED + 2)
+    half = hand_create(table=table(), seed=SEED + 2).hand
     play_all(half, random_hand_actions(deal_from_seed(SEED + 2), seed=2)[:7])
     entered = hand_record_result(
-        hand=hand_create(table=table()), landlord=2, bid=2, winner="defenders"
-    )
+        hand=hand_create(table=table()).hand, landlord=2, bid=2, winner="defenders"
+    ).hand
     hand_result_correct(hand=entered, reason="r", landlord=2, bid=3, winner="defenders")
     hand_confirm(hand=entered, recorded_by=director)
     voided = hand_record_result(
-        hand=hand_create(table=table()), landlord=0, bid=1, winner="landlord"
-    )
+        hand=hand_create(table=table()).hand, landlord=0, bid=1, winner="landlord"
+    ).hand
     hand_void(hand=voided, reason="misdeal")
     physical = play_all(
-        hand_create(table=table(), physical_cards=True, first_bidder=deal.first_bidder), actions
+        hand_create(table=table(), physical_cards=True, first_bidder=deal.first_bidder).hand,
+        actions,
     )
     hand_deal_record(hand=physical, deal=deal.to_json())
 

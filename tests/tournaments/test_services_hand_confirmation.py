@@ -28,12 +28,12 @@ def _pins(table: Table) -> dict[int, str]:
 
 def _pending(table: Table, landlord: int = 0, recorded_by: Any = None) -> Hand:
     return hand_record_result(
-        hand=hand_create(table=table),
+        hand=hand_create(table=table).hand,
         landlord=landlord,
         bid=2,
         winner="landlord",
         recorded_by=recorded_by,
-    )
+    ).hand
 
 
 def _snapshot(hand: Hand) -> tuple[Any, ...]:
@@ -70,7 +70,7 @@ def test_players_confirm_with_one_pin_of_each_side() -> None:
     table = factories.seated_table(requires_confirmation=True, confirmed_by="players")
     hand = _pending(table, landlord=1)
     pins = _pins(table)
-    done = hand_confirm_by_pins(hand=hand, pins={1: pins[1], 2: pins[2]}, recorded_by=None)
+    done = hand_confirm_by_pins(hand=hand, pins={1: pins[1], 2: pins[2]}, recorded_by=None).hand
     assert done.confirmation == "confirmed"
     assert done.counts
     assert HandSeatResult.objects.filter(hand=hand).count() == 3
@@ -81,14 +81,14 @@ def test_players_confirm_with_one_pin_of_each_side() -> None:
 
 def test_a_passed_out_hand_is_confirmed_by_two_players() -> None:
     table = factories.seated_table(requires_confirmation=True, confirmed_by="players")
-    hand = hand_record_passed_out(hand=hand_create(table=table))
+    hand = hand_record_passed_out(hand=hand_create(table=table).hand).hand
     pins = _pins(table)
     _refused(
         "pins_incomplete",
-        lambda: hand_confirm_by_pins(hand=hand, pins={0: pins[0]}, recorded_by=None),
+        lambda: hand_confirm_by_pins(hand=hand, pins={0: pins[0]}, recorded_by=None).hand,
         hand,
     )
-    done = hand_confirm_by_pins(hand=hand, pins={0: pins[0], 2: pins[2]}, recorded_by=None)
+    done = hand_confirm_by_pins(hand=hand, pins={0: pins[0], 2: pins[2]}, recorded_by=None).hand
     assert done.confirmation == "confirmed"
 
 
@@ -99,17 +99,21 @@ def test_refused_pins_incomplete_when_a_side_is_missing() -> None:
     # the two farmers only: the landlord's side did not confirm
     _refused(
         "pins_incomplete",
-        lambda: hand_confirm_by_pins(hand=hand, pins={1: pins[1], 2: pins[2]}, recorded_by=None),
+        lambda: (
+            hand_confirm_by_pins(hand=hand, pins={1: pins[1], 2: pins[2]}, recorded_by=None).hand
+        ),
         hand,
     )
     _refused(
         "pins_incomplete",
-        lambda: hand_confirm_by_pins(hand=hand, pins={0: pins[0]}, recorded_by=None),
+        lambda: hand_confirm_by_pins(hand=hand, pins={0: pins[0]}, recorded_by=None).hand,
         hand,
     )
     _refused(
         "pins_incomplete",
-        lambda: hand_confirm_by_pins(hand=hand, pins={0: pins[0], 5: "1234"}, recorded_by=None),
+        lambda: (
+            hand_confirm_by_pins(hand=hand, pins={0: pins[0], 5: "1234"}, recorded_by=None).hand
+        ),
         hand,
     )
 
@@ -122,7 +126,9 @@ def test_a_wrong_pin_is_refused_and_counted_then_the_hand_locks() -> None:
     for tries in range(PIN_TRIES):
         error = _refused(
             "pin_wrong",
-            lambda: hand_confirm_by_pins(hand=hand, pins={0: pins[0], 1: wrong}, recorded_by=None),
+            lambda: (
+                hand_confirm_by_pins(hand=hand, pins={0: pins[0], 1: wrong}, recorded_by=None).hand
+            ),
             hand,
             failures_added=1,
         )
@@ -130,12 +136,14 @@ def test_a_wrong_pin_is_refused_and_counted_then_the_hand_locks() -> None:
     # locked: even the right PINs are refused now, and no more tries are counted
     _refused(
         "pins_locked",
-        lambda: hand_confirm_by_pins(hand=hand, pins={0: pins[0], 1: pins[1]}, recorded_by=None),
+        lambda: (
+            hand_confirm_by_pins(hand=hand, pins={0: pins[0], 1: pins[1]}, recorded_by=None).hand
+        ),
         hand,
     )
     # a director confirms it
     director = factories.UserFactory(is_staff=True)
-    assert hand_confirm(hand=hand, recorded_by=director).confirmation == "confirmed"
+    assert hand_confirm(hand=hand, recorded_by=director).hand.confirmation == "confirmed"
 
 
 def test_refused_confirmed_by_official_when_the_tournament_has_officials_confirm() -> None:
@@ -144,7 +152,9 @@ def test_refused_confirmed_by_official_when_the_tournament_has_officials_confirm
     pins = _pins(table)
     _refused(
         "confirmed_by_official",
-        lambda: hand_confirm_by_pins(hand=hand, pins={0: pins[0], 1: pins[1]}, recorded_by=None),
+        lambda: (
+            hand_confirm_by_pins(hand=hand, pins={0: pins[0], 1: pins[1]}, recorded_by=None).hand
+        ),
         hand,
     )
 
@@ -155,7 +165,9 @@ def test_refused_not_awaiting_confirmation_for_pins() -> None:
     pins = _pins(table)
     _refused(
         "not_awaiting_confirmation",
-        lambda: hand_confirm_by_pins(hand=hand, pins={0: pins[0], 1: pins[1]}, recorded_by=None),
+        lambda: (
+            hand_confirm_by_pins(hand=hand, pins={0: pins[0], 1: pins[1]}, recorded_by=None).hand
+        ),
         hand,
     )
 
@@ -164,11 +176,13 @@ def test_a_disputed_hand_is_for_a_director_not_the_players() -> None:
     table = factories.seated_table(requires_confirmation=True, confirmed_by="players")
     hand = _pending(table)
     director = factories.UserFactory(is_staff=True)
-    hand = hand_dispute(hand=hand, reason="the bid was 3", recorded_by=director)
+    hand = hand_dispute(hand=hand, reason="the bid was 3", recorded_by=director).hand
     pins = _pins(table)
     _refused(
         "not_awaiting_confirmation",
-        lambda: hand_confirm_by_pins(hand=hand, pins={0: pins[0], 1: pins[1]}, recorded_by=None),
+        lambda: (
+            hand_confirm_by_pins(hand=hand, pins={0: pins[0], 1: pins[1]}, recorded_by=None).hand
+        ),
         hand,
     )
 
@@ -177,14 +191,18 @@ def test_refused_confirmed_by_players_for_a_second_referee() -> None:
     table = factories.seated_table(requires_confirmation=True, confirmed_by="players")
     hand = _pending(table)
     referee = factories.UserFactory()
-    _refused("confirmed_by_players", lambda: hand_confirm(hand=hand, recorded_by=referee), hand)
+    _refused(
+        "confirmed_by_players", lambda: hand_confirm(hand=hand, recorded_by=referee).hand, hand
+    )
 
 
 def test_refused_second_person_required_for_the_recorder() -> None:
     table = factories.seated_table(requires_confirmation=True)
     recorder = factories.UserFactory(is_staff=True)
     hand = _pending(table, recorded_by=recorder)
-    _refused("second_person_required", lambda: hand_confirm(hand=hand, recorded_by=recorder), hand)
+    _refused(
+        "second_person_required", lambda: hand_confirm(hand=hand, recorded_by=recorder).hand, hand
+    )
 
 
 def test_refused_not_awaiting_confirmation_for_an_official() -> None:
@@ -192,7 +210,7 @@ def test_refused_not_awaiting_confirmation_for_an_official() -> None:
     hand = _pending(table)
     _refused(
         "not_awaiting_confirmation",
-        lambda: hand_confirm(hand=hand, recorded_by=factories.UserFactory(is_staff=True)),
+        lambda: hand_confirm(hand=hand, recorded_by=factories.UserFactory(is_staff=True)).hand,
         hand,
     )
 
@@ -204,7 +222,7 @@ def test_a_confirmation_pin_retry_with_its_key_writes_nothing_more() -> None:
     request = {"pins": {0: pins[0], 1: pins[1]}, "recorded_by": None, "idempotency_key": "k-1"}
     hand_confirm_by_pins(hand=hand, **request)
     events = HandEvent.objects.filter(hand=hand).count()
-    assert hand_confirm_by_pins(hand=hand, **request).confirmation == "confirmed"
+    assert hand_confirm_by_pins(hand=hand, **request).hand.confirmation == "confirmed"
     assert HandEvent.objects.filter(hand=hand).count() == events
 
 
@@ -226,7 +244,7 @@ def test_a_table_starts_its_next_hand_while_the_last_awaits_confirmation() -> No
     table = factories.seated_table(requires_confirmation=True)
     first = _pending(table)
     assert first.confirmation == "pending"
-    second = hand_create(table=table)
+    second = hand_create(table=table).hand
     assert second.number == first.number + 1
 
 
@@ -246,5 +264,5 @@ def test_r10_8_1_changing_the_setting_changes_no_closed_hand() -> None:
     # ... but correcting its result closes it again, under the setting of that moment
     corrected = hand_result_correct(
         hand=later, reason="bid was 1", landlord=0, bid=1, winner="landlord"
-    )
+    ).hand
     assert corrected.confirmation == "pending" and not corrected.counts

@@ -18,9 +18,9 @@ def rows(hand_id: int) -> list[tuple[int, int, bool, bool, int]]:
 
 
 def test_a_finished_hand_has_one_row_per_seat_with_the_hand_scores(seated_table: Table) -> None:
-    hand = hand_create(table=seated_table)
+    hand = hand_create(table=seated_table).hand
     assert rows(hand.pk) == []
-    hand = hand_record_result(hand=hand, landlord=1, bid=2, winner="defenders")
+    hand = hand_record_result(hand=hand, landlord=1, bid=2, winner="defenders").hand
     entries = [seat.entry_id for seat in seated_table.seats.order_by("position")]
     assert rows(hand.pk) == [
         (0, entries[0], False, True, hand.score_of(0)),
@@ -32,7 +32,7 @@ def test_a_finished_hand_has_one_row_per_seat_with_the_hand_scores(seated_table:
 
 def test_recording_a_result_bumps_the_tournament_log_version(seated_table: Table) -> None:
     tournament = seated_table.round.tournament
-    hand = hand_create(table=seated_table)
+    hand = hand_create(table=seated_table).hand
     before = Tournament.objects.get(pk=tournament.pk).log_version
     hand_record_result(hand=hand, landlord=0, bid=1, winner="landlord")
     assert Tournament.objects.get(pk=tournament.pk).log_version == before + 1
@@ -40,7 +40,9 @@ def test_recording_a_result_bumps_the_tournament_log_version(seated_table: Table
 
 def test_a_hand_awaiting_confirmation_has_no_rows() -> None:
     table = factories.seated_table(requires_confirmation=True)
-    hand = hand_record_result(hand=hand_create(table=table), landlord=0, bid=1, winner="landlord")
+    hand = hand_record_result(
+        hand=hand_create(table=table).hand, landlord=0, bid=1, winner="landlord"
+    ).hand
     assert hand.confirmation == "pending"
     assert hand.counts is False
     assert rows(hand.pk) == []

@@ -34,23 +34,23 @@ def expected_scores(profile_key: str = "comp2016", **result: Any) -> list[int]:
 
 
 def test_hand_create_takes_the_tournament_profile_and_next_number(seated_table: Table) -> None:
-    first = hand_create(table=seated_table)
+    first = hand_create(table=seated_table).hand
     assert first.rule_profile == "comp2016"
     assert (first.status, first.version) == ("bidding", 0)
     hand_record_result(hand=first, **RESULT)  # one live hand per table
-    second = hand_create(table=seated_table)
+    second = hand_create(table=seated_table).hand
     assert (first.number, second.number) == (1, 2)
 
 
 def test_hand_create_with_board_or_adhoc_deal(seated_table: Table) -> None:
     tournament = seated_table.round.tournament
     board = factories.BoardFactory(tournament=tournament)
-    boarded = hand_create(table=seated_table, board=board)
+    boarded = hand_create(table=seated_table, board=board).hand
     assert boarded.board == board
     hand_record_result(hand=boarded, **RESULT)  # one live hand per table
 
     deal = {"hands": list(board.seat_cards), "kitty": board.kitty}
-    adhoc = hand_create(table=seated_table, deal=deal)
+    adhoc = hand_create(table=seated_table, deal=deal).hand
     assert adhoc.deal is not None and adhoc.deal["hands"][0] == board.seat_cards[0]
     hand_record_result(hand=adhoc, **RESULT)
 
@@ -66,9 +66,11 @@ def test_hand_create_with_board_or_adhoc_deal(seated_table: Table) -> None:
 
 
 def test_record_result_scores_through_the_rules_library(seated_table: Table, referee: Any) -> None:
-    hand = hand_create(table=seated_table)
+    hand = hand_create(table=seated_table).hand
 
-    recorded = hand_record_result(hand=hand, recorded_by=referee, idempotency_key="r-1", **RESULT)
+    recorded = hand_record_result(
+        hand=hand, recorded_by=referee, idempotency_key="r-1", **RESULT
+    ).hand
 
     stored = Hand.objects.get(pk=hand.pk)
     assert stored.scores == expected_scores() == recorded.scores
@@ -89,15 +91,15 @@ def test_record_result_scores_through_the_rules_library(seated_table: Table, ref
 
 
 def test_record_result_is_idempotent(seated_table: Table) -> None:
-    hand = hand_create(table=seated_table)
-    first = hand_record_result(hand=hand, idempotency_key="same", **RESULT)
-    again = hand_record_result(hand=hand, idempotency_key="same", **RESULT)
+    hand = hand_create(table=seated_table).hand
+    first = hand_record_result(hand=hand, idempotency_key="same", **RESULT).hand
+    again = hand_record_result(hand=hand, idempotency_key="same", **RESULT).hand
     assert again.pk == first.pk and again.version == 1
     assert HandEvent.objects.filter(hand=hand).count() == 1
 
 
 def test_same_key_with_a_different_result_is_a_conflict(seated_table: Table) -> None:
-    hand = hand_create(table=seated_table)
+    hand = hand_create(table=seated_table).hand
     hand_record_result(hand=hand, idempotency_key="same", **RESULT)
     with pytest.raises(ApplicationError) as excinfo:
         hand_record_result(hand=hand, idempotency_key="same", **{**RESULT, "bid": 2})
@@ -105,7 +107,7 @@ def test_same_key_with_a_different_result_is_a_conflict(seated_table: Table) -> 
 
 
 def test_a_finished_hand_is_closed(seated_table: Table) -> None:
-    hand = hand_create(table=seated_table)
+    hand = hand_create(table=seated_table).hand
     hand_record_result(hand=hand, **RESULT)
     with pytest.raises(ApplicationError) as excinfo:
         hand_record_result(hand=hand, **RESULT)
@@ -114,11 +116,11 @@ def test_a_finished_hand_is_closed(seated_table: Table) -> None:
 
 
 def test_expected_version_guards_against_stale_writes(seated_table: Table) -> None:
-    hand = hand_create(table=seated_table)
+    hand = hand_create(table=seated_table).hand
     with pytest.raises(ApplicationError) as excinfo:
         hand_record_result(hand=hand, expected_version=3, **RESULT)
     assert excinfo.value.code == "version_conflict"
-    assert hand_record_result(hand=hand, expected_version=0, **RESULT).version == 1
+    assert hand_record_result(hand=hand, expected_version=0, **RESULT).hand.version == 1
 
 
 @pytest.mark.parametrize(
@@ -134,7 +136,7 @@ def test_expected_version_guards_against_stale_writes(seated_table: Table) -> No
 def test_impossible_results_are_refused_and_nothing_is_written(
     seated_table: Table, bad: dict[str, Any]
 ) -> None:
-    hand = hand_create(table=seated_table)
+    hand = hand_create(table=seated_table).hand
     with pytest.raises(ApplicationError) as excinfo:
         hand_record_result(hand=hand, **{**RESULT, **bad})
     assert excinfo.value.code == "invalid_result"
@@ -145,12 +147,12 @@ def test_impossible_results_are_refused_and_nothing_is_written(
 
 def test_the_hand_profile_decides_the_score() -> None:
     table = factories.seated_table(rule_profile="classic")
-    hand = hand_create(table=table)
+    hand = hand_create(table=table).hand
     assert hand.rule_profile == "classic"
     with pytest.raises(ApplicationError):  # classic has no doubling
         hand_record_result(hand=hand, **RESULT)
     plain = {**RESULT, "doubled": (False, False, False), "redoubled": False}
-    recorded = hand_record_result(hand=hand, **plain)
+    recorded = hand_record_result(hand=hand, **plain).hand
     assert recorded.scores == expected_scores("classic", doubled=(False,) * 3, redoubled=False)
 
 
@@ -199,8 +201,8 @@ def test_recorded_scores_are_zero_sum_and_match_the_rules_library(
         "anti_spring": special == "anti_spring",
         "winner": winner,
     }
-    hand = hand_create(table=seated_table)
-    stored = hand_record_result(hand=hand, **result)
+    hand = hand_create(table=seated_table).hand
+    stored = hand_record_result(hand=hand, **result).hand
     stored.refresh_from_db()
     assert stored.scores == expected_scores(**result)
     assert len(stored.scores) == 3 and sum(stored.scores) == 0
@@ -214,8 +216,8 @@ def test_concurrent_replays_of_one_key_record_one_result() -> None:
     the hand row lock; one records, the other replays.  SQLite allows one writer
     at a time anyway, so there the two calls run one after the other."""
     table = factories.seated_table()
-    hand = hand_create(table=table)
-    outcomes = at_once(lambda: hand_record_result(hand=hand, idempotency_key="k", **RESULT), 2)
+    hand = hand_create(table=table).hand
+    outcomes = at_once(lambda: hand_record_result(hand=hand, idempotency_key="k", **RESULT).hand, 2)
 
     assert [getattr(o, "status", o) for o in outcomes] == ["finished", "finished"]
     assert HandEvent.objects.filter(hand=hand).count() == 1
@@ -228,7 +230,7 @@ def test_simultaneous_starts_at_one_table_take_consecutive_numbers() -> None:
     one starts hand 1, the others are refused (one live hand per table: not a unique
     constraint error half-way through the request)."""
     table = factories.seated_table()
-    outcomes = at_once(lambda: hand_create(table=table, random_deal=True).number, 4)
+    outcomes = at_once(lambda: hand_create(table=table, random_deal=True).hand.number, 4)
     assert sorted(o for o in outcomes if isinstance(o, int)) == [1]
     assert (
         sorted(o.code for o in outcomes if isinstance(o, ApplicationError))
@@ -237,7 +239,7 @@ def test_simultaneous_starts_at_one_table_take_consecutive_numbers() -> None:
 
 
 def test_a_taken_hand_number_is_refused_with_a_code(seated_table: Table) -> None:
-    hand_record_result(hand=hand_create(table=seated_table, number=3), **RESULT)
+    hand_record_result(hand=hand_create(table=seated_table, number=3).hand, **RESULT)
     with pytest.raises(ApplicationError) as refused:
         hand_create(table=seated_table, number=3)
     assert refused.value.code == "hand_number_taken"
@@ -261,7 +263,7 @@ def test_the_tournament_lock_survives_a_column_added_by_a_migration() -> None:
         with migration.cursor() as cursor:
             cursor.execute("ALTER TABLE tournaments_tournament ADD COLUMN added_later integer")
         assert tournament_share_lock(tournament_id=tournament_id).pk == tournament_id
-        assert hand_create(table=table, random_deal=True).number == 1
+        assert hand_create(table=table, random_deal=True).hand.number == 1
     finally:
         with migration.cursor() as cursor:
             cursor.execute("ALTER TABLE tournaments_tournament DROP COLUMN added_later")

@@ -128,7 +128,7 @@ def test_round_close_is_refused_while_a_hand_is_unfinished(director: object) -> 
     round_ = _seated_round()
     round_start(round=round_)
     table = Table.objects.get(round=round_)
-    hand = hand_create(table=table)
+    hand = hand_create(table=table).hand
     with pytest.raises(ApplicationError) as excinfo:
         round_close(round=round_)
     assert excinfo.value.code == "results_incomplete"
@@ -154,7 +154,7 @@ def test_round_close_is_refused_while_a_hand_is_unfinished(director: object) -> 
 def test_round_close_when_every_hand_is_finished() -> None:
     round_ = _seated_round()
     round_start(round=round_)
-    hand = hand_create(table=Table.objects.get(round=round_))
+    hand = hand_create(table=Table.objects.get(round=round_)).hand
     hand_record_result(hand=hand, landlord=0, bid=1, winner="landlord")
     assert round_close(round=round_).status == "closed"
 
@@ -162,7 +162,7 @@ def test_round_close_when_every_hand_is_finished() -> None:
 def test_round_reopen_needs_a_reason_and_no_later_round_started() -> None:
     round_ = _seated_round()
     round_start(round=round_)
-    hand = hand_create(table=Table.objects.get(round=round_))
+    hand = hand_create(table=Table.objects.get(round=round_)).hand
     hand_record_result(hand=hand, landlord=0, bid=1, winner="landlord")
     round_close(round=round_)
     with pytest.raises(ApplicationError) as excinfo:

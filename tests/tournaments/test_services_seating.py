@@ -55,7 +55,7 @@ def _play_round(round_: Round, *, landlord_wins: bool = True) -> None:
     """Start ``round_``, play one hand per table (seat 0 is landlord at bid 1), close it."""
     round_start(round=round_)
     for table in Table.objects.filter(round=round_).order_by("number"):
-        hand = hand_create(table=table)
+        hand = hand_create(table=table).hand
         winner = "landlord" if landlord_wins else "defenders"
         hand_record_result(hand=hand, landlord=0, bid=1, winner=winner)
     round_close(round=round_)
@@ -273,7 +273,9 @@ def test_a_seat_correction_moves_the_scores_with_an_event(director: Any) -> None
     round_seat(round=round_, seed=1)
     round_start(round=round_)
     table = Table.objects.get(round=round_)
-    hand = hand_record_result(hand=hand_create(table=table), landlord=1, bid=3, winner="landlord")
+    hand = hand_record_result(
+        hand=hand_create(table=table).hand, landlord=1, bid=3, winner="landlord"
+    ).hand
     seat = Seat.objects.get(table=table, position=1)
     wrong, right = seat.entry, RoundBye.objects.get(round=round_).entry
     before = Tournament.objects.get(pk=tournament.pk).log_version
@@ -309,7 +311,9 @@ def test_a_seat_correction_swapping_two_tables_corrects_both() -> None:
     round_seat(round=round_, seed=2)
     round_start(round=round_)
     hands = [
-        hand_record_result(hand=hand_create(table=t), landlord=0, bid=2, winner="landlord")
+        hand_record_result(
+            hand=hand_create(table=t).hand, landlord=0, bid=2, winner="landlord"
+        ).hand
         for t in Table.objects.filter(round=round_).order_by("number")
     ]
     a = Seat.objects.get(table__number=1, round=round_, position=0)
@@ -345,7 +349,9 @@ def test_concurrent_identical_corrections_make_one() -> None:
     round_ = round_create(tournament=tournament)
     round_seat(round=round_, seed=1)
     table = Table.objects.get(round=round_)
-    hand = hand_record_result(hand=hand_create(table=table), landlord=0, bid=2, winner="landlord")
+    hand = hand_record_result(
+        hand=hand_create(table=table).hand, landlord=0, bid=2, winner="landlord"
+    ).hand
     seat = Seat.objects.get(table=table, position=0)
     right = RoundBye.objects.get(round=round_).entry
     outcomes = at_once(lambda: seat_correct(seat=seat, entry=right, reason="wrong name"), 2)
@@ -363,7 +369,9 @@ def test_earlier_rounds_seats_and_first_bids_reach_the_engine() -> None:
     round_start(round=first)
     for table in Table.objects.filter(round=first):
         for _ in range(2):
-            hand_record_result(hand=hand_create(table=table), landlord=0, bid=1, winner="landlord")
+            hand_record_result(
+                hand=hand_create(table=table).hand, landlord=0, bid=1, winner="landlord"
+            )
     round_close(round=first)
     second = round_create(tournament=tournament)
     history = selectors.seating_history(round=second)

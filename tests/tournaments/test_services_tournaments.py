@@ -36,7 +36,7 @@ def test_rule_profile_can_change_before_the_first_hand(seated_table: Table) -> N
 
 def test_rule_profile_is_frozen_once_a_hand_is_recorded(seated_table: Table) -> None:
     tournament = seated_table.round.tournament
-    hand = hand_create(table=seated_table)
+    hand = hand_create(table=seated_table).hand
     hand_record_result(hand=hand, landlord=0, bid=3, winner="landlord")
 
     with pytest.raises(ApplicationError) as excinfo:

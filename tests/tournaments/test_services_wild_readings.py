@@ -30,10 +30,10 @@ AUCTION = ({"seat": 0, "bid": 3}, {"seat": 1, "double": False}, {"seat": 2, "dou
 def _playing(wild: str = "7", slug: str = "wild-club") -> Hand:
     """A physical-cards laizi hand: seat 0 landlord for 3, nobody doubles, ``wild`` drawn."""
     table = playing_table(name="Wild-card club", slug=slug, rule_profile="laizi")
-    hand = hand_create(table=table, physical_cards=True, first_bidder=0)
+    hand = hand_create(table=table, physical_cards=True, first_bidder=0).hand
     for action in AUCTION:
         hand_action_record(hand=hand, action=action)
-    return hand_wild_record(hand=hand, wild=wild)
+    return hand_wild_record(hand=hand, wild=wild).hand
 
 
 def _refusal(hand: Hand, action: dict[str, Any]) -> ApplicationError:
@@ -64,10 +64,10 @@ def _played_out(declared: str) -> Hand:
         action: dict[str, Any] = {"seat": 0, "play": cards}
         if as_ is not None:
             action["as"] = as_
-        hand = hand_action_record(hand=hand, action=action)
+        hand = hand_action_record(hand=hand, action=action).hand
         for seat in (1, 2):
             if hand.status == "playing":
-                hand = hand_action_record(hand=hand, action={"seat": seat, "play": "pass"})
+                hand = hand_action_record(hand=hand, action={"seat": seat, "play": "pass"}).hand
     hand.refresh_from_db()
     assert hand.status == "finished"
     return hand
@@ -94,7 +94,7 @@ def test_a_play_whose_only_reading_is_declared_is_refused_with_it() -> None:
 @pytest.mark.parametrize("play", ["3334", "7", "♠3 ♥3 ♣3 ♦4"])
 def test_a_play_read_only_as_itself_goes_through(play: str) -> None:
     hand = _playing()
-    hand = hand_action_record(hand=hand, action={"seat": 0, "play": play})
+    hand = hand_action_record(hand=hand, action={"seat": 0, "play": play}).hand
     assert HandEvent.objects.filter(hand=hand, kind="play").get().payload["action"]["play"] == play
 
 
@@ -102,7 +102,7 @@ def test_following_lists_only_the_readings_that_beat() -> None:
     """After 3334: 5777 reads as a trio with a single above 333 (4445, 5557, 5888 …) or
     as the soft bomb 5555; what is listed is what would be accepted."""
     hand = _playing()
-    hand = hand_action_record(hand=hand, action={"seat": 0, "play": "3334"})
+    hand = hand_action_record(hand=hand, action={"seat": 0, "play": "3334"}).hand
     error = _refusal(hand, {"seat": 1, "play": "5777"})
     listed = error.extra["readings"]
     assert listed[0] == {"seat": 1, "play": "5777"}

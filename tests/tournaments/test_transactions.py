@@ -25,10 +25,10 @@ def _first_bid(hand: Hand) -> dict[str, Any]:
 
 
 def test_in_a_caller_transaction_a_hand_service_opens_no_savepoint(seated_table: Table) -> None:
-    hand = hand_create(table=seated_table, random_deal=True)
+    hand = hand_create(table=seated_table, random_deal=True).hand
     with transaction.atomic():  # the test's own block, as the request's would be absent
         with CaptureQueriesContext(connection) as joined, caller_transaction():
-            hand = hand_action_record(hand=hand, action=_first_bid(hand))
+            hand = hand_action_record(hand=hand, action=_first_bid(hand)).hand
         # caller_transaction is nested in the test's block: its own savepoint, and no other
         assert _savepoints(joined) == 2  # SAVEPOINT and RELEASE SAVEPOINT of the caller's
         action = {"seat": (hand.events.get().actor_seat + 1) % 3, "bid": 2}
@@ -41,7 +41,7 @@ def test_in_a_caller_transaction_a_hand_service_opens_no_savepoint(seated_table:
 def test_a_refusal_in_a_caller_transaction_rolls_back_the_callers_writes(
     seated_table: Table, referee: Any
 ) -> None:
-    hand = hand_create(table=seated_table, random_deal=True)
+    hand = hand_create(table=seated_table, random_deal=True).hand
     wrong_seat = (_first_bid(hand)["seat"] + 1) % 3
     with pytest.raises(ApplicationError) as refused, caller_transaction():
         IdempotencyRecord.objects.create(
@@ -52,14 +52,14 @@ def test_a_refusal_in_a_caller_transaction_rolls_back_the_callers_writes(
     assert not IdempotencyRecord.objects.exists()
     assert not HandEvent.objects.filter(hand=hand).exists()
     # and the connection is usable afterwards: the next write goes through
-    written = hand_action_record(hand=hand, action=_first_bid(hand))
+    written = hand_action_record(hand=hand, action=_first_bid(hand)).hand
     assert written.version == 1
 
 
 def test_outside_a_caller_transaction_a_refusal_keeps_the_callers_writes(
     seated_table: Table, referee: Any
 ) -> None:
-    hand = hand_create(table=seated_table, random_deal=True)
+    hand = hand_create(table=seated_table, random_deal=True).hand
     wrong_seat = (_first_bid(hand)["seat"] + 1) % 3
     with transaction.atomic():
         IdempotencyRecord.objects.create(

@@ -84,12 +84,12 @@ def _refused(call: Any, hand: Hand) -> tuple[str, str]:
 
 def _pending(table: Table, recorded_by: Any = None, landlord: int = 0) -> Hand:
     return hand_record_result(
-        hand=hand_create(table=table),
+        hand=hand_create(table=table).hand,
         landlord=landlord,
         bid=2,
         winner="landlord",
         recorded_by=recorded_by,
-    )
+    ).hand
 
 
 def _pins(table: Table) -> dict[int, str]:
@@ -103,11 +103,11 @@ def _wrong(pin: str) -> str:
 def _irregular(table: Table) -> Hand:
     """A physical-cards hand whose written-in deal does not fit its log."""
     deal = deal_from_seed(7)
-    hand = hand_create(table=table, physical_cards=True, first_bidder=deal.first_bidder)
+    hand = hand_create(table=table, physical_cards=True, first_bidder=deal.first_bidder).hand
     for action in random_hand_actions(deal, seed=5):
-        hand = hand_action_record(hand=hand, action=action)
+        hand = hand_action_record(hand=hand, action=action).hand
     other = deal_from_seed(8, first_bidder=deal.first_bidder)
-    return _row(hand_deal_record(hand=hand, deal=other.to_json()))
+    return _row(hand_deal_record(hand=hand, deal=other.to_json()).hand)
 
 
 # =========================================================================== confirmation.py
@@ -115,7 +115,7 @@ def test_an_official_confirmation_is_one_event_by_official_with_no_device() -> N
     table = factories.seated_table(requires_confirmation=True)
     first, second = _user("first"), _user("second")
     hand = _pending(table, recorded_by=first)
-    done = hand_confirm(hand=hand, recorded_by=second)
+    done = hand_confirm(hand=hand, recorded_by=second).hand
     assert (done.version, done.confirmation, done.counts) == (2, "confirmed", True)
     event = _last_event(hand)
     assert (event.seq, event.kind, event.payload) == (2, "confirm", {"by": "official"})
@@ -153,7 +153,7 @@ def test_a_dispute_is_stored_with_no_device_unless_given() -> None:
     table = factories.seated_table(requires_confirmation=True)
     hand = _pending(table, recorded_by=_user("first"))
     other = _user("other")
-    done = hand_dispute(hand=hand, reason="  the bid was 3  ", recorded_by=other)
+    done = hand_dispute(hand=hand, reason="  the bid was 3  ", recorded_by=other).hand
     assert (done.version, done.confirmation, done.counts) == (2, "disputed", False)
     event = _last_event(hand)
     assert (event.kind, event.payload, event.device_id, event.recorded_by_id) == (
@@ -169,7 +169,7 @@ def test_a_disputed_hand_is_confirmed_by_an_official_and_counts_again() -> None:
     table = factories.seated_table(requires_confirmation=True)
     hand = _pending(table, recorded_by=_user("first"))
     hand_dispute(hand=hand, reason="why", recorded_by=_user("other"))
-    done = hand_confirm(hand=hand, recorded_by=_user("third"))
+    done = hand_confirm(hand=hand, recorded_by=_user("third")).hand
     assert (done.version, done.confirmation, done.counts) == (3, "confirmed", True)
     assert HandSeatResult.objects.filter(hand=hand).count() == 3
 
@@ -177,18 +177,22 @@ def test_a_disputed_hand_is_confirmed_by_an_official_and_counts_again() -> None:
 def test_each_refusal_of_an_official_confirmation_says_why() -> None:
     table = factories.seated_table(requires_confirmation=False)
     hand = _pending(table, recorded_by=_user("first"))
-    assert _refused(lambda: hand_confirm(hand=hand, recorded_by=_user("x")), hand) == (
+    assert _refused(lambda: hand_confirm(hand=hand, recorded_by=_user("x")).hand, hand) == (
         "not_awaiting_confirmation",
         "This hand is not awaiting confirmation.",
     )
-    assert _refused(lambda: hand_dispute(hand=hand, reason="r", recorded_by=_user("y")), hand) == (
+    assert _refused(
+        lambda: hand_dispute(hand=hand, reason="r", recorded_by=_user("y")).hand, hand
+    ) == (
         "not_awaiting_confirmation",
         "Only a hand awaiting confirmation can be disputed.",
     )
 
     players = factories.seated_table(requires_confirmation=True, confirmed_by="players")
     by_players = _pending(players)
-    assert _refused(lambda: hand_confirm(hand=by_players, recorded_by=_user("z")), by_players) == (
+    assert _refused(
+        lambda: hand_confirm(hand=by_players, recorded_by=_user("z")).hand, by_players
+    ) == (
         "confirmed_by_players",
         "In this tournament the players confirm a hand with their PINs (or a director).",
     )
@@ -196,7 +200,7 @@ def test_each_refusal_of_an_official_confirmation_says_why() -> None:
     officials = factories.seated_table(requires_confirmation=True)
     recorder = _user("recorder")
     own = _pending(officials, recorded_by=recorder)
-    assert _refused(lambda: hand_confirm(hand=own, recorded_by=recorder), own) == (
+    assert _refused(lambda: hand_confirm(hand=own, recorded_by=recorder).hand, own) == (
         "second_person_required",
         "A second person confirms a result, not the one who recorded it.",
     )
@@ -206,7 +210,7 @@ def test_an_irregular_hand_is_refused_confirmation_with_its_message() -> None:
     table = factories.seated_table(requires_confirmation=True)
     hand = _irregular(table)
     assert _refused(
-        lambda: hand_confirm(hand=hand, recorded_by=_user("dir", is_staff=True)), hand
+        lambda: hand_confirm(hand=hand, recorded_by=_user("dir", is_staff=True)).hand, hand
     ) == (
         "hand_irregular",
         "This hand's written-in deal does not fit its log: a director keeps it as played "
@@ -217,23 +221,23 @@ def test_an_irregular_hand_is_refused_confirmation_with_its_message() -> None:
 def test_whoever_recorded_a_pass_out_cannot_confirm_it() -> None:
     table = factories.seated_table(requires_confirmation=True)
     recorder = _user("recorder")
-    hand = hand_record_passed_out(hand=hand_create(table=table), recorded_by=recorder)
-    assert _refused(lambda: hand_confirm(hand=hand, recorded_by=recorder), hand)[0] == (
+    hand = hand_record_passed_out(hand=hand_create(table=table).hand, recorded_by=recorder).hand
+    assert _refused(lambda: hand_confirm(hand=hand, recorded_by=recorder).hand, hand)[0] == (
         "second_person_required"
     )
-    assert hand_confirm(hand=hand, recorded_by=_user("other")).confirmation == "confirmed"
+    assert hand_confirm(hand=hand, recorded_by=_user("other")).hand.confirmation == "confirmed"
 
 
 def test_a_hand_recorded_by_nobody_is_confirmed_by_anybody() -> None:
     table = factories.seated_table(requires_confirmation=True)
     hand = _pending(table, recorded_by=None)
-    assert hand_confirm(hand=hand, recorded_by=_user("anyone")).confirmation == "confirmed"
+    assert hand_confirm(hand=hand, recorded_by=_user("anyone")).hand.confirmation == "confirmed"
 
 
 def test_a_director_confirms_in_a_players_tournament() -> None:
     table = factories.seated_table(requires_confirmation=True, confirmed_by="players")
     hand = _pending(table)
-    done = hand_confirm(hand=hand, recorded_by=_user("dir", is_staff=True))
+    done = hand_confirm(hand=hand, recorded_by=_user("dir", is_staff=True)).hand
     assert (done.confirmation, _last_event(hand).payload) == ("confirmed", {"by": "official"})
 
 
@@ -249,7 +253,7 @@ def _players_table() -> tuple[Table, dict[int, str]]:
 def test_the_players_confirmation_stores_seats_and_registrations_in_seat_order() -> None:
     table, pins = _players_table()
     hand = _pending(table, landlord=2)
-    done = hand_confirm_by_pins(hand=hand, pins={2: pins[2], 0: pins[0]}, recorded_by=None)
+    done = hand_confirm_by_pins(hand=hand, pins={2: pins[2], 0: pins[0]}, recorded_by=None).hand
     assert (done.version, done.confirmation, done.counts) == (2, "confirmed", True)
     event = _last_event(hand)
     assert (event.kind, event.payload, event.device_id, event.recorded_by_id) == (
@@ -301,7 +305,7 @@ def test_five_wrong_pins_lock_the_hand_counting_down_the_tries() -> None:
     assert [kind for kind, _ in _events(hand)] == ["result"]
     right = {0: pins[0], 1: pins[1]}
     assert _refused(
-        lambda: hand_confirm_by_pins(hand=hand, pins=right, recorded_by=None), hand
+        lambda: hand_confirm_by_pins(hand=hand, pins=right, recorded_by=None).hand, hand
     ) == (
         "pins_locked",
         "Too many wrong PINs for this hand: a director confirms it.",
@@ -315,7 +319,7 @@ def test_four_wrong_pins_still_let_the_right_ones_confirm() -> None:
         with pytest.raises(ApplicationError):
             hand_confirm_by_pins(hand=hand, pins={0: _wrong(pins[0]), 1: pins[1]}, recorded_by=None)
     assert _row(hand).pin_failures == 4
-    done = hand_confirm_by_pins(hand=hand, pins={0: pins[0], 1: pins[1]}, recorded_by=None)
+    done = hand_confirm_by_pins(hand=hand, pins={0: pins[0], 1: pins[1]}, recorded_by=None).hand
     assert (done.confirmation, _row(hand).pin_failures) == ("confirmed", 4)
 
 
@@ -323,11 +327,15 @@ def test_each_refusal_of_the_players_pins_says_why() -> None:
     table, pins = _players_table()
     hand = _pending(table, landlord=0)
     assert _refused(
-        lambda: hand_confirm_by_pins(hand=hand, pins={0: pins[0], 7: "1234"}, recorded_by=None),
+        lambda: (
+            hand_confirm_by_pins(hand=hand, pins={0: pins[0], 7: "1234"}, recorded_by=None).hand
+        ),
         hand,
     ) == ("pins_incomplete", "A PIN is for a seat not at this table.")
     assert _refused(
-        lambda: hand_confirm_by_pins(hand=hand, pins={1: pins[1], 2: pins[2]}, recorded_by=None),
+        lambda: (
+            hand_confirm_by_pins(hand=hand, pins={1: pins[1], 2: pins[2]}, recorded_by=None).hand
+        ),
         hand,
     ) == ("pins_incomplete", "One player of each side enters a PIN: the landlord and a farmer.")
 
@@ -335,8 +343,10 @@ def test_each_refusal_of_the_players_pins_says_why() -> None:
     by_official = _pending(officials)
     official_pins = _pins(officials)
     assert _refused(
-        lambda: hand_confirm_by_pins(
-            hand=by_official, pins={0: official_pins[0], 1: official_pins[1]}, recorded_by=None
+        lambda: (
+            hand_confirm_by_pins(
+                hand=by_official, pins={0: official_pins[0], 1: official_pins[1]}, recorded_by=None
+            ).hand
         ),
         by_official,
     ) == (
@@ -346,7 +356,9 @@ def test_each_refusal_of_the_players_pins_says_why() -> None:
 
     hand_dispute(hand=hand, reason="r", recorded_by=_user("dir", is_staff=True))
     assert _refused(
-        lambda: hand_confirm_by_pins(hand=hand, pins={0: pins[0], 1: pins[1]}, recorded_by=None),
+        lambda: (
+            hand_confirm_by_pins(hand=hand, pins={0: pins[0], 1: pins[1]}, recorded_by=None).hand
+        ),
         hand,
     ) == (
         "not_awaiting_confirmation",
@@ -356,11 +368,11 @@ def test_each_refusal_of_the_players_pins_says_why() -> None:
 
 def test_a_passed_out_hand_takes_any_two_players_but_not_one() -> None:
     table, pins = _players_table()
-    hand = hand_record_passed_out(hand=hand_create(table=table))
+    hand = hand_record_passed_out(hand=hand_create(table=table).hand).hand
     assert _refused(
-        lambda: hand_confirm_by_pins(hand=hand, pins={2: pins[2]}, recorded_by=None), hand
+        lambda: hand_confirm_by_pins(hand=hand, pins={2: pins[2]}, recorded_by=None).hand, hand
     ) == ("pins_incomplete", "One player of each side enters a PIN: the landlord and a farmer.")
-    done = hand_confirm_by_pins(hand=hand, pins={1: pins[1], 2: pins[2]}, recorded_by=None)
+    done = hand_confirm_by_pins(hand=hand, pins={1: pins[1], 2: pins[2]}, recorded_by=None).hand
     assert done.confirmation == "confirmed"
     assert _last_event(hand).payload == {"by": "players", "seats": [1, 2], "registrations": [3, 1]}
 
@@ -368,7 +380,7 @@ def test_a_passed_out_hand_takes_any_two_players_but_not_one() -> None:
 def test_all_three_players_may_enter_their_pins() -> None:
     table, pins = _players_table()
     hand = _pending(table, landlord=1)
-    done = hand_confirm_by_pins(hand=hand, pins=dict(pins), recorded_by=None)
+    done = hand_confirm_by_pins(hand=hand, pins=dict(pins), recorded_by=None).hand
     assert done.confirmation == "confirmed"
     assert _last_event(hand).payload == {
         "by": "players",
@@ -382,8 +394,10 @@ def test_a_pins_key_reused_after_an_official_confirmation_is_a_conflict() -> Non
     hand = _pending(table, landlord=0)
     hand_confirm(hand=hand, recorded_by=_user("dir", is_staff=True), idempotency_key="k-9")
     assert _refused(
-        lambda: hand_confirm_by_pins(
-            hand=hand, pins={0: pins[0], 1: pins[1]}, recorded_by=None, idempotency_key="k-9"
+        lambda: (
+            hand_confirm_by_pins(
+                hand=hand, pins={0: pins[0], 1: pins[1]}, recorded_by=None, idempotency_key="k-9"
+            ).hand
         ),
         hand,
     )[0] == ("idempotency_conflict")
@@ -393,8 +407,8 @@ def test_a_pins_retry_answers_the_confirmed_hand_and_writes_nothing() -> None:
     table, pins = _players_table()
     hand = _pending(table, landlord=0)
     request: dict[str, Any] = {"pins": {0: pins[0], 1: pins[1]}, "recorded_by": None}
-    first = hand_confirm_by_pins(hand=hand, idempotency_key="p-1", **request)
-    again = hand_confirm_by_pins(hand=hand, idempotency_key="p-1", **request)
+    first = hand_confirm_by_pins(hand=hand, idempotency_key="p-1", **request).hand
+    again = hand_confirm_by_pins(hand=hand, idempotency_key="p-1", **request).hand
     assert (first.version, again.version, again.confirmation) == (2, 2, "confirmed")
     assert [kind for kind, _ in _events(hand)] == ["result", "confirm"]
 
@@ -403,14 +417,16 @@ def test_a_pins_confirmation_at_a_stale_version_is_refused() -> None:
     table, pins = _players_table()
     hand = _pending(table, landlord=0)
     assert _refused(
-        lambda: hand_confirm_by_pins(
-            hand=hand, pins={0: pins[0], 1: pins[1]}, recorded_by=None, expected_version=0
+        lambda: (
+            hand_confirm_by_pins(
+                hand=hand, pins={0: pins[0], 1: pins[1]}, recorded_by=None, expected_version=0
+            ).hand
         ),
         hand,
     )[0] == ("version_conflict")
     done = hand_confirm_by_pins(
         hand=hand, pins={0: pins[0], 1: pins[1]}, recorded_by=None, expected_version=1
-    )
+    ).hand
     assert done.version == 2
 
 
@@ -458,9 +474,9 @@ def _logged(table: Table) -> Hand:
     """Deal 7 played out by ``random_hand_actions(seed=1)``; its log says: landlord 0, bid 3,
     doubled by seat 1 and redoubled, no bomb, no rocket, no spring, the defenders win."""
     deal = deal_from_seed(7)
-    hand = hand_create(table=table, deal=deal.to_json())
+    hand = hand_create(table=table, deal=deal.to_json()).hand
     for action in random_hand_actions(deal, seed=1):
-        hand = hand_action_record(hand=hand, action=action)
+        hand = hand_action_record(hand=hand, action=action).hand
     return _row(hand)
 
 
@@ -533,9 +549,9 @@ def test_a_spring_the_log_did_not_have_contradicts_it() -> None:
     """Deal 3 played by ``random_hand_actions(seed=2)``: landlord 1 wins a bid of 1,
     doubled by seats 0 and 2, no spring."""
     deal = deal_from_seed(3)
-    hand = hand_create(table=factories.seated_table(), deal=deal.to_json())
+    hand = hand_create(table=factories.seated_table(), deal=deal.to_json()).hand
     for action in random_hand_actions(deal, seed=2):
-        hand = hand_action_record(hand=hand, action=action)
+        hand = hand_action_record(hand=hand, action=action).hand
     logged: dict[str, Any] = {
         "landlord": 1,
         "bid": 1,
@@ -547,7 +563,7 @@ def test_a_spring_the_log_did_not_have_contradicts_it() -> None:
         _contradiction("spring", "false", "true"),
         {"field": "spring", "log_value": False, "value": True},
     )
-    same = hand_result_correct(hand=hand, reason="as logged", **logged)
+    same = hand_result_correct(hand=hand, reason="as logged", **logged).hand
     assert "override" not in _last_event(hand).payload
     assert (same.status, *same.scores) == ("finished", -2, 4, -2)
 
@@ -563,9 +579,9 @@ def test_a_logged_hand_corrected_to_passed_out_names_passed_out() -> None:
 
 def _logged_pass_out(table: Table) -> Hand:
     deal = deal_from_seed(7)
-    hand = hand_create(table=table, deal=deal.to_json())
+    hand = hand_create(table=table, deal=deal.to_json()).hand
     for n in range(3):
-        hand = hand_action_record(hand=hand, action={"seat": (2 + n) % 3, "bid": 0})
+        hand = hand_action_record(hand=hand, action={"seat": (2 + n) % 3, "bid": 0}).hand
     return _row(hand)
 
 
@@ -577,7 +593,7 @@ def test_a_hand_logged_as_passed_out_is_corrected_only_to_passed_out() -> None:
         _contradiction("passed_out", "true", "false"),
         {"field": "passed_out", "log_value": True, "value": False},
     )
-    done = hand_result_correct(hand=hand, reason="recorded again", passed_out=True)
+    done = hand_result_correct(hand=hand, reason="recorded again", passed_out=True).hand
     assert (done.status, done.version, *done.scores) == (
         "passed_out",
         4,
@@ -599,7 +615,7 @@ def test_an_override_of_a_logged_pass_out_keeps_the_logs_pass_out() -> None:
     done = hand_result_correct(
         hand=hand, reason="they bid after all", landlord=2, bid=1, winner="landlord",
         override=True,
-    )  # fmt: skip
+    ).hand  # fmt: skip
     assert (done.status, *done.scores) == ("finished", -1, -1, 2)
     payload = _last_event(hand).payload
     assert (payload["override"], payload["log_result"]) == (
@@ -626,7 +642,7 @@ def test_an_override_keeps_the_logs_own_result_in_its_event() -> None:
     done = hand_result_correct(
         hand=hand, reason=" the log is wrong ", landlord=0, bid=3, winner="landlord",
         doubled=(False, True, False), redoubled=True, override=True, recorded_by=None,
-    )  # fmt: skip
+    ).hand  # fmt: skip
     assert (done.winner, *done.scores) == ("landlord", 15, -12, -3)
     event = _last_event(hand)
     assert (event.kind, event.device_id) == ("correction", "")
@@ -658,7 +674,7 @@ def test_a_result_only_correction_to_passed_out_stores_its_payload() -> None:
     corrector = _user("corrector")
     done = hand_result_correct(
         hand=hand, reason="nobody bid", passed_out=True, recorded_by=corrector, device_id="d-1"
-    )
+    ).hand
     assert (done.status, done.confirmation, done.counts, done.version) == (
         "passed_out",
         "pending",
@@ -688,41 +704,47 @@ def test_a_correction_key_reused_for_a_pass_out_or_another_reason_is_a_conflict(
         hand=hand, reason="r", landlord=0, bid=1, winner="landlord", idempotency_key="k"
     )
     assert _refused(
-        lambda: hand_result_correct(hand=hand, reason="r", passed_out=True, idempotency_key="k"),
+        lambda: (
+            hand_result_correct(hand=hand, reason="r", passed_out=True, idempotency_key="k").hand
+        ),
         hand,
     )[0] == ("idempotency_conflict")
     assert _refused(
-        lambda: hand_result_correct(
-            hand=hand, reason="s", landlord=0, bid=1, winner="landlord", idempotency_key="k"
+        lambda: (
+            hand_result_correct(
+                hand=hand, reason="s", landlord=0, bid=1, winner="landlord", idempotency_key="k"
+            ).hand
         ),
         hand,
     )[0] == ("idempotency_conflict")
     again = hand_result_correct(
         hand=hand, reason="r", landlord=0, bid=1, winner="landlord", idempotency_key="k"
-    )
+    ).hand
     assert again.version == 2
 
 
 def test_a_pass_out_correction_retried_with_its_key_writes_one_event() -> None:
     hand = _finished_plain()
     for _attempt in range(2):
-        done = hand_result_correct(hand=hand, reason="r", passed_out=True, idempotency_key="p")
+        done = hand_result_correct(hand=hand, reason="r", passed_out=True, idempotency_key="p").hand
         assert (done.version, done.status) == (2, "passed_out")
     assert [kind for kind, _ in _events(hand)] == ["result", "correction"]
 
 
 def _finished_plain() -> Hand:
     return hand_record_result(
-        hand=hand_create(table=factories.seated_table()), landlord=0, bid=2, winner="landlord"
-    )
+        hand=hand_create(table=factories.seated_table()).hand, landlord=0, bid=2, winner="landlord"
+    ).hand
 
 
 def test_a_live_hand_is_not_corrected_and_says_why() -> None:
     deal = deal_from_seed(7)
-    hand = hand_create(table=factories.seated_table(), deal=deal.to_json())
-    hand = hand_action_record(hand=hand, action={"seat": 2, "bid": 1})
+    hand = hand_create(table=factories.seated_table(), deal=deal.to_json()).hand
+    hand = hand_action_record(hand=hand, action={"seat": 2, "bid": 1}).hand
     assert _refused(
-        lambda: hand_result_correct(hand=hand, reason="r", landlord=2, bid=1, winner="landlord"),
+        lambda: (
+            hand_result_correct(hand=hand, reason="r", landlord=2, bid=1, winner="landlord").hand
+        ),
         hand,
     ) == (
         "hand_not_closed",
@@ -733,13 +755,17 @@ def test_a_live_hand_is_not_corrected_and_says_why() -> None:
 def test_a_correction_needs_a_reason_and_boolean_flags() -> None:
     hand = _finished_plain()
     assert _refused(
-        lambda: hand_result_correct(hand=hand, reason=" ", landlord=0, bid=1, winner="landlord"),
+        lambda: (
+            hand_result_correct(hand=hand, reason=" ", landlord=0, bid=1, winner="landlord").hand
+        ),
         hand,
     )[0] == ("reason_required")
     for flag in ("passed_out", "override"):
         assert _refused(
-            lambda flags={flag: "yes"}: hand_result_correct(
-                hand=hand, reason="r", landlord=0, bid=1, winner="landlord", **flags
+            lambda flags={flag: "yes"}: (
+                hand_result_correct(
+                    hand=hand, reason="r", landlord=0, bid=1, winner="landlord", **flags
+                ).hand
             ),
             hand,
         )[0] == ("invalid")
@@ -763,7 +789,7 @@ def test_a_correction_with_two_doubles_is_refused_naming_the_field() -> None:
 def test_a_void_stores_who_and_no_device_unless_given() -> None:
     hand = _finished_plain()
     voider = _user("voider")
-    done = hand_void(hand=hand, reason="misdeal", recorded_by=voider)
+    done = hand_void(hand=hand, reason="misdeal", recorded_by=voider).hand
     assert (done.status, done.version, done.counts) == ("voided", 2, False)
     event = _last_event(hand)
     assert (event.kind, event.payload, event.device_id, event.recorded_by_id) == (
@@ -781,7 +807,7 @@ def test_a_void_stores_who_and_no_device_unless_given() -> None:
 def test_an_irregular_hand_kept_stores_keep_and_the_reason() -> None:
     hand = _irregular(factories.seated_table())
     keeper = _user("keeper")
-    done = hand_irregular_keep(hand=hand, reason="  written in wrongly ", recorded_by=keeper)
+    done = hand_irregular_keep(hand=hand, reason="  written in wrongly ", recorded_by=keeper).hand
     assert (done.counts, done.version) == (True, hand.version + 1)
     event = _last_event(hand)
     assert (event.kind, event.payload, event.device_id, event.recorded_by_id) == (
@@ -790,7 +816,7 @@ def test_an_irregular_hand_kept_stores_keep_and_the_reason() -> None:
         "",
         keeper.pk,
     )
-    assert _refused(lambda: hand_irregular_keep(hand=hand, reason="x"), hand) == (
+    assert _refused(lambda: hand_irregular_keep(hand=hand, reason="x").hand, hand) == (
         "hand_not_irregular",
         "Only a hand whose deal check failed is kept as played.",
     )
@@ -802,12 +828,12 @@ def test_keeping_an_irregular_hand_retried_with_its_key_writes_one_event() -> No
     for _attempt in range(2):
         done = hand_irregular_keep(
             hand=hand, reason="kept", idempotency_key="keep-1", device_id="t"
-        )
+        ).hand
         assert done.version == version + 1
     assert [kind for kind, _ in _events(hand)][-2:] == ["dispute", "confirm"]
     assert _last_event(hand).device_id == "t"
     assert _refused(
-        lambda: hand_irregular_keep(hand=hand, reason="other", idempotency_key="keep-1"), hand
+        lambda: hand_irregular_keep(hand=hand, reason="other", idempotency_key="keep-1").hand, hand
     )[0] == ("idempotency_conflict")
 
 
@@ -837,13 +863,17 @@ def _registered_table(**fields: Any) -> tuple[Tournament, Table]:
 def test_a_finished_hand_has_one_row_per_seat_written_out() -> None:
     tournament, table = _registered_table()
     ids = (tournament.pk, table.round_id, table.pk)
-    hand = hand_record_result(hand=hand_create(table=table), landlord=1, bid=2, winner="defenders")
+    hand = hand_record_result(
+        hand=hand_create(table=table).hand, landlord=1, bid=2, winner="defenders"
+    ).hand
     assert _seat_rows(hand) == [
         (0, 2, False, True, 2, False, 1, None, *ids),
         (1, 3, True, False, -4, False, 1, None, *ids),
         (2, 1, False, True, 2, False, 1, None, *ids),
     ]
-    won = hand_record_result(hand=hand_create(table=table), landlord=2, bid=1, winner="landlord")
+    won = hand_record_result(
+        hand=hand_create(table=table).hand, landlord=2, bid=1, winner="landlord"
+    ).hand
     assert _seat_rows(won) == [
         (0, 2, False, False, -1, False, 2, None, *ids),
         (1, 3, False, False, -1, False, 2, None, *ids),
@@ -854,7 +884,7 @@ def test_a_finished_hand_has_one_row_per_seat_written_out() -> None:
 def test_a_passed_out_hand_has_rows_that_nobody_won() -> None:
     tournament, table = _registered_table()
     ids = (tournament.pk, table.round_id, table.pk)
-    hand = hand_record_passed_out(hand=hand_create(table=table))
+    hand = hand_record_passed_out(hand=hand_create(table=table).hand).hand
     assert _seat_rows(hand) == [
         (0, 2, False, False, 0, True, 1, None, *ids),
         (1, 3, False, False, 0, True, 1, None, *ids),
@@ -865,14 +895,16 @@ def test_a_passed_out_hand_has_rows_that_nobody_won() -> None:
 def test_a_board_hand_keeps_its_board_on_its_rows() -> None:
     tournament, table = _registered_table()
     board = builders.board(tournament, 1)
-    hand = hand_record_passed_out(hand=hand_create(table=table, board=board))
+    hand = hand_record_passed_out(hand=hand_create(table=table, board=board).hand).hand
     assert [row[7] for row in _seat_rows(hand)] == [board.pk, board.pk, board.pk]
 
 
 def test_a_correction_replaces_the_rows_and_a_void_removes_them() -> None:
     tournament, table = _registered_table()
     ids = (tournament.pk, table.round_id, table.pk)
-    hand = hand_record_result(hand=hand_create(table=table), landlord=0, bid=1, winner="landlord")
+    hand = hand_record_result(
+        hand=hand_create(table=table).hand, landlord=0, bid=1, winner="landlord"
+    ).hand
     hand_result_correct(hand=hand, reason="r", landlord=0, bid=3, winner="defenders")
     assert _seat_rows(hand) == [
         (0, 2, True, False, -6, False, 1, None, *ids),
@@ -890,7 +922,9 @@ def test_a_correction_keeps_the_row_it_does_not_change_once() -> None:
     """A double added by seat 1 changes seats 0 and 1 only: seat 2's row stays as it was."""
     tournament, table = _registered_table()
     ids = (tournament.pk, table.round_id, table.pk)
-    hand = hand_record_result(hand=hand_create(table=table), landlord=0, bid=2, winner="landlord")
+    hand = hand_record_result(
+        hand=hand_create(table=table).hand, landlord=0, bid=2, winner="landlord"
+    ).hand
     kept = HandSeatResult.objects.get(hand=hand, position=2).pk
     hand_result_correct(
         hand=hand, reason="seat 1 doubled", landlord=0, bid=2, winner="landlord",
@@ -908,10 +942,10 @@ def test_each_change_of_a_count_bumps_the_log_version_by_one() -> None:
     tournament, table = _registered_table(requires_confirmation=True)
     assert _log_version(tournament) == 0
     deal = deal_from_seed(7)
-    hand = hand_create(table=table, deal=deal.to_json())
-    hand = hand_action_record(hand=hand, action={"seat": deal.first_bidder, "bid": 1})
+    hand = hand_create(table=table, deal=deal.to_json()).hand
+    hand = hand_action_record(hand=hand, action={"seat": deal.first_bidder, "bid": 1}).hand
     assert _log_version(tournament) == 0  # mid-hand: nothing counts yet
-    plain = hand_create(table=factories.seated_table())
+    plain = hand_create(table=factories.seated_table()).hand
     hand_record_result(hand=plain, landlord=0, bid=1, winner="landlord")
     assert _log_version(tournament) == 0  # another tournament
     hand_void(hand=hand, reason="misdeal")
@@ -924,10 +958,12 @@ def test_each_change_of_a_count_bumps_the_log_version_by_one() -> None:
 
 def test_a_finished_tournaments_results_are_refused_with_results_final() -> None:
     tournament, table = _registered_table()
-    hand = hand_record_result(hand=hand_create(table=table), landlord=0, bid=1, winner="landlord")
+    hand = hand_record_result(
+        hand=hand_create(table=table).hand, landlord=0, bid=1, winner="landlord"
+    ).hand
     factories.tournament_set(tournament.pk, status="finished")
     version = _log_version(tournament)
-    assert _refused(lambda: hand_void(hand=hand, reason="late"), hand) == (
+    assert _refused(lambda: hand_void(hand=hand, reason="late").hand, hand) == (
         "results_final",
         "The final standings are published: the results are locked. A director can reopen "
         "them, with a reason.",
@@ -940,7 +976,7 @@ def test_a_counted_result_reaches_the_standings_after_the_commit(
 ) -> None:
     tournament, table = _registered_table()
     with django_capture_on_commit_callbacks(execute=True):
-        hand_record_result(hand=hand_create(table=table), landlord=0, bid=2, winner="landlord")
+        hand_record_result(hand=hand_create(table=table).hand, landlord=0, bid=2, winner="landlord")
     totals = [
         (s.entry.registration_order, s.total) for s in standings_latest(tournament=tournament)
     ]
@@ -968,7 +1004,7 @@ def _create_refused(table: Table, **fields: Any) -> tuple[str, str, dict[str, ob
 
 def test_a_second_live_hand_at_a_table_is_refused_naming_the_live_one() -> None:
     table = factories.seated_table()
-    live = hand_create(table=table)
+    live = hand_create(table=table).hand
     number = table.number
     assert _create_refused(table) == (
         "hand_in_progress",
@@ -980,14 +1016,14 @@ def test_a_second_live_hand_at_a_table_is_refused_naming_the_live_one() -> None:
 def test_a_table_that_played_its_hands_is_refused_until_a_director_adds_one() -> None:
     tournament, entries = tournament_with_entries(3, hands_per_round=1)
     table = table_of(tournament, 1, 4, entries)
-    hand_record_passed_out(hand=hand_create(table=table))
+    hand_record_passed_out(hand=hand_create(table=table).hand)
     assert _create_refused(table) == (
         "round_hands_done",
         "Table 4 has played the round's 1 hand; a director can add a hand, with a reason.",
         {"hands": 1},
     )
     table_hand_add(table=table, reason="misdeal replayed", recorded_by=_user("d", is_staff=True))
-    second = hand_record_passed_out(hand=hand_create(table=table))
+    second = hand_record_passed_out(hand=hand_create(table=table).hand).hand
     assert second.number == 2
     assert _create_refused(table) == (
         "round_hands_done",
@@ -1000,11 +1036,11 @@ def test_an_undo_of_the_closing_play_waits_for_the_next_live_hand() -> None:
     tournament, entries = tournament_with_entries(3, hands_per_round=3)
     table = table_of(tournament, 1, 5, entries)
     deal = deal_from_seed(11)
-    hand = hand_create(table=table, deal=deal.to_json())
+    hand = hand_create(table=table, deal=deal.to_json()).hand
     for action in random_hand_actions(deal, seed=11):
-        hand = hand_action_record(hand=hand, action=action)
+        hand = hand_action_record(hand=hand, action=action).hand
     hand_create(table=table)
-    assert _refused(lambda: hand_action_undo(hand=hand, reason="typo"), hand) == (
+    assert _refused(lambda: hand_action_undo(hand=hand, reason="typo").hand, hand) == (
         "hand_in_progress",
         "Table 5 is playing hand 2: finish or void it before hand 1 reopens.",
     )
@@ -1027,7 +1063,7 @@ def test_a_hand_number_or_seed_out_of_range_is_refused(
 
 
 def test_the_largest_number_and_seed_are_accepted() -> None:
-    hand = hand_create(table=factories.seated_table(), number=2**31 - 1, seed=2**53 - 1)
+    hand = hand_create(table=factories.seated_table(), number=2**31 - 1, seed=2**53 - 1).hand
     assert (_row(hand).number, _row(hand).seed) == (2**31 - 1, 2**53 - 1)
 
 
@@ -1059,8 +1095,8 @@ def test_a_hand_from_the_movement_without_a_board_is_refused() -> None:
 
 
 def test_a_stale_version_is_refused_with_both_versions() -> None:
-    hand = hand_create(table=factories.seated_table(), deal=deal_from_seed(7).to_json())
-    hand = hand_action_record(hand=hand, action={"seat": 2, "bid": 1})
+    hand = hand_create(table=factories.seated_table(), deal=deal_from_seed(7).to_json()).hand
+    hand = hand_action_record(hand=hand, action={"seat": 2, "bid": 1}).hand
     with pytest.raises(ApplicationError) as caught:
         hand_action_record(hand=hand, action={"seat": 0, "bid": 2}, expected_version=0)
     assert (caught.value.code, caught.value.message, caught.value.extra) == (
@@ -1072,33 +1108,37 @@ def test_a_stale_version_is_refused_with_both_versions() -> None:
 
 
 def test_an_action_on_a_closed_hand_is_refused_naming_its_status() -> None:
-    hand = hand_record_passed_out(hand=hand_create(table=factories.seated_table()))
-    assert _refused(lambda: hand_action_record(hand=hand, action={"seat": 0, "bid": 1}), hand) == (
+    hand = hand_record_passed_out(hand=hand_create(table=factories.seated_table()).hand).hand
+    assert _refused(
+        lambda: hand_action_record(hand=hand, action={"seat": 0, "bid": 1}).hand, hand
+    ) == (
         "hand_closed",
         "The hand is already closed (Passed out (流局)).",
     )
 
 
 def test_an_action_on_a_hand_without_deal_is_refused() -> None:
-    hand = hand_create(table=factories.seated_table())
-    assert _refused(lambda: hand_action_record(hand=hand, action={"seat": 0, "bid": 1}), hand) == (
+    hand = hand_create(table=factories.seated_table()).hand
+    assert _refused(
+        lambda: hand_action_record(hand=hand, action={"seat": 0, "bid": 1}).hand, hand
+    ) == (
         "no_deal",
         "This hand has no deal and is not in physical-cards mode: enter its result.",
     )
 
 
 def test_an_undo_without_an_action_says_so() -> None:
-    hand = hand_create(table=factories.seated_table(), deal=deal_from_seed(7).to_json())
-    assert _refused(lambda: hand_action_undo(hand=hand, reason="r"), hand) == (
+    hand = hand_create(table=factories.seated_table(), deal=deal_from_seed(7).to_json()).hand
+    assert _refused(lambda: hand_action_undo(hand=hand, reason="r").hand, hand) == (
         "nothing_to_undo",
         "The hand has no action to undo.",
     )
 
 
 def test_an_undo_is_stored_with_what_it_undid_and_no_device() -> None:
-    hand = hand_create(table=factories.seated_table(), deal=deal_from_seed(7).to_json())
-    hand = hand_action_record(hand=hand, action={"seat": 2, "bid": 1})
-    undone = hand_action_undo(hand=hand, reason="wrong seat")
+    hand = hand_create(table=factories.seated_table(), deal=deal_from_seed(7).to_json()).hand
+    hand = hand_action_record(hand=hand, action={"seat": 2, "bid": 1}).hand
+    undone = hand_action_undo(hand=hand, reason="wrong seat").hand
     assert (undone.version, undone.status) == (2, "bidding")
     event = _last_event(hand)
     assert (event.kind, event.payload, event.actor_seat, event.device_id) == (
@@ -1111,16 +1151,16 @@ def test_an_undo_is_stored_with_what_it_undid_and_no_device() -> None:
 
 def test_an_announcement_is_stored_with_no_device_unless_given() -> None:
     deal = deal_from_seed(7)
-    hand = hand_create(table=factories.seated_table(), deal=deal.to_json())
+    hand = hand_create(table=factories.seated_table(), deal=deal.to_json()).hand
     recorded: list[HandEvent] = []
     for action in random_hand_actions(deal, seed=4):
-        hand = hand_action_record(hand=hand, action=action)
+        hand = hand_action_record(hand=hand, action=action).hand
         if hand.status != "playing":
             continue
         for seat in (0, 1, 2):
             try:
                 device: dict[str, Any] = {"device_id": "p"} if recorded else {}
-                hand = hand_announcement_record(hand=hand, seat=seat, **device)
+                hand = hand_announcement_record(hand=hand, seat=seat, **device).hand
             except ApplicationError as exc:
                 assert (exc.code, exc.message) == (
                     "no_announcement_due",
@@ -1139,20 +1179,20 @@ def _seat_label(seat: int) -> str:
 
 def test_a_deal_written_in_while_the_hand_is_live_is_refused_with_its_message() -> None:
     deal = deal_from_seed(7)
-    hand = hand_create(table=factories.seated_table(), physical_cards=True, first_bidder=2)
-    hand = hand_action_record(hand=hand, action={"seat": 2, "bid": 1})
-    assert _refused(lambda: hand_deal_record(hand=hand, deal=deal.to_json()), hand) == (
+    hand = hand_create(table=factories.seated_table(), physical_cards=True, first_bidder=2).hand
+    hand = hand_action_record(hand=hand, action={"seat": 2, "bid": 1}).hand
+    assert _refused(lambda: hand_deal_record(hand=hand, deal=deal.to_json()).hand, hand) == (
         "hand_live",
         "The deal of a physical-cards hand is written in once the hand has ended.",
     )
 
 
 def test_a_result_event_stores_the_whole_result_and_its_scores() -> None:
-    hand = hand_create(table=factories.seated_table(requires_confirmation=True))
+    hand = hand_create(table=factories.seated_table(requires_confirmation=True)).hand
     done = hand_record_result(
         hand=hand, landlord=2, bid=3, winner="landlord", doubled=(True, False, False),
         redoubled=True, bombs=1, rockets=1, spring=True,
-    )  # fmt: skip
+    ).hand  # fmt: skip
     event = _last_event(hand)
     assert (event.kind, event.device_id, event.recorded_by_id) == ("result", "", None)
     assert event.payload == {
@@ -1175,8 +1215,8 @@ def test_a_result_event_stores_the_whole_result_and_its_scores() -> None:
 
 def test_a_result_entered_with_defaults_has_no_rocket_bomb_or_spring() -> None:
     hand = hand_record_result(
-        hand=hand_create(table=factories.seated_table()), landlord=1, bid=1, winner="landlord"
-    )
+        hand=hand_create(table=factories.seated_table()).hand, landlord=1, bid=1, winner="landlord"
+    ).hand
     assert _last_event(hand).payload["result"] == {
         "landlord": 1, "bid": 1, "doubled": [False, False, False], "redoubled": False,
         "bombs": 0, "rockets": 0, "spring": False, "anti_spring": False, "winner": "landlord",
@@ -1185,12 +1225,12 @@ def test_a_result_entered_with_defaults_has_no_rocket_bomb_or_spring() -> None:
 
 
 def test_a_pass_out_event_closes_the_hand() -> None:
-    hand = hand_record_passed_out(hand=hand_create(table=factories.seated_table()))
+    hand = hand_record_passed_out(hand=hand_create(table=factories.seated_table()).hand).hand
     assert _events(hand) == [("pass_out", {"closes": True, "needs_confirmation": False})]
 
 
 def test_the_preview_answers_what_would_be_recorded_and_writes_nothing() -> None:
-    hand = hand_create(table=factories.seated_table(requires_confirmation=True))
+    hand = hand_create(table=factories.seated_table(requires_confirmation=True)).hand
     preview = hand_result_preview(hand=hand, landlord=0, bid=2, winner="defenders")
     assert preview["scores"] == [-4, 2, 2]
     assert preview["needs_confirmation"] is True
@@ -1199,14 +1239,16 @@ def test_the_preview_answers_what_would_be_recorded_and_writes_nothing() -> None
 
 
 def test_a_result_for_a_logged_hand_is_refused_with_its_message() -> None:
-    hand = hand_create(table=factories.seated_table(), deal=deal_from_seed(7).to_json())
-    hand = hand_action_record(hand=hand, action={"seat": 2, "bid": 1})
+    hand = hand_create(table=factories.seated_table(), deal=deal_from_seed(7).to_json()).hand
+    hand = hand_action_record(hand=hand, action={"seat": 2, "bid": 1}).hand
     expected = (
         "hand_logged_live",
         "This hand's actions are being logged; its result comes from the log.",
     )
     assert (
-        _refused(lambda: hand_record_result(hand=hand, landlord=2, bid=1, winner="landlord"), hand)
+        _refused(
+            lambda: hand_record_result(hand=hand, landlord=2, bid=1, winner="landlord").hand, hand
+        )
         == expected
     )
-    assert _refused(lambda: hand_record_passed_out(hand=hand), hand) == expected
+    assert _refused(lambda: hand_record_passed_out(hand=hand).hand, hand) == expected

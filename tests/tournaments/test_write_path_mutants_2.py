@@ -12,7 +12,7 @@ import dataclasses
 from typing import Any
 
 import pytest
-from django.db import connection
+from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
 from referee.rules.actions import action_from_json
@@ -26,7 +26,7 @@ from tests.play import random_hand_actions
 from tournaments.common.errors import ApplicationError
 from tournaments.hands.corrections import hand_result_correct
 from tournaments.hands.replay import hand_replay, hand_replay_stored, hand_state_new, rules_error
-from tournaments.hands.selectors import hand_detail
+from tournaments.hands.selectors import hand_detail, hand_write_detail
 from tournaments.hands.write import (
     hand_action_record,
     hand_create,
@@ -34,13 +34,14 @@ from tournaments.hands.write import (
     hand_record_result,
 )
 from tournaments.hands.writing import (
-    HandWritten,
+    HandWrite,
+    LockedHand,
     NewEvent,
     hand_event_append,
     hand_retry_check,
     hand_row_lock,
+    hand_row_lock_keyed,
     hand_write,
-    hand_written,
 )
 from tournaments.models import Hand, HandEvent
 
@@ -55,7 +56,7 @@ def _row(hand: Hand) -> Hand:
 
 
 def _dealt() -> Hand:
-    return hand_create(table=factories.seated_table(), deal=deal_from_seed(SEED).to_json())
+    return hand_create(table=factories.seated_table(), deal=deal_from_seed(SEED).to_json()).hand
 
 
 def _events(hand: Hand) -> list[tuple[int, str, dict[str, Any], int | None, str, str | None]]:
@@ -123,68 +124,71 @@ def test_a_negative_expected_version_is_refused_naming_the_field() -> None:
 
 def test_the_write_answers_the_event_under_its_key_and_none_without_a_key() -> None:
     hand = _dealt()
-    keyed = hand_action_record(
+    written = hand_action_record(
         hand=hand, action={"seat": 2, "bid": 1}, idempotency_key="k1", device_id="d"
     )
-    answer = hand_detail(hand=keyed, show_cards=False, log=False, written_key="k1")
+    answer = hand_write_detail(written=written, show_cards=False)
     assert (answer["version"], answer["status"], answer["turn"]) == (1, "bidding", 0)
     assert (answer["event"]["seq"], answer["event"]["kind"], answer["event"]["payload"]) == (
         1,
         "bid",
         {"action": {"seat": 2, "bid": 1}},
     )
-    written = hand_written(keyed)
-    assert written is not None and written.event is not None
-    assert (written.version, written.event.seq, written.event.idempotency_key) == (1, 1, "k1")
+    assert "events" not in answer
+    assert written.event is not None
+    assert (written.hand.version, written.event.seq, written.event.idempotency_key) == (1, 1, "k1")
     assert written.replay is not None and written.replay.summary["status"] == "bidding"
 
-    unkeyed = hand_action_record(hand=keyed, action={"seat": 0, "bid": 2})
-    written = hand_written(unkeyed)
-    assert written is not None
-    assert (written.version, written.event) == (2, None)
-    answer = hand_detail(hand=unkeyed, show_cards=False, log=False, written_key=None)
+    unkeyed = hand_action_record(hand=written.hand, action={"seat": 0, "bid": 2})
+    assert (unkeyed.hand.version, unkeyed.event) == (2, None)
+    answer = hand_write_detail(written=unkeyed, show_cards=False)
     assert (answer["version"], answer["event"]) == (2, None)
 
 
 def test_a_retry_answers_the_event_recorded_with_its_key() -> None:
     hand = _dealt()
-    first = hand_action_record(hand=hand, action={"seat": 2, "bid": 1}, idempotency_key="k1")
+    first = hand_action_record(hand=hand, action={"seat": 2, "bid": 1}, idempotency_key="k1").hand
     again = hand_action_record(hand=first, action={"seat": 2, "bid": 1}, idempotency_key="k1")
-    written = hand_written(again)
-    assert written is not None and written.event is not None
-    assert (written.version, written.event.seq, written.replay) == (1, 1, None)
+    assert again.event is not None
+    assert (again.hand.version, again.event.seq, again.replay) == (1, 1, None)
     assert _row(hand).version == 1
+    answer = hand_write_detail(written=again, show_cards=False)
+    assert (answer["version"], answer["event"]["seq"]) == (1, 1)
 
 
-def test_a_write_answer_of_an_older_version_is_not_reused() -> None:
-    """The hand object a write returned, read again after another write: its answer is
-    the row's, not the older write's."""
+def test_the_write_hangs_nothing_on_the_hand_it_returns() -> None:
+    """What a write wrote is its return value, not an attribute of the model instance."""
+    written = hand_action_record(hand=_dealt(), action={"seat": 2, "bid": 1}, idempotency_key="k")
+    assert not hasattr(written.hand, "written")
+
+
+def test_a_write_of_nothing_answers_the_row_as_it_is() -> None:
+    """A decision to append nothing (a wrong PIN's count): no event, the row's state."""
     hand = _dealt()
-    first = hand_action_record(hand=hand, action={"seat": 2, "bid": 1}, idempotency_key="k1")
-    hand_action_record(hand=_row(hand), action={"seat": 0, "bid": 3}, idempotency_key="k2")
-    first.refresh_from_db()
-    assert hand_written(first) is None
-    answer = hand_detail(hand=first, show_cards=False, log=False, written_key="k2")
-    assert (answer["version"], answer["status"], answer["event"]["seq"]) == (2, "doubling", 2)
-
-
-def test_a_hand_never_written_has_no_write_answer() -> None:
-    assert hand_written(_row(_dealt())) is None
+    written = hand_write(
+        hand=hand,
+        idempotency_key="k",
+        expected_version=None,
+        same_request=lambda event: True,
+        decide=lambda locked, replay: [],
+    )
+    assert (written.event, written.replay, written.hand.version) == (None, None, 0)
+    assert hand_write_detail(written=written, show_cards=False)["version"] == 0
 
 
 def test_a_deal_that_breaks_the_log_answers_the_deal_under_the_key() -> None:
     """Two events (the deal, then its dispute): the key and the answer are the deal's."""
     deal = deal_from_seed(SEED)
-    hand = hand_create(table=factories.seated_table(), physical_cards=True, first_bidder=2)
+    hand = hand_create(table=factories.seated_table(), physical_cards=True, first_bidder=2).hand
     actions = random_hand_actions(deal, seed=5)
     for action in actions:
-        hand = hand_action_record(hand=hand, action=action)
+        hand = hand_action_record(hand=hand, action=action).hand
     other = deal_from_seed(8, first_bidder=2)
     written = hand_deal_record(hand=hand, deal=other.to_json(), idempotency_key="deal")
     n = len(actions)
     kinds = [(seq, kind, key) for seq, kind, _, _, _, key in _events(hand)]
     assert kinds[n:] == [(n + 1, "deal", "deal"), (n + 2, "dispute", None)]
-    answer = hand_detail(hand=written, show_cards=False, log=False, written_key="deal")
+    answer = hand_write_detail(written=written, show_cards=False)
     assert (answer["event"]["seq"], answer["event"]["kind"]) == (n + 1, "deal")
     assert answer["version"] == n + 2
 
@@ -253,7 +257,7 @@ def test_two_events_after_a_rewritten_state_are_replayed_into_the_row() -> None:
     earlier actions: the row holds the log (three passes: passed out), not that state."""
     hand = _dealt()
     for action in ({"seat": 2, "bid": 0}, {"seat": 0, "bid": 0}):
-        hand = hand_action_record(hand=hand, action=action)
+        hand = hand_action_record(hand=hand, action=action).hand
 
     def decide(locked: Hand, replay: Any) -> list[NewEvent]:
         replay.state.pop()
@@ -270,7 +274,7 @@ def test_two_events_after_a_rewritten_state_are_replayed_into_the_row() -> None:
 
 
 def test_an_action_appended_to_a_hand_without_deal_leaves_it_without_state() -> None:
-    hand = hand_create(table=factories.seated_table())
+    hand = hand_create(table=factories.seated_table()).hand
     _write(hand, lambda locked, replay: NewEvent("bid", {"action": {"seat": 0, "bid": 1}}, 0))
     assert _summary(hand) == (1, "bidding", None, None, 1)
 
@@ -286,12 +290,33 @@ def test_an_event_appended_without_seq_takes_the_next_number() -> None:
 
 def test_the_skeletons_value_objects_are_frozen_with_their_defaults() -> None:
     event = NewEvent("note", {})
-    written = HandWritten(version=3, event=None)
-    assert (event.actor_seat, written.replay) == (None, None)
+    hand = _dealt()
+    written = HandWrite(hand=hand)
+    locked = LockedHand(hand=hand, key_seen=True)
+    assert (event.actor_seat, written.event, written.replay) == (None, None, None)
+    assert locked.key_event_id is None
     with pytest.raises(dataclasses.FrozenInstanceError):
         event.kind = "bid"  # type: ignore[misc]
     with pytest.raises(dataclasses.FrozenInstanceError):
-        written.version = 4  # type: ignore[misc]
+        written.event = None  # type: ignore[misc]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        locked.key_seen = False  # type: ignore[misc]
+
+
+def test_the_keyed_lock_says_what_its_statement_saw_of_the_key() -> None:
+    """A lock that did not wait: the key's event as its statement read it (None: none),
+    so the retry check reads nothing again."""
+    _keyed_elsewhere()
+    hand = hand_action_record(hand=_dealt(), action={"seat": 2, "bid": 1}, idempotency_key="k").hand
+    keyed = HandEvent.objects.get(hand=hand, idempotency_key="k")
+    with transaction.atomic():
+        found = hand_row_lock_keyed(hand=hand, idempotency_key="k")
+        unused = hand_row_lock_keyed(hand=hand, idempotency_key="other")
+        unkeyed = hand_row_lock_keyed(hand=hand, idempotency_key=None)
+    assert (found.hand.pk, found.hand.version) == (hand.pk, 1)
+    assert (found.key_seen, found.key_event_id) == (True, keyed.pk)
+    assert (unused.key_seen, unused.key_event_id) == (True, None)
+    assert (unkeyed.key_seen, unkeyed.key_event_id) == (True, None)
 
 
 def _statements(queries: CaptureQueriesContext) -> list[str]:
@@ -303,19 +328,23 @@ def _statements(queries: CaptureQueriesContext) -> list[str]:
 def _board_hand() -> Hand:
     table = factories.seated_table()
     board = factories.BoardFactory(tournament=table.round.tournament, seed=SEED)
-    return hand_create(table=table, board=board)
+    return hand_create(table=table, board=board).hand
 
 
 def test_a_keyed_write_is_the_lock_the_insert_and_the_update() -> None:
     """No read of the key's event apart from the lock's, and no read of the board the
     caller's hand holds."""
-    hand = hand_action_record(hand=_board_hand(), action={"seat": 2, "bid": 1})
+    hand = hand_action_record(hand=_board_hand(), action={"seat": 2, "bid": 1}).hand
     with CaptureQueriesContext(connection) as queries:
-        written = hand_action_record(hand=hand, action={"seat": 0, "bid": 2}, idempotency_key="k")
+        written = hand_action_record(
+            hand=hand, action={"seat": 0, "bid": 2}, idempotency_key="k"
+        ).hand
     assert _statements(queries) == ['SELECT h."id",', "INSERT INTO", 'UPDATE "tournaments_hand"']
     assert written.board is hand.board
     with CaptureQueriesContext(connection) as queries:
-        again = hand_action_record(hand=written, action={"seat": 0, "bid": 2}, idempotency_key="k")
+        again = hand_action_record(
+            hand=written, action={"seat": 0, "bid": 2}, idempotency_key="k"
+        ).hand
     assert _statements(queries) == ['SELECT h."id",', 'SELECT "tournaments_handevent"."id",']
     assert (again.version, again.board is hand.board) == (2, True)
 
@@ -332,12 +361,12 @@ def _keyed_elsewhere() -> None:
     """Events of another hand first, so that the keyed event's id is not 1 or 2."""
     other = _dealt()
     for action in ({"seat": 2, "bid": 1}, {"seat": 0, "bid": 2}):
-        other = hand_action_record(hand=other, action=action)
+        other = hand_action_record(hand=other, action=action).hand
 
 
 def test_the_retry_check_reads_the_keys_event_itself_by_default() -> None:
     _keyed_elsewhere()
-    hand = hand_action_record(hand=_dealt(), action={"seat": 2, "bid": 1}, idempotency_key="k")
+    hand = hand_action_record(hand=_dealt(), action={"seat": 2, "bid": 1}, idempotency_key="k").hand
     keyed = HandEvent.objects.get(hand=hand, idempotency_key="k")
     assert keyed.pk not in (1, 2)
     found = hand_retry_check(
@@ -357,7 +386,7 @@ def test_the_retry_check_reads_the_keys_event_itself_by_default() -> None:
 
 
 def test_a_key_reused_for_another_action_is_refused_with_its_message() -> None:
-    hand = hand_action_record(hand=_dealt(), action={"seat": 2, "bid": 1}, idempotency_key="k")
+    hand = hand_action_record(hand=_dealt(), action={"seat": 2, "bid": 1}, idempotency_key="k").hand
     with pytest.raises(ApplicationError) as caught:
         hand_action_record(hand=hand, action={"seat": 0, "bid": 2}, idempotency_key="k")
     assert (caught.value.code, caught.value.message) == (
@@ -416,9 +445,9 @@ def _logged() -> Hand:
     """Deal 7 played out by ``random_hand_actions(seed=1)``: landlord 0, bid 3, doubled by
     seat 1 and redoubled, no bomb, no rocket, no spring, the defenders win."""
     deal = deal_from_seed(SEED)
-    hand = hand_create(table=factories.seated_table(), deal=deal.to_json())
+    hand = hand_create(table=factories.seated_table(), deal=deal.to_json()).hand
     for action in random_hand_actions(deal, seed=1):
-        hand = hand_action_record(hand=hand, action=action)
+        hand = hand_action_record(hand=hand, action=action).hand
     return _row(hand)
 
 
@@ -431,7 +460,7 @@ def test_an_override_shows_the_fields_it_changes_beside_the_logs() -> None:
     done = hand_result_correct(
         hand=hand, reason="the log is wrong", landlord=0, bid=3, winner="landlord",
         doubled=(False, True, False), redoubled=True, override=True,
-    )  # fmt: skip
+    ).hand  # fmt: skip
     assert _override_shown(done) == {
         "seq": done.version,
         "reason": "the log is wrong",
@@ -441,13 +470,13 @@ def test_an_override_shows_the_fields_it_changes_beside_the_logs() -> None:
 
 def test_an_override_of_a_logged_pass_out_shows_each_field_it_sets() -> None:
     deal = deal_from_seed(SEED)
-    hand = hand_create(table=factories.seated_table(), deal=deal.to_json())
+    hand = hand_create(table=factories.seated_table(), deal=deal.to_json()).hand
     for action in ({"seat": 2, "bid": 0}, {"seat": 0, "bid": 0}, {"seat": 1, "bid": 0}):
-        hand = hand_action_record(hand=hand, action=action)
+        hand = hand_action_record(hand=hand, action=action).hand
     done = hand_result_correct(
         hand=hand, reason="they bid after all", landlord=2, bid=1, winner="landlord",
         override=True,
-    )  # fmt: skip
+    ).hand  # fmt: skip
     assert _override_shown(done)["changes"] == [
         {"field": "passed_out", "log": True, "override": False},
         {"field": "landlord", "log": None, "override": 2},
@@ -458,7 +487,7 @@ def test_an_override_of_a_logged_pass_out_shows_each_field_it_sets() -> None:
 
 def test_an_override_to_passed_out_shows_the_landlord_it_removes() -> None:
     hand = _logged()
-    done = hand_result_correct(hand=hand, reason="a misdeal", passed_out=True, override=True)
+    done = hand_result_correct(hand=hand, reason="a misdeal", passed_out=True, override=True).hand
     assert (done.status, *done.scores) == ("passed_out", 0, 0, 0)
     assert _override_shown(done)["changes"] == [
         {"field": "passed_out", "log": False, "override": True},
@@ -475,14 +504,14 @@ def test_a_new_rules_state_is_the_hands_deal_or_its_physical_cards_or_none() -> 
     assert isinstance(dealt, HandState)
     assert (dealt.deal.to_json(), len(dealt.actions)) == (deal_from_seed(SEED).to_json(), 0)
     physical = hand_state_new(
-        hand=hand_create(table=factories.seated_table(), physical_cards=True, first_bidder=1)
+        hand=hand_create(table=factories.seated_table(), physical_cards=True, first_bidder=1).hand
     )
     assert isinstance(physical, PhysicalHandState)
     assert [a.to_json() for a in physical.legal_actions()][:2] == [
         {"seat": 1, "bid": 0},
         {"seat": 1, "bid": 1},
     ]
-    assert hand_state_new(hand=hand_create(table=factories.seated_table())) is None
+    assert hand_state_new(hand=hand_create(table=factories.seated_table()).hand) is None
 
 
 def test_a_log_that_breaks_the_rules_does_not_replay_and_says_which_hand() -> None:
@@ -498,7 +527,7 @@ def test_a_log_that_breaks_the_rules_does_not_replay_and_says_which_hand() -> No
 def test_a_physical_log_that_breaks_the_rules_does_not_replay_when_checked() -> None:
     """Written (as accepted) by a ``decide`` of its own, the out-of-turn bid of a
     physical-cards hand is refused when its log is read again, checked."""
-    hand = hand_create(table=factories.seated_table(), physical_cards=True, first_bidder=2)
+    hand = hand_create(table=factories.seated_table(), physical_cards=True, first_bidder=2).hand
     _write(hand, lambda locked, replay: NewEvent("bid", {"action": {"seat": 0, "bid": 1}}, 0))
     assert _summary(hand) == (1, "bidding", None, None, 1)
     with pytest.raises(RuntimeError) as caught:
@@ -524,12 +553,12 @@ def test_a_result_keeps_the_profile_hash_it_was_scored_with(
 ) -> None:
     """A result event's own profile hash is the row's (a result scored before a profile
     changed keeps it); one without a hash takes the profile's."""
-    kept = hand_create(table=factories.seated_table())
+    kept = hand_create(table=factories.seated_table()).hand
     _write(kept, lambda locked, replay: NewEvent("result", {**payload, "rule_profile_hash": "0ld"}))
     row = _row(kept)
     assert (row.status, *row.scores) == (status, *scores)
     assert row.rule_profile_hash == "0ld"
-    plain = hand_create(table=factories.seated_table())
+    plain = hand_create(table=factories.seated_table()).hand
     _write(plain, lambda locked, replay: NewEvent("result", payload))
     assert _row(plain).rule_profile_hash == get_profile("comp2016").content_hash
 
@@ -547,7 +576,7 @@ def _columns(hand: Hand) -> tuple[Any, ...]:
 
 
 def test_a_hand_without_deal_or_result_holds_an_empty_summary() -> None:
-    hand = hand_create(table=factories.seated_table())
+    hand = hand_create(table=factories.seated_table()).hand
     _write(hand, lambda locked, replay: NewEvent("note", {"text": "a note"}))
     assert _columns(hand) == (
         "bidding", None, None, "", 3, [False, False, False],
@@ -558,9 +587,9 @@ def test_a_hand_without_deal_or_result_holds_an_empty_summary() -> None:
 
 def test_a_result_entered_is_stored_column_by_column() -> None:
     hand = hand_record_result(
-        hand=hand_create(table=factories.seated_table()), landlord=2, bid=3, winner="landlord",
+        hand=hand_create(table=factories.seated_table()).hand, landlord=2, bid=3, winner="landlord",
         doubled=(True, False, False), redoubled=True, bombs=1, rockets=1, spring=True,
-    )  # fmt: skip
+    ).hand  # fmt: skip
     assert _columns(hand) == (
         "finished", 2, 3, "landlord", 3, [True, False, False],
         True, 1, 1, True, False, [-96, -24, 120],
@@ -575,13 +604,13 @@ def test_a_logged_double_is_stored_on_the_doubling_seats_column() -> None:
         {"seat": 0, "double": True},
         {"seat": 1, "double": False},
     ):
-        hand = hand_action_record(hand=hand, action=action)
+        hand = hand_action_record(hand=hand, action=action).hand
     columns = _columns(hand)
     assert columns[1:7] == (2, 3, "", 3, [True, False, False], False)
 
 
 def test_a_replay_from_the_rows_snapshot_keeps_frozen_actions() -> None:
-    hand = hand_action_record(hand=_dealt(), action={"seat": 2, "bid": 1})
+    hand = hand_action_record(hand=_dealt(), action={"seat": 2, "bid": 1}).hand
     replay = hand_replay_stored(hand=_row(hand))
     assert [(a.seq, a.kind, a.actor_seat, a.payload) for a in replay.actions] == [
         (1, "bid", 2, {"action": {"seat": 2, "bid": 1}})
@@ -594,10 +623,10 @@ def test_a_confirm_without_keep_leaves_an_irregular_hand_irregular() -> None:
     """Only a director's keep (with a reason) makes an irregular hand count again: a plain
     confirm appended to its log leaves it disputed and held back."""
     deal = deal_from_seed(SEED)
-    hand = hand_create(table=factories.seated_table(), physical_cards=True, first_bidder=2)
+    hand = hand_create(table=factories.seated_table(), physical_cards=True, first_bidder=2).hand
     for action in random_hand_actions(deal, seed=5):
-        hand = hand_action_record(hand=hand, action=action)
-    hand = hand_deal_record(hand=hand, deal=deal_from_seed(8, first_bidder=2).to_json())
+        hand = hand_action_record(hand=hand, action=action).hand
+    hand = hand_deal_record(hand=hand, deal=deal_from_seed(8, first_bidder=2).to_json()).hand
     _write(hand, lambda locked, replay: NewEvent("confirm", {}))
     row = _row(hand)
     assert (row.confirmation, row.counts) == ("disputed", False)

@@ -31,7 +31,6 @@ from tournaments.hands.write import (
     hand_record_result,
     result_entry,
 )
-from tournaments.hands.writing import hand_written
 from tournaments.models import Board, Hand, HandEvent, RoundBoard, Table
 from tournaments.seating.services import seat_remove
 
@@ -99,7 +98,7 @@ def test_a_board_with_a_wild_rank_is_refused_at_a_table_without_wild_cards() -> 
 def test_a_board_dealt_for_the_tables_rules_starts_its_hand() -> None:
     table = factories.seated_table()
     board = factories.BoardFactory(tournament=table.round.tournament, number=1)
-    hand = hand_create(table=table, board=board)
+    hand = hand_create(table=table, board=board).hand
     assert (_row(hand).board_id, _row(hand).status) == (board.pk, "bidding")
 
 
@@ -107,19 +106,19 @@ def test_a_board_dealt_for_the_tables_rules_starts_its_hand() -> None:
 def test_a_physical_cards_hand_with_no_rotation_and_no_board_is_bid_first_by_seat_0() -> None:
     table = factories.seated_table()
     assert table.first_bidder is None
-    hand = hand_create(table=table, physical_cards=True)
+    hand = hand_create(table=table, physical_cards=True).hand
     assert (_row(hand).first_bidder, _row(hand).physical_cards, _row(hand).deal) == (0, True, None)
-    assert _refused(lambda: hand_action_record(hand=hand, action={"seat": 1, "bid": 1}), hand)[
+    assert _refused(lambda: hand_action_record(hand=hand, action={"seat": 1, "bid": 1}).hand, hand)[
         0
     ] == ("out_of_turn")
-    assert hand_action_record(hand=hand, action={"seat": 0, "bid": 1}).version == 1
+    assert hand_action_record(hand=hand, action={"seat": 0, "bid": 1}).hand.version == 1
 
 
 def test_a_physical_cards_hand_follows_the_tables_rotation() -> None:
     table = factories.seated_table()
     Table.objects.filter(pk=table.pk).update(first_bidder=1)
     table.refresh_from_db()
-    first = hand_create(table=table, physical_cards=True)
+    first = hand_create(table=table, physical_cards=True).hand
     assert _row(first).first_bidder == 1  # hand 1: the table's seat
 
 
@@ -127,7 +126,7 @@ def test_a_hand_without_physical_cards_keeps_no_first_bidder_of_its_own() -> Non
     table = factories.seated_table()
     Table.objects.filter(pk=table.pk).update(first_bidder=2)
     table.refresh_from_db()
-    hand = hand_create(table=table)  # result-only entry
+    hand = hand_create(table=table).hand  # result-only entry
     assert (_row(hand).first_bidder, _row(hand).physical_cards) == (None, False)
 
 
@@ -135,9 +134,9 @@ def test_a_hand_without_physical_cards_keeps_no_first_bidder_of_its_own() -> Non
 def _announcement_due() -> tuple[Hand, int]:
     """A dealt hand played until a seat owes its 报牌 (deal 7, play seed 4), and the seat."""
     deal = deal_from_seed(7)
-    hand = hand_create(table=factories.seated_table(), deal=deal.to_json())
+    hand = hand_create(table=factories.seated_table(), deal=deal.to_json()).hand
     for action in random_hand_actions(deal, seed=4):
-        hand = hand_action_record(hand=hand, action=action)
+        hand = hand_action_record(hand=hand, action=action).hand
         state = hand_replay_stored(hand=_row(hand))
         if state.announcements_due:
             return _row(hand), state.announcements_due[0].seat
@@ -146,17 +145,15 @@ def _announcement_due() -> tuple[Hand, int]:
 
 def test_a_retried_announcement_answers_the_original_and_writes_nothing() -> None:
     hand, seat = _announcement_due()
-    first = hand_announcement_record(hand=hand, seat=seat, idempotency_key="bao")
-    original = hand_written(first)
-    assert original is not None and original.event is not None
+    original = hand_announcement_record(hand=hand, seat=seat, idempotency_key="bao")
+    assert original.event is not None
     events = _events(hand)
     assert events[-1][0] == "announce" and events[-1][2] == "bao"
 
-    again = hand_announcement_record(hand=_row(hand), seat=seat, idempotency_key="bao")
-    retried = hand_written(again)
-    assert retried is not None and retried.event is not None
+    retried = hand_announcement_record(hand=_row(hand), seat=seat, idempotency_key="bao")
+    assert retried.event is not None
     assert retried.event.pk == original.event.pk
-    assert (_events(hand), _row(hand).version) == (events, first.version)
+    assert (_events(hand), _row(hand).version) == (events, original.hand.version)
 
 
 @pytest.mark.parametrize("other", ["seat", "made"])
@@ -164,10 +161,11 @@ def test_an_announcement_key_reused_for_another_seat_or_a_missing_one_is_a_confl
     other: str,
 ) -> None:
     hand, seat = _announcement_due()
-    hand = hand_announcement_record(hand=hand, seat=seat, idempotency_key="bao")
+    hand = hand_announcement_record(hand=hand, seat=seat, idempotency_key="bao").hand
     changed = {"seat": (seat + 1) % 3} if other == "seat" else {"seat": seat, "made": False}
     assert _refused(
-        lambda: hand_announcement_record(hand=_row(hand), idempotency_key="bao", **changed), hand
+        lambda: hand_announcement_record(hand=_row(hand), idempotency_key="bao", **changed).hand,
+        hand,
     ) == (
         "idempotency_conflict",
         "This idempotency key was already used for a different request.",
@@ -178,11 +176,11 @@ def test_an_announcement_key_reused_for_another_seat_or_a_missing_one_is_a_confl
 # ------------------------------------------------------------------ not_physical_cards
 def test_a_deal_written_into_a_dealt_hand_is_refused_naming_physical_cards() -> None:
     deal = deal_from_seed(7)
-    hand = hand_create(table=factories.seated_table(), deal=deal.to_json())
+    hand = hand_create(table=factories.seated_table(), deal=deal.to_json()).hand
     for action in random_hand_actions(deal, seed=4):
-        hand = hand_action_record(hand=hand, action=action)
+        hand = hand_action_record(hand=hand, action=action).hand
     assert _row(hand).status == "finished"
-    assert _refused(lambda: hand_deal_record(hand=_row(hand), deal=deal.to_json()), hand) == (
+    assert _refused(lambda: hand_deal_record(hand=_row(hand), deal=deal.to_json()).hand, hand) == (
         "not_physical_cards",
         "Only a physical-cards hand has its deal written in.",
         {},
@@ -190,11 +188,11 @@ def test_a_deal_written_into_a_dealt_hand_is_refused_naming_physical_cards() -> 
 
 
 def test_a_deal_written_into_a_result_only_hand_is_refused_naming_physical_cards() -> None:
-    hand = hand_record_passed_out(hand=hand_create(table=factories.seated_table()))
+    hand = hand_record_passed_out(hand=hand_create(table=factories.seated_table()).hand).hand
     deal = deal_from_seed(7)
-    assert _refused(lambda: hand_deal_record(hand=_row(hand), deal=deal.to_json()), hand)[0] == (
-        "not_physical_cards"
-    )
+    assert _refused(lambda: hand_deal_record(hand=_row(hand), deal=deal.to_json()).hand, hand)[
+        0
+    ] == ("not_physical_cards")
 
 
 # ------------------------------------------------------------------ pass-out transaction
@@ -208,14 +206,14 @@ def test_a_pass_out_that_fails_after_its_append_leaves_nothing(
     def broken(*, hand: Hand, replay: Any = None) -> Hand:
         raise RuntimeError("the connection dropped after the append")
 
-    hand = hand_create(table=factories.seated_table())
+    hand = hand_create(table=factories.seated_table()).hand
     monkeypatch.setattr(hand_writing, "hand_commit", broken)  # every write commits there
     with pytest.raises(RuntimeError):
         hand_record_passed_out(hand=hand, idempotency_key="flop")
     assert _events(hand) == []
     assert (_row(hand).version, _row(hand).status) == (0, "bidding")
     monkeypatch.undo()
-    done = hand_record_passed_out(hand=_row(hand), idempotency_key="flop")
+    done = hand_record_passed_out(hand=_row(hand), idempotency_key="flop").hand
     assert (done.status, done.version, _events(hand)[0][2]) == ("passed_out", 1, "flop")
 
 
@@ -224,15 +222,15 @@ def test_a_pass_out_that_fails_after_its_append_leaves_nothing(
 # exercise it)
 def _played_out(table: Table) -> Hand:
     deal = deal_from_seed(7)
-    hand = hand_create(table=table, deal=deal.to_json())
+    hand = hand_create(table=table, deal=deal.to_json()).hand
     for action in random_hand_actions(deal, seed=4):
-        hand = hand_action_record(hand=hand, action=action)
+        hand = hand_action_record(hand=hand, action=action).hand
     return _row(hand)
 
 
 def test_an_action_that_is_no_action_is_refused_with_the_rules_words() -> None:
-    hand = hand_create(table=factories.seated_table(), deal=deal_from_seed(7).to_json())
-    assert _refused(lambda: hand_action_record(hand=hand, action={"seat": 2}), hand) == (
+    hand = hand_create(table=factories.seated_table(), deal=deal_from_seed(7).to_json()).hand
+    assert _refused(lambda: hand_action_record(hand=hand, action={"seat": 2}).hand, hand) == (
         "bad_request",
         "The action must be a bid, double, redouble, play or pass.",
         {"rule": "an event is a seat and exactly one of bid, double, redouble, play"},
@@ -240,9 +238,11 @@ def test_an_action_that_is_no_action_is_refused_with_the_rules_words() -> None:
 
 
 def test_an_undo_on_a_voided_hand_is_refused() -> None:
-    hand = hand_create(table=factories.seated_table(), deal=deal_from_seed(7).to_json())
-    hand = hand_void(hand=hand_action_record(hand=hand, action={"seat": 2, "bid": 1}), reason="x")
-    assert _refused(lambda: hand_action_undo(hand=_row(hand), reason="wrong"), hand) == (
+    hand = hand_create(table=factories.seated_table(), deal=deal_from_seed(7).to_json()).hand
+    hand = hand_void(
+        hand=hand_action_record(hand=hand, action={"seat": 2, "bid": 1}).hand, reason="x"
+    ).hand
+    assert _refused(lambda: hand_action_undo(hand=_row(hand), reason="wrong").hand, hand) == (
         "hand_closed",
         "Only actions of a live hand can be undone.",
         {},
@@ -251,9 +251,9 @@ def test_an_undo_on_a_voided_hand_is_refused() -> None:
 
 def test_an_undo_on_a_result_only_hand_is_refused() -> None:
     hand = hand_record_result(
-        hand=hand_create(table=factories.seated_table()), landlord=0, bid=2, winner="landlord"
-    )
-    assert _refused(lambda: hand_action_undo(hand=_row(hand), reason="wrong"), hand)[:2] == (
+        hand=hand_create(table=factories.seated_table()).hand, landlord=0, bid=2, winner="landlord"
+    ).hand
+    assert _refused(lambda: hand_action_undo(hand=_row(hand), reason="wrong").hand, hand)[:2] == (
         "hand_closed",
         "Only actions of a live hand can be undone.",
     )
@@ -263,9 +263,9 @@ def test_an_undo_on_a_confirmed_hand_is_refused() -> None:
     table = factories.seated_table(requires_confirmation=True)
     hand = _played_out(table)
     official = get_user_model().objects.create_user(username="second", password="x")
-    hand = hand_confirm(hand=hand, recorded_by=official)
+    hand = hand_confirm(hand=hand, recorded_by=official).hand
     assert _row(hand).confirmation == "confirmed"
-    assert _refused(lambda: hand_action_undo(hand=_row(hand), reason="wrong"), hand) == (
+    assert _refused(lambda: hand_action_undo(hand=_row(hand), reason="wrong").hand, hand) == (
         "hand_closed",
         "A confirmed hand cannot be undone.",
         {},
@@ -273,8 +273,8 @@ def test_an_undo_on_a_confirmed_hand_is_refused() -> None:
 
 
 def test_a_deal_written_in_that_is_no_deal_is_refused_naming_the_rule() -> None:
-    hand = hand_create(table=factories.seated_table(), physical_cards=True, first_bidder=0)
-    assert _refused(lambda: hand_deal_record(hand=hand, deal={}), hand) == (
+    hand = hand_create(table=factories.seated_table(), physical_cards=True, first_bidder=0).hand
+    assert _refused(lambda: hand_deal_record(hand=hand, deal={}).hand, hand) == (
         "invalid_deal",
         "The deal does not split the pack into the seats' hands and the kitty as the rules say.",
         {"rule": "a deal needs three hands"},
@@ -320,7 +320,7 @@ def test_a_hand_starts_in_autocommit_in_its_own_transaction() -> None:
     own (on PostgreSQL the table's row lock needs one: ``select_for_update`` outside a
     transaction is refused)."""
     table = factories.seated_table()
-    hand = hand_create(table=table, deal=deal_from_seed(7).to_json())
+    hand = hand_create(table=table, deal=deal_from_seed(7).to_json()).hand
     assert (_row(hand).number, _row(hand).status) == (1, "bidding")
 
 
@@ -339,7 +339,7 @@ def test_an_ad_hoc_deal_that_is_not_an_object_is_refused_naming_the_field() -> N
 
 def test_a_hand_number_taken_is_refused_naming_the_table_and_the_number() -> None:
     table = factories.seated_table()
-    hand_void(hand=hand_create(table=table, number=2), reason="misdeal")
+    hand_void(hand=hand_create(table=table, number=2).hand, reason="misdeal")
     assert _start_refused(table, number=2) == (
         "hand_number_taken",
         f"Table {table.number} already has a hand 2.",
@@ -365,12 +365,12 @@ def test_a_hand_dealt_otherwise_in_a_duplicate_round_plays_no_board(source: dict
     table = factories.seated_table(format="duplicate")
     board = factories.BoardFactory(tournament=table.round.tournament, number=5)
     RoundBoard.objects.create(round=table.round, section=1, hand_number=1, board=board)
-    hand = hand_create(table=table, **source)
+    hand = hand_create(table=table, **source).hand
     assert _row(hand).board_id is None
 
 
 def test_a_new_hand_stores_the_empty_logs_snapshot() -> None:
-    hand = hand_create(table=factories.seated_table(), deal=deal_from_seed(7).to_json())
+    hand = hand_create(table=factories.seated_table(), deal=deal_from_seed(7).to_json()).hand
     stored = _row(hand).state
     assert stored is not None and stored == hand_replay(hand=_row(hand)).snapshot
     assert (stored["actions"], stored["announced"]) == ([], [])
@@ -378,9 +378,9 @@ def test_a_new_hand_stores_the_empty_logs_snapshot() -> None:
 
 @pytest.mark.parametrize("seat", [4, 5, -1])
 def test_a_seat_of_no_table_is_refused_by_the_rules_reading_of_the_action(seat: int) -> None:
-    hand = hand_create(table=factories.seated_table(), deal=deal_from_seed(7).to_json())
+    hand = hand_create(table=factories.seated_table(), deal=deal_from_seed(7).to_json()).hand
     assert _refused(
-        lambda: hand_action_record(hand=hand, action={"seat": seat, "bid": 1}), hand
+        lambda: hand_action_record(hand=hand, action={"seat": seat, "bid": 1}).hand, hand
     ) == (
         "bad_request",
         "The action must be a bid, double, redouble, play or pass.",
@@ -389,8 +389,10 @@ def test_a_seat_of_no_table_is_refused_by_the_rules_reading_of_the_action(seat: 
 
 
 def test_a_seat_of_bigger_tables_only_is_refused_naming_the_field() -> None:
-    hand = hand_create(table=factories.seated_table(), deal=deal_from_seed(7).to_json())
-    assert _refused(lambda: hand_action_record(hand=hand, action={"seat": 3, "bid": 1}), hand) == (
+    hand = hand_create(table=factories.seated_table(), deal=deal_from_seed(7).to_json()).hand
+    assert _refused(
+        lambda: hand_action_record(hand=hand, action={"seat": 3, "bid": 1}).hand, hand
+    ) == (
         "seat_not_at_table",
         "seat: must be a seat of the table, 0 to 2.",
         {"fields": {"seat": ["must be a seat of the table, 0 to 2."]}},
@@ -398,9 +400,9 @@ def test_a_seat_of_bigger_tables_only_is_refused_naming_the_field() -> None:
 
 
 def test_a_declaration_without_wild_cards_is_refused_with_its_whole_message() -> None:
-    hand = hand_create(table=factories.seated_table(), deal=deal_from_seed(7).to_json())
+    hand = hand_create(table=factories.seated_table(), deal=deal_from_seed(7).to_json()).hand
     action = {"seat": 2, "play": "3", "as": "3"}
-    assert _refused(lambda: hand_action_record(hand=hand, action=action), hand) == (
+    assert _refused(lambda: hand_action_record(hand=hand, action=action).hand, hand) == (
         "no_wild_cards",
         f"The {hand.rule_profile} rules have no wild cards: a play declares nothing (as).",
         {},
@@ -409,15 +411,15 @@ def test_a_declaration_without_wild_cards_is_refused_with_its_whole_message() ->
 
 def test_a_play_before_the_wild_rank_is_entered_is_refused_with_its_whole_message() -> None:
     table = factories.seated_table(rule_profile="laizi")
-    hand = hand_create(table=table, physical_cards=True, first_bidder=0)
-    hand = hand_action_record(hand=hand, action={"seat": 0, "bid": 3})
+    hand = hand_create(table=table, physical_cards=True, first_bidder=0).hand
+    hand = hand_action_record(hand=hand, action={"seat": 0, "bid": 3}).hand
     while hand.status == "doubling":  # nobody doubles
         state = hand_replay_stored(hand=_row(hand)).state
         assert state is not None
-        hand = hand_action_record(hand=hand, action={"seat": state.turn, "double": False})
+        hand = hand_action_record(hand=hand, action={"seat": state.turn, "double": False}).hand
     assert hand.status == "playing"
     assert _refused(
-        lambda: hand_action_record(hand=hand, action={"seat": 0, "play": "3"}), hand
+        lambda: hand_action_record(hand=hand, action={"seat": 0, "play": "3"}).hand, hand
     ) == (
         "wild_rank_missing",
         "Enter the wild rank drawn before the first play: it is drawn once the landlord is "
@@ -427,15 +429,14 @@ def test_a_play_before_the_wild_rank_is_entered_is_refused_with_its_whole_messag
 
 
 def test_a_retried_undo_answers_the_original_and_another_reason_is_a_conflict() -> None:
-    hand = hand_create(table=factories.seated_table(), deal=deal_from_seed(7).to_json())
-    hand = hand_action_record(hand=hand, action={"seat": 2, "bid": 1}, idempotency_key="bid")
-    hand = hand_action_undo(hand=hand, reason="wrong seat", idempotency_key="undo")
+    hand = hand_create(table=factories.seated_table(), deal=deal_from_seed(7).to_json()).hand
+    hand = hand_action_record(hand=hand, action={"seat": 2, "bid": 1}, idempotency_key="bid").hand
+    hand = hand_action_undo(hand=hand, reason="wrong seat", idempotency_key="undo").hand
     events = _events(hand)
     assert [e[0] for e in events] == ["bid", "undo"]
-    again = hand_action_undo(hand=_row(hand), reason="wrong seat", idempotency_key="undo")
-    assert (_events(hand), again.version) == (events, 2)
-    written = hand_written(again)
-    assert written is not None and written.event is not None and written.event.seq == 2
+    written = hand_action_undo(hand=_row(hand), reason="wrong seat", idempotency_key="undo")
+    assert (_events(hand), written.hand.version) == (events, 2)
+    assert written.event is not None and written.event.seq == 2
     conflict = (
         "idempotency_conflict",
         "This idempotency key was already used for a different request.",
@@ -443,7 +444,9 @@ def test_a_retried_undo_answers_the_original_and_another_reason_is_a_conflict() 
     )
     assert (
         _refused(
-            lambda: hand_action_undo(hand=_row(hand), reason="another", idempotency_key="undo"),
+            lambda: (
+                hand_action_undo(hand=_row(hand), reason="another", idempotency_key="undo").hand
+            ),
             hand,
         )
         == conflict
@@ -451,7 +454,9 @@ def test_a_retried_undo_answers_the_original_and_another_reason_is_a_conflict() 
     # the key of the bid, sent for an undo with the bid's own words: another request
     assert (
         _refused(
-            lambda: hand_action_undo(hand=_row(hand), reason="wrong seat", idempotency_key="bid"),
+            lambda: (
+                hand_action_undo(hand=_row(hand), reason="wrong seat", idempotency_key="bid").hand
+            ),
             hand,
         )
         == conflict
@@ -461,7 +466,7 @@ def test_a_retried_undo_answers_the_original_and_another_reason_is_a_conflict() 
 def test_a_deal_with_another_first_bidder_is_refused_naming_the_hands() -> None:
     hand = _deal_ready()  # seat 2 bid first
     other = deal_from_seed(7, first_bidder=0).to_json()
-    assert _refused(lambda: hand_deal_record(hand=hand, deal=other), hand) == (
+    assert _refused(lambda: hand_deal_record(hand=hand, deal=other).hand, hand) == (
         "first_bidder_mismatch",
         f"The deal's first bidder must be the hand's ({seat_name(2)}).",
         {},
@@ -471,7 +476,7 @@ def test_a_deal_with_another_first_bidder_is_refused_naming_the_hands() -> None:
 def test_a_deal_that_breaks_the_log_is_disputed_as_irregular_with_the_checks_words() -> None:
     hand = _deal_ready()
     other = deal_from_seed(8, first_bidder=2).to_json()
-    hand = hand_deal_record(hand=hand, deal=other, idempotency_key="deal")
+    hand = hand_deal_record(hand=hand, deal=other, idempotency_key="deal").hand
     (deal_kind, deal_payload, key), (kind, payload, no_key) = _events(hand)[-2:]
     assert (deal_kind, key, kind, no_key) == ("deal", "deal", "dispute", None)
     assert deal_payload["check"]["ok"] is False
@@ -482,11 +487,11 @@ def test_a_deal_that_breaks_the_log_is_disputed_as_irregular_with_the_checks_wor
 
 def test_a_deal_key_reused_for_another_deal_or_after_an_action_is_a_conflict() -> None:
     deal = deal_from_seed(7)
-    hand = hand_create(table=factories.seated_table(), physical_cards=True, first_bidder=2)
+    hand = hand_create(table=factories.seated_table(), physical_cards=True, first_bidder=2).hand
     actions = random_hand_actions(deal, seed=4)
-    hand = hand_action_record(hand=hand, action=actions[0], idempotency_key="first")
+    hand = hand_action_record(hand=hand, action=actions[0], idempotency_key="first").hand
     for action in actions[1:]:
-        hand = hand_action_record(hand=hand, action=action)
+        hand = hand_action_record(hand=hand, action=action).hand
     conflict = (
         "idempotency_conflict",
         "This idempotency key was already used for a different request.",
@@ -494,28 +499,30 @@ def test_a_deal_key_reused_for_another_deal_or_after_an_action_is_a_conflict() -
     )
     assert (
         _refused(
-            lambda: hand_deal_record(hand=_row(hand), deal=deal.to_json(), idempotency_key="first"),
+            lambda: (
+                hand_deal_record(hand=_row(hand), deal=deal.to_json(), idempotency_key="first").hand
+            ),
             hand,
         )
         == conflict
     )
-    hand = hand_deal_record(hand=_row(hand), deal=deal.to_json(), idempotency_key="deal")
+    hand = hand_deal_record(hand=_row(hand), deal=deal.to_json(), idempotency_key="deal").hand
     other = deal_from_seed(8, first_bidder=2).to_json()
     assert (
         _refused(
-            lambda: hand_deal_record(hand=_row(hand), deal=other, idempotency_key="deal"), hand
+            lambda: hand_deal_record(hand=_row(hand), deal=other, idempotency_key="deal").hand, hand
         )
         == conflict
     )
-    again = hand_deal_record(hand=_row(hand), deal=deal.to_json(), idempotency_key="deal")
+    again = hand_deal_record(hand=_row(hand), deal=deal.to_json(), idempotency_key="deal").hand
     assert again.version == hand.version
 
 
 def test_a_variant_result_alone_is_refused_with_its_whole_message() -> None:
     table = factories.seated_table(rule_profile="four_p")
-    hand = hand_create(table=table, physical_cards=True, first_bidder=0)
+    hand = hand_create(table=table, physical_cards=True, first_bidder=0).hand
     entry = {"landlord": 0, "bid": 2, "winner": "landlord"}
-    assert _refused(lambda: hand_record_result(hand=hand, **entry), hand) == (
+    assert _refused(lambda: hand_record_result(hand=hand, **entry).hand, hand) == (
         "result_from_log",
         "Under the four_p rules a hand's result comes from its log of actions: play it to its "
         "end, or correct it to passed out, or void it.",
@@ -524,9 +531,9 @@ def test_a_variant_result_alone_is_refused_with_its_whole_message() -> None:
 
 
 def test_a_landlord_of_bigger_tables_only_is_refused_naming_the_field() -> None:
-    hand = hand_create(table=factories.seated_table())
+    hand = hand_create(table=factories.seated_table()).hand
     entry = {"landlord": 3, "bid": 2, "winner": "landlord"}
-    assert _refused(lambda: hand_record_result(hand=hand, **entry), hand) == (
+    assert _refused(lambda: hand_record_result(hand=hand, **entry).hand, hand) == (
         "seat_not_at_table",
         "landlord: must be a seat of the table, 0 to 2.",
         {"fields": {"landlord": ["must be a seat of the table, 0 to 2."]}},
@@ -535,9 +542,9 @@ def test_a_landlord_of_bigger_tables_only_is_refused_naming_the_field() -> None:
 
 @pytest.mark.parametrize("landlord", [4, -1])
 def test_a_landlord_of_no_table_is_refused_by_the_rules(landlord: int) -> None:
-    hand = hand_create(table=factories.seated_table())
+    hand = hand_create(table=factories.seated_table()).hand
     entry = {"landlord": landlord, "bid": 2, "winner": "landlord"}
-    assert _refused(lambda: hand_record_result(hand=hand, **entry), hand) == (
+    assert _refused(lambda: hand_record_result(hand=hand, **entry).hand, hand) == (
         "invalid_result",
         "The result contradicts itself.",
         {"rule": f"R2.2: landlord must be seat 0, 1 or 2, got {landlord}", "rule_number": "R2.2"},
@@ -545,7 +552,7 @@ def test_a_landlord_of_no_table_is_refused_by_the_rules(landlord: int) -> None:
 
 
 def test_a_result_entry_with_a_field_it_does_not_know_is_a_programming_error() -> None:
-    hand = hand_create(table=factories.seated_table())
+    hand = hand_create(table=factories.seated_table()).hand
     with pytest.raises(TypeError) as caught:
         result_entry({"landlord": 0, "bid": 2, "winner": "landlord", "x": 1}, hand=hand)
     assert str(caught.value) == "result_entry() got unexpected fields ['x']"
@@ -553,19 +560,23 @@ def test_a_result_entry_with_a_field_it_does_not_know_is_a_programming_error() -
 
 def test_a_retried_pass_out_answers_the_original_and_a_results_key_is_a_conflict() -> None:
     table = factories.seated_table()
-    hand = hand_record_passed_out(hand=hand_create(table=table), idempotency_key="flop")
+    hand = hand_record_passed_out(hand=hand_create(table=table).hand, idempotency_key="flop").hand
     events = _events(hand)
     assert events == [("pass_out", events[0][1], "flop")]
     device = HandEvent.objects.get(hand=hand)
     assert device.device_id == ""
-    again = hand_record_passed_out(hand=_row(hand), idempotency_key="flop")
+    again = hand_record_passed_out(hand=_row(hand), idempotency_key="flop").hand
     assert (_events(hand), again.version) == (events, 1)
 
     other = hand_record_result(
-        hand=hand_create(table=table), landlord=0, bid=2, winner="landlord", idempotency_key="k"
-    )
+        hand=hand_create(table=table).hand,
+        landlord=0,
+        bid=2,
+        winner="landlord",
+        idempotency_key="k",
+    ).hand
     assert _refused(
-        lambda: hand_record_passed_out(hand=_row(other), idempotency_key="k"), other
+        lambda: hand_record_passed_out(hand=_row(other), idempotency_key="k").hand, other
     ) == (
         "idempotency_conflict",
         "This idempotency key was already used for a different request.",
@@ -581,37 +592,39 @@ def _fail_after_append(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def _undo_ready() -> Hand:
-    hand = hand_create(table=factories.seated_table(), deal=deal_from_seed(7).to_json())
-    return hand_action_record(hand=hand, action={"seat": 2, "bid": 1})
+    hand = hand_create(table=factories.seated_table(), deal=deal_from_seed(7).to_json()).hand
+    return hand_action_record(hand=hand, action={"seat": 2, "bid": 1}).hand
 
 
 def _deal_ready() -> Hand:
     deal = deal_from_seed(7)
-    hand = hand_create(table=factories.seated_table(), physical_cards=True, first_bidder=2)
+    hand = hand_create(table=factories.seated_table(), physical_cards=True, first_bidder=2).hand
     for action in random_hand_actions(deal, seed=4):
-        hand = hand_action_record(hand=hand, action=action)
+        hand = hand_action_record(hand=hand, action=action).hand
     return _row(hand)
 
 
 _ONE_TRANSACTION = {
     "action": (
-        lambda: hand_create(table=factories.seated_table(), deal=deal_from_seed(7).to_json()),
-        lambda hand: hand_action_record(hand=hand, action={"seat": 2, "bid": 1}),
+        lambda: hand_create(table=factories.seated_table(), deal=deal_from_seed(7).to_json()).hand,
+        lambda hand: hand_action_record(hand=hand, action={"seat": 2, "bid": 1}).hand,
     ),
-    "undo": (_undo_ready, lambda hand: hand_action_undo(hand=hand, reason="wrong seat")),
+    "undo": (_undo_ready, lambda hand: hand_action_undo(hand=hand, reason="wrong seat").hand),
     "announcement": (
         lambda: _announcement_due()[0],
-        lambda hand: hand_announcement_record(
-            hand=hand, seat=hand_replay_stored(hand=hand).announcements_due[0].seat
+        lambda hand: (
+            hand_announcement_record(
+                hand=hand, seat=hand_replay_stored(hand=hand).announcements_due[0].seat
+            ).hand
         ),
     ),
     "result": (
-        lambda: hand_create(table=factories.seated_table()),
-        lambda hand: hand_record_result(hand=hand, landlord=0, bid=2, winner="landlord"),
+        lambda: hand_create(table=factories.seated_table()).hand,
+        lambda hand: hand_record_result(hand=hand, landlord=0, bid=2, winner="landlord").hand,
     ),
     "deal": (
         _deal_ready,
-        lambda hand: hand_deal_record(hand=hand, deal=deal_from_seed(7).to_json()),
+        lambda hand: hand_deal_record(hand=hand, deal=deal_from_seed(7).to_json()).hand,
     ),
 }
 

@@ -39,7 +39,7 @@ def _user(name: str) -> Any:
 def _finished(table: Table, **fields: Any) -> Hand:
     values: dict[str, Any] = {"landlord": 0, "bid": 2, "winner": "landlord"}
     values.update(fields)
-    return hand_record_result(hand=hand_create(table=table), **values)
+    return hand_record_result(hand=hand_create(table=table).hand, **values).hand
 
 
 def _events(hand: Hand) -> list[tuple[str, dict[str, Any]]]:
@@ -53,8 +53,8 @@ def _row(hand: Hand) -> Hand:
 # --------------------------------------------------------------------------- retries
 def test_a_void_retried_with_its_key_writes_one_event_and_answers_the_same_hand() -> None:
     hand = _finished(factories.seated_table())
-    first = hand_void(hand=hand, reason="misdeal", idempotency_key="void-1")
-    again = hand_void(hand=hand, reason="misdeal", idempotency_key="void-1")
+    first = hand_void(hand=hand, reason="misdeal", idempotency_key="void-1").hand
+    again = hand_void(hand=hand, reason="misdeal", idempotency_key="void-1").hand
     assert (first.version, again.version) == (2, 2)
     assert [kind for kind, _ in _events(hand)] == ["result", "void"]
     assert _row(hand).status == "voided"
@@ -75,7 +75,7 @@ def test_a_correction_retried_with_its_key_writes_one_event() -> None:
         done = hand_result_correct(
             hand=hand, reason="wrong bid", landlord=0, bid=3, winner="landlord",
             idempotency_key="fix-1",
-        )  # fmt: skip
+        ).hand  # fmt: skip
         assert done.version == 2
     assert [kind for kind, _ in _events(hand)] == ["result", "correction"]
     row = _row(hand)
@@ -99,7 +99,7 @@ def test_a_confirm_retried_with_its_key_writes_one_event() -> None:
     hand = _finished(table, recorded_by=_user("first"))
     second = _user("second")
     for _attempt in range(2):
-        assert hand_confirm(hand=hand, recorded_by=second, idempotency_key="c-1").version == 2
+        assert hand_confirm(hand=hand, recorded_by=second, idempotency_key="c-1").hand.version == 2
     assert [kind for kind, _ in _events(hand)] == ["result", "confirm"]
     assert _row(hand).confirmation == "confirmed"
 
@@ -126,9 +126,9 @@ def test_a_dispute_key_reused_with_another_reason_is_refused() -> None:
 
 def _physical_hand_played(table: Table, seed: int) -> tuple[Hand, dict[str, Any]]:
     deal = deal_from_seed(seed, first_bidder=0)
-    hand = hand_create(table=table, physical_cards=True, first_bidder=0)
+    hand = hand_create(table=table, physical_cards=True, first_bidder=0).hand
     for action in random_hand_actions(deal, seed=seed):
-        hand = hand_action_record(hand=hand, action=action)
+        hand = hand_action_record(hand=hand, action=action).hand
     return hand, deal.to_json()
 
 
@@ -136,7 +136,7 @@ def test_a_deal_record_retried_with_its_key_writes_one_event() -> None:
     hand, deal = _physical_hand_played(factories.seated_table(), seed=7)
     version = _row(hand).version
     for _attempt in range(2):
-        assert hand_deal_record(hand=hand, deal=deal, idempotency_key="deal-1").version == (
+        assert hand_deal_record(hand=hand, deal=deal, idempotency_key="deal-1").hand.version == (
             version + 1
         )
     kinds = [kind for kind, _ in _events(hand)]
@@ -200,17 +200,17 @@ def test_disputing_a_disputed_hand_is_refused() -> None:
 def test_whoever_entered_the_closing_play_cannot_confirm_the_hand() -> None:
     table = factories.seated_table(requires_confirmation=True)
     deal = deal_from_seed(11)
-    hand = hand_create(table=table, deal=deal.to_json())
+    hand = hand_create(table=table, deal=deal.to_json()).hand
     opener, closer = _user("opener"), _user("closer")
     actions = random_hand_actions(deal, seed=11)
     for n, action in enumerate(actions):
         who = closer if n == len(actions) - 1 else opener
-        hand = hand_action_record(hand=hand, action=action, recorded_by=who)
+        hand = hand_action_record(hand=hand, action=action, recorded_by=who).hand
     assert _row(hand).confirmation == "pending"
     with pytest.raises(ApplicationError) as caught:
         hand_confirm(hand=hand, recorded_by=closer)
     assert caught.value.code == "second_person_required"
-    assert hand_confirm(hand=hand, recorded_by=opener).confirmation == "confirmed"
+    assert hand_confirm(hand=hand, recorded_by=opener).hand.confirmation == "confirmed"
 
 
 def test_the_corrector_cannot_confirm_the_correction_but_the_first_recorder_can() -> None:
@@ -224,7 +224,7 @@ def test_the_corrector_cannot_confirm_the_correction_but_the_first_recorder_can(
     with pytest.raises(ApplicationError) as caught:
         hand_confirm(hand=hand, recorded_by=corrector)
     assert caught.value.code == "second_person_required"
-    assert hand_confirm(hand=hand, recorded_by=first).confirmation == "confirmed"
+    assert hand_confirm(hand=hand, recorded_by=first).hand.confirmation == "confirmed"
 
 
 # --------------------------------------------------------------------------- transactions
@@ -239,17 +239,19 @@ def _fail_after_append(monkeypatch: pytest.MonkeyPatch, module: Any) -> None:
 
 
 _WRITES: dict[str, tuple[Any, Callable[[Hand, Any], object]]] = {
-    "void": (hand_writing, lambda h, u: hand_void(hand=h, reason="r", recorded_by=u)),
+    "void": (hand_writing, lambda h, u: hand_void(hand=h, reason="r", recorded_by=u).hand),
     "correction": (
         hand_writing,
-        lambda h, u: hand_result_correct(
-            hand=h, reason="r", landlord=0, bid=3, winner="landlord", recorded_by=u
+        lambda h, u: (
+            hand_result_correct(
+                hand=h, reason="r", landlord=0, bid=3, winner="landlord", recorded_by=u
+            ).hand
         ),
     ),
-    "confirm": (hand_writing, lambda h, u: hand_confirm(hand=h, recorded_by=u)),
+    "confirm": (hand_writing, lambda h, u: hand_confirm(hand=h, recorded_by=u).hand),
     "dispute": (
         hand_writing,
-        lambda h, u: hand_dispute(hand=h, reason="r", recorded_by=u),
+        lambda h, u: hand_dispute(hand=h, reason="r", recorded_by=u).hand,
     ),
 }
 
@@ -271,7 +273,7 @@ def test_each_write_is_one_transaction(write: str, monkeypatch: pytest.MonkeyPat
 # --------------------------------------------------------------------------- device id
 def test_the_device_id_is_empty_unless_given_and_stored_as_given() -> None:
     table = factories.seated_table()
-    hand = hand_create(table=table, deal=deal_from_seed(3).to_json())
+    hand = hand_create(table=table, deal=deal_from_seed(3).to_json()).hand
     first_bidder = deal_from_seed(3).first_bidder
     hand_action_record(hand=hand, action={"seat": first_bidder, "bid": 1})
     hand_action_record(
@@ -285,7 +287,7 @@ def test_the_device_id_is_empty_unless_given_and_stored_as_given() -> None:
 
 def test_a_device_id_of_65_characters_is_refused_and_nothing_written() -> None:
     table = factories.seated_table()
-    hand = hand_create(table=table, deal=deal_from_seed(3).to_json())
+    hand = hand_create(table=table, deal=deal_from_seed(3).to_json()).hand
     first_bidder = deal_from_seed(3).first_bidder
     with pytest.raises(ApplicationError) as caught:
         hand_action_record(hand=hand, action={"seat": first_bidder, "bid": 1}, device_id="d" * 65)
@@ -316,13 +318,13 @@ def test_a_first_bidder_outside_the_seats_is_refused(
 
 
 def test_a_first_bidder_of_seat_2_is_kept_on_a_physical_cards_hand() -> None:
-    hand = hand_create(table=factories.seated_table(), physical_cards=True, first_bidder=2)
+    hand = hand_create(table=factories.seated_table(), physical_cards=True, first_bidder=2).hand
     assert (_row(hand).first_bidder, _row(hand).status) == (2, "bidding")
 
 
 # --------------------------------------------------------------------------- summaries
 def test_a_passed_out_result_only_hand_scores_zero_for_every_seat() -> None:
-    hand = hand_record_passed_out(hand=hand_create(table=factories.seated_table()))
+    hand = hand_record_passed_out(hand=hand_create(table=factories.seated_table()).hand).hand
     row = _row(hand)
     assert (row.status, *row.scores) == ("passed_out", 0, 0, 0)
     assert sorted(HandSeatResult.objects.filter(hand=hand).values_list("score", flat=True)) == [
@@ -353,9 +355,9 @@ def test_each_seats_double_is_stored_at_its_own_seat(
 # --------------------------------------------------------------------------- refusals
 def test_a_refused_action_names_its_index_and_writes_nothing() -> None:
     deal = deal_from_seed(5)
-    hand = hand_create(table=factories.seated_table(), deal=deal.to_json())
+    hand = hand_create(table=factories.seated_table(), deal=deal.to_json()).hand
     seat = deal.first_bidder
-    hand = hand_action_record(hand=hand, action={"seat": seat, "bid": 2})
+    hand = hand_action_record(hand=hand, action={"seat": seat, "bid": 2}).hand
     with pytest.raises(ApplicationError) as caught:
         hand_action_record(hand=hand, action={"seat": (seat + 1) % 3, "bid": 1})
     assert caught.value.code == "invalid_bid"

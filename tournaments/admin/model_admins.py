@@ -763,7 +763,7 @@ class HandAdmin(CreatedByServiceAdmin):
 
     def create(self, obj: Hand) -> Hand:
         """Without a board given, ``hand_create`` gives a duplicate table its round's board."""
-        return hand_create(table=obj.table, number=obj.number, board=obj.board)
+        return hand_create(table=obj.table, number=obj.number, board=obj.board).hand
 
     def get_inlines(self, request: HttpRequest, obj: Any = None) -> Any:
         return () if obj is None else self.inlines

@@ -3,7 +3,9 @@
 - ``writing``: the one skeleton of every hand write, ``hand_write`` (lock the row → answer a
   retry or a stale version → build the state from the row's snapshot → the service decides
   → append the event → write the summary, snapshot and version → queue the standings on
-  commit).
+  commit), which returns what it wrote (``HandWrite``: the hand, the event under the key,
+  the replay). The only place a hand event is appended: the seating's seat corrections go
+  through it too.
 - ``write``: the hand services on it: start a hand, record an action, an undo, an
   announcement (报牌), a written-in deal, a result, a passed-out hand.
 - ``replay``: a hand's event log replayed or folded: the rules state, the summary and the

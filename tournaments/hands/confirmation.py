@@ -22,7 +22,7 @@ from tournaments.common.roles import user_is_director
 from tournaments.common.transactions import hand_write_atomic
 from tournaments.common.validation import reason_check
 from tournaments.hands.replay import HandReplay
-from tournaments.hands.writing import NewEvent, hand_write
+from tournaments.hands.writing import HandWrite, NewEvent, hand_write
 from tournaments.models import Confirmation, ConfirmedBy, Hand, HandEventKind, HandStatus, Seat
 
 
@@ -39,7 +39,7 @@ def hand_confirm(
     idempotency_key: str | None = None,
     expected_version: int | None = None,
     device_id: str = "",
-) -> Hand:
+) -> HandWrite:
     """Confirm a closed hand awaiting confirmation (or disputed); the hand then counts.
     The person who recorded the result cannot confirm it."""
 
@@ -90,7 +90,7 @@ def hand_dispute(
     idempotency_key: str | None = None,
     expected_version: int | None = None,
     device_id: str = "",
-) -> Hand:
+) -> HandWrite:
     """Dispute a closed hand's result: it stops counting until corrected and confirmed."""
     reason_check(reason)
 
@@ -127,7 +127,7 @@ def hand_confirm_by_pins(
     idempotency_key: str | None = None,
     expected_version: int | None = None,
     device_id: str = "",
-) -> Hand:
+) -> HandWrite:
     """The players confirm a hand on the referee's phone: ``pins`` maps seat positions to
     the PINs typed, one seat of each side (the landlord and a farmer; for a passed-out
     hand, two players). A wrong PIN is counted and stays counted (its own transaction,
@@ -148,7 +148,7 @@ def hand_confirm_by_pins(
 @transaction.atomic
 def _hand_confirm_by_pins(
     *, hand: Hand, pins: dict[int, str], **write: Any
-) -> Hand | ApplicationError:
+) -> HandWrite | ApplicationError:
     wrong: list[ApplicationError] = []
 
     def decide(locked: Hand, replay: HandReplay) -> list[NewEvent]:
@@ -245,7 +245,7 @@ def table_hands_confirm(*, hands: list[Hand], recorded_by: Any) -> BulkConfirmat
         if hand.confirmation != Confirmation.PENDING:
             continue
         try:
-            out.confirmed.append(hand_confirm(hand=hand, recorded_by=recorded_by))
+            out.confirmed.append(hand_confirm(hand=hand, recorded_by=recorded_by).hand)
         except ApplicationError as exc:
             out.refused.append((hand, exc))
     return out

@@ -12,7 +12,7 @@ from tournaments.common.transactions import hand_write_atomic
 from tournaments.common.validation import bool_check, reason_check
 from tournaments.hands.replay import RESULT_FIELDS, HandReplay
 from tournaments.hands.write import hand_needs_confirmation, result_entry, result_payload
-from tournaments.hands.writing import NewEvent, hand_write
+from tournaments.hands.writing import HandWrite, NewEvent, hand_write
 from tournaments.models import Hand, HandEventKind, HandStatus
 
 
@@ -25,7 +25,7 @@ def hand_void(
     idempotency_key: str | None = None,
     expected_version: int | None = None,
     device_id: str = "",
-) -> Hand:
+) -> HandWrite:
     """Void the hand (it no longer counts), keeping its whole log."""
     reason = reason_check(reason)
 
@@ -77,7 +77,7 @@ def hand_irregular_keep(
     idempotency_key: str | None = None,
     expected_version: int | None = None,
     device_id: str = "",
-) -> Hand:
+) -> HandWrite:
     """Keep, with a reason, a hand whose written-in deal failed its check (the log as
     played stands): a ``confirm`` event with ``keep``; the hand counts again."""
     reason = reason_check(reason)
@@ -124,7 +124,7 @@ def hand_result_correct(
     idempotency_key: str | None = None,
     expected_version: int | None = None,
     device_id: str = "",
-) -> Hand:
+) -> HandWrite:
     """Correct a closed hand's result: a ``correction`` event that the summary follows from
     now on (a confirmed or disputed hand goes back to awaiting confirmation).
 

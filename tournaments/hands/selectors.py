@@ -33,10 +33,9 @@ from tournaments.hands.replay import (
     hand_wild_due,
     hand_wild_entry,
     hand_wild_shown,
-    replay_of_snapshot,
 )
 from tournaments.hands.write import result_entry_allowed
-from tournaments.hands.writing import hand_written
+from tournaments.hands.writing import HandWrite
 from tournaments.models import (
     Board,
     Confirmation,
@@ -102,6 +101,9 @@ _TABLE_JOINS = (
 )
 #: ``hand_get_for_write``'s statement: what ``hand_get`` reads, and whether the user is a
 #: referee assigned to the table; built once (the ORM would build it again on every write).
+#: By hand: 680–3,250 µs a call against 7,300–14,900 µs for the ORM's ``select_related``
+#: get with the assignment as an ``Exists``: it saves 6,660–11,620 µs on every hand write
+#: (``bench/write_sql_bench.py``, two runs on the shared 2-core machine).
 _HAND_FOR_WRITE_SQL = (
     f"SELECT {_HAND.sql}, {_TABLE.sql}, {_ROUND.sql}, {_TOURNAMENT.sql}, {_BOARD.sql},"
     f" {_ASSIGNED_SQL}"
@@ -110,16 +112,17 @@ _HAND_FOR_WRITE_SQL = (
     f" LEFT JOIN {table_name(Board)} b ON b.{_PK} = h.{column(Hand, 'board')}"
     f" WHERE h.{_PK} = %s"
 )
-#: ``table_get_for_write``'s statement, the same for a table.
+#: ``table_get_for_write``'s statement, the same for a table: it saves 3,720–9,330 µs on
+#: every hand start against the ORM (500–2,570 µs against 4,200–11,900 µs, same bench).
 _TABLE_FOR_WRITE_SQL = (
     f"SELECT {_TABLE.sql}, {_ROUND.sql}, {_TOURNAMENT.sql}, {_ASSIGNED_SQL}"
     f" FROM {table_name(Table)} t{_TABLE_JOINS} WHERE t.{_PK} = %s"
 )
 
 
-def hand_get_for_write(*, hand_id: int, user: Any) -> Hand | None:
-    """The hand as ``hand_get`` reads it, with ``writer_assigned``: whether ``user`` is a
-    referee assigned to its table (for ``access.table_write_check``), in one query."""
+def hand_get_for_write(*, hand_id: int, user: Any) -> tuple[Hand, bool] | None:
+    """The hand as ``hand_get`` reads it, and whether ``user`` is a referee assigned to its
+    table (``access.table_write_check``'s ``assigned``), in one query."""
     row = fetch_one(_HAND_FOR_WRITE_SQL, [user.pk, REFEREE_GROUP, hand_id])
     if row is None:
         return None
@@ -133,21 +136,19 @@ def hand_get_for_write(*, hand_id: int, user: Any) -> Hand | None:
     table.round = round_
     hand.table = table
     hand.board = board
-    hand.writer_assigned = bool(row[start])
-    return hand
+    return hand, bool(row[start])
 
 
-def table_get_for_write(*, table_id: int, user: Any) -> Table | None:
-    """The table as ``table_get`` reads it, with ``writer_assigned`` (as
-    ``hand_get_for_write``), in one query: a hand start reads it first."""
+def table_get_for_write(*, table_id: int, user: Any) -> tuple[Table, bool] | None:
+    """The table as ``table_get`` reads it, and whether ``user`` is a referee assigned to
+    it (as ``hand_get_for_write``), in one query: a hand start reads it first."""
     row = fetch_one(_TABLE_FOR_WRITE_SQL, [user.pk, REFEREE_GROUP, table_id])
     if row is None:
         return None
     table = _TABLE.instance(row)
     table.round = _ROUND.instance(row, _TABLE.width)
     table.round.tournament = _TOURNAMENT.instance(row, _TABLE.width + _ROUND.width)
-    table.writer_assigned = bool(row[_TABLE.width + _ROUND.width + _TOURNAMENT.width])
-    return table
+    return table, bool(row[_TABLE.width + _ROUND.width + _TOURNAMENT.width])
 
 
 def table_get(*, table_id: int) -> Table | None:
@@ -255,46 +256,59 @@ def hand_detail(
     hand: Hand,
     show_cards: bool | CardsShown,
     audit: bool = False,
-    log: bool = True,
-    written_key: str | None = None,
 ) -> dict[str, Any]:
     """A hand as its phone shows it: phase, turn, top play, cards left, announcements due,
     stakes per defender, the legal actions of the seat on turn (the phone's buttons) and
     the event log. ``show_cards``: which cards the reader sees, as
     ``card_secrecy.hand_cards_shown`` decides (True: every card, False: no card, the
-    outcome shown).
+    outcome shown)."""
+    events = list(HandEvent.objects.filter(hand=hand).select_related("recorded_by").order_by("seq"))
+    replay = hand_replay(hand=hand, events=events)
+    out = _hand_fields(hand=hand, replay=replay, show_cards=show_cards)
+    out["events"] = [_event_row(e, audit=audit, **_hidden(show_cards)) for e in events]
+    return _shown(out, show_cards)
 
-    Without ``log`` (what a write answers): no event log, but ``event``, the event written
-    with the Idempotency-Key ``written_key`` (None when the write appended none). A write's
-    answer stays small however long the hand; the phone reads the whole hand when it needs
-    the log."""
-    written = None if log else hand_written(hand)
-    if written is not None:  # the write's answer, from what the write computed
-        replay = written.replay or hand_replay_stored(hand=hand)
-        events = [written.event] if written.event is not None else []
-    elif log or hand.state is None:
-        events = list(
-            HandEvent.objects.filter(hand=hand).select_related("recorded_by").order_by("seq")
-        )
-        replay = hand_replay(hand=hand, events=events)
-    else:  # a write's answer: the row's snapshot and the one event written, not the log
-        replay = replay_of_snapshot(hand=hand, snapshot=hand.state)
-        events = (
-            list(
-                HandEvent.objects.select_related("recorded_by").filter(
-                    hand_id=hand.pk, idempotency_key=written_key
-                )
-            )
-            if written_key
-            else []
-        )
-    summary = replay.summary
-    live = summary["status"] in LIVE_STATUSES
+
+def hand_write_detail(*, written: HandWrite, show_cards: bool | CardsShown) -> dict[str, Any]:
+    """What a write answers (``writing.HandWrite``): the hand as ``hand_detail`` shows it,
+    from what the write computed, without the event log but with ``event``, the event the
+    write recorded under its Idempotency-Key (None when it appended none). A write's answer
+    stays small however long the hand; the phone reads the whole hand when it needs the
+    log."""
+    hand = written.hand
+    replay = written.replay or hand_replay_stored(hand=hand)
+    out = _hand_fields(hand=hand, replay=replay, show_cards=show_cards)
+    event = written.event
+    out["event"] = _event_row(event, audit=False, **_hidden(show_cards)) if event else None
+    return _shown(out, show_cards)
+
+
+def _cards_shown(show_cards: bool | CardsShown) -> CardsShown:
     # A bool says which cards only (False: none, the outcome shown); a secret board's
     # ``NONE`` comes only from ``hand_cards_shown``.
-    shown = show_cards if isinstance(show_cards, CardsShown) else (ALL if show_cards else NO_CARDS)
+    if isinstance(show_cards, CardsShown):
+        return show_cards
+    return ALL if show_cards else NO_CARDS
+
+
+def _hidden(show_cards: bool | CardsShown) -> dict[str, bool]:
+    """What of its events a reader does not see (``_event_row``'s switches)."""
+    shown = _cards_shown(show_cards)
+    return {"hide_deal": not shown.unplayed, "hide_plays": not shown.played}
+
+
+def _shown(out: dict[str, Any], show_cards: bool | CardsShown) -> dict[str, Any]:
+    return out if _cards_shown(show_cards).outcome else hand_secret(out)
+
+
+def _hand_fields(
+    *, hand: Hand, replay: HandReplay, show_cards: bool | CardsShown
+) -> dict[str, Any]:
+    """A hand's fields (``hand_detail``'s) but its events, from its replay."""
+    summary = replay.summary
+    live = summary["status"] in LIVE_STATUSES
+    shown = _cards_shown(show_cards)
     cards = shown.unplayed
-    hide = {"hide_deal": not cards, "hide_plays": not shown.played}
     state = replay.state
     table = hand.table
     out: dict[str, Any] = {
@@ -330,14 +344,6 @@ def hand_detail(
         "irregular": hand_irregular(replay=replay),
         "override": _override(replay),
     }
-    if log:
-        out["events"] = [_event_row(e, audit=audit, **hide) for e in events]
-    else:
-        keyed = next(
-            (e for e in reversed(events) if written_key and e.idempotency_key == written_key),
-            None,
-        )
-        out["event"] = _event_row(keyed, audit=False, **hide) if keyed else None
     if state is not None:
         _state_fields(out, replay, state, shown=shown, closed=not live)
     if cards:
@@ -348,7 +354,7 @@ def hand_detail(
     out["wild_due"] = hand_wild_due(replay=replay)
     out["bomb_classes"] = hand_bomb_classes(replay=replay)
     out["secret"] = False
-    return out if shown.outcome else hand_secret(out)
+    return out
 
 
 #: What a reader who may not see a hand's board (``card_secrecy.NONE``) reads of the hand:

@@ -19,7 +19,7 @@ from tournaments.common.errors import ApplicationError
 from tournaments.common.transactions import hand_write_atomic
 from tournaments.hands.replay import HandReplay, rules_error
 from tournaments.hands.write import hand_open_check
-from tournaments.hands.writing import NewEvent, hand_write
+from tournaments.hands.writing import HandWrite, NewEvent, hand_write
 from tournaments.models import Hand, HandEventKind
 
 
@@ -47,7 +47,7 @@ def hand_wild_record(
     idempotency_key: str | None = None,
     expected_version: int | None = None,
     device_id: str = "",
-) -> Hand:
+) -> HandWrite:
     """Record the wild rank drawn at a physical-cards ``laizi`` table (``"7"``)."""
     profile = get_profile(hand.rule_profile)
     if not profile.wild_cards:

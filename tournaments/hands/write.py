@@ -54,11 +54,9 @@ from tournaments.hands.replay import (
 )
 from tournaments.hands.results import results_final_error
 from tournaments.hands.writing import (
+    HandWrite,
     NewEvent,
-    hand_commit,
-    hand_event_append,
     hand_write,
-    hand_written_set,
 )
 from tournaments.models import (
     Board,
@@ -102,6 +100,8 @@ def tournament_share_lock(*, tournament_id: int) -> Tournament:
     if connection.vendor != "postgresql":
         return Tournament.objects.get(pk=tournament_id)
 
+    # By hand for what it does, not for speed: Django's ``select_for_update`` has no
+    # ``FOR SHARE`` (one start a table; not on the hot path of an action).
     # The columns by name, not *: a prepared statement's result must not change shape when a
     # deploy's migration adds a column while this process still runs (PostgreSQL refuses
     # "cached plan must not change result type").
@@ -210,7 +210,7 @@ def hand_create(
     physical_cards: bool = False,
     first_bidder: int | None = None,
     board_from_movement: bool = False,
-) -> Hand:
+) -> HandWrite:
     """Start hand ``number`` (default: the next one) at ``table``.
 
     Without a board, deal or seed, a duplicate round's hand plays the board its movement
@@ -342,8 +342,7 @@ def hand_create(
     # A new hand has no log: its snapshot is the empty log's (the first write's state).
     hand.state = snapshot_new()
     hand.save()
-    hand_written_set(hand, event=None)  # its answer: no event written, the empty log's state
-    return hand
+    return HandWrite(hand=hand)  # no event written: its answer is the empty log's state
 
 
 def hand_open_check(*, hand: Hand) -> None:
@@ -373,7 +372,7 @@ def hand_action_record(
     idempotency_key: str | None = None,
     expected_version: int | None = None,
     device_id: str = "",
-) -> Hand:
+) -> HandWrite:
     """Record one bid, double, redouble, play or pass (``action`` in the rules library's
     JSON form, e.g. ``{"seat": 1, "play": "33"}``), checked by ``referee.rules``.
 
@@ -494,7 +493,7 @@ def hand_action_undo(
     idempotency_key: str | None = None,
     expected_version: int | None = None,
     device_id: str = "",
-) -> Hand:
+) -> HandWrite:
     """Take back the last action in force (an entry mistake), with a reason: an ``undo``
     event, nothing deleted. A hand finished by its last play reopens, unless its table
     has started another hand since (``hand_reopen_check``); a confirmed, voided or
@@ -538,7 +537,7 @@ def hand_announcement_record(
     idempotency_key: str | None = None,
     expected_version: int | None = None,
     device_id: str = "",
-) -> Hand:
+) -> HandWrite:
     """Confirm the due 报牌 of ``seat`` (SPEC R6.1), or log it as missing (R6.2: an
     irregularity, no score change; a penalty is a separate decision)."""
     kind = HandEventKind.ANNOUNCE if made else HandEventKind.ANNOUNCE_MISSING
@@ -578,7 +577,7 @@ def hand_deal_record(
     idempotency_key: str | None = None,
     expected_version: int | None = None,
     device_id: str = "",
-) -> Hand:
+) -> HandWrite:
     """Write in the deal of a physical-cards hand once it has ended, and check the log
     against it.
 
@@ -756,7 +755,7 @@ def hand_record_result(
     idempotency_key: str | None = None,
     expected_version: int | None = None,
     device_id: str = "",
-) -> Hand:
+) -> HandWrite:
     """Record a hand's result summary (result-only entry) and finish the hand.
 
     For tables that do not log plays: refused once actions are logged. Checked for
@@ -797,7 +796,7 @@ def hand_record_passed_out(
     idempotency_key: str | None = None,
     expected_version: int | None = None,
     device_id: str = "",
-) -> Hand:
+) -> HandWrite:
     """Record, for a table that does not log plays, that everybody passed (流局, R2.4):
     the hand scores 0 for every seat and counts as a hand played (R10.8.2)."""
 
@@ -828,10 +827,8 @@ __all__ = [
     "hand_action_undo",
     "hand_announcement_record",
     "hand_board_check",
-    "hand_commit",
     "hand_create",
     "hand_deal_record",
-    "hand_event_append",
     "hand_needs_confirmation",
     "hand_open_check",
     "hand_record_passed_out",

@@ -5,12 +5,13 @@ Lock the hand row; answer a retry (the same Idempotency-Key: the recorded write)
 (``Hand.state``, in the same transaction: no process keeps anything between requests);
 let the service decide (refuse, or name the event to append); append it; write the
 summary, the snapshot and the version; queue the standings on commit (through
-``hand_results_sync`` when the hand's counting fields changed). The hand returned carries
-``HandWritten`` (the event under the key and the replay computed), which the write's answer
-uses in the same request instead of reading them again.
+``hand_results_sync`` when the hand's counting fields changed). It returns what it wrote,
+``HandWrite`` (the hand, the event under the key, the replay computed), which the write's
+answer uses in the same request instead of reading them again.
 
 The lock, the event's insert and the row's update are hand-written statements
-(``tournaments.common.rows``): the hottest statements of every write, built once.
+(``tournaments.common.rows``): the hottest statements of every write, built once; each says
+beside it what it saves against the ORM (``bench/write_sql_bench.py``).
 """
 
 from collections.abc import Callable, Sequence
@@ -35,6 +36,7 @@ from tournaments.hands.replay import (
 )
 from tournaments.hands.results import hand_results_sync
 from tournaments.models import ACTION_KINDS, Hand, HandEvent
+from tournaments.models.hands import LIVE_HAND_STATUSES
 
 #: HandEvent.device_id is a varchar(64).
 DEVICE_ID_MAX_LENGTH = 64
@@ -56,6 +58,19 @@ class NewEvent:
 Decide = Callable[[Hand, HandReplay], NewEvent | Sequence[NewEvent]]
 
 
+@dataclass(frozen=True)
+class HandWrite:
+    """What a hand write wrote, for its answer in the same request
+    (``selectors.hand_detail``): the hand as written (or as it is, for a retry), the event
+    recorded under the request's key (the one appended, or a retry's; None without a key or
+    when nothing was appended) and the replay the write computed (None: the row's snapshot
+    holds it, as for a retry)."""
+
+    hand: Hand
+    event: HandEvent | None = None
+    replay: HandReplay | None = None
+
+
 def hand_write(
     *,
     hand: Hand,
@@ -65,9 +80,9 @@ def hand_write(
     decide: Decide,
     recorded_by: Any = None,
     device_id: str = "",
-) -> Hand:
+) -> HandWrite:
     """Run one hand write in the caller's transaction (the services are
-    ``hand_write_atomic``) and return the hand as written (or as it is, for a retry).
+    ``hand_write_atomic``) and return what it wrote (``HandWrite``).
 
     A retry (same key, ``same_request`` of the event recorded with it) writes nothing; the
     same key with another request is ``idempotency_conflict``; a stale
@@ -75,23 +90,23 @@ def hand_write(
     and its replay."""
     idempotency_key_check(idempotency_key)
     int_check("expected_version", expected_version, minimum=0, allow_none=True)
-    locked, key_event_id = hand_row_lock_keyed(hand=hand, idempotency_key=idempotency_key)
+    locked = hand_row_lock_keyed(hand=hand, idempotency_key=idempotency_key)
     retry = hand_retry_check(
-        hand=locked,
+        hand=locked.hand,
         idempotency_key=idempotency_key,
         expected_version=expected_version,
         same_request=same_request,
-        key_event_id=key_event_id,
+        key_seen=locked.key_seen,
+        key_event_id=locked.key_event_id,
     )
+    row = locked.hand
     if retry is not None:
-        hand_written_set(locked, event=retry)
-        return locked
-    replay = hand_replay_stored(hand=locked)
-    decided = decide(locked, replay)
+        return HandWrite(hand=row, event=retry)
+    replay = hand_replay_stored(hand=row)
+    decided = decide(row, replay)
     new = [decided] if isinstance(decided, NewEvent) else list(decided)
     if not new:  # the service decided to write nothing to the log (a wrong PIN's count)
-        hand_written_set(locked, event=None)
-        return locked
+        return HandWrite(hand=row)
     snapshot = {
         **replay.snapshot,
         "actions": list(replay.snapshot["actions"]),
@@ -100,24 +115,23 @@ def hand_write(
     keyed: HandEvent | None = None
     for index, item in enumerate(new):
         event = hand_event_append(
-            hand=locked,
+            hand=row,
             kind=item.kind,
             payload=item.payload,
             actor_seat=item.actor_seat,
             recorded_by=recorded_by,
             idempotency_key=idempotency_key if index == 0 else None,
             device_id=device_id,
-            seq=locked.version + 1,
+            seq=row.version + 1,
         )
         snapshot_fold(snapshot, event)
         if index == 0 and idempotency_key is not None:
             keyed = event
     after = replay_of_snapshot(
-        hand=locked, snapshot=snapshot, state=_state_pushed(replay, new, snapshot)
+        hand=row, snapshot=snapshot, state=_state_pushed(replay, new, snapshot)
     )
-    hand_commit(hand=locked, replay=after)
-    hand_written_set(locked, event=keyed, replay=after)
-    return locked
+    hand_commit(hand=row, replay=after)
+    return HandWrite(hand=row, event=keyed, replay=after)
 
 
 def _state_pushed(
@@ -137,38 +151,14 @@ def _state_pushed(
     return state if state.actions[-1].to_json() == actions[-1][3] else None
 
 
-@dataclass(frozen=True)
-class HandWritten:
-    """What ``hand_write`` leaves on the hand it returns (``hand.written``), for the
-    write's answer (``selectors.hand_detail``) in the same request: the event recorded
-    under the request's key (the one appended, or a retry's), and the replay the write
-    computed (none for a retry). Valid while ``hand.version`` is ``version``."""
-
-    version: int
-    event: HandEvent | None
-    replay: HandReplay | None = None
-
-
-def hand_written_set(
-    hand: Hand, *, event: HandEvent | None, replay: HandReplay | None = None
-) -> None:
-    """Leave ``HandWritten`` on ``hand``, at its version (``hand_written``)."""
-    setattr(hand, "written", HandWritten(version=hand.version, event=event, replay=replay))  # noqa: B010
-
-
-def hand_written(hand: Hand) -> HandWritten | None:
-    """What ``hand_write`` left on ``hand`` (``HandWritten``), if the hand is still at
-    the version it wrote."""
-    written = getattr(hand, "written", None)
-    if isinstance(written, HandWritten) and written.version == hand.version:
-        return written
-    return None
-
-
 _HAND = Columns(Hand, "h")
 #: The lock, with (in the same statement, so as of its start) the row's version and the
 #: id of the event recorded under the key: when the lock waited for another write, the
 #: version differs from the locked row's, and the key is read again after the lock.
+#: By hand: 520–2,530 µs a call against 5,860–14,800 µs for the ORM's lock
+#: (``hand_row_lock``) and its read of the key's event, two statements: it saves
+#: 5,330–12,270 µs on every hand write (``bench/write_sql_bench.py``, two runs on the
+#: shared 2-core machine).
 _LOCK_SQL = (
     f"SELECT {_HAND.sql},"
     f" (SELECT v.{column(Hand, 'version')} FROM {table_name(Hand)} v"
@@ -179,10 +169,22 @@ _LOCK_SQL = (
 )
 
 
-def hand_row_lock_keyed(*, hand: Hand, idempotency_key: str | None) -> tuple[Hand, int | None]:
-    """``hand_row_lock`` in one hand-written statement, with the id of the event recorded
-    under ``idempotency_key`` when the statement saw the row as it locked it (None: not
-    found, or to be read again after the lock: ``hand_retry_check``)."""
+@dataclass(frozen=True)
+class LockedHand:
+    """The hand row as ``hand_row_lock_keyed`` locked it, and what its statement saw of the
+    request's key: ``key_seen`` when the statement saw the row as it locked it (it did not
+    wait for another write), then ``key_event_id`` is the id of the event recorded under
+    the key (None: none); else the key is read again after the lock
+    (``hand_retry_check``)."""
+
+    hand: Hand
+    key_seen: bool
+    key_event_id: int | None = None
+
+
+def hand_row_lock_keyed(*, hand: Hand, idempotency_key: str | None) -> LockedHand:
+    """``hand_row_lock`` in one hand-written statement, with the event recorded under
+    ``idempotency_key`` as the statement saw it (``LockedHand``)."""
     sql = _LOCK_SQL if connection.vendor == "sqlite" else _LOCK_SQL + " FOR UPDATE OF h"
     row = fetch_one(sql, [hand.pk, hand.pk, idempotency_key, hand.pk])
     if row is None:
@@ -191,8 +193,8 @@ def hand_row_lock_keyed(*, hand: Hand, idempotency_key: str | None) -> tuple[Han
     _keep_related(locked, hand)
     seen_version, key_event_id = row[_HAND.width], row[_HAND.width + 1]
     if idempotency_key is not None and key_event_id is None and seen_version != locked.version:
-        return locked, -1  # waited for another write: the key is read again
-    return locked, key_event_id
+        return LockedHand(hand=locked, key_seen=False)  # waited for another write
+    return LockedHand(hand=locked, key_seen=True, key_event_id=key_event_id)
 
 
 def hand_row_lock(*, hand: Hand) -> Hand:
@@ -216,7 +218,8 @@ def hand_retry_check(
     idempotency_key: str | None,
     expected_version: int | None,
     same_request: Callable[[HandEvent], bool],
-    key_event_id: int | None = -1,
+    key_seen: bool = False,
+    key_event_id: int | None = None,
 ) -> HandEvent | None:
     """The checks of the locked row (``hand_row_lock``): whether the write is a retry.
 
@@ -224,24 +227,24 @@ def hand_retry_check(
     PostgreSQL (READ COMMITTED) a statement that waited for the lock still sees the data
     of when it started, so a key recorded by the write it waited for would be missed in
     the locking statement itself (the second of two requests with one key would then be
-    refused instead of answered). ``key_event_id``: that event's id as the locking
-    statement read it when it saw the locked row (``hand_row_lock_keyed``; None: no
-    such event), -1: to be read here. Returns the retry's event, or None."""
-    if idempotency_key is not None and key_event_id is not None:
-        try:  # one at most (hand_event_idempotency_key_unique)
-            if key_event_id == -1:
-                event = HandEvent.objects.get(hand_id=hand.pk, idempotency_key=idempotency_key)
-            else:
-                event = HandEvent.objects.get(pk=key_event_id)
-        except HandEvent.DoesNotExist:
-            event = None
-        if event is not None:
-            if not same_request(event):
-                raise ApplicationError(
-                    "idempotency_conflict",
-                    _("This idempotency key was already used for a different request."),
-                )
-            return event
+    refused instead of answered). ``key_seen``: the locking statement saw the locked row
+    (``hand_row_lock_keyed``: ``LockedHand``), and ``key_event_id`` is the key's event as
+    it read it (None: no such event), not read again. Returns the retry's event, or None."""
+    event: HandEvent | None = None
+    try:  # one at most (hand_event_idempotency_key_unique)
+        if idempotency_key is not None and not key_seen:
+            event = HandEvent.objects.get(hand_id=hand.pk, idempotency_key=idempotency_key)
+        elif idempotency_key is not None and key_event_id is not None:
+            event = HandEvent.objects.get(pk=key_event_id)
+    except HandEvent.DoesNotExist:
+        event = None
+    if event is not None:
+        if not same_request(event):
+            raise ApplicationError(
+                "idempotency_conflict",
+                _("This idempotency key was already used for a different request."),
+            )
+        return event
     if expected_version is not None and expected_version != hand.version:
         raise ApplicationError(
             "version_conflict",
@@ -252,7 +255,9 @@ def hand_retry_check(
     return None
 
 
-#: The event's insert (the hottest write: one per hand write), built once.
+#: The event's insert (the hottest write: one per hand write), built once: 530–790 µs a
+#: call against 760–1,060 µs for ``HandEvent.objects.create``, saving 240–280 µs on every
+#: hand write (``bench/write_sql_bench.py``, two runs on the shared 2-core machine).
 _EVENT_INSERT = Insert(
     HandEvent,
     [
@@ -307,12 +312,20 @@ _COUNTING_FIELDS = ("status", "confirmation", "scores", "landlord_seat")
 def hand_commit(*, hand: Hand, replay: HandReplay | None = None) -> Hand:
     """Write the row's summary and snapshot (``replay``, default: the log replayed) and,
     when the status, scores or confirmation changed, the per-seat rows and the standings
-    request on commit (same transaction). A play in the middle of a hand leaves the
-    tournament row alone, so tables do not queue on its log version."""
+    request on commit (same transaction).
+
+    A live hand leaves the tournament row alone, so tables do not queue on its log version:
+    a play in the middle of a hand, and a step from one live status to another (bidding →
+    doubling → playing, the landlord found), which changes nothing the standings count (a
+    live hand has no per-seat row; the database does not mark it either, migration 0029).
+    Before, every such step locked the tournament row to the commit, and the tables of a
+    tournament took turns there (issue 30)."""
     replay = replay or hand_replay(hand=hand)
     before = [getattr(hand, name) for name in _COUNTING_FIELDS]
+    live_before = hand.status in LIVE_HAND_STATUSES
     hand_summary_apply(hand=hand, replay=replay)
-    if before != [getattr(hand, name) for name in _COUNTING_FIELDS]:
+    live_step = live_before and hand.status in LIVE_HAND_STATUSES
+    if before != [getattr(hand, name) for name in _COUNTING_FIELDS] and not live_step:
         hand_results_sync(hand=hand)
     return hand
 
@@ -320,7 +333,8 @@ def hand_commit(*, hand: Hand, replay: HandReplay | None = None) -> Hand:
 __all__ = [
     "DEVICE_ID_MAX_LENGTH",
     "Decide",
-    "HandWritten",
+    "HandWrite",
+    "LockedHand",
     "NewEvent",
     "hand_commit",
     "hand_event_append",
@@ -328,6 +342,4 @@ __all__ = [
     "hand_row_lock",
     "hand_row_lock_keyed",
     "hand_write",
-    "hand_written",
-    "hand_written_set",
 ]

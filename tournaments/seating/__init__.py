@@ -9,6 +9,7 @@ The engine's inputs are read by ``tournaments.tournament.selectors`` (``seating_
 ``seating_history``, ``entry_order_for_seating``).
 
 May import: ``engine`` the standard library only; ``services`` also ``tournaments.models``,
-``tournaments.common``, ``tournaments.hands`` (boards, the event append, the per-seat
-results), ``tournaments.rounds`` and ``tournaments.tournament.selectors``.
+``tournaments.common``, ``tournaments.hands`` (boards, the one hand-write skeleton
+``hands.writing.hand_write``, the per-seat results), ``tournaments.rounds`` and
+``tournaments.tournament.selectors``.
 """

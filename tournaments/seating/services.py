@@ -23,7 +23,7 @@ from tournaments.common.seat_names import seat_name
 from tournaments.common.seats import seat_count
 from tournaments.hands.boards import board_create, boards_not_replayed_check
 from tournaments.hands.results import hand_results_sync
-from tournaments.hands.write import hand_event_append
+from tournaments.hands.writing import Decide, NewEvent, hand_write
 from tournaments.models import (
     Board,
     Entry,
@@ -337,6 +337,23 @@ def seat_override(*, seat: Seat, entry: Entry, reason: str, recorded_by: Any = N
     return Seat.objects.get(table_id=locked.table_id, position=locked.position)
 
 
+def _seat_correction_events(
+    hand: Hand,
+    seats: list[dict[str, int | None]],
+    changed: Sequence[tuple[Seat, int, int | None]],
+    reason: str,
+) -> Decide:
+    """``hand_write``'s decision for ``hand``: a ``seat_correction`` event per seat of its
+    table in ``seats`` (``_payload(changed)``)."""
+    at_table = [
+        item for item, (c, _, _) in zip(seats, changed, strict=True) if c.table_id == hand.table_id
+    ]
+    events = [
+        NewEvent(HandEventKind.SEAT_CORRECTION, {**item, "reason": reason}) for item in at_table
+    ]
+    return lambda locked, replay: events
+
+
 @transaction.atomic
 def seat_correct(*, seat: Seat, entry: Entry, reason: str, recorded_by: Any = None) -> Seat:
     """Correct who sat in ``seat`` after hands were played there.
@@ -361,20 +378,21 @@ def seat_correct(*, seat: Seat, entry: Entry, reason: str, recorded_by: Any = No
     seats = _payload(changed)
     # The events come first: the database lets a seat of a table with hands change only
     # to what a seat_correction event, newest on every hand of the table, says (0010).
-    for hand in hands:
-        at_table = [
-            s for s, (c, _, _) in zip(seats, changed, strict=True) if c.table_id == hand.table_id
-        ]
-        for item in at_table:
-            hand_event_append(
-                hand=hand,
-                kind=HandEventKind.SEAT_CORRECTION,
-                payload={**item, "reason": reason},
-                recorded_by=recorded_by,
-            )
-        hand.save(update_fields=["version"])
+    # Each hand's through the one skeleton (``hand_write``: its row, log, snapshot and
+    # version move together); no key, so never a retry.
+    written = [
+        hand_write(
+            hand=hand,
+            idempotency_key=None,
+            expected_version=None,
+            same_request=lambda event: False,
+            decide=_seat_correction_events(hand, seats, changed, reason),
+            recorded_by=recorded_by,
+        ).hand
+        for hand in hands
+    ]
     _seat_change_apply(change, entry)
-    for hand in hands:
+    for hand in written:  # the per-seat rows follow the seats now changed
         hand_results_sync(hand=hand)
     round_log_append(
         round=round_,

@@ -72,7 +72,7 @@ def _hand_play_and_record(*, hand: Hand, profile: RuleProfile, rng: random.Rando
     while not state.is_over:
         action = rng.choice(state.legal_actions())
         state.push(action)
-        hand = hand_action_record(hand=hand, action=action.to_json())
+        hand = hand_action_record(hand=hand, action=action.to_json()).hand
     return hand
 
 
@@ -118,7 +118,9 @@ def _round_play(tournament: Tournament, profile: RuleProfile, rng: random.Random
     round_start(round=round_)
     for table in Table.objects.filter(round=round_).order_by("number"):
         for _ in range(tournament.hands_per_round):
-            hand = hand_create(table=table, seed=None if _is_duplicate(tournament) else _seed(rng))
+            hand = hand_create(
+                table=table, seed=None if _is_duplicate(tournament) else _seed(rng)
+            ).hand
             _hand_play_and_record(hand=hand, profile=profile, rng=rng)
     round_close(round=round_)
 

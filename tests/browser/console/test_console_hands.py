@@ -308,8 +308,8 @@ def test_an_earlier_hand_is_confirmed_by_the_players_pins_on_the_console(
     table = playing_table(requires_confirmation=True, confirmed_by="players")
     referee = _referee(table)
     earlier = hand_record_result(
-        hand=hand_create(table=table), landlord=1, bid=2, winner="landlord"
-    )
+        hand=hand_create(table=table).hand, landlord=1, bid=2, winner="landlord"
+    ).hand
     pins = _pins(table)
     context = _phone(console_browser, live_server, language)
     page = context.new_page()
@@ -361,7 +361,7 @@ def test_an_earlier_hand_is_confirmed_by_the_players_pins_on_the_console(
     )
 
     # Too many wrong PINs: even the right ones are refused, a director confirms.
-    locked = hand_record_passed_out(hand=hand_create(table=table))
+    locked = hand_record_passed_out(hand=hand_create(table=table).hand).hand
     Hand.objects.filter(pk=locked.pk).update(pin_failures=PIN_TRIES)
     page.reload()
     page.click("button.table-open")
@@ -391,27 +391,29 @@ def _table_of_every_state() -> tuple[Table, dict[str, Hand]]:
     pins = _pins(table)
     hands: dict[str, Hand] = {}
     confirmed = hand_record_result(
-        hand=hand_create(table=table), landlord=0, bid=2, winner="landlord"
-    )
+        hand=hand_create(table=table).hand, landlord=0, bid=2, winner="landlord"
+    ).hand
     hands["confirmed"] = hand_confirm_by_pins(
         hand=confirmed, pins={0: pins[0], 2: pins[2]}, recorded_by=None
-    )
-    hands["awaiting"] = hand_record_passed_out(hand=hand_create(table=table))
+    ).hand
+    hands["awaiting"] = hand_record_passed_out(hand=hand_create(table=table).hand).hand
     disputed = hand_record_result(
-        hand=hand_create(table=table), landlord=1, bid=3, winner="defenders"
-    )
-    hands["disputed"] = hand_dispute(hand=disputed, reason="the bid was 2", recorded_by=None)
-    voided = hand_record_result(hand=hand_create(table=table), landlord=2, bid=1, winner="landlord")
-    hands["voided"] = hand_void(hand=voided, reason="misdeal", recorded_by=None)
+        hand=hand_create(table=table).hand, landlord=1, bid=3, winner="defenders"
+    ).hand
+    hands["disputed"] = hand_dispute(hand=disputed, reason="the bid was 2", recorded_by=None).hand
+    voided = hand_record_result(
+        hand=hand_create(table=table).hand, landlord=2, bid=1, winner="landlord"
+    ).hand
+    hands["voided"] = hand_void(hand=voided, reason="misdeal", recorded_by=None).hand
     deal = deal_from_seed(7)
-    physical = hand_create(table=table, physical_cards=True, first_bidder=deal.first_bidder)
+    physical = hand_create(table=table, physical_cards=True, first_bidder=deal.first_bidder).hand
     for action in random_hand_actions(deal, seed=5):
-        physical = hand_action_record(hand=physical, action=action)
+        physical = hand_action_record(hand=physical, action=action).hand
     other = deal_from_seed(8, first_bidder=deal.first_bidder)
-    hands["irregular"] = hand_deal_record(hand=physical, deal=other.to_json())
-    logged = hand_create(table=table, seed=7)
+    hands["irregular"] = hand_deal_record(hand=physical, deal=other.to_json()).hand
+    logged = hand_create(table=table, seed=7).hand
     for action in random_hand_actions(deal_from_seed(7), seed=1):
-        logged = hand_action_record(hand=logged, action=action)
+        logged = hand_action_record(hand=logged, action=action).hand
     flipped = "defenders" if logged.winner == "landlord" else "landlord"
     hands["overridden"] = hand_result_correct(
         hand=logged,
@@ -420,8 +422,8 @@ def _table_of_every_state() -> tuple[Table, dict[str, Hand]]:
         bid=logged.bid,
         winner=flipped,
         override=True,
-    )
-    hands["playing"] = hand_create(table=table, seed=3)
+    ).hand
+    hands["playing"] = hand_create(table=table, seed=3).hand
     return table, hands
 
 
@@ -503,8 +505,12 @@ def test_an_earlier_hand_is_disputed_and_confirmed_by_a_second_official(
     second.save()
     assign(second, table, whole_round=True)
     hand = hand_record_result(
-        hand=hand_create(table=table), landlord=2, bid=1, winner="landlord", recorded_by=referee
-    )
+        hand=hand_create(table=table).hand,
+        landlord=2,
+        bid=1,
+        winner="landlord",
+        recorded_by=referee,
+    ).hand
     context = _phone(console_browser, live_server, "en")
     page = context.new_page()
     _open_table(page, referee.username, "en")

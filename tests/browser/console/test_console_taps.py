@@ -281,7 +281,7 @@ def test_a_fixed_deal_from_the_first_bid_to_the_last_card_counting_taps(
     referee.set_password(PASSWORD)
     referee.save()
     assign(referee, table)
-    hand = hand_create(table=table, seed=seed)
+    hand = hand_create(table=table, seed=seed).hand
     context = _phone(console_browser, live_server, "en")
     page = context.new_page()
     console_open_table(page, referee.username, PASSWORD, language=None)

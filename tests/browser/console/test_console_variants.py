@@ -45,7 +45,7 @@ def _console_at(
     name, slug = table
     at = playing_table(name=name, slug=slug, rule_profile=profile)
     referee = _referee(at)
-    hand = hand_create(table=at, **create)
+    hand = hand_create(table=at, **create).hand
     context = _phone(browser, live_server, "en")
     page = context.new_page()
     _sign_in_and_open(page, referee)

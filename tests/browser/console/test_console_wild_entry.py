@@ -69,7 +69,7 @@ def test_wild_cards_without_a_declaration_are_asked_about_never_read_silently(
     referee.set_password(PASSWORD)
     referee.save()
     assign(referee, table)
-    hand = hand_create(table=table, physical_cards=True, first_bidder=0)
+    hand = hand_create(table=table, physical_cards=True, first_bidder=0).hand
     context = _phone(console_browser, live_server, language)
     page = context.new_page()
     page.goto("/referee/login/")
@@ -163,7 +163,7 @@ def test_a_reading_tapped_while_the_refusal_is_still_handled_is_recorded(
     referee.set_password(PASSWORD)
     referee.save()
     assign(referee, table)
-    hand = hand_create(table=table, physical_cards=True, first_bidder=0)
+    hand = hand_create(table=table, physical_cards=True, first_bidder=0).hand
     context = _phone(console_browser, live_server, "en")
     page = context.new_page()
     page.goto("/referee/login/")

@@ -216,8 +216,9 @@ class Command(BaseCommand):
         return entries
 
     def _hand(self, table: Table, number: int, referee: Any) -> None:
-        hand = Hand.objects.filter(table=table, number=number).first() or hand_create(
-            table=table, number=number
+        hand = (
+            Hand.objects.filter(table=table, number=number).first()
+            or hand_create(table=table, number=number).hand
         )  # duplicate: the round's board for hand ``number``
         board = hand.board
         assert board is not None
@@ -269,4 +270,4 @@ class Command(BaseCommand):
                 # by version: an action undone since the last run gets a key of its own
                 idempotency_key=f"demo-{hand.pk}-v{hand.version + 1}",
                 device_id="demo",
-            )
+            ).hand

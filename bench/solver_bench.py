@@ -68,7 +68,7 @@ def main() -> int:
         return found.landlord_wins, found.ms, found.nodes
 
     print(f"profile {args.profile}, seed {args.seed}, budget cap {args.seconds:g} s per query")
-    for landlord in range(3):
+    for landlord in range(3 if args.deals else 0):
         runs = []
         for _ in range(args.deals):
             cards = rng.sample(PACK, 54)
@@ -77,7 +77,7 @@ def main() -> int:
             keys = (key_of(hands[0]), key_of(hands[1]), key_of(hands[2]))
             runs.append(run(Position(keys, landlord, landlord)))
         _report(f"full deals, landlord seat {landlord} ({args.deals})", runs, args.seconds)
-    for low, high in ((7, 10), (10, 13)):
+    for low, high in ((7, 10), (10, 13)) if args.endgames else ():
         runs = []
         for _ in range(args.endgames):
             sizes = [rng.randint(low, high) for _ in range(3)]

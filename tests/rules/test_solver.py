@@ -20,10 +20,12 @@ PACK = [r for r in range(13) for _ in range(4)] + [13, 14]
 VECTORS = Path(__file__).parent / "data" / "solve.jsonl"
 
 
-def random_position(rng: random.Random, largest: int = 3) -> Position:
-    """Three hands of 1..largest cards, a landlord, a turn and, half the time, a play to beat
-    (a legal lead from cards nobody holds, by another seat)."""
-    sizes = [rng.randint(1, largest) for _ in range(3)]
+def random_position(
+    rng: random.Random, largest: int = 3, sizes: list[int] | None = None
+) -> Position:
+    """Three hands of 1..largest cards (or of ``sizes``), a landlord, a turn and, half the
+    time, a play to beat (a legal lead from cards nobody holds, by another seat)."""
+    sizes = sizes or [rng.randint(1, largest) for _ in range(3)]
     cards = rng.sample(PACK, sum(sizes) + 4)
     hands, at = [], 0
     for size in sizes:
@@ -51,6 +53,17 @@ def test_solver_agrees_with_brute_force_on_thousands_of_small_positions() -> Non
         if index % 4 == 0:  # every claimed win re-verified: each defence still loses
             check_line(position, found.line, expected, profile)
     assert 400 < wins < 2000  # both answers are exercised
+
+
+def test_solver_agrees_with_brute_force_when_one_hand_holds_up_to_six_cards() -> None:
+    rng = random.Random(34)
+    for index in range(300):
+        sizes = [rng.randint(4, 6), rng.randint(1, 2), rng.randint(1, 2)]
+        rng.shuffle(sizes)
+        profile = COMP2016 if index % 2 else CLASSIC
+        position = random_position(rng, sizes=sizes)
+        found = solve(position, profile)
+        assert found.landlord_wins is brute_force(position, profile), position
 
 
 def test_check_line_refuses_a_line_that_lets_a_defence_escape() -> None:

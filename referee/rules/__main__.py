@@ -19,6 +19,11 @@ for what the wild cards stand for::
     python -m referee.rules check KKK7 --profile laizi --wild 7 --as KKKK --previous 3333
     python -m referee.rules score --profile four_p --landlord 3 --bid 2 --bombs 1 --winner landlord
 
+The ``solve`` request (``docs/solver.md``) asks the open-hand solver whether the landlord goes
+out first with every hand known::
+
+    echo '{"op":"solve","hands":["33","44","55"],"landlord":0,"turn":0}' | python -m referee.rules
+
 So does Big Three (``docs/rules/games/PROTOCOL-big3.md``), ``--profile big3`` or
 ``big3_one_round``::
 

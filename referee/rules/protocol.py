@@ -10,7 +10,7 @@ import json
 from collections.abc import Callable, Iterable
 from typing import Any, Protocol, TypeVar
 
-from referee.rules.cards import Deal, counts_fit_pack, counts_of, parse_ranks
+from referee.rules.cards import Deal, counts_fit_pack, counts_of, key_of_counts, parse_ranks
 from referee.rules.combos import Play, beats, choose_reading, readings_of
 from referee.rules.errors import InvalidDeal, RulesError
 from referee.rules.hand import HandState
@@ -46,7 +46,9 @@ def handle_request(request: object) -> Answer:
         if not profile.is_three_player:  # four_p, laizi, big3: PROTOCOL-variants, -big3
             from referee.rules.protocol_variants import VARIANT_OPS
 
-            handler = VARIANT_OPS[profile.key][op]  # type: ignore[index]
+            handler = VARIANT_OPS[profile.key].get(str(op))
+            if handler is None:
+                raise RequestError("unknown_op", f"op {op!r} is not offered for {profile.key}")
         answer = handler(request, profile)
     except RulesError as exc:
         answer = {"error": exc.code, "message": exc.message}
@@ -163,9 +165,54 @@ def plays_answer(plays: Iterable[Play]) -> Answer:
     return {"plays": sorted((p.text() for p in plays), key=lambda t: (len(t), parse_ranks(t)))}
 
 
+def op_solve(request: dict[str, Any], profile: RuleProfile) -> Answer:
+    """``solve`` (``docs/solver.md``): the open-hand value of a play-phase position."""
+    from referee.rules.solver import Position, SolverError, solve
+
+    hands = request.get("hands")
+    if not isinstance(hands, list) or len(hands) != 3 or not all(isinstance(h, str) for h in hands):
+        raise RequestError("bad_request", "hands must be a list of three card texts")
+    counts = [counts_of(parse_ranks(h)) for h in hands]
+    total = [sum(c[r] for c in counts) for r in range(len(counts[0]))]
+    if not counts_fit_pack(total):
+        raise RequestError("bad_request", "one pack cannot hold the three hands")
+    seats = {}
+    for field in ("landlord", "turn", "top_seat"):
+        value = request.get(field)
+        if value is None and field == "top_seat":
+            continue
+        if type(value) is not int or not 0 <= value <= 2:
+            raise RequestError("bad_request", f"{field} must be a seat 0, 1 or 2")
+        seats[field] = value
+    top_text = _text(request, "top", required=False)
+    top = None
+    if top_text and top_text.strip():
+        found = readings_of(top_text, profile)
+        if not found:
+            raise RequestError("invalid_top", f"the play to beat {top_text!r} is no combination")
+        top = found[0]
+        if "top_seat" not in seats:
+            raise RequestError("bad_request", "a play to beat needs its top_seat")
+    budget = request.get("budget_ms", 1000)
+    if type(budget) is not int or not 1 <= budget <= 600_000:
+        raise RequestError("bad_request", "budget_ms must be an integer from 1 to 600000")
+    position = Position(
+        (key_of_counts(counts[0]), key_of_counts(counts[1]), key_of_counts(counts[2])),
+        seats["landlord"],
+        seats["turn"],
+        top,
+        seats.get("top_seat") if top is not None else None,
+    )
+    try:
+        return solve(position, profile, max_ms=budget).to_json()
+    except SolverError as exc:
+        raise RequestError(exc.code, exc.message) from exc
+
+
 OPS: dict[str, Callable[[dict[str, Any], RuleProfile], Answer]] = {
     "classify": op_classify,
     "legal_plays": op_legal_plays,
     "score": op_score,
     "replay": op_replay,
+    "solve": op_solve,
 }

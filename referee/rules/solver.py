@@ -1,0 +1,348 @@
+"""Open-hand (perfect-information) value of a play-phase position (issue 33, ``docs/solver.md``).
+
+Every hand is known (the landlord's includes the kitty), so is the seat on turn and the play to
+beat. The question: does the landlord go out first against best play by both sides, the two
+farmers cooperating? ``solve`` answers it with a boolean depth-first search (an AND/OR tree:
+the landlord's nodes are OR, a farmer's are AND; each subtree stops at its first refutation),
+a transposition table keyed by the three hands, the seat on turn and the play to beat, and a
+budget of time, nodes and table entries that answers ``None`` (unsolved) rather than wait.
+
+``brute_force`` is the reference: plain minimax, every child of every node evaluated, no
+table. ``check_line`` re-verifies a winning line against it. Only ``comp2016`` and
+``classic`` (the three-seat profiles) are solved.
+
+A position is rank-count multiset keys (``cards.key_of``), one int per hand: a play is
+subtracted, an empty hand is 0.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from typing import Any, NamedTuple
+
+from referee.rules.cards import format_ranks, ranks_of_key
+from referee.rules.combos import Play, beats
+from referee.rules.errors import RulesError
+from referee.rules.moves import legal_plays
+from referee.rules.profiles import PROFILES, RuleProfile
+
+#: A step of a line: the seat and its play, None for a pass.
+Step = tuple[int, Play | None]
+
+
+class SolverError(RulesError):
+    """A position the solver does not take (an unsupported profile, a hand already out)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, code="unsolvable_position")
+
+
+class Position(NamedTuple):
+    """A play-phase position: ``hands`` (three multiset keys), the ``landlord``'s seat, the
+    seat on ``turn`` and the ``top`` play to beat with its ``top_seat`` (None: a lead). A top
+    played by the seat on turn means the others both passed: that seat leads."""
+
+    hands: tuple[int, int, int]
+    landlord: int
+    turn: int
+    top: Play | None = None
+    top_seat: int | None = None
+
+
+class Solution(NamedTuple):
+    """``landlord_wins`` (None: unsolved within the budget), a ``line`` of steps in which the
+    winning side goes out (empty when unsolved), the ``nodes`` searched and the ``ms`` taken."""
+
+    landlord_wins: bool | None
+    line: tuple[Step, ...]
+    nodes: int
+    ms: float
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "landlord_wins": self.landlord_wins,
+            "line": [step_json(step) for step in self.line],
+            "nodes": self.nodes,
+            "ms": round(self.ms, 1),
+        }
+
+
+def step_json(step: Step) -> dict[str, Any]:
+    """A step as a protocol event: ``{"seat": s, "play": "<cards>" | "pass"}``."""
+    seat, play = step
+    return {"seat": seat, "play": "pass" if play is None else play.text()}
+
+
+class _OutOfBudget(Exception):
+    pass
+
+
+def _check_profile(position: Position, profile: RuleProfile) -> None:
+    if PROFILES.get(profile.key) is not profile:
+        raise SolverError(f"the solver takes comp2016 and classic, not {profile.key}")
+    if not all(position.hands):
+        raise SolverError("a hand is already empty: the game is over")
+
+
+def _signature(top: Play) -> tuple[str, int | None, int]:
+    """What beating a play depends on (R5.21): kind, body rank, body length; kickers never
+    count, so two tops with the same signature are one table entry."""
+    return (top.kind.value, top.rank, top.length)
+
+
+class Solver:
+    """One query's search: a table and a budget. ``max_ms`` / ``max_nodes`` / ``max_entries``
+    None: no limit of that kind."""
+
+    def __init__(
+        self,
+        profile: RuleProfile,
+        *,
+        max_ms: float | None = None,
+        max_nodes: int | None = None,
+        max_entries: int | None = 2_000_000,
+    ) -> None:
+        self.profile = profile
+        self.table: dict[tuple[Any, ...], bool] = {}
+        self.nodes = 0
+        self.max_nodes = max_nodes
+        self.max_entries = max_entries
+        self.max_ms = max_ms
+        self._deadline = 0.0
+        self._next_check = 0
+        self._leads: dict[int, list[Play]] = {}
+        self._answers: dict[tuple[int, Any], list[Play]] = {}
+
+    def _leads_of(self, hand: int) -> list[Play]:
+        # a hand's leads cached, most cards first: a hand recurs under many others
+        plays = self._leads.get(hand)
+        if plays is None:
+            plays = sorted(legal_plays(hand, None, self.profile), key=_cards_first)
+            self._leads[hand] = plays
+        return plays
+
+    def _answers_of(self, hand: int, top: Play, signature: Any) -> list[Play]:
+        # answers cached by hand and the top's signature, as leads are: 129,000 -> 492,000
+        # nodes/s on 12 endgames of 7-10 cards (bench/solver_bench.py --deals 0 --seed 7)
+        found = self._answers.get((hand, signature))
+        if found is None:
+            if len(self._answers) >= 1 << 20:  # bounded: a memo, not the table
+                self._answers.clear()
+            found = sorted(legal_plays(hand, top, self.profile), key=_cards_first)
+            self._answers[(hand, signature)] = found
+        return found
+
+    def value(self, position: Position) -> bool:
+        """True when the landlord wins; raises _OutOfBudget."""
+        top = position.top
+        if position.top_seat == position.turn:
+            top = None
+        return self._search(
+            position.hands, position.turn, top, position.top_seat, position.landlord
+        )
+
+    def _search(
+        self,
+        hands: tuple[int, int, int],
+        turn: int,
+        top: Play | None,
+        top_seat: int | None,
+        landlord: int,
+    ) -> bool:
+        self.nodes += 1
+        if self.nodes >= self._next_check:
+            self._check_budget()
+        key = (hands, turn, None if top is None else _signature(top), top_seat)
+        known = self.table.get(key)
+        if known is not None:
+            return known
+        maximiser = turn == landlord
+        partner_leads = not maximiser and top_seat is not None and top_seat != landlord
+        nxt = (turn + 1) % 3
+        result = not maximiser
+        hand = hands[turn]
+        plays = self._leads_of(hand) if top is None else self._answers_of(hand, top, key[2])
+        finishing = False
+        for play in plays:
+            if play.key == hand:
+                finishing = True
+                break
+        if finishing:
+            result = maximiser
+        else:
+            options: list[Play | None] = list(plays)
+            if top is not None:
+                if partner_leads:  # pass first: 262 vs 273 ms median on endgames, noise
+                    options.insert(0, None)
+                else:
+                    options.append(None)
+            for move in options:
+                if move is None:
+                    child_top = None if nxt == top_seat else top
+                    value = self._search(hands, nxt, child_top, top_seat, landlord)
+                else:
+                    after = list(hands)
+                    after[turn] = hand - move.key
+                    value = self._search((after[0], after[1], after[2]), nxt, move, turn, landlord)
+                if value == maximiser:
+                    result = maximiser
+                    break
+        if self.max_entries is not None and len(self.table) >= self.max_entries:
+            raise _OutOfBudget
+        self.table[key] = result
+        return result
+
+    def _check_budget(self) -> None:
+        if self.max_nodes is not None and self.nodes > self.max_nodes:
+            raise _OutOfBudget
+        if self.max_ms is not None and time.perf_counter() > self._deadline:
+            raise _OutOfBudget
+        self._next_check = self.nodes + 1024
+
+    def solve(self, position: Position) -> Solution:
+        """The position's value and a winning line (see the module's docstring)."""
+        _check_profile(position, self.profile)
+        start = time.perf_counter()
+        self._deadline = start + (self.max_ms or 0) / 1000
+        self._next_check = 0
+        try:
+            wins = self.value(position)
+            line = self.line(position, wins)
+        except _OutOfBudget:
+            return Solution(None, (), self.nodes, (time.perf_counter() - start) * 1000)
+        return Solution(wins, line, self.nodes, (time.perf_counter() - start) * 1000)
+
+    def line(self, position: Position, landlord_wins: bool) -> tuple[Step, ...]:
+        """A line in which the winning side goes out: its moves are winning ones, every
+        defence is the first in search order."""
+        steps: list[Step] = []
+        pos = _normal(position)
+        while all(pos.hands):
+            winning_side = (pos.turn == pos.landlord) == landlord_wins
+            chosen: Play | None = None
+            found = False
+            for move in _options(pos, self.profile):
+                child = _after(pos, move)
+                if not winning_side or not all(child.hands):
+                    chosen, found = move, True
+                    break
+                if self.value(child) == landlord_wins:
+                    chosen, found = move, True
+                    break
+            if not found:  # cannot happen once the value is known
+                raise AssertionError("no winning move in a won position")
+            steps.append((pos.turn, chosen))
+            pos = _after(pos, chosen)
+        return tuple(steps)
+
+
+def _cards_first(play: Play) -> tuple[int, int]:
+    return (-len(ranks_of_key(play.key)), play.rank if play.rank is not None else 99)
+
+
+def _normal(position: Position) -> Position:
+    if position.top is not None and position.top_seat == position.turn:
+        return position._replace(top=None, top_seat=None)
+    return position
+
+
+def _options(position: Position, profile: RuleProfile) -> list[Play | None]:
+    """Every move of the seat on turn: its legal plays, then a pass unless it leads."""
+    pos = _normal(position)
+    options: list[Play | None] = list(legal_plays(pos.hands[pos.turn], pos.top, profile))
+    if pos.top is not None:
+        options.append(None)
+    return options
+
+
+def _after(position: Position, move: Play | None) -> Position:
+    """The position after the seat on turn plays ``move`` (None: passes)."""
+    pos = _normal(position)
+    nxt = (pos.turn + 1) % 3
+    if move is None:
+        if nxt == pos.top_seat:
+            return pos._replace(turn=nxt, top=None, top_seat=None)
+        return pos._replace(turn=nxt)
+    hands = list(pos.hands)
+    hands[pos.turn] -= move.key
+    return Position((hands[0], hands[1], hands[2]), pos.landlord, nxt, move, pos.turn)
+
+
+def _winner_is_landlord(position: Position) -> bool | None:
+    """Who has gone out: True the landlord, False a farmer, None nobody yet."""
+    for seat, hand in enumerate(position.hands):
+        if not hand:
+            return seat == position.landlord
+    return None
+
+
+def solve(
+    position: Position,
+    profile: RuleProfile,
+    *,
+    max_ms: float | None = None,
+    max_nodes: int | None = None,
+    max_entries: int | None = 2_000_000,
+) -> Solution:
+    """Solve ``position`` within a budget (see ``Solver``)."""
+    solver = Solver(profile, max_ms=max_ms, max_nodes=max_nodes, max_entries=max_entries)
+    return solver.solve(position)
+
+
+def brute_force(position: Position, profile: RuleProfile) -> bool:
+    """The reference value: plain minimax over every move, every child evaluated, no table,
+    no ordering. Exponential: for small positions only."""
+    _check_profile(position, profile)
+    return _minimax(_normal(position), profile)
+
+
+def _minimax(position: Position, profile: RuleProfile) -> bool:
+    done = _winner_is_landlord(position)
+    if done is not None:
+        return done
+    values = [_minimax(_after(position, m), profile) for m in _options(position, profile)]
+    return any(values) if position.turn == position.landlord else all(values)
+
+
+class LineError(RulesError):
+    """A line that does not prove what it claims."""
+
+    def __init__(self, message: str, index: int) -> None:
+        super().__init__(message, code="bad_line")
+        self.index = index
+
+
+def check_line(
+    position: Position, line: Sequence[Step], landlord_wins: bool, profile: RuleProfile
+) -> None:
+    """Re-verify a winning line with ``brute_force``: every step is the turn's seat making a
+    legal move, the line ends with the claimed side out, and at every step of the losing
+    side every other defence still loses. Raises LineError naming the first bad step."""
+    pos = _normal(position)
+    for index, (seat, move) in enumerate(line):
+        if _winner_is_landlord(pos) is not None:
+            raise LineError("the line goes on after the game is over", index)
+        if seat != pos.turn:
+            raise LineError(f"seat {seat} moves out of turn", index)
+        options = _options(pos, profile)
+        if move is None and pos.top is None:
+            raise LineError("a pass on a lead", index)
+        if move is not None and not any(o is not None and o.key == move.key for o in options):
+            raise LineError(f"{move.text()} is not a legal move", index)
+        if move is not None and pos.top is not None and not beats(move, pos.top):
+            raise LineError(f"{move.text()} does not beat {pos.top.text()}", index)
+        winning_side = (pos.turn == pos.landlord) == landlord_wins
+        if not winning_side:
+            for other in options:
+                if _minimax(_after(pos, other), profile) != landlord_wins:
+                    text = "pass" if other is None else other.text()
+                    raise LineError(f"the defence {text} escapes", index)
+        pos = _after(pos, move)
+    if _winner_is_landlord(pos) is not landlord_wins:
+        raise LineError("the line does not end with the claimed side out", len(line))
+
+
+def hand_text(key: int) -> str:
+    """A hand key in canonical rank notation."""
+    return format_ranks(ranks_of_key(key))

@@ -371,11 +371,24 @@ if (SESSION_ENDS) {
   document.addEventListener("visibilitychange", sessionEndCheck);
 }
 
-window.addEventListener("online", async () => {
+// The list shown was the one kept on this phone: read it again when the phone is back
+// online, and every few seconds until a read is answered (the 'online' event's one read can
+// fail while the network settles, and the banner would then stay though the phone is online).
+let readingTables = false;
+async function readTablesAgain() {
+  if (readingTables || !state.tablesOffline || state.table || !navigator.onLine) return;
+  readingTables = true;
+  try {
+    if (await loadTables()) show();
+  } finally {
+    readingTables = false;
+  }
+}
+setInterval(readTablesAgain, 5000);
+window.addEventListener("online", () => {
   renderQueue(ctx);
   sender.wake();
-  // The list shown was the one kept on this phone: read it again.
-  if (state.tablesOffline && !state.table && await loadTables()) show();
+  readTablesAgain();
 });
 window.addEventListener("offline", () => renderQueue(ctx));
 window.refereeConsole = { queue, sender, state };

@@ -1,0 +1,130 @@
+"""The reads of par analysis: what a reader may see of a board's par and of a hand's
+"where it was lost". A board's par is as secret as its cards: nobody but directors sees any
+of it until the board is released (``card_secrecy.board_cards_visible``), whatever is stored.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from tournaments.hands.card_secrecy import board_cards_visible, boards_released
+from tournaments.models import (
+    AnalysisStatus,
+    Board,
+    BoardPar,
+    Hand,
+    HandPar,
+    HandStatus,
+    ParOutcome,
+)
+from tournaments.par.analysis import PAR_PROFILES
+
+#: What a reader is told of a board's par.
+NOT_ANALYSED = "not_analysed"  # a profile the solver does not take
+HIDDEN = "hidden"  # not released (or not for this reader)
+PENDING = "pending"  # released, no answer yet (queued, running, cancelled, not queued)
+DONE = "done"
+
+
+@dataclass
+class ParShown:
+    """A board's par as a reader may see it: ``state`` one of the four above; the rest only
+    when ``DONE``."""
+
+    state: str
+    #: per seat: True wins as landlord, False loses, None unsolved
+    table: list[bool | None] = field(default_factory=list)
+    outcome: str = ""
+    landlord: int | None = None
+    bid: int | None = None
+    scores: list[int] | None = None
+    status: str = ""
+
+    @property
+    def done(self) -> bool:
+        return self.state == DONE
+
+    def against(self, hand: Hand) -> list[int | None] | None:
+        """A closed hand's score against par, seat by seat (its score minus par's); None
+        while either is unknown."""
+        if not self.done or self.scores is None or hand.scores is None:
+            return None
+        return [int(s) - int(p) for s, p in zip(hand.scores, self.scores, strict=False)]
+
+    def landlord_par(self, hand: Hand) -> bool | None:
+        """The par table's value for the hand's landlord's seat (None: unsolved/none)."""
+        if not self.done or hand.landlord_seat is None or hand.landlord_seat >= len(self.table):
+            return None
+        return self.table[hand.landlord_seat]
+
+
+def _shown(row: BoardPar | None) -> ParShown:
+    if row is None or row.status != AnalysisStatus.DONE:
+        return ParShown(PENDING, status="" if row is None else row.status)
+    return ParShown(
+        DONE,
+        table=list(row.table or []),
+        outcome=row.outcome,
+        landlord=row.landlord,
+        bid=row.bid,
+        scores=row.scores,
+        status=row.status,
+    )
+
+
+def board_par_shown(*, user: Any, board: Board) -> ParShown:
+    """``board``'s par as ``user`` may see it."""
+    if board.tournament.rule_profile not in PAR_PROFILES:
+        return ParShown(NOT_ANALYSED)
+    if not board_cards_visible(user=user, board=board):
+        return ParShown(HIDDEN)
+    return _shown(BoardPar.objects.filter(board=board).first())
+
+
+@dataclass
+class HandParShown:
+    """Where a hand left par, as a reader may see it (``HandPar``'s fields), with the
+    board's par."""
+
+    board: ParShown
+    analysis: HandPar | None = None
+
+
+def hand_par_shown(*, user: Any, hand: Hand) -> HandParShown | None:
+    """A hand's par: None for a hand not on a board; the board's ``ParShown`` and, once the
+    board is done and the hand finished, its analysis at its current version."""
+    board = hand.board
+    if board is None:
+        return None
+    shown = board_par_shown(user=user, board=board)
+    if not shown.done or hand.status != HandStatus.FINISHED:
+        return HandParShown(shown)
+    analysis = HandPar.objects.filter(hand=hand, hand_version=hand.version).first()
+    return HandParShown(shown, analysis)
+
+
+def boards_par_rows(*, board_ids: list[int], user_is_director: bool) -> dict[int, BoardPar]:
+    """The stored rows of ``board_ids`` a reader may see (directors: all; others: released
+    boards only): board id → row. For the exports and lists."""
+    rows = BoardPar.objects.filter(board_id__in=board_ids)
+    if not user_is_director:
+        rows = rows.filter(board_id__in=boards_released(board_ids=board_ids))
+    return {row.board_id: row for row in rows}
+
+
+def par_result_text(row: BoardPar | None) -> str:
+    """A stored par result in a stable machine form (the CSV exports): ``S1 wins as landlord
+    at 3`` is ``1:3``; ``passed_out``; ``unsolved``; "" while not done."""
+    if row is None or row.status != AnalysisStatus.DONE:
+        return ""
+    if row.outcome == ParOutcome.LANDLORD:
+        return f"{row.landlord}:{row.bid}"
+    return row.outcome
+
+
+def par_table_text(row: BoardPar | None) -> str:
+    """The par table in a stable machine form: ``W``/``L``/``?`` a seat, e.g. ``WL?``."""
+    if row is None or row.table is None:
+        return ""
+    return "".join("?" if v is None else ("W" if v else "L") for v in row.table)

@@ -138,6 +138,22 @@ class BoardPar(models.Model):
     def __str__(self) -> str:
         return f"{self.board} par ({self.status})"
 
+    def table_text(self) -> str:
+        """The par table in a stable machine form (the CSV exports): ``W`` wins, ``L``
+        loses, ``?`` unsolved, a seat; "" while not done."""
+        if self.status != AnalysisStatus.DONE or self.table is None:
+            return ""
+        return "".join("?" if v is None else ("W" if v else "L") for v in self.table)
+
+    def result_text(self) -> str:
+        """The par result in a stable machine form: ``<landlord seat>:<bid>`` (e.g. ``1:3``),
+        ``passed_out`` or ``unsolved``; "" while not done."""
+        if self.status != AnalysisStatus.DONE:
+            return ""
+        if self.outcome == ParOutcome.LANDLORD:
+            return f"{self.landlord}:{self.bid}"
+        return str(self.outcome)
+
 
 class HandPar(models.Model):
     """Where a finished hand on a board left par: the first action after which the

@@ -16,7 +16,6 @@ from tournaments.models import (
     Hand,
     HandPar,
     HandStatus,
-    ParOutcome,
 )
 from tournaments.par.analysis import PAR_PROFILES
 
@@ -111,20 +110,3 @@ def boards_par_rows(*, board_ids: list[int], user_is_director: bool) -> dict[int
     if not user_is_director:
         rows = rows.filter(board_id__in=boards_released(board_ids=board_ids))
     return {row.board_id: row for row in rows}
-
-
-def par_result_text(row: BoardPar | None) -> str:
-    """A stored par result in a stable machine form (the CSV exports): ``S1 wins as landlord
-    at 3`` is ``1:3``; ``passed_out``; ``unsolved``; "" while not done."""
-    if row is None or row.status != AnalysisStatus.DONE:
-        return ""
-    if row.outcome == ParOutcome.LANDLORD:
-        return f"{row.landlord}:{row.bid}"
-    return row.outcome
-
-
-def par_table_text(row: BoardPar | None) -> str:
-    """The par table in a stable machine form: ``W``/``L``/``?`` a seat, e.g. ``WL?``."""
-    if row is None or row.table is None:
-        return ""
-    return "".join("?" if v is None else ("W" if v else "L") for v in row.table)

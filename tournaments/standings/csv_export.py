@@ -77,9 +77,21 @@ HANDS_HEADER = [
 ]
 
 
+#: Par of the hand's board and where the hand left it (issue 33; ``BoardPar``, ``HandPar``):
+#: the par table (W/L/? a seat as landlord), the par result (``<seat>:<bid>``, passed_out or
+#: unsolved), the hand's analysis (held, turned, open, unsolved, no_play), the action its
+#: analysis starts at, the action that lost par and the move that kept it. Empty until the
+#: board is analysed (once released).
+PAR_HEADER = ("par_table", "par_result", "par_lost", "par_start", "par_turn", "par_kept")
+
+
 def hands_header(seats: int) -> list[str]:
     """The hands file's header for tables of ``seats`` seats: a name and a score a seat."""
-    return [*HANDS_HEADER, *(f"{kind}_{p}" for p in range(seats) for kind in ("seat", "score"))]
+    return [
+        *HANDS_HEADER,
+        *(f"{kind}_{p}" for p in range(seats) for kind in ("seat", "score")),
+        *PAR_HEADER,
+    ]
 
 
 def standings_csv_write(
@@ -132,7 +144,7 @@ def hands_csv_write(
     writer.writerow(hands_header(size))
     hands = (
         Hand.objects.filter(table__round__tournament=tournament)
-        .select_related("table__round", "board")
+        .select_related("table__round", "board__par", "par")
         .order_by("table__round__number", "table__number", "number")
     )
     if round_number is not None:
@@ -161,7 +173,25 @@ def hands_csv_write(
                 int(h.spring),
                 int(h.anti_spring),
                 *seats,
+                *_par_columns(h),
             ]
         )
         rows += 1
     return rows
+
+
+def _par_columns(hand: Hand) -> list[object]:
+    board_par = getattr(hand.board, "par", None) if hand.board else None
+    if board_par is None:
+        return ["" for _ in PAR_HEADER]
+    lost = getattr(hand, "par", None)
+    if lost is not None and (lost.hand_version != hand.version or board_par.status != "done"):
+        lost = None
+    return [
+        board_par.table_text(),
+        board_par.result_text(),
+        lost.outcome if lost else "",
+        "" if lost is None or lost.start_action is None else lost.start_action,
+        "" if lost is None or lost.turn_action is None else lost.turn_action,
+        lost.kept_play if lost else "",
+    ]

@@ -5,6 +5,7 @@ cancel, refused to everybody else."""
 from __future__ import annotations
 
 import io
+import re
 import time
 from typing import Any
 
@@ -14,6 +15,7 @@ from django.test import Client
 from tests import factories
 from tests.api.helpers import assign, referee_user
 from tests.public_data import hand_play, tournament_with_tables
+from tournaments.common.seat_names import seat_name
 from tournaments.archive.export import archive_dumps, tournament_archive
 from tournaments.common.errors import ApplicationError
 from tournaments.hands.write import hand_create
@@ -131,8 +133,8 @@ def test_a_board_is_analysed_once_released_and_nothing_shows_before(
 
 
 def test_traveller_shows_par_table_result_and_each_table_against_par(settings: Any) -> None:
-    """A stored par (a landlord's win) shows on the traveller with each table against it;
-    and in both languages."""
+    """A stored par (seat 0 wins as landlord at 3) shows on the traveller, with each table's
+    score against it seat by seat, and on the hand page; in both languages."""
     tournament, board, tables = _duplicate()
     hands = [hand_play(hand_create(table=t).hand, seed=20 + i) for i, t in enumerate(tables)]
     BoardPar.objects.create(
@@ -146,17 +148,25 @@ def test_traveller_shows_par_table_result_and_each_table_against_par(settings: A
     )
     html = _page(Client(), f"/t/{tournament.slug}/boards/1/")
     assert 'data-seat="0" data-par="wins"' in html and 'data-seat="1" data-par="loses"' in html
-    assert 'data-outcome="landlord"' in html
-    for hand in hands:
+    assert 'data-seat="2" data-par="unsolved"' in html
+    assert 'data-outcome="landlord"' in html and "is landlord at 3 and wins" in html
+    cells = re.findall(r'<td class="against-par">(.*?)</td>', html, re.S)
+    assert len(cells) == 2
+    for hand, cell in zip(hands, cells, strict=True):
         hand.refresh_from_db()
-        diffs = ", ".join(
-            f"{seat} {score - par:+d}"
-            for seat, score, par in zip(["S1", "S2", "S3"], hand.scores, [6, -3, -3], strict=True)
-        )
-        assert any(diffs.split(", ")[0].split(" ")[1] in cell for cell in html.split("against-par")[1:])
-    zh = Client(HTTP_ACCEPT_LANGUAGE="zh-hans")
-    html_zh = _page(zh, f"/t/{tournament.slug}/boards/1/?lang=zh")
-    assert "Par result" not in html_zh or "Par result" in html  # rendered once per language
+        for seat, (score, par) in enumerate(zip(hand.scores, [6, -3, -3], strict=True)):
+            assert f"{seat_name(seat)} {score - par:+d}" in cell
+        landlord_wins_at_par = [True, False, None][hand.landlord_seat]
+        if landlord_wins_at_par is not None:
+            said = "wins at par" if landlord_wins_at_par else "loses at par"
+            assert said in cell
+    page = _page(Client(), f"/t/{tournament.slug}/hands/{hands[0].pk}/")
+    assert 'id="par-against"' in page and 'data-outcome="landlord"' in page
+    zh = Client()
+    zh.cookies["django_language"] = "zh-hans"
+    html_zh = _page(zh, f"/t/{tournament.slug}/boards/1/")
+    assert "Par result" not in html_zh and "标准结果" in html_zh
+    assert "胜" in html_zh and "未解出" in html_zh
 
 
 def test_classic_is_analysed_too(

@@ -32,7 +32,7 @@ def hand_detail(request: HttpRequest, slug: str, hand_id: int) -> HttpResponse:
     # the board's par and where this hand left it: nothing while the board is secret
     par = None if page.secret else hand_par_shown(user=PUBLIC, hand=hand)
     context = {"tournament": tournament, "page": page, "par": par}
-    if par is not None and par.analysis is not None:
+    if par is not None:
         context["lost"] = par.analysis
         context["against"] = par.board.against(hand)
     return preview_private(render(request, "public/hand.html", context), tournament)

@@ -15,9 +15,9 @@ from django.test import Client
 from tests import factories
 from tests.api.helpers import assign, referee_user
 from tests.public_data import hand_play, tournament_with_tables
-from tournaments.common.seat_names import seat_name
 from tournaments.archive.export import archive_dumps, tournament_archive
 from tournaments.common.errors import ApplicationError
+from tournaments.common.seat_names import seat_name
 from tournaments.hands.write import hand_create
 from tournaments.models import (
     AnalysisStatus,
@@ -172,7 +172,7 @@ def test_traveller_shows_par_table_result_and_each_table_against_par(settings: A
 def test_classic_is_analysed_too(
     small_budget: None, django_capture_on_commit_callbacks: Any
 ) -> None:
-    tournament, board, tables = _duplicate("classic")
+    _tournament, board, tables = _duplicate("classic")
     with django_capture_on_commit_callbacks(execute=True):
         for i, table in enumerate(tables):
             _play_classic(hand_create(table=table).hand, seed=30 + i)
@@ -192,7 +192,7 @@ def test_director_reruns_and_cancels_others_are_refused(
     settings: Any, django_capture_on_commit_callbacks: Any
 ) -> None:
     settings.PAR_QUERY_NODES = 2_000
-    tournament, board, tables = _duplicate()
+    _tournament, board, tables = _duplicate()
     hand = hand_create(table=tables[0]).hand
     users = _users()
     assign(users["referee"], tables[0])
@@ -272,9 +272,7 @@ def test_director_screen_runs_and_cancels_others_refused(
     assert 'class="analysis_not_running error"' in response.content.decode()
 
 
-def test_archive_and_csv_carry_par(
-    settings: Any, django_capture_on_commit_callbacks: Any
-) -> None:
+def test_archive_and_csv_carry_par(settings: Any, django_capture_on_commit_callbacks: Any) -> None:
     settings.PAR_QUERY_NODES = 2_000
     tournament, board, tables = _duplicate()
     for i, table in enumerate(tables):

@@ -76,6 +76,17 @@ def _play_classic(hand: Any, *, seed: int) -> Any:
     return hand
 
 
+def _api(user: Any, url: str) -> Any:
+    from rest_framework.test import APIClient
+
+    client = APIClient()
+    if user is not None:
+        client.force_authenticate(user)
+    response = client.get(url)
+    assert response.status_code == 200
+    return response.json()
+
+
 def _page(client: Client, url: str) -> str:
     response = client.get(url)
     assert response.status_code == 200
@@ -98,6 +109,12 @@ def test_a_board_is_analysed_once_released_and_nothing_shows_before(
     for url in (traveller, hand_url):
         html = _page(client, url)
         assert 'id="par' not in html and "Par" not in html
+    readers = _users()
+    assign(readers["referee"], tables[0])
+    api = f"/api/v1/hands/{first.pk}/"
+    for who, user in readers.items():
+        body = _api(user, api)
+        assert body["par"] is None, who
     out = io.StringIO()
     hands_csv_write(tournament=tournament, out=out)
     assert out.getvalue().splitlines()[1].endswith(",,,,,")  # par columns empty
@@ -123,6 +140,10 @@ def test_a_board_is_analysed_once_released_and_nothing_shows_before(
         assert analysis.start_action is not None and analysis.start_action > 4
     print(f"analysis of a board and its 2 hands: {elapsed:.2f} s; {row.nodes} nodes")
 
+    for who, user in readers.items():
+        par = _api(user, api)["par"]
+        assert par["table"] == row.table and par["outcome"] == "unsolved", who
+        assert par["lost"]["start_action"] == analyses[first.pk].start_action
     html = _page(client, traveller)
     assert 'id="par" class="par" data-state="done"' in html
     assert html.count('data-par="unsolved"') == 3

@@ -110,3 +110,35 @@ def boards_par_rows(*, board_ids: list[int], user_is_director: bool) -> dict[int
     if not user_is_director:
         rows = rows.filter(board_id__in=boards_released(board_ids=board_ids))
     return {row.board_id: row for row in rows}
+
+
+def hand_par_json(*, hand: Hand) -> dict[str, Any] | None:
+    """The API's ``par`` of a hand (``referee.api.serializers.HandStateOutput.par``): None
+    for a hand not on a board, a board not released (whoever reads: even a table's own
+    referee, who sees the cards of a live hand, is not told its par), or not analysed."""
+    if hand.board_id is None or hand.board_id not in boards_released(board_ids=[hand.board_id]):
+        return None
+    row = BoardPar.objects.filter(board_id=hand.board_id, status=AnalysisStatus.DONE).first()
+    if row is None:
+        return None
+    lost = None
+    if hand.status == HandStatus.FINISHED:
+        found = HandPar.objects.filter(hand=hand, hand_version=hand.version).first()
+        if found is not None:
+            lost = {
+                "outcome": found.outcome,
+                "start_action": found.start_action,
+                "start_landlord_wins": found.start_landlord_wins,
+                "turn_action": found.turn_action,
+                "turn_seat": found.turn_seat,
+                "kept_play": found.kept_play,
+                "open_action": found.open_action,
+            }
+    return {
+        "table": row.table,
+        "outcome": row.outcome,
+        "landlord": row.landlord,
+        "bid": row.bid,
+        "scores": row.scores,
+        "lost": lost,
+    }

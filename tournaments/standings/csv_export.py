@@ -15,6 +15,7 @@ from typing import IO, Any
 
 from tournaments.common.seats import seat_count
 from tournaments.models import Hand, Seat, Tournament
+from tournaments.par.analysis import PAR_PROFILES
 from tournaments.standings.public_table import percentage_text
 from tournaments.standings.queries import standings_latest
 
@@ -85,12 +86,13 @@ HANDS_HEADER = [
 PAR_HEADER = ("par_table", "par_result", "par_lost", "par_start", "par_turn", "par_kept")
 
 
-def hands_header(seats: int) -> list[str]:
-    """The hands file's header for tables of ``seats`` seats: a name and a score a seat."""
+def hands_header(seats: int, *, par: bool = False) -> list[str]:
+    """The hands file's header for tables of ``seats`` seats: a name and a score a seat,
+    then (``par``: a profile the solver takes) the par columns."""
     return [
         *HANDS_HEADER,
         *(f"{kind}_{p}" for p in range(seats) for kind in ("seat", "score")),
-        *PAR_HEADER,
+        *(PAR_HEADER if par else ()),
     ]
 
 
@@ -141,7 +143,8 @@ def hands_csv_write(
     }
     writer = csv_writer(out)
     size = seat_count(tournament.rule_profile)
-    writer.writerow(hands_header(size))
+    par = tournament.rule_profile in PAR_PROFILES
+    writer.writerow(hands_header(size, par=par))
     hands = (
         Hand.objects.filter(table__round__tournament=tournament)
         .select_related("table__round", "board__par", "par")
@@ -173,7 +176,7 @@ def hands_csv_write(
                 int(h.spring),
                 int(h.anti_spring),
                 *seats,
-                *_par_columns(h),
+                *(_par_columns(h) if par else ()),
             ]
         )
         rows += 1

@@ -52,9 +52,9 @@ def main() -> None:
     warm_up([profile])
     budget = Budget(args.ms, args.nodes, args.entries)
     rng = random.Random(args.seed)
-    seats = Counter()
-    results = Counter()
-    outcomes = Counter()
+    seats: Counter[str] = Counter()
+    results: Counter[str] = Counter()
+    outcomes: Counter[str] = Counter()
     starts: list[int] = []
     cards_at_start: list[int] = []
     board_seconds: list[float] = []

@@ -98,7 +98,7 @@ def par_table(
         query(
             landlord_position(deal, profile, seat), profile, budget, effort, should_stop
         ).landlord_wins
-        for seat in range(3)
+        for seat in range(profile.seats)
     ]
 
 
@@ -130,11 +130,11 @@ def _auction_value(state: HandState, table: Sequence[bool], profile: RuleProfile
         return best
     landlord, bid = state.landlord, state.bid
     if landlord is None or bid is None:  # nobody bid: passed out, the board scores 0
-        return ParResult("passed_out", scores=(0, 0, 0))
+        return ParResult("passed_out", scores=tuple(0 for _ in table))
     result = DealResult(
         landlord=landlord,
         bid=bid,
-        doubled=(False, False, False),
+        doubled=tuple(False for _ in table),  # type: ignore[arg-type]  # three seats
         redoubled=False,
         bombs=0,
         rockets=0,
@@ -169,7 +169,7 @@ class HandLost:
 
 def position_of(state: HandState) -> Position:
     """The solver's position of a hand in play."""
-    hands = tuple(key_of(parse_ranks(state.hand_text(seat))) for seat in range(3))
+    hands = tuple(key_of(parse_ranks(state.hand_text(seat))) for seat in range(state.profile.seats))
     landlord, turn = state.landlord, state.turn
     assert landlord is not None and turn is not None
     return Position((hands[0], hands[1], hands[2]), landlord, turn, state.top_play, state.top_seat)
@@ -276,7 +276,7 @@ def after(position: Position, move: Play | None) -> Position:
     top, top_seat = position.top, position.top_seat
     if top is not None and top_seat == position.turn:
         top, top_seat = None, None
-    nxt = (position.turn + 1) % 3
+    nxt = (position.turn + 1) % len(position.hands)
     if move is None:
         if nxt == top_seat:
             return position._replace(turn=nxt, top=None, top_seat=None)

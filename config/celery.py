@@ -52,6 +52,10 @@ app.conf.update(
             # A heartbeat that waited longer than its period in the queue says nothing new.
             "options": {"expires": float(os.environ.get("WORKER_HEARTBEAT_SECONDS", "30"))},
         },
+        "par-sweep": {
+            "task": "tournaments.tasks.par_sweep",
+            "schedule": float(os.environ.get("PAR_SWEEP_SECONDS", "300")),
+        },
         "idempotency-records-expire": {
             "task": "tournaments.tasks.idempotency_records_expire",
             "schedule": float(os.environ.get("IDEMPOTENCY_EXPIRE_SECONDS", "3600")),

@@ -358,6 +358,19 @@ BROKER_PUBLISH_QUEUE = env.int("BROKER_PUBLISH_QUEUE", default=1000)
 # API idempotency records (the answer to each write, about 1.8 KB) are removed by beat this
 # many days after the write; a retry after that is `idempotency_key_expired` (README).
 IDEMPOTENCY_RECORD_DAYS = env.int("IDEMPOTENCY_RECORD_DAYS", default=7)
+# Par of duplicate boards (issue 33, docs/solver.md "In the service"): the open-hand solver's
+# budget per query (a seat's par, each position of a hand's "where it was lost"): wall-clock
+# milliseconds, nodes, and table entries (the memory budget: about 200 bytes an entry). A query
+# over budget answers "unsolved", never a guess: full deals are mostly unsolved within these,
+# endgames solve. PAR_HAND_QUERIES bounds the positions one hand's analysis looks at before
+# its first decided one. PAR_ANALYSIS_AUTO: a board is queued for analysis once it is released
+# (default: on with a broker; without one a task would run in the request that released the
+# board, so only a director's run queues it).
+PAR_QUERY_MS = env.int("PAR_QUERY_MS", default=2000)
+PAR_QUERY_NODES = env.int("PAR_QUERY_NODES", default=1_000_000)
+PAR_QUERY_ENTRIES = env.int("PAR_QUERY_ENTRIES", default=1_000_000)
+PAR_HAND_QUERIES = env.int("PAR_HAND_QUERIES", default=60)
+PAR_ANALYSIS_AUTO = env.bool("PAR_ANALYSIS_AUTO", default=bool(_BROKER_URL_FROM_ENV))
 
 # --- Django REST framework / OpenAPI ----------------------------------------
 REST_FRAMEWORK = {

@@ -64,6 +64,13 @@ def eager_tasks_unless_broker(request: pytest.FixtureRequest) -> Any:
 
 
 @pytest.fixture(autouse=True)
+def par_analysis_off(settings: Any) -> None:
+    """A released board is analysed only in the tests that ask for it (tests/par/): the
+    solver's queries would otherwise run in every test that closes a duplicate round."""
+    settings.PAR_ANALYSIS_AUTO = False
+
+
+@pytest.fixture(autouse=True)
 def fast_password_hasher(settings: Any) -> None:
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 

@@ -25,6 +25,7 @@ CONCERNS = (
     "tournaments.common",
     "tournaments.models",
     "tournaments.tasks",
+    "tournaments.par",
 )
 #: The screens and their helpers, each audience's: nothing but themselves and the URLs use them.
 SCREENS = (

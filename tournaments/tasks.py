@@ -5,6 +5,8 @@ from django.db import DatabaseError
 
 from tournaments.common.heartbeat import worker_heartbeat_record
 from tournaments.common.idempotency import idempotency_records_expire
+from tournaments.par.services import par_analyse as par_analyse_service
+from tournaments.par.services import par_sweep
 from tournaments.standings.snapshots import standings_snapshot_update, standings_sweep
 
 
@@ -44,3 +46,23 @@ def worker_heartbeat() -> None:
 def idempotency_records_expire_task() -> int:
     """Beat: remove the idempotency records older than ``IDEMPOTENCY_RECORD_DAYS``."""
     return idempotency_records_expire()
+
+
+@shared_task(
+    name="tournaments.tasks.par_analyse",
+    acks_late=True,
+    autoretry_for=(DatabaseError,),
+    retry_backoff=1,
+    retry_backoff_max=30,
+    max_retries=5,
+)
+def par_analyse(board_id: int, run: int) -> str:
+    """Solve a released board (its par table and par result) and where each of its
+    finished hands left par, for analysis run ``run`` (``tournaments.par.services``)."""
+    return par_analyse_service(board_id=board_id, run=run)
+
+
+@shared_task(name="tournaments.tasks.par_sweep")
+def par_sweep_task() -> list[int]:
+    """Beat: queue the released boards not analysed yet, send again the runs left queued."""
+    return par_sweep()

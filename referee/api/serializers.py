@@ -314,6 +314,16 @@ class HandStateOutput(serializers.Serializer):
         help_text="bidding, doubling, playing, finished, passed_out, voided; of a secret "
         "board's hand only in_play or closed."
     )
+    par = serializers.JSONField(
+        allow_null=True,
+        help_text="The par of the hand's duplicate board (comp2016, classic; issue 33): "
+        "``table`` (per seat as landlord: true wins, false loses, null unsolved), ``outcome`` "
+        "(landlord, passed_out, unsolved), ``landlord``, ``bid``, ``scores``, and ``lost``: "
+        "where this hand left par (``outcome`` held, turned, open, unsolved, no_play; "
+        "``start_action``, ``turn_action``, ``turn_seat``, ``kept_play``, ``open_action``, "
+        "action indexes into the hand's actions in force). Null until the board is released "
+        "and analysed, and whenever it is not released.",
+    )
     secret = serializers.BooleanField(
         help_text="The hand's duplicate board is secret to the reader (it is not released: "
         "another table still has to play it): nothing the deal decides is shown — no card, "

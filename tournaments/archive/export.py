@@ -17,12 +17,15 @@ from datetime import UTC, datetime
 from typing import Any
 
 from tournaments.models import (
+    AnalysisStatus,
     Board,
+    BoardPar,
     Entry,
     Hand,
     HandEvent,
     HandEventKind,
     HandExclusion,
+    HandPar,
     Penalty,
     RefereeAssignment,
     Round,
@@ -91,6 +94,16 @@ PENALTY_FIELDS = ("points", "reason", "revoke_reason", "idempotency_key")
 #: An exclusion's ``hand`` is archived as the number of its table's hand (its ``number``),
 #: or null when the table had not played it (a missing hand).
 EXCLUSION_FIELDS = ("number", "state", "reason")
+#: A board's par (issue 33), archived once done (a run queued, running or cancelled is not:
+#: null), and where each of its finished hands left it. Optional on import: archives of
+#: version 4 written before par have none.
+BOARD_PAR_FIELDS = (
+    "table", "outcome", "landlord", "bid", "scores", "nodes", "ms", "budget",
+)  # fmt: skip
+HAND_PAR_FIELDS = (
+    "hand_version", "outcome", "start_action", "start_landlord_wins", "turn_action",
+    "turn_seat", "kept_play", "open_action", "nodes", "ms",
+)  # fmt: skip
 
 
 def timestamp(value: datetime | None) -> str | None:
@@ -126,6 +139,10 @@ def payload_ids_mapped(payload: Any, *, entry: Any, hand: Any) -> Any:
     return out
 
 
+def _par(row: Any, fields: tuple[str, ...]) -> dict[str, Any] | None:
+    return None if row is None else {f: getattr(row, f) for f in fields}
+
+
 def tournament_archive(*, tournament: Tournament) -> dict[str, Any]:
     """The whole tournament as plain JSON data."""
     entries = list(
@@ -140,6 +157,16 @@ def tournament_archive(*, tournament: Tournament) -> dict[str, Any]:
         .order_by("table__round__number", "table__number", "number")
     )
     key_of = {h.pk: _hand_key(h) for h in all_hands}
+    board_pars = {
+        row.board_id: row
+        for row in BoardPar.objects.filter(board__tournament=tournament, status=AnalysisStatus.DONE)
+    }
+    hand_pars = {
+        row.hand_id: row
+        for row in HandPar.objects.filter(
+            board_par__in=list(board_pars.values()), board_par__status=AnalysisStatus.DONE
+        )
+    }
 
     def payload(value: Any) -> Any:
         return payload_ids_mapped(value, entry=order_of.__getitem__, hand=key_of.__getitem__)
@@ -167,6 +194,7 @@ def tournament_archive(*, tournament: Tournament) -> dict[str, Any]:
                 **{f: getattr(h, f) for f in HAND_FIELDS},
                 "board": h.board.number if h.board else None,
                 "events": events_of.get(h.pk, []),
+                "par": _par(hand_pars.get(h.pk), HAND_PAR_FIELDS),
             }
         )
     exclusions_of: dict[int, list[dict[str, Any]]] = {}
@@ -263,7 +291,10 @@ def tournament_archive(*, tournament: Tournament) -> dict[str, Any]:
             for e in entries
         ],
         "boards": [
-            {f: getattr(b, f) for f in BOARD_FIELDS}
+            {
+                **{f: getattr(b, f) for f in BOARD_FIELDS},
+                "par": _par(board_pars.get(b.pk), BOARD_PAR_FIELDS),
+            }
             for b in Board.objects.filter(tournament=tournament).order_by("number")
         ],
         "rounds": rounds,

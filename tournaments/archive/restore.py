@@ -28,9 +28,11 @@ from tournaments.archive.export import (
     ARCHIVE_FORMAT,
     ARCHIVE_VERSION,
     BOARD_FIELDS,
+    BOARD_PAR_FIELDS,
     EVENT_FIELDS,
     EXCLUSION_FIELDS,
     HAND_FIELDS,
+    HAND_PAR_FIELDS,
     PENALTY_FIELDS,
     PLAYER_FIELDS,
     ROUND_FIELDS,
@@ -54,12 +56,15 @@ from tournaments.hands.replay import (
 from tournaments.hands.results import hand_result_rows
 from tournaments.hands.write import result_payload
 from tournaments.models import (
+    AnalysisStatus,
     Board,
+    BoardPar,
     Entry,
     Hand,
     HandEvent,
     HandEventKind,
     HandExclusion,
+    HandPar,
     HandSeatResult,
     Penalty,
     Player,
@@ -352,6 +357,38 @@ class _Restore:
         self.users: dict[str, Any] = {}
         self.entries_by_order: dict[int, Entry] = {}
         self.hands: dict[tuple[int, int, int], Hand] = {}
+        #: board id → its restored par (``board_par``)
+        self.board_pars: dict[int, BoardPar] = {}
+
+    def board_par(self, board: Board, obj: Any, where: str) -> None:
+        """A board's archived par (optional: null or absent, none), stored as done."""
+        data = _get(obj, "par", where, dict, null=True) if "par" in obj else None
+        if data is None:
+            return
+        row = BoardPar(
+            board=board,
+            status=AnalysisStatus.DONE,
+            **_fields(BoardPar, data, BOARD_PAR_FIELDS, f"{where}.par"),
+        )
+        _validate(row, f"{where}.par", ["board", "requested_by"])
+        row.save()
+        self.board_pars[board.pk] = row
+
+    def hand_par(self, hand: Hand, obj: Any, where: str) -> None:
+        """Where an archived hand left par (optional), under its board's par."""
+        data = _get(obj, "par", where, dict, null=True) if "par" in obj else None
+        if data is None:
+            return
+        board_par = self.board_pars.get(hand.board_id or 0)
+        if board_par is None:
+            raise ArchiveError(f"{where}.par", "a hand's par needs its board's par")
+        row = HandPar(
+            hand=hand,
+            board_par=board_par,
+            **_fields(HandPar, data, HAND_PAR_FIELDS, f"{where}.par"),
+        )
+        _validate(row, f"{where}.par", ["hand", "board_par"])
+        row.save()
 
     def payload_ids(self, payload: dict[str, Any], where: str) -> Any:
         """An archived payload's registration orders and hand keys as the new ids."""
@@ -440,6 +477,7 @@ class _Restore:
             _validate(board, where, ["tournament"])
             board.save()
             boards[board.number] = board
+            self.board_par(board, b, where)
         logs = []
         for i, r in enumerate(_list(data, "rounds", "(top)")):
             round_ = self.round(tournament, r, f"rounds[{i}]", entries, boards)
@@ -549,6 +587,7 @@ class _Restore:
             hands = {}
             for k, h in enumerate(_list(tb, "hands", tw)):
                 hand = self.hand(tournament, table, seats, h, f"{tw}.hands[{k}]", boards)
+                self.hand_par(hand, h, f"{tw}.hands[{k}]")
                 self.hands[(round_.number, table.number, hand.number)] = hand
                 hands[hand.number] = hand
             for k, ex in enumerate(_list(tb, "exclusions", tw)):

@@ -5,6 +5,7 @@ from django.urls import path
 from config.throttling import sign_in_throttled
 from tournaments.director import entries as director_entries
 from tournaments.director import exports as director_exports
+from tournaments.director import par as director_par
 from tournaments.director import results as director_results
 from tournaments.director import rounds as director_rounds
 from tournaments.director import signin as director_signin
@@ -70,6 +71,12 @@ urlpatterns = [
         name="table-confirm",
     ),
     path("t/<slug:slug>/hands/<id:hand_id>/", director_results.hand_detail, name="hand"),
+    path("t/<slug:slug>/par/", director_par.par_boards, name="par"),
+    path(
+        "t/<slug:slug>/boards/<id:number>/par/",
+        director_par.par_board_action,
+        name="par-action",
+    ),
     path("t/<slug:slug>/standings/", director_standings.standings, name="standings"),
     path(
         "t/<slug:slug>/standings/recompute/",

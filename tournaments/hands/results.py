@@ -7,6 +7,7 @@ voiding, confirming, disputing it, or correcting who sat where) calls
 commit, so nothing is computed from a write that is rolled back.
 """
 
+import logging
 from collections.abc import Iterable
 
 from django.db import transaction
@@ -23,6 +24,8 @@ from tournaments.models import (
     TournamentStatus,
     Winner,
 )
+
+logger = logging.getLogger(__name__)
 
 
 def results_final_error() -> ApplicationError:
@@ -65,6 +68,17 @@ def tournament_scores_changed(*, tournament_id: int) -> None:
             log_version=F("log_version") + 1, inputs_changed=False
         )
     transaction.on_commit(lambda: standings_request(tournament_id=tournament_id))
+    # a change of results is what releases a board: its par is analysed then (issue 33)
+    transaction.on_commit(lambda: _par_request(tournament_id))
+
+
+def _par_request(tournament_id: int) -> None:
+    from tournaments.par.services import par_request  # the par services read the hands
+
+    try:
+        par_request(tournament_id=tournament_id)
+    except Exception:  # the analysis is never worth a write's failure: beat's sweep retries
+        logger.exception("par analysis of tournament %s not queued", tournament_id)
 
 
 def hand_results_sync(*, hand: Hand) -> None:

@@ -353,8 +353,16 @@ def _hand_fields(
     out["wild_entry"] = hand_wild_entry(replay=replay)
     out["wild_due"] = hand_wild_due(replay=replay)
     out["bomb_classes"] = hand_bomb_classes(replay=replay)
+    out["par"] = _par(hand) if shown.outcome else None
     out["secret"] = False
     return out
+
+
+def _par(hand: Hand) -> dict[str, Any] | None:
+    # the par services read the hands: imported here
+    from tournaments.par.selectors import hand_par_json
+
+    return hand_par_json(hand=hand)
 
 
 #: What a reader who may not see a hand's board (``card_secrecy.NONE``) reads of the hand:

@@ -18,6 +18,7 @@ from tournaments.models.hands import (
 )
 from tournaments.models.health import WorkerHeartbeat
 from tournaments.models.idempotency import IdempotencyRecord
+from tournaments.models.par import AnalysisStatus, BoardPar, HandPar, LostOutcome, ParOutcome
 from tournaments.models.players import Player
 from tournaments.models.results import ExcludedState, HandExclusion, HandSeatResult, Penalty
 from tournaments.models.rounds import (
@@ -44,7 +45,9 @@ from tournaments.models.tournaments import (
 
 __all__ = [
     "ACTION_KINDS",
+    "AnalysisStatus",
     "Board",
+    "BoardPar",
     "Confirmation",
     "ConfirmedBy",
     "Entry",
@@ -53,9 +56,12 @@ __all__ = [
     "HandEvent",
     "HandEventKind",
     "HandExclusion",
+    "HandPar",
     "HandSeatResult",
     "HandStatus",
     "IdempotencyRecord",
+    "LostOutcome",
+    "ParOutcome",
     "Penalty",
     "Player",
     "RefereeAssignment",

@@ -13,6 +13,7 @@ from tournaments.hands.card_secrecy import (
     hands_cards_shown,
     status_shown,
 )
+from tournaments.par.selectors import board_par_shown, hand_par_shown
 from tournaments.public import page_cache
 from tournaments.public import selectors as ps
 from tournaments.public.views import preview_private, tournament_or_404
@@ -27,7 +28,13 @@ def hand_detail(request: HttpRequest, slug: str, hand_id: int) -> HttpResponse:
     hand = ps.hand_public(tournament=tournament, hand_id=hand_id)
     if hand is None:
         raise Http404("No such hand.")
-    context = {"tournament": tournament, "page": ps.hand_page(hand=hand)}
+    page = ps.hand_page(hand=hand)
+    # the board's par and where this hand left it: nothing while the board is secret
+    par = None if page.secret else hand_par_shown(user=PUBLIC, hand=hand)
+    context = {"tournament": tournament, "page": page, "par": par}
+    if par is not None:
+        context["lost"] = par.analysis
+        context["against"] = par.board.against(hand)
     return preview_private(render(request, "public/hand.html", context), tournament)
 
 
@@ -66,6 +73,7 @@ def board_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     by_position = [ps.matchpoints([h.score_of(p) for h in hands_shown]) for p in positions]
     mp = {h.pk: [by_position[p][i] for p in positions] for i, h in enumerate(hands_shown)}
     nothing = [None for _ in positions]
+    par = board_par_shown(user=PUBLIC, board=board)
     rows = [
         {
             "hand": hand,
@@ -75,15 +83,20 @@ def board_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             "landlord": hand.landlord_seat if shown[hand.pk].outcome else None,
             "scores": [hand.score_of(p) for p in positions] if shown[hand.pk].outcome else nothing,
             "mp": mp.get(hand.pk, nothing),
+            # the table's score against par, seat by seat, and whether its landlord's seat
+            # wins at par (nothing while the board is secret: ``par`` is not done then)
+            "against": par.against(hand) if shown[hand.pk].outcome else None,
+            "landlord_par": par.landlord_par(hand) if shown[hand.pk].outcome else None,
         }
         for hand in hands
     ]
     context = {
         "tournament": tournament,
         "board": board,
+        "par": par,
         "rows": rows,
         "positions": positions,
-        "columns": 2 + 3 * len(positions),  # round, table, and name, score, MP a seat
+        "columns": 3 + 3 * len(positions),  # round, table, name/score/MP a seat, par
         "top": 2 * (sum(1 for h in hands_shown if h.scores is not None) - 1),
         # hidden until every table that plays the board has closed its hand on it (or its
         # round is closed): card_secrecy; public pages show what anybody may see

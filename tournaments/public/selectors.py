@@ -55,7 +55,9 @@ from tournaments.hands.replay import (
 )
 from tournaments.hands.selectors import hand_stakes
 from tournaments.models import (
+    AnalysisStatus,
     Board,
+    BoardPar,
     Entry,
     Hand,
     HandEvent,
@@ -160,6 +162,7 @@ _VERSION_COLUMNS = (
     "pk", "name", "status", "log_version", "format", "rounds_planned",
     "hands_n", "hands_v", "hands_live", "hands_last", "rounds_n", "rounds_steps",
     "seats", "seats_n", "penalties_n", "penalties_last", "excluded", "entries_n",
+    "par_runs", "par_done",
 )  # fmt: skip
 
 
@@ -198,6 +201,14 @@ def public_version(*, slug: str) -> str | None:
                 HandExclusion.objects.all(), "table__round__tournament", Count("pk")
             ),
             entries_n=_per_tournament(Entry.objects.all(), "tournament", Count("pk")),
+            # par analyses (issue 33): stored for released boards only, so they tell nothing
+            # of a secret one
+            par_runs=_per_tournament(BoardPar.objects.all(), "board__tournament", Sum("run")),
+            par_done=_per_tournament(
+                BoardPar.objects.all(),
+                "board__tournament",
+                Count("pk", filter=Q(status=AnalysisStatus.DONE)),
+            ),
         )
         .values_list(*_VERSION_COLUMNS)
         .first()
@@ -467,6 +478,9 @@ class Step:
     cards_left: list[int] | None = None
     #: what a play's wild cards stood for (its ``as``, SPEC §11.2), None for a plain play
     declared: list[Card] | None = None
+    #: the index of its action among the hand's actions in force (announcements: None), as
+    #: par analysis numbers them (``HandPar``)
+    action: int | None = None
 
 
 @dataclass
@@ -580,16 +594,16 @@ def _steps(replay: HandReplay, *, deal_counts: list[int] | None, kitty_size: int
         action = event.payload["action"]
         seat = action["seat"]
         if "bid" in action:
-            steps.append(Step("bid", seat, action["bid"]))
+            steps.append(Step("bid", seat, action["bid"], action=index))
             if action["bid"]:
                 landlord = seat
         elif "double" in action:
-            steps.append(Step("double", seat, action["double"]))
+            steps.append(Step("double", seat, action["double"], action=index))
         elif "redouble" in action:
-            steps.append(Step("redouble", seat, action["redouble"]))
+            steps.append(Step("redouble", seat, action["redouble"], action=index))
         elif action.get("play") == "pass":
             passes += 1
-            steps.append(Step("pass", seat, trick=trick))
+            steps.append(Step("pass", seat, trick=trick, action=index))
         else:
             if trick == 0 or passes >= others:
                 trick += 1
@@ -609,6 +623,7 @@ def _steps(replay: HandReplay, *, deal_counts: list[int] | None, kitty_size: int
                     trick=trick,
                     cards_left=list(counts or []),
                     declared=cards_of(declared) if isinstance(declared, str) else None,
+                    action=index,
                 )
             )
         for note in announced.get(index, []):

@@ -15,6 +15,7 @@ from typing import IO, Any
 
 from tournaments.common.seats import seat_count
 from tournaments.models import Hand, Seat, Tournament
+from tournaments.par.analysis import PAR_PROFILES
 from tournaments.standings.public_table import percentage_text
 from tournaments.standings.queries import standings_latest
 
@@ -77,9 +78,22 @@ HANDS_HEADER = [
 ]
 
 
-def hands_header(seats: int) -> list[str]:
-    """The hands file's header for tables of ``seats`` seats: a name and a score a seat."""
-    return [*HANDS_HEADER, *(f"{kind}_{p}" for p in range(seats) for kind in ("seat", "score"))]
+#: Par of the hand's board and where the hand left it (issue 33; ``BoardPar``, ``HandPar``):
+#: the par table (W/L/? a seat as landlord), the par result (``<seat>:<bid>``, passed_out or
+#: unsolved), the hand's analysis (held, turned, open, unsolved, no_play), the action its
+#: analysis starts at, the action that lost par and the move that kept it. Empty until the
+#: board is analysed (once released).
+PAR_HEADER = ("par_table", "par_result", "par_lost", "par_start", "par_turn", "par_kept")
+
+
+def hands_header(seats: int, *, par: bool = False) -> list[str]:
+    """The hands file's header for tables of ``seats`` seats: a name and a score a seat,
+    then (``par``: a profile the solver takes) the par columns."""
+    return [
+        *HANDS_HEADER,
+        *(f"{kind}_{p}" for p in range(seats) for kind in ("seat", "score")),
+        *(PAR_HEADER if par else ()),
+    ]
 
 
 def standings_csv_write(
@@ -129,10 +143,11 @@ def hands_csv_write(
     }
     writer = csv_writer(out)
     size = seat_count(tournament.rule_profile)
-    writer.writerow(hands_header(size))
+    par = tournament.rule_profile in PAR_PROFILES
+    writer.writerow(hands_header(size, par=par))
     hands = (
         Hand.objects.filter(table__round__tournament=tournament)
-        .select_related("table__round", "board")
+        .select_related("table__round", "board__par", "par")
         .order_by("table__round__number", "table__number", "number")
     )
     if round_number is not None:
@@ -161,7 +176,25 @@ def hands_csv_write(
                 int(h.spring),
                 int(h.anti_spring),
                 *seats,
+                *(_par_columns(h) if par else ()),
             ]
         )
         rows += 1
     return rows
+
+
+def _par_columns(hand: Hand) -> list[object]:
+    board_par = getattr(hand.board, "par", None) if hand.board else None
+    if board_par is None:
+        return ["" for _ in PAR_HEADER]
+    lost = getattr(hand, "par", None)
+    if lost is not None and (lost.hand_version != hand.version or board_par.status != "done"):
+        lost = None
+    return [
+        board_par.table_text(),
+        board_par.result_text(),
+        lost.outcome if lost else "",
+        "" if lost is None or lost.start_action is None else lost.start_action,
+        "" if lost is None or lost.turn_action is None else lost.turn_action,
+        lost.kept_play if lost else "",
+    ]

@@ -1,0 +1,57 @@
+"""A duplicate board's par in a real browser (issue 33): once the board is released and
+analysed, its traveller shows the par table and the par result, and a hand's page where it
+left par, its replay marking the position the analysis starts from; in both languages."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.urls import reverse
+
+from tests import factories
+from tests.public_data import hand_play, tournament_with_tables
+from tournaments.hands.write import hand_create
+from tournaments.models import AnalysisStatus, BoardPar, HandPar, RoundBoard
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def test_traveller_and_hand_page_show_par(
+    page_en: Any, page_zh: Any, screenshot: Any, settings: Any
+) -> None:
+    settings.PAR_ANALYSIS_AUTO = True
+    settings.PAR_QUERY_MS = 60_000
+    settings.PAR_QUERY_NODES = 2_000
+    tournament, tables = tournament_with_tables(tables=2, format="duplicate")
+    board = factories.BoardFactory(tournament=tournament, number=1, seed=918_273_645_501)
+    RoundBoard.objects.create(round=tables[0].round, section=1, hand_number=1, board=board)
+    first = hand_play(hand_create(table=tables[0]).hand, seed=11)
+    traveller = reverse("public:board", args=[tournament.slug, 1])
+    page_en.goto(traveller)
+    assert page_en.locator("#par").count() == 0  # not released: nothing of its par
+    hand_play(hand_create(table=tables[1]).hand, seed=12)  # released: analysed on commit
+    assert BoardPar.objects.get(board=board).status == AnalysisStatus.DONE
+    page_en.goto(traveller)
+    par = page_en.locator("#par")
+    par.wait_for(state="visible")
+    assert page_en.locator(".par-table td").count() == 3
+    assert "Par result" in page_en.locator("#par-result").inner_text()
+    assert page_en.locator("th", has_text="Against par").count() == 1
+    screenshot(page_en, "par-traveller-en")
+
+    analysis = HandPar.objects.get(hand=first)
+    page_en.goto(reverse("public:hand", args=[tournament.slug, first.pk]))
+    lost = page_en.locator("#par-lost")
+    assert lost.get_attribute("data-outcome") == analysis.outcome
+    assert f"before action {analysis.start_action + 1}" in lost.inner_text()
+    page_en.get_by_role("button", name="End").click()
+    start = page_en.locator(f'#steps .step[data-action="{analysis.start_action}"]')
+    assert "analysis starts" in start.inner_text()
+    screenshot(page_en, "par-hand-en")
+
+    page_zh.goto(traveller)
+    page_zh.locator("#par").wait_for(state="visible")
+    assert "标准结果" in page_zh.locator("#par-result").inner_text()
+    assert "未解出" in page_zh.locator(".par-table").inner_text()
+    screenshot(page_zh, "par-traveller-zh")

@@ -120,7 +120,8 @@ def big3_hearts(hands: Iterable[str], kitty: str) -> list[str] | None:
     parts = [parse_cards(text) for text in (*hands, kitty)]
     if any(card.suit is None for part in parts for card in part):
         return None
-    return ["".join(rank_text(r) for r in sorted(c.rank for c in p if c.suit == "♥")) for p in parts]
+    hearts = [sorted(card.rank for card in part if card.suit == "♥") for part in parts]
+    return ["".join(rank_text(rank) for rank in part) for part in hearts]
 
 
 def deal_json_checked(profile: RuleProfile, data: object) -> dict[str, Any]:

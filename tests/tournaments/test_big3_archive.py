@@ -13,6 +13,7 @@ import random
 from typing import Any
 
 import pytest
+from django.core.management import call_command
 
 from referee.rules.games import deal_json_from_seed, state_new
 from referee.rules.profiles import get_profile
@@ -77,9 +78,7 @@ def _four_hands(table: Table, profile: str) -> list[Hand]:
 
 
 @pytest.mark.parametrize("profile", ["big3", "big3_one_round"])
-def test_big_three_hands_round_trip_through_the_archive(
-    director_client: Any, profile: str
-) -> None:
+def test_big_three_hands_round_trip_through_the_archive(director_client: Any, profile: str) -> None:
     table = _big3_table(profile)
     hands = _four_hands(table, profile)
     slug = table.round.tournament.slug
@@ -154,3 +153,17 @@ def test_the_csv_exports_speak_of_the_digger(director_client: Any) -> None:
     assert "digger_hands" in lines[0] and "landlord_hands" not in lines[0]
     assert sum(int(line["total"]) for line in lines) == 0
     assert sum(int(line["digger_hands"]) for line in lines) == 4
+
+
+def test_a_generated_big_three_tournament() -> None:
+    """``manage.py tournament_generate --profile big3``: every hand played to its end."""
+    out = io.StringIO()
+    call_command(
+        "tournament_generate", "--players", "6", "--rounds", "1", "--hands", "2",
+        "--profile", "big3_one_round", "--slug", "big3-generated", stdout=out,
+    )  # fmt: skip
+    hands = Hand.objects.filter(table__round__tournament__slug="big3-generated")
+    assert hands.count() == 4
+    assert {h.rule_profile for h in hands} == {"big3_one_round"}
+    assert all(h.status == "finished" and sum(h.scores) == 0 for h in hands)
+    assert list(hands_audit(tournament_slugs=["big3-generated"])) == []

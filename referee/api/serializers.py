@@ -464,6 +464,16 @@ class AssignmentOutput(serializers.Serializer):
         help_text="Whether a hand may be entered by its result alone (deal none): not under "
         "the variant profiles, refereed play by play."
     )
+    rule_profile = serializers.CharField(help_text="The tournament's rule profile key.")
+    result_fields = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="The result's fields a result-only entry asks: all of them in the "
+        "three-player profiles; landlord (the digger), bid and winner in Big Three; none "
+        "in a variant.",
+    )
+    passed_out_possible = serializers.BooleanField(
+        help_text="Whether a hand can be passed out (流局): not in Big Three (R12.5.2)."
+    )
     current_hand = CurrentHandOutput(allow_null=True)
     hands_per_round = serializers.IntegerField()
     hands_allowed = serializers.IntegerField(

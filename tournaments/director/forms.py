@@ -156,9 +156,11 @@ class ResultForm(forms.Form):
 class CorrectionForm(ResultForm):
     """A correction: every field starts from the hand's current result (``initial_of``).
 
-    ``full_result`` False (a variant hand, ``hands.write.result_entry_allowed``): only what
-    such a hand can be corrected to, passed out, with the reason; its result's fields would
-    be refused (``result_from_log``), so they are not shown."""
+    ``result_fields`` (``hands.write.result_entry_fields``): the result's fields the hand's
+    rules ask; the others are not shown. A variant hand asks none (``full_result`` False):
+    only what such a hand can be corrected to, passed out, with the reason; its result's
+    fields would be refused (``result_from_log``). A Big Three hand asks the digger, the bid
+    and the winner, and cannot be passed out (``passed_out`` False, R12.5.2)."""
 
     passed_out = forms.BooleanField(label=_("Passed out (流局: nobody bid)"), required=False)
     override = forms.BooleanField(
@@ -166,12 +168,32 @@ class CorrectionForm(ResultForm):
         required=False,
     )
 
-    def __init__(self, *args: Any, full_result: bool = True, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *args: Any,
+        full_result: bool = True,
+        result_fields: tuple[str, ...] | None = None,
+        passed_out: bool = True,
+        big3: bool = False,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(*args, **kwargs)
+        if result_fields is not None:
+            full_result = "doubled" in result_fields
         self.full_result = full_result
-        if not full_result:
+        if not full_result and not result_fields:
             self.fields = {name: self.fields[name] for name in ("passed_out", "reason")}
             self.fields["passed_out"].required = True
+        elif not full_result:  # Big Three: the digger, the bid, the winner (R12.11)
+            assert result_fields is not None
+            kept = (*result_fields, "override", "reason")
+            self.fields = {name: self.fields[name] for name in kept if name in self.fields}
+        if not passed_out:
+            self.fields.pop("passed_out", None)
+        if big3:
+            self.fields["landlord"].label = _("Digger (挖坑者)")
+            winner: Any = self.fields["winner"]
+            winner.choices = [("landlord", _("Digger (挖坑者)")), ("defenders", _("Opponents"))]
         # each input carries the value it starts from, so the page shows old → new
         for name, value in (self.initial or {}).items():
             if name in self.fields:
@@ -179,6 +201,12 @@ class CorrectionForm(ResultForm):
                 self.fields[name].widget.attrs["data-old"] = text
         # reason last
         self.fields["reason"] = self.fields.pop("reason")
+
+    def result_fields(self) -> dict[str, Any]:
+        """The cleaned fields as the services take them: ``doubled`` one list."""
+        if not self.full_result:
+            return dict(self.cleaned_data)
+        return super().result_fields()
 
     @staticmethod
     def initial_of(detail: dict[str, object]) -> dict[str, object]:

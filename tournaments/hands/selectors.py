@@ -9,6 +9,7 @@ from django.contrib.auth.models import Group
 from django.db.models import Count, Prefetch, Q, QuerySet
 
 from referee.rules.ahead import legal_ahead
+from referee.rules.big3_scoring import Big3Result, stake_breakdown_big3
 from referee.rules.cards import format_cards
 from referee.rules.errors import RulesError
 from referee.rules.four_scoring import FourResult, stake_breakdown_four
@@ -34,7 +35,11 @@ from tournaments.hands.replay import (
     hand_wild_entry,
     hand_wild_shown,
 )
-from tournaments.hands.write import result_entry_allowed
+from tournaments.hands.write import (
+    passed_out_possible,
+    result_entry_allowed,
+    result_entry_fields,
+)
 from tournaments.hands.writing import HandWrite
 from tournaments.models import (
     Board,
@@ -195,6 +200,8 @@ def hand_stakes(
         profile = get_profile(profile_key)
         if profile_key in PROFILES:
             return stake_breakdown(DealResult.from_json(fields), profile)
+        if profile.game == "big3":  # the bid alone, no multiplier (R12.11.1)
+            return stake_breakdown_big3(Big3Result.from_json(fields))
         if profile.wild_cards:
             if bomb_classes is None:
                 return ()
@@ -516,6 +523,9 @@ def assignment_tables(*, user: Any) -> list[dict[str, Any]]:
                 "seats": [seat_row(seat) for seat in table.seats.all()],
                 "seat_count": seat_count(tournament.rule_profile),
                 "result_only": result_entry_allowed(tournament.rule_profile),
+                "rule_profile": tournament.rule_profile,
+                "result_fields": list(result_entry_fields(tournament.rule_profile)),
+                "passed_out_possible": passed_out_possible(tournament.rule_profile),
                 "current_hand": (
                     {
                         "id": current.pk,

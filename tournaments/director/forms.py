@@ -22,7 +22,19 @@ from tournaments.models import ConfirmedBy, RuleProfileKey, TournamentFormat
 class TournamentForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=200)
     slug = forms.SlugField(label=_("Short name (in addresses)"), max_length=80)
-    rule_profile = forms.ChoiceField(label=_("Rules"), choices=RuleProfileKey.choices)
+    rule_profile = forms.ChoiceField(
+        label=_("Rules"),
+        choices=RuleProfileKey.choices,
+        help_text=_(
+            "Dou Dizhu: the competition rules 2016 or the classic rules (three players); four "
+            "players with two packs, or wild cards (癞子), refereed play by play. Big Three "
+            "(大三 / 挖坑) is a related game for three: 52 cards without jokers, 16 each and a "
+            "hole (坑) of 4, ranks 4 < … < A < 2 < 3; the digger (挖坑者) plays alone against "
+            "the other two, no doubling, no bombs. Its bids go on until two passes; in the "
+            "one-round form each player bids once, and if nobody bids the first bidder digs "
+            "at 1 (烂挖)."
+        ),
+    )
     format = forms.ChoiceField(label=_("Format"), choices=TournamentFormat.choices)
     hands_per_round = forms.IntegerField(
         label=_("Hands per round"), min_value=1, max_value=HANDS_PER_ROUND_MAX, initial=6
@@ -121,11 +133,27 @@ class ResultForm(forms.Form):
     anti_spring = forms.BooleanField(label=_("Anti-spring (反春)"), required=False)
     reason = forms.CharField(label=_("Reason"), max_length=2000)
 
-    def __init__(self, *args: Any, seats: int = DEFAULT_SEATS, **kwargs: Any) -> None:
+    #: What a Big Three result is (SPEC R12.11, R12.12.2): the digger, his bid and who went
+    #: out first; no doubling, no bombs, no rocket, no spring.
+    BIG3_FIELDS = ("landlord", "bid", "winner")
+
+    def __init__(
+        self, *args: Any, seats: int = DEFAULT_SEATS, big3: bool = False, **kwargs: Any
+    ) -> None:
         super().__init__(*args, **kwargs)
         self.seats = seats
+        self.big3 = big3
         landlord: Any = self.fields["landlord"]
         landlord.choices = [(position, seat_name_lazy(position)) for position in range(seats)]
+        if big3:
+            # the game's own words (挖坑者), and only the fields it scores
+            landlord.label = _("Digger seat (挖坑者)")
+            winner: Any = self.fields["winner"]
+            winner.label = _("Went out first")
+            winner.choices = [("landlord", _("Digger")), ("defenders", _("Opponents"))]
+            keep = (*self.BIG3_FIELDS, "reason")
+            self.fields = {name: field for name, field in self.fields.items() if name in keep}
+            return
         boxes = {
             f"doubled_{position}": forms.BooleanField(
                 label=_doubled_label(position), required=False
@@ -146,8 +174,9 @@ class ResultForm(forms.Form):
         return [bool(self.cleaned_data[f"doubled_{p}"]) for p in range(self.seats)]
 
     def result_fields(self) -> dict[str, Any]:
-        """The cleaned fields as the services take them: ``doubled`` one list."""
-        if not getattr(self, "full_result", True):
+        """The cleaned fields as the services take them: ``doubled`` one list (Big Three:
+        the digger, the bid and the winner, nothing else)."""
+        if not getattr(self, "full_result", True) or self.big3:
             return dict(self.cleaned_data)
         data = {k: v for k, v in self.cleaned_data.items() if not k.startswith("doubled_")}
         return {**data, "doubled": self.doubled()}
@@ -172,6 +201,11 @@ class CorrectionForm(ResultForm):
         if not full_result:
             self.fields = {name: self.fields[name] for name in ("passed_out", "reason")}
             self.fields["passed_out"].required = True
+        elif self.big3:
+            # no passed-out deal in Big Three (R12.5.2): the digger, bid and winner, the
+            # override and the reason
+            names = (*self.BIG3_FIELDS, "override", "reason")
+            self.fields = {name: self.fields[name] for name in names}
         # each input carries the value it starts from, so the page shows old → new
         for name, value in (self.initial or {}).items():
             if name in self.fields:

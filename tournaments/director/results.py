@@ -27,6 +27,7 @@ from tournaments.hands import corrections as hand_corrections
 from tournaments.hands import exclusions
 from tournaments.hands import selectors as hand_selectors
 from tournaments.hands import write as hands
+from tournaments.hands.game_words import plays_big3
 from tournaments.hands.gate import hand_desk_state, round_gate
 from tournaments.hands.write import result_entry_allowed
 from tournaments.models import Entry, Hand, Penalty, Table, Tournament
@@ -150,7 +151,10 @@ def hand_detail(request: HttpRequest, slug: str, hand_id: int) -> HttpResponse:
         "log": director_selectors.hand_log(events=detail["events"]),
         "seats": list(hand.table.seats.select_related("entry__player").order_by("position")),
         "correct_form": CorrectionForm(
-            initial=initial, seats=hand.seats, full_result=result_entry_allowed(hand.rule_profile)
+            initial=initial,
+            seats=hand.seats,
+            full_result=result_entry_allowed(hand.rule_profile),
+            big3=plays_big3(hand.rule_profile),
         ),
         # the result as it stands, for the page's "old → new" preview (data- attributes)
         "current": initial,
@@ -191,7 +195,10 @@ def hand_action(request: HttpRequest, slug: str, hand_id: int, action: str) -> H
         )
     elif action == "correct":
         form: Any = CorrectionForm(
-            request.POST, seats=hand.seats, full_result=result_entry_allowed(hand.rule_profile)
+            request.POST,
+            seats=hand.seats,
+            full_result=result_entry_allowed(hand.rule_profile),
+            big3=plays_big3(hand.rule_profile),
         )
         if form.is_valid():
             data = form.result_fields()

@@ -44,6 +44,7 @@ from tournaments.hands.card_secrecy import (
     hands_cards_shown,
     status_shown,
 )
+from tournaments.hands.game_words import card_sort_key
 from tournaments.hands.gate import hand_desk_state
 from tournaments.hands.replay import (
     HandReplay,
@@ -528,8 +529,9 @@ def hand_page(*, hand: Hand) -> HandPage:
     page.landlord = replay.summary["landlord_seat"]
     data = hand_deal_json(hand=hand) if shown.unplayed else None
     if data is not None:
-        page.deal = [sorted(parse_cards(h), key=_card_key) for h in data["hands"]]
-        page.kitty = sorted(parse_cards(data["kitty"]), key=_card_key)
+        order = card_sort_key(hand.rule_profile)  # Big Three: 4 … A 2 3 (R12.2)
+        page.deal = [sorted(parse_cards(h), key=order) for h in data["hands"]]
+        page.kitty = sorted(parse_cards(data["kitty"]), key=order)
     elif shown.played and isinstance(replay.state, HandState) and replay.state.kitty_revealed:
         page.kitty = list(replay.state.deal.kitty)
     if shown.played:
@@ -559,10 +561,6 @@ def hand_page(*, hand: Hand) -> HandPage:
             names.get(n, f"#{n}") for n in confirm.payload.get("registrations", [])
         ]
     return page
-
-
-def _card_key(card: Card) -> tuple[int, str]:
-    return (card.rank, card.suit or "")
 
 
 def _steps(replay: HandReplay, *, deal_counts: list[int] | None, kitty_size: int) -> list[Step]:
@@ -684,7 +682,11 @@ def entry_penalties(*, entry: Entry) -> list[Penalty]:
 
 
 def board_public(*, tournament: Tournament, number: int) -> Board | None:
-    return Board.objects.filter(tournament=tournament, number=number).first()
+    return (
+        Board.objects.filter(tournament=tournament, number=number)
+        .select_related("tournament")
+        .first()
+    )
 
 
 def board_hands(*, board: Board) -> list[Hand]:
@@ -716,10 +718,13 @@ def matchpoints(scores: list[int | None]) -> list[int | None]:
 def hand_deal_cards(*, board: Board) -> dict[str, Any]:
     """A board's cards for its traveller: every seat's hand, the kitty and the wild rank.
     Only for a board
-    ``card_secrecy.board_cards_visible`` releases."""
+    ``card_secrecy.board_cards_visible`` releases. Sorted as the game ranks its cards (Big
+    Three: 4 … A 2 3, R12.2)."""
+    order = card_sort_key(board.tournament.rule_profile)
+    kitty = cards_of(board.kitty)
     return {
-        "hands": [sorted(cards_of(h) or [], key=_card_key) for h in board.seat_cards],
-        "kitty": cards_of(board.kitty),
+        "hands": [sorted(cards_of(h) or [], key=order) for h in board.seat_cards],
+        "kitty": None if kitty is None else sorted(kitty, key=order),
         "first_bidder": board.first_bidder,
         # a laizi board's wild rank (R11.2.1), drawn with its deal
         "wild": None if board.wild_rank is None else rank_text(board.wild_rank),

@@ -7,7 +7,7 @@ import {
   handRow, renderAwaiting, renderConfirmation, renderEarlier, renderHandList, renderHandNotes, renderLogWords,
   stateWords,
 } from "./history.js";
-import { RANKS, provisional, ranksOf } from "./provisional.js";
+import { RANKS, provisional, ranksFor, ranksOf } from "./provisional.js";
 import { renderResultEntry } from "./result.js";
 import { handsLeft } from "./round.js";
 
@@ -282,7 +282,7 @@ function renderAuctionAhead(ctx, h, box) {
         onclick: () => ctx.do.actAll(declines),
       })]));
       // …and the landlord's lead after it, one tap (its cards, then the play).
-      const lead = { declines, turn: entry.turn, plays: orderPlays(entry.legal_actions.filter((a) => !a.as)) };
+      const lead = { declines, turn: entry.turn, plays: orderPlays(entry.legal_actions.filter((a) => !a.as), ranksFor(h)) };
       renderLeadAfter(ctx, h, box, lead, fmt(T.lead_after_doubling, { seat: short(entry.turn) }));
     }
     if (h.status === "bidding" && entry.phase === "bidding") {

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from referee.rules.errors import BadResult, InvalidResult
-from referee.rules.scoring import Winner
+from referee.rules.scoring import DefenderStake, Winner
 
 SEATS = 3
 #: Fields of the Dou Dizhu result that a Big Three result may carry, with the only value
@@ -89,3 +89,11 @@ def score_big3(result: Big3Result) -> tuple[int, int, int]:
     scores = [each] * SEATS
     scores[result.landlord] = -2 * each
     return scores[0], scores[1], scores[2]
+
+
+def stake_breakdown_big3(result: Big3Result) -> tuple[DefenderStake, ...]:
+    """Each opponent's stake in seat order: the bid alone, no factor (R12.11, R12.11.1).
+    ``winner`` plays no part, so a live hand's stakes come from its digger and bid."""
+    return tuple(
+        DefenderStake(seat, result.bid, ()) for seat in range(SEATS) if seat != result.landlord
+    )

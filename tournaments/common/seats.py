@@ -1,6 +1,6 @@
 """How many seats a table has, from its rule profile (``referee.rules.profiles``): three in the
-competition and classic rules (R2.2), four in ``four_p`` (R11.1.1). The service never spells
-a seat count: it asks here.
+competition and classic rules (R2.2) and in Big Three (R12.3), four in ``four_p`` (R11.1.1).
+The service never spells a seat count: it asks here.
 """
 
 from __future__ import annotations
@@ -8,11 +8,13 @@ from __future__ import annotations
 from functools import cache
 
 from referee.rules.games import WILD_RANKS
-from referee.rules.profiles import PROFILES, VARIANT_PROFILES, get_profile
+from referee.rules.profiles import GAME_PROFILES, PROFILES, VARIANT_PROFILES, get_profile
 
 #: The seat counts some profile has, smallest first.
 SEAT_COUNTS: tuple[int, ...] = tuple(
-    sorted({p.seats for p in (*PROFILES.values(), *VARIANT_PROFILES.values())})
+    sorted(
+        {p.seats for p in (*PROFILES.values(), *VARIANT_PROFILES.values(), *GAME_PROFILES.values())}
+    )
 )
 #: The most seats any table has.
 MAX_SEATS = SEAT_COUNTS[-1]

@@ -9,6 +9,7 @@ from django.contrib.auth.models import Group
 from django.db.models import Count, Prefetch, Q, QuerySet
 
 from referee.rules.ahead import legal_ahead
+from referee.rules.big3_scoring import Big3Result, stake_breakdown_big3
 from referee.rules.cards import format_cards
 from referee.rules.errors import RulesError
 from referee.rules.four_scoring import FourResult, stake_breakdown_four
@@ -195,6 +196,8 @@ def hand_stakes(
         profile = get_profile(profile_key)
         if profile_key in PROFILES:
             return stake_breakdown(DealResult.from_json(fields), profile)
+        if profile.game == "big3":  # the bid alone, no multiplier (R12.11.1)
+            return stake_breakdown_big3(Big3Result.from_json(fields))
         if profile.wild_cards:
             if bomb_classes is None:
                 return ()

@@ -34,6 +34,8 @@ class RuleProfileKey(models.TextChoices):
     CLASSIC = "classic", _("Classic rules (斗地主)")
     FOUR_P = "four_p", _("Four players, two packs (四人斗地主)")
     LAIZI = "laizi", _("Wild cards (癞子斗地主)")
+    BIG3 = "big3", _("Big Three (大三 / 挖坑)")
+    BIG3_ONE_ROUND = "big3_one_round", _("Big Three, one round of bids (大三 / 挖坑, 烂挖)")
 
 
 class TournamentFormat(models.TextChoices):

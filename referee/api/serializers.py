@@ -450,6 +450,11 @@ class AssignmentOutput(serializers.Serializer):
     seat_count = serializers.IntegerField(
         help_text="Seats at this table: 3, or 4 in the four-player profile (four_p)."
     )
+    rule_profile = serializers.CharField(
+        help_text="The tournament's rule profile (comp2016, classic, four_p, laizi, big3, "
+        "big3_one_round): the game the console's words and rank pad follow before a hand "
+        "exists."
+    )
     result_only = serializers.BooleanField(
         help_text="Whether a hand may be entered by its result alone (deal none): not under "
         "the variant profiles, refereed play by play."

@@ -510,6 +510,7 @@ def assignment_tables(*, user: Any) -> list[dict[str, Any]]:
                 "table": table.number,
                 "seats": [seat_row(seat) for seat in table.seats.all()],
                 "seat_count": seat_count(tournament.rule_profile),
+                "rule_profile": tournament.rule_profile,
                 "result_only": result_entry_allowed(tournament.rule_profile),
                 "current_hand": (
                     {

@@ -105,6 +105,9 @@ APPLICATION_ERROR_STATUS = {
             "board_and_deal",
             "reason_required",
             "pins_incomplete",
+            "no_passed_out",  # Big Three passes out no deal (R12.5.2)
+            "first_bidder_from_hearts",  # Big Three: a dealt hand's is the deal's (R12.4)
+            "first_bidder_required",  # Big Three, physical cards: the referee names it
         ),
         status.HTTP_422_UNPROCESSABLE_ENTITY,
     ),

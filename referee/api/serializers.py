@@ -450,14 +450,19 @@ class AssignmentOutput(serializers.Serializer):
     seat_count = serializers.IntegerField(
         help_text="Seats at this table: 3, or 4 in the four-player profile (four_p)."
     )
-    rule_profile = serializers.CharField(
-        help_text="The tournament's rule profile (comp2016, classic, four_p, laizi, big3, "
-        "big3_one_round): the game the console's words and rank pad follow before a hand "
-        "exists."
-    )
     result_only = serializers.BooleanField(
         help_text="Whether a hand may be entered by its result alone (deal none): not under "
         "the variant profiles, refereed play by play."
+    )
+    rule_profile = serializers.CharField(help_text="The tournament's rule profile key.")
+    result_fields = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="The result's fields a result-only entry asks: all of them in the "
+        "three-player profiles; landlord (the digger), bid and winner in Big Three; none "
+        "in a variant.",
+    )
+    passed_out_possible = serializers.BooleanField(
+        help_text="Whether a hand can be passed out (流局): not in Big Three (R12.5.2)."
     )
     current_hand = CurrentHandOutput(allow_null=True)
     hands_per_round = serializers.IntegerField()

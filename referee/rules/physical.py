@@ -12,6 +12,10 @@ swaps its holdings check for the one above.
 (the landlord 33, with the kitty of 8), no rank more than eight times, each joker at most
 twice and each physical card at most twice.
 
+``big3`` (SPEC §12) is refereed alike over its 52-card pack: a seat plays no more than its 16
+cards (the digger 20, with the hole 坑), no rank more than four times and no joker at all; the
+first bidder (the holder of the lowest heart, R12.4) is the referee's to give (R12.13).
+
 In ``laizi`` (R11.2) the wild rank is drawn once the landlord is known: the referee types in
 the rank drawn (``wild``), and no card is played before it is known.
 
@@ -33,6 +37,8 @@ from referee.rules.actions import (
     apply_log,
     four_seat_action_from_json,
 )
+from referee.rules.big3_combos import fits_big3_pack
+from referee.rules.big3_hand import Big3Deal, Big3HandState
 from referee.rules.cards import (
     CARD_OF_ID,
     Card,
@@ -85,13 +91,20 @@ class _SeenCards(HandState):
         seen = counts_of(r for p in c.plays for r in p[2])
         for rank in ranks:
             seen[rank] += 1
-        if not counts_fit_pack(seen):
-            raise IllegalAction("not_held", "one pack has no more of these cards")
+        if not self._pack_holds(seen):
+            raise IllegalAction("not_held", f"{self._pack_name} has no more of these cards")
         named = [i for i in ids if i is not None]
         seen_ids = {i for p in c.plays for i in p[3] if i is not None}
         if len(set(named)) != len(named) or seen_ids.intersection(named):
             raise IllegalAction("not_held", "the same physical card was played twice")
         return taken
+
+    _pack_name: ClassVar[str] = "one pack"
+
+    @staticmethod
+    def _pack_holds(counts: list[int]) -> bool:
+        """Whether the pack holds every card seen so far (``counts`` by rank)."""
+        return counts_fit_pack(counts)
 
     def _taken(
         self, c: _Core, seat: int, cards: str
@@ -131,6 +144,17 @@ class _SeenWildCards(_SeenCards, LaiziHandState):
     }
 
 
+class _SeenBig3Cards(_SeenCards, Big3HandState):
+    """``Big3HandState`` with the holdings seen only (``_SeenCards``), over the 52-card pack
+    without jokers (R12.1): a joker laid is ``not_held``, as in a dealt hand."""
+
+    _pack_name: ClassVar[str] = "the Big Three pack (no joker, four a rank)"
+
+    @staticmethod
+    def _pack_holds(counts: list[int]) -> bool:
+        return fits_big3_pack(counts)
+
+
 class _SeenFourCards(FourHandState):
     """``FourHandState`` with what each seat holds unknown (``four_p``, two packs): its
     holdings check is the cards seen so far (R1.7 over two packs, R11.1.1)."""
@@ -164,8 +188,11 @@ class _SeenFourCards(FourHandState):
         return ranks, (None,) * len(ranks), key, (seat_key, size - len(ranks), held)
 
 
-def _placeholder(profile: RuleProfile, first_bidder: int) -> Deal | FourDeal:
+def _placeholder(profile: RuleProfile, first_bidder: int) -> Deal | FourDeal | Big3Deal:
     """A deal of ``profile`` whose cards are never looked at (only its sizes are)."""
+    if profile.game == "big3":  # without its hearts: the first bidder is the referee's
+        data = deal_json_from_seed(profile, 0)
+        return Big3Deal.from_json({**data, "hearts": None, "first_bidder": first_bidder})
     if profile.seats == FOUR_P.seats:
         return FourDeal.from_json(deal_json_from_seed(profile, 0, first_bidder=first_bidder))
     return deal_from_seed(0, first_bidder=first_bidder)
@@ -191,6 +218,8 @@ class PhysicalHandState:
         self._hand: _SeenCards | _SeenFourCards
         if isinstance(placeholder, FourDeal):
             self._hand = _SeenFourCards(placeholder, profile)
+        elif isinstance(placeholder, Big3Deal):
+            self._hand = _SeenBig3Cards(placeholder, profile)
         elif profile.wild_cards:
             self._hand = _SeenWildCards(placeholder, profile, wild)
         else:
@@ -228,6 +257,8 @@ class PhysicalHandState:
         hand = state._hand
         if isinstance(hand, _SeenFourCards):  # four_p keeps no unchecked way in: checked
             apply_log(hand.push, actions, four_seat_action_from_json, hand.actions)
+        elif isinstance(hand, _SeenBig3Cards):  # big3 replays checked (``_replays_checked``)
+            apply_log(hand.push, actions, action_reader(profile), hand.actions)
         else:
             hand._reapply(actions)
         return state
@@ -394,9 +425,11 @@ def _card(rank: int, card_id: int | None) -> Card:
     return Card(rank) if card_id is None else CARD_OF_ID[card_id]
 
 
-def deal_written_in(profile: RuleProfile, data: object) -> Deal | FourDeal:
+def deal_written_in(profile: RuleProfile, data: object) -> Deal | FourDeal | Big3Deal:
     """The deal of a physical-cards hand of ``profile`` written in afterwards (InvalidDeal
     when it is not one); a ``laizi`` hand's wild rank is the one typed in, not the deal's."""
+    if profile.game == "big3":
+        return Big3Deal.from_json(data)
     if profile.seats == FOUR_P.seats:
         return FourDeal.from_json(data)
     if not isinstance(data, dict):
@@ -405,7 +438,7 @@ def deal_written_in(profile: RuleProfile, data: object) -> Deal | FourDeal:
 
 
 def check_deal(
-    deal: Deal | FourDeal,
+    deal: Deal | FourDeal | Big3Deal,
     events: Iterable[Action | dict[str, Any]],
     profile: RuleProfile = COMP2016,
     *,
@@ -420,6 +453,8 @@ def check_deal(
     try:
         if isinstance(deal, FourDeal):
             FourHandState.from_events(deal, events, profile)
+        elif isinstance(deal, Big3Deal):
+            Big3HandState.from_events(deal, events, profile)
         elif profile.wild_cards:
             # a log with no play (passed out, or ended before the draw) reads no wild rank
             drawn = 0 if wild is None else wild

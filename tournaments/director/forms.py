@@ -133,27 +133,11 @@ class ResultForm(forms.Form):
     anti_spring = forms.BooleanField(label=_("Anti-spring (反春)"), required=False)
     reason = forms.CharField(label=_("Reason"), max_length=2000)
 
-    #: What a Big Three result is (SPEC R12.11, R12.12.2): the digger, his bid and who went
-    #: out first; no doubling, no bombs, no rocket, no spring.
-    BIG3_FIELDS = ("landlord", "bid", "winner")
-
-    def __init__(
-        self, *args: Any, seats: int = DEFAULT_SEATS, big3: bool = False, **kwargs: Any
-    ) -> None:
+    def __init__(self, *args: Any, seats: int = DEFAULT_SEATS, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.seats = seats
-        self.big3 = big3
         landlord: Any = self.fields["landlord"]
         landlord.choices = [(position, seat_name_lazy(position)) for position in range(seats)]
-        if big3:
-            # the game's own words (挖坑者), and only the fields it scores
-            landlord.label = _("Digger seat (挖坑者)")
-            winner: Any = self.fields["winner"]
-            winner.label = _("Went out first")
-            winner.choices = [("landlord", _("Digger")), ("defenders", _("Opponents"))]
-            keep = (*self.BIG3_FIELDS, "reason")
-            self.fields = {name: field for name, field in self.fields.items() if name in keep}
-            return
         boxes = {
             f"doubled_{position}": forms.BooleanField(
                 label=_doubled_label(position), required=False
@@ -174,9 +158,8 @@ class ResultForm(forms.Form):
         return [bool(self.cleaned_data[f"doubled_{p}"]) for p in range(self.seats)]
 
     def result_fields(self) -> dict[str, Any]:
-        """The cleaned fields as the services take them: ``doubled`` one list (Big Three:
-        the digger, the bid and the winner, nothing else)."""
-        if not getattr(self, "full_result", True) or self.big3:
+        """The cleaned fields as the services take them: ``doubled`` one list."""
+        if not getattr(self, "full_result", True):
             return dict(self.cleaned_data)
         data = {k: v for k, v in self.cleaned_data.items() if not k.startswith("doubled_")}
         return {**data, "doubled": self.doubled()}
@@ -185,9 +168,11 @@ class ResultForm(forms.Form):
 class CorrectionForm(ResultForm):
     """A correction: every field starts from the hand's current result (``initial_of``).
 
-    ``full_result`` False (a variant hand, ``hands.write.result_entry_allowed``): only what
-    such a hand can be corrected to, passed out, with the reason; its result's fields would
-    be refused (``result_from_log``), so they are not shown."""
+    ``result_fields`` (``hands.write.result_entry_fields``): the result's fields the hand's
+    rules ask; the others are not shown. A variant hand asks none (``full_result`` False):
+    only what such a hand can be corrected to, passed out, with the reason; its result's
+    fields would be refused (``result_from_log``). A Big Three hand asks the digger, the bid
+    and the winner, and cannot be passed out (``passed_out`` False, R12.5.2)."""
 
     passed_out = forms.BooleanField(label=_("Passed out (流局: nobody bid)"), required=False)
     override = forms.BooleanField(
@@ -195,17 +180,32 @@ class CorrectionForm(ResultForm):
         required=False,
     )
 
-    def __init__(self, *args: Any, full_result: bool = True, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *args: Any,
+        full_result: bool = True,
+        result_fields: tuple[str, ...] | None = None,
+        passed_out: bool = True,
+        big3: bool = False,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(*args, **kwargs)
+        if result_fields is not None:
+            full_result = "doubled" in result_fields
         self.full_result = full_result
-        if not full_result:
+        if not full_result and not result_fields:
             self.fields = {name: self.fields[name] for name in ("passed_out", "reason")}
             self.fields["passed_out"].required = True
-        elif self.big3:
-            # no passed-out deal in Big Three (R12.5.2): the digger, bid and winner, the
-            # override and the reason
-            names = (*self.BIG3_FIELDS, "override", "reason")
-            self.fields = {name: self.fields[name] for name in names}
+        elif not full_result:  # Big Three: the digger, the bid, the winner (R12.11)
+            assert result_fields is not None
+            kept = (*result_fields, "override", "reason")
+            self.fields = {name: self.fields[name] for name in kept if name in self.fields}
+        if not passed_out:
+            self.fields.pop("passed_out", None)
+        if big3:
+            self.fields["landlord"].label = _("Digger (挖坑者)")
+            winner: Any = self.fields["winner"]
+            winner.choices = [("landlord", _("Digger (挖坑者)")), ("defenders", _("Opponents"))]
         # each input carries the value it starts from, so the page shows old → new
         for name, value in (self.initial or {}).items():
             if name in self.fields:
@@ -213,6 +213,12 @@ class CorrectionForm(ResultForm):
                 self.fields[name].widget.attrs["data-old"] = text
         # reason last
         self.fields["reason"] = self.fields.pop("reason")
+
+    def result_fields(self) -> dict[str, Any]:
+        """The cleaned fields as the services take them: ``doubled`` one list."""
+        if not self.full_result:
+            return dict(self.cleaned_data)
+        return super().result_fields()
 
     @staticmethod
     def initial_of(detail: dict[str, object]) -> dict[str, object]:

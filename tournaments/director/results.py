@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy as _lazy
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
+from referee.rules.profiles import get_profile
 from tournaments.director import selectors as director_selectors
 from tournaments.director.forms import CorrectionForm, PenaltyForm, ReasonForm
 from tournaments.director.helpers import (
@@ -27,9 +28,8 @@ from tournaments.hands import corrections as hand_corrections
 from tournaments.hands import exclusions
 from tournaments.hands import selectors as hand_selectors
 from tournaments.hands import write as hands
-from tournaments.hands.game_words import plays_big3
 from tournaments.hands.gate import hand_desk_state, round_gate
-from tournaments.hands.write import result_entry_allowed
+from tournaments.hands.write import passed_out_possible, result_entry_fields
 from tournaments.models import Entry, Hand, Penalty, Table, Tournament
 from tournaments.tournament import penalties
 
@@ -150,12 +150,8 @@ def hand_detail(request: HttpRequest, slug: str, hand_id: int) -> HttpResponse:
         "detail": detail,
         "log": director_selectors.hand_log(events=detail["events"]),
         "seats": list(hand.table.seats.select_related("entry__player").order_by("position")),
-        "correct_form": CorrectionForm(
-            initial=initial,
-            seats=hand.seats,
-            full_result=result_entry_allowed(hand.rule_profile),
-            big3=plays_big3(hand.rule_profile),
-        ),
+        "correct_form": CorrectionForm(initial=initial, **_correction_kwargs(hand)),
+        "passed_out_possible": passed_out_possible(hand.rule_profile),
         # the result as it stands, for the page's "old → new" preview (data- attributes)
         "current": initial,
         "closed": hand.status in ("finished", "passed_out"),
@@ -177,6 +173,17 @@ _REASONED: dict[str, tuple[Any, Any]] = {
 }
 
 
+def _correction_kwargs(hand: Hand) -> dict[str, Any]:
+    """The correction form of ``hand``: its seats, the result's fields its rules ask, and
+    whether it can be passed out (not in Big Three)."""
+    return {
+        "seats": hand.seats,
+        "result_fields": result_entry_fields(hand.rule_profile),
+        "passed_out": passed_out_possible(hand.rule_profile),
+        "big3": get_profile(hand.rule_profile).game == "big3",
+    }
+
+
 @director_required
 @require_POST
 def hand_action(request: HttpRequest, slug: str, hand_id: int, action: str) -> HttpResponse:
@@ -194,12 +201,7 @@ def hand_action(request: HttpRequest, slug: str, hand_id: int, action: str) -> H
             _("Hand confirmed."),
         )
     elif action == "correct":
-        form: Any = CorrectionForm(
-            request.POST,
-            seats=hand.seats,
-            full_result=result_entry_allowed(hand.rule_profile),
-            big3=plays_big3(hand.rule_profile),
-        )
+        form: Any = CorrectionForm(request.POST, **_correction_kwargs(hand))
         if form.is_valid():
             data = form.result_fields()
             attempt(

@@ -11,7 +11,12 @@ from tournaments.common.errors import ApplicationError
 from tournaments.common.transactions import hand_write_atomic
 from tournaments.common.validation import bool_check, reason_check
 from tournaments.hands.replay import RESULT_FIELDS, HandReplay
-from tournaments.hands.write import hand_needs_confirmation, result_entry, result_payload
+from tournaments.hands.write import (
+    hand_needs_confirmation,
+    passed_out_check,
+    result_entry,
+    result_payload,
+)
 from tournaments.hands.writing import HandWrite, NewEvent, hand_write
 from tournaments.models import Hand, HandEventKind, HandStatus
 
@@ -138,6 +143,7 @@ def hand_result_correct(
     bool_check(passed_out=passed_out, override=override)
     profile = get_profile(hand.rule_profile)
     if passed_out:
+        passed_out_check(hand.rule_profile)  # Big Three passes out no deal (R12.5.2)
         payload: dict[str, Any] = {
             "passed_out": True,
             "scores": [0] * hand.seats,

@@ -20,7 +20,6 @@ from referee.rules.profiles import get_profile
 _WORDS: dict[str, tuple[Callable[[], str], Callable[[], str]]] = {
     "landlord": (lambda: _("landlord (地主)"), lambda: _("digger (挖坑者)")),
     "Landlord": (lambda: _("Landlord"), lambda: _("Digger (挖坑者)")),
-    "landlord_seat": (lambda: _("Landlord seat"), lambda: _("Digger seat (挖坑者)")),
     "farmer": (lambda: _("farmer (农民)"), lambda: _("opponent")),
     "kitty": (lambda: _("Kitty (底牌)"), lambda: _("Hole (坑)")),
     "as_landlord": (lambda: _("As landlord (地主)"), lambda: _("As digger (挖坑者)")),

@@ -35,7 +35,11 @@ from tournaments.hands.replay import (
     hand_wild_entry,
     hand_wild_shown,
 )
-from tournaments.hands.write import result_entry_allowed
+from tournaments.hands.write import (
+    passed_out_possible,
+    result_entry_allowed,
+    result_entry_fields,
+)
 from tournaments.hands.writing import HandWrite
 from tournaments.models import (
     Board,
@@ -510,8 +514,10 @@ def assignment_tables(*, user: Any) -> list[dict[str, Any]]:
                 "table": table.number,
                 "seats": [seat_row(seat) for seat in table.seats.all()],
                 "seat_count": seat_count(tournament.rule_profile),
-                "rule_profile": tournament.rule_profile,
                 "result_only": result_entry_allowed(tournament.rule_profile),
+                "rule_profile": tournament.rule_profile,
+                "result_fields": list(result_entry_fields(tournament.rule_profile)),
+                "passed_out_possible": passed_out_possible(tournament.rule_profile),
                 "current_hand": (
                     {
                         "id": current.pk,

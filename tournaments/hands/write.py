@@ -25,11 +25,11 @@ from referee.rules.actions import (
     PlayCards,
     Redouble,
 )
-from referee.rules.errors import RulesError
+from referee.rules.errors import BadResult, RulesError
 from referee.rules.games import action_reader, deal_json_checked, deal_json_from_seed
 from referee.rules.physical import PhysicalHandState, check_deal, deal_written_in
 from referee.rules.profiles import get_profile
-from referee.rules.scoring import DealResult, score_hand
+from referee.rules.scoring import DealResult, result_from_json, score_hand
 from tournaments.common.errors import ApplicationError
 from tournaments.common.model_validation import model_validate
 from tournaments.common.seat_names import seat_name
@@ -278,7 +278,12 @@ def hand_create(
             _("The round assigns no board to hand %(number)s of table %(table)s.")
             % {"number": number, "table": table.number},
         )
-    if not profile.is_three_player and not physical_cards and board is None and not sources:
+    if (
+        not result_entry_allowed(profile.key)
+        and not physical_cards
+        and board is None
+        and not sources
+    ):
         raise ApplicationError(
             "variant_needs_deal",
             _(
@@ -308,6 +313,10 @@ def hand_create(
                 Seat.objects.filter(table_id=table.pk).values_list("entry_id", flat=True)
             ),
             board_ids=[board.pk],
+        )
+    if profile.game == "big3":
+        _big3_first_bidder_check(
+            first_bidder, dealt=bool(sources) or board is not None, physical=physical_cards
         )
     if first_bidder is None:
         first_bidder = selectors.table_first_bidder(table=table, hand_number=number)
@@ -343,6 +352,30 @@ def hand_create(
     hand.state = snapshot_new()
     hand.save()
     return HandWrite(hand=hand)  # no event written: its answer is the empty log's state
+
+
+def _big3_first_bidder_check(first_bidder: int | None, *, dealt: bool, physical: bool) -> None:
+    """Big Three's first bidder is the holder of ♥4, or of the lowest heart held (R12.4): a
+    dealt hand's comes from its deal, so none is given; a physical-cards hand's is the one
+    the referee finds at the table, so it is given (no rotation names it)."""
+    if dealt and first_bidder is not None:
+        raise ApplicationError(
+            "first_bidder_from_hearts",
+            _(
+                "Under Big Three a dealt hand's first bidder is the holder of the lowest "
+                "heart (R12.4): the deal names it, so leave it out."
+            ),
+            extra={"rule_number": "R12.4"},
+        )
+    if physical and first_bidder is None:
+        raise ApplicationError(
+            "first_bidder_required",
+            _(
+                "Under Big Three the first bidder holds ♥4, or the lowest heart if ♥4 is in "
+                "the hole (R12.4): give the seat that holds it."
+            ),
+            extra={"rule_number": "R12.4"},
+        )
 
 
 def hand_open_check(*, hand: Hand) -> None:
@@ -648,7 +681,9 @@ def result_payload(result: DealResult, profile_key: str) -> dict[str, Any]:
     one scoring entry point) and the profile."""
     profile = get_profile(profile_key)
     try:
-        scores = score_hand(result, profile)
+        # a game of its own (Big Three) reads the result as its rules do, then scores it
+        scored = result if profile.is_three_player else result_from_json(result.to_json(), profile)
+        scores = score_hand(scored, profile)
     except RulesError as exc:
         raise rules_error(exc) from exc
     return {
@@ -667,13 +702,57 @@ _ENTRY_DEFAULTS: dict[str, Any] = {
 _RESULT_FIELDS = frozenset(DealResult.__dataclass_fields__)
 
 
+#: A three-player result-only entry's fields, in the order a form shows them.
+FULL_RESULT_FIELDS = (
+    "landlord", "bid", "winner", "doubled", "redoubled", "bombs", "rockets", "spring",
+    "anti_spring",
+)  # fmt: skip
+#: What a Big Three result-only entry asks (R12.11, R12.12.2): the digger (``landlord``), his
+#: bid and the side that went out first; it has no doubling, bomb, rocket or spring.
+BIG3_RESULT_FIELDS = ("landlord", "bid", "winner")
+
+
+def result_entry_fields(rule_profile: str) -> tuple[str, ...]:
+    """The fields a result-only entry (or a correction) of a hand of ``rule_profile`` asks:
+    every field of a three-player result; the digger, his bid and the winner in Big Three
+    (SPEC §12); none in a variant, whose result comes from its log (``result_entry``)."""
+    profile = get_profile(rule_profile)
+    if profile.is_three_player:
+        return FULL_RESULT_FIELDS
+    if profile.game == "big3":
+        return BIG3_RESULT_FIELDS
+    return ()
+
+
 def result_entry_allowed(rule_profile: str) -> bool:
     """Whether a hand of ``rule_profile`` may be entered, or corrected, by its result's
-    fields (landlord, bid, doubling, bombs, spring): the three-player profiles only. A
-    variant's result comes from its log (``result_entry``); the referee's phone (the
-    assignments' ``result_only``) and the director's correction form show the fields by this
-    one answer."""
-    return get_profile(rule_profile).is_three_player
+    fields (``result_entry_fields``): the three-player profiles and Big Three. A variant's
+    result comes from its log (``result_entry``); the referee's phone (the assignments'
+    ``result_only``) and the director's correction form show the fields by this answer."""
+    return bool(result_entry_fields(rule_profile))
+
+
+def passed_out_possible(rule_profile: str) -> bool:
+    """Whether a hand of ``rule_profile`` can be passed out (流局). Not in Big Three: its
+    opening bid is compulsory (``big3``, R12.5.1) or three passes make the first bidder dig
+    at 1 (``big3_one_round``, 烂挖, R12.5.3); every deal is played and scored (R12.5.2)."""
+    profile = get_profile(rule_profile)
+    return not (profile.compulsory_opening or profile.all_pass == "first_bidder_digs")
+
+
+def passed_out_check(rule_profile: str) -> None:
+    """Refuse a passed-out record (or correction) where the rules have none."""
+    if not passed_out_possible(rule_profile):
+        raise ApplicationError(
+            "no_passed_out",
+            _(
+                "Under the %(profile)s rules no deal is passed out: every deal has a digger "
+                "and is played and scored (R12.5.2). A deal the table redealt has no record: "
+                "void the hand."
+            )
+            % {"profile": rule_profile},
+            extra={"rule_number": "R12.5.2"},
+        )
 
 
 def result_entry(fields: Mapping[str, Any], *, hand: Hand) -> DealResult:
@@ -707,6 +786,19 @@ def result_entry(fields: Mapping[str, Any], *, hand: Hand) -> DealResult:
         data["doubled"] = no_doubles(seats)
     bool_per_seat_check("doubled", data["doubled"], seats)
     bool_check(redoubled=data["redoubled"], spring=data["spring"], anti_spring=data["anti_spring"])
+    if not profile.is_three_player:
+        # the game's own reading refuses what its rules cannot produce (Big Three: a double,
+        # a bomb, a rocket, a spring: R12.11.1, R12.9, R12.10), naming the rule
+        try:
+            result_from_json({**data, "doubled": list(data["doubled"])}, profile)
+        except BadResult as exc:
+            raise ApplicationError(
+                "invalid_result",
+                _("This result cannot happen under the rules."),
+                extra={"rule": exc.message, "field": exc.field},
+            ) from exc
+        except RulesError as exc:
+            raise rules_error(exc) from exc
     return DealResult(**{**data, "doubled": tuple(data["doubled"])})
 
 
@@ -798,7 +890,9 @@ def hand_record_passed_out(
     device_id: str = "",
 ) -> HandWrite:
     """Record, for a table that does not log plays, that everybody passed (流局, R2.4):
-    the hand scores 0 for every seat and counts as a hand played (R10.8.2)."""
+    the hand scores 0 for every seat and counts as a hand played (R10.8.2). Refused where
+    the rules pass out no deal (``passed_out_check``: Big Three)."""
+    passed_out_check(hand.rule_profile)
 
     def decide(locked: Hand, replay: HandReplay) -> NewEvent:
         hand_open_check(hand=locked)
@@ -834,6 +928,10 @@ __all__ = [
     "hand_record_passed_out",
     "hand_record_result",
     "hand_result_preview",
+    "passed_out_check",
+    "passed_out_possible",
     "result_entry",
+    "result_entry_allowed",
     "result_entry_check",
+    "result_entry_fields",
 ]

@@ -33,7 +33,17 @@ def big3_strings() -> dict[str, str]:
         "pin_landlord": _("Digger's PIN"),
         "pin_farmer": _("Opponent's PIN"),
     }
-    return {f"big3:{key}": text for key, text in words.items()}
+    return {f"big3:{key}": text for key, text in words.items()} | {
+        # the auction of each Big Three profile, said while it is under way
+        "auction_big3": _(
+            "The first bidder must bid 1, 2 or 3; then each in turn bids higher or passes (a "
+            "seat that passed may bid again) until a bid is followed by two passes, or a 3."
+        ),
+        "auction_big3_one_round": _(
+            "One round: each seat bids once, higher or not at all; if nobody bids, the first "
+            "bidder digs at 1 (烂挖)."
+        ),
+    }
 
 
 def console_strings() -> dict[str, str]:

@@ -64,6 +64,8 @@ def action_words(kind: str, value: Any = None) -> str:
         return _("redoubles (再加倍)") if value else _("does not redouble")
     if kind == "pass":
         return _("passes (不要)")
+    if kind == "forced_dig":  # big3_one_round: nobody bid, the first bidder digs (R12.5.3)
+        return _("digs at %(n)s: nobody bid (烂挖)") % {"n": value}
     if kind == "play":
         return _("plays %(cards)s") % {"cards": cards_words(value)}
     if kind == "announce":

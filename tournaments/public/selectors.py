@@ -546,6 +546,7 @@ def hand_page(*, hand: Hand) -> HandPage:
         replay,
         deal_counts=[profile.hand_size] * hand.seats if replay.state is not None else None,
         kitty_size=profile.kitty_size,
+        first_bidder_digs=profile.all_pass == "first_bidder_digs",
     )
     page.breakdown = breakdown(replay.summary, hand.rule_profile, hand_bomb_classes(replay=replay))
     page.state = hand_desk_state(hand, irregular=replay.irregular is not None)
@@ -563,9 +564,17 @@ def hand_page(*, hand: Hand) -> HandPage:
     return page
 
 
-def _steps(replay: HandReplay, *, deal_counts: list[int] | None, kitty_size: int) -> list[Step]:
+def _steps(
+    replay: HandReplay,
+    *,
+    deal_counts: list[int] | None,
+    kitty_size: int,
+    first_bidder_digs: bool = False,
+) -> list[Step]:
     """Bids, doublings and plays grouped into tricks (a trick ends when every other seat
-    passed), with the announcements (报牌) recorded for them."""
+    passed), with the announcements (报牌) recorded for them. ``first_bidder_digs``
+    (``big3_one_round``, R12.5.3): when every seat passed, the first bidder digs at 1 (烂挖),
+    said as a step of its own before the first play."""
     steps: list[Step] = []
     announced: dict[int, list[HandEvent]] = {}
     for event in replay.events:
@@ -574,6 +583,7 @@ def _steps(replay: HandReplay, *, deal_counts: list[int] | None, kitty_size: int
     counts = list(deal_counts) if deal_counts else None
     others = len(replay.summary["doubled"]) - 1
     trick, passes, landlord, kitty_taken = 0, 0, None, False
+    no_bids: list[int] = []  # the seats that did not bid, while nobody has
     for index, event in enumerate(replay.actions):
         action = event.payload["action"]
         seat = action["seat"]
@@ -581,6 +591,11 @@ def _steps(replay: HandReplay, *, deal_counts: list[int] | None, kitty_size: int
             steps.append(Step("bid", seat, action["bid"]))
             if action["bid"]:
                 landlord = seat
+            elif landlord is None:
+                no_bids.append(seat)
+                if first_bidder_digs and len(no_bids) == others + 1:  # everyone passed: 烂挖
+                    landlord = no_bids[0]
+                    steps.append(Step("forced_dig", landlord, 1))
         elif "double" in action:
             steps.append(Step("double", seat, action["double"]))
         elif "redouble" in action:

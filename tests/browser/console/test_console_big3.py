@@ -15,7 +15,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 from referee.rules.big3_combos import RANKS_LOW_TO_HIGH
 from referee.rules.cards import RANK_CHARS
 from tests.api.helpers import assign, playing_table, referee_user
-from tests.browser.console.conftest import console_open_table
+from tests.browser.console.conftest import console_open_table, console_sign_in
 from tests.browser.console.conftest import phone_context as _phone
 from tournaments.common.seat_names import seat_name
 from tournaments.hands import selectors as hand_selectors
@@ -184,4 +184,106 @@ def test_a_big3_hand_entered_play_by_play(
     events = HandEvent.objects.filter(hand=hand).count()
     expect(page.locator("#log li")).to_have_count(events)
     page.screenshot(path=artefacts / "console-big3-finished.png", full_page=True)
+    context.close()
+
+
+#: The result-only form's words at a Big Three table, by the phone's language.
+RESULT_WORDS = {
+    "en": {"digger": "Digger (挖坑者)", "opponents": "Opponents", "first": "First bidder (♥4"},
+    "zh": {"digger": "挖坑者", "opponents": "对手", "first": "首叫座位（红心 4"},
+}
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_a_big3_hand_entered_by_its_result(
+    language: str,
+    live_server: Any,
+    console_browser: Browser,
+    http_cookies: None,
+    artefacts: Path,
+) -> None:
+    """The one-round profile (big3_one_round): the hand started as "Result only", its form
+    asks the digger, the bid and who went out first, nothing else (no doubles, bombs,
+    rocket, spring, nor "passed out": R12.5.2, R12.11.1), and the server's scores are shown
+    before saving: the digger −2B, each opponent +B (R12.11)."""
+    words = RESULT_WORDS[language]
+    table, referee = _table("big3_one_round")
+    context = _phone(console_browser, live_server, language)
+    page = context.new_page()
+    console_sign_in(page, referee.username, PASSWORD, language)
+    page.click("button.table-open")
+    # Before any hand: the first bidder said in Big Three's terms (R12.4).
+    expect(page.locator("#first-bidder-hint")).to_contain_text(words["first"])
+    page.click("button[data-deal=none]")
+
+    form = page.locator("#result-form")
+    expect(form).to_have_attribute("data-game", "big3")
+    assert form.locator("select, input").evaluate_all("els => els.map(e => e.name)") == [
+        "landlord",
+        "bid",
+        "winner",
+    ]
+    assert form.locator("input[type=checkbox]").count() == 0
+    expect(page.locator("#passed-out")).to_have_count(0)
+    assert words["digger"] in form.inner_text()
+    assert form.locator("select[name=winner] option").all_inner_texts()[1] == words["opponents"]
+    form.locator("select[name=landlord]").select_option("1")
+    form.locator("input[name=bid]").fill("2")
+    form.locator("select[name=winner]").select_option("defenders")
+    page.click("#review-result")
+
+    summary = page.locator("#result-summary")
+    expect(summary).to_be_visible()
+    assert summary.locator("dt").all_inner_texts()[0] == words["digger"]
+    assert summary.locator("dt").count() == 3
+    scores = summary.locator("#summary-scores li")
+    expect(scores).to_have_count(3)
+    assert [s.get_attribute("data-score") for s in scores.all()] == ["2", "-4", "2"]
+    page.screenshot(path=artefacts / f"console-big3-result-{language}.png", full_page=True)
+    page.click("#save-result")
+
+    expect(page.locator("section.hand")).to_have_attribute("data-status", "finished")
+    hand = Hand.objects.get(table=table)
+    assert (hand.status, hand.scores) == ("finished", [2, -4, 2])
+    detail = _detail(hand)
+    assert (detail["landlord"], detail["bid"], detail["winner"]) == (1, 2, "defenders")
+    assert detail["doubled"] == [False] * 3 and detail["bombs"] == 0
+    context.close()
+
+
+def test_a_physical_big3_hand_taps_its_thirteen_ranks(
+    live_server: Any, console_browser: Browser, http_cookies: None, artefacts: Path
+) -> None:
+    """Physical cards at a Big Three table: the first bidder given (the holder of ♥4, or the
+    lowest heart, R12.4), the pad's ranks Big Three's thirteen, 4 … A 2 3, no joker; a bid
+    of 3 ends the auction (R12.5) and the first bidder leads (R12.7.1)."""
+    table, referee = _table("big3")
+    context = _phone(console_browser, live_server, "en")
+    page = context.new_page()
+    console_sign_in(page, referee.username, PASSWORD, "en")
+    page.click("button.table-open")
+    page.select_option("select[name=first_bidder]", "2")
+    page.click("button[data-deal=physical]")
+    expect(page.locator("section.hand")).to_have_attribute("data-status", "bidding")
+    hand = Hand.objects.get(table=table)
+    assert _detail(hand)["turn"] == 2
+    expect(page.locator("#auction-rule")).to_contain_text("must bid")
+    page.click("button.action[data-action=bid][data-value='3']")
+    expect(page.locator("section.hand")).to_have_attribute("data-status", "playing")
+
+    pad = page.locator("section.controls div.ranks button.rank")
+    expect(pad).to_have_count(13)
+    assert "".join(pad.evaluate_all("bs => bs.map(b => b.dataset.rank)")) == BIG3_ORDER
+    assert pad.all_inner_texts() == [
+        "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2", "3",
+    ]  # fmt: skip
+    assert _state(page)["Digger (挖坑者)"].startswith("West")
+    version = _detail(hand)["version"]
+    for rank in "456":
+        page.click(f"section.controls div.ranks button.rank[data-rank='{rank}']")
+    page.click("form.composer button.play")
+    _version(page, version + 1)
+    last = HandEvent.objects.filter(hand=hand, kind="play").order_by("seq").last()
+    assert last is not None and last.payload["action"] == {"seat": 2, "play": "456"}
+    page.screenshot(path=artefacts / "console-big3-physical.png", full_page=True)
     context.close()

@@ -23,6 +23,10 @@
 import { el, fmt, fmtn } from "./dom.js";
 import { RANKS, ranksFor, ranksOf } from "./provisional.js";
 
+/** The game's ranks given as ``order`` (a string, low to high), else Dou Dizhu's: a
+ * helper passed to ``map`` gets an index there, which means no order. */
+const ranksIn = (order) => (typeof order === "string" ? order : RANKS);
+
 /** How many legal plays show before the "more" toggle. */
 export const SHOWN_PLAYS = 12;
 
@@ -35,6 +39,7 @@ export function rankCounts(cards) {
 
 /** ``cards`` grouped by rank, low to high in ``order``: [{rank: "3", count: 2}, {rank: "X", count: 1}]. */
 export function groupCards(cards, order = RANKS) {
+  order = ranksIn(order);
   const counts = rankCounts(cards);
   return order.split("").filter((r) => counts[r]).map((rank) => ({ rank, count: counts[rank] }));
 }
@@ -49,6 +54,7 @@ export function rankLabel(rank, T) {
 /** A play's cards for its button, grouped by rank, the body first: "♠3 ♥7 ♣7 ♦7" →
  * "777 3", "TT" → "10 10". */
 export function playLabel(play, T, order = RANKS) {
+  order = ranksIn(order);
   const counts = rankCounts(play);
   const ranks = order.split("").filter((r) => counts[r]);
   ranks.sort((a, b) => counts[b] - counts[a] || order.indexOf(a) - order.indexOf(b));
@@ -64,6 +70,7 @@ export function playLabel(play, T, order = RANKS) {
  * ranks held most often (the trio of 三带一, the four of 四带二, a chain's ranks). In Big
  * Three (``order`` without jokers) nothing is a bomb: a quad sorts by its rank, 3333 last. */
 export function playOrder(play, order = RANKS) {
+  order = ranksIn(order);
   const counts = rankCounts(play);
   const ranks = Object.keys(counts);
   const index = (r) => order.indexOf(r);
@@ -90,6 +97,7 @@ function compareOrders(a, b) {
 /** The legal plays (actions with cards, not the pass) in the order the buttons show them:
  * the smallest that beats first, bombs then the rocket last (``order``: the game's ranks). */
 export function orderPlays(actions, order = RANKS) {
+  order = ranksIn(order);
   return (actions || [])
     .filter((a) => typeof a.play === "string" && a.play !== "pass")
     .map((a) => ({ action: a, order: playOrder(a.as || a.play, order) }))
@@ -376,7 +384,7 @@ export function renderPlayEntry(ctx, h, seat, p, box, seatName) {
       el("h3", { text: fmt(T.choose_reading, { cards: playLabel(offered.text, T, order) }) }),
       el("div", { class: "buttons" }, offered.readings.map((a) => el("button", {
         type: "button", class: "big reading", "data-as": a.as || "",
-        text: a.as ? readingLabel(a, T) : readingLabel(a, T) + " · " + T.as_themselves,
+        text: a.as ? readingLabel(a, T, order) : readingLabel(a, T, order) + " · " + T.as_themselves,
         onclick: () => ctx.do.act(playBody(seat, offered.text, a, Boolean(offered.explicit))),
       }))),
     ]));

@@ -41,7 +41,15 @@ from pathlib import Path
 from typing import TextIO
 
 from referee.rules.cards import deal_from_seed, format_cards
-from referee.rules.profiles import GAME_PROFILES, PROFILES, VARIANT_PROFILES, get_profile
+from referee.rules.games import WILD, deal_json_from_seed
+from referee.rules.profiles import (
+    DEFAULT_PROFILE,
+    GAME_PROFILES,
+    PROFILES,
+    VARIANT_PROFILES,
+    RuleProfile,
+    get_profile,
+)
 from referee.rules.protocol import handle_line, handle_request
 
 
@@ -94,7 +102,7 @@ def _parser() -> argparse.ArgumentParser:
         "replay", parents=[common], help="replay a hand record file (JSON: deal and events)"
     )
     replay.add_argument("file")
-    deal = sub.add_parser("deal", help="show the deal of a seed")
+    deal = sub.add_parser("deal", parents=[common], help="show the deal of a seed")
     deal.add_argument("seed", type=int)
     return parser
 
@@ -106,10 +114,7 @@ def main(
     if args.command in (None, "batch"):
         return run_batch(stdin, out)
     if args.command == "deal":
-        dealt = deal_from_seed(args.seed)
-        for seat, hand in enumerate(dealt.hands):
-            out.write(f"seat {seat}: {format_cards(hand)}\n")
-        out.write(f"kitty:  {format_cards(dealt.kitty)}\nfirst bidder: seat {dealt.first_bidder}\n")
+        _deal_write(get_profile(args.profile), args.seed, out)
         return 0
     try:
         request = _request(args, stdin)
@@ -119,6 +124,29 @@ def main(
     answer = handle_request(request)
     out.write(_human(args.command, answer) + "\n")
     return 1 if "error" in answer or answer.get("ok") is False else 0
+
+
+def _deal_write(profile: RuleProfile, seed: int, out: TextIO) -> None:
+    """The deal of ``seed`` under ``profile``: each seat's cards, the kitty (Big Three's
+    hole, 坑), the first bidder, and where it comes from (the wild rank, the hearts)."""
+    if profile.key == DEFAULT_PROFILE or profile.is_three_player:  # as before the variants
+        dealt = deal_from_seed(seed)
+        for seat, hand in enumerate(dealt.hands):
+            out.write(f"seat {seat}: {format_cards(hand)}\n")
+        out.write(f"kitty:  {format_cards(dealt.kitty)}\nfirst bidder: seat {dealt.first_bidder}\n")
+        return
+    data = deal_json_from_seed(profile, seed)
+    for seat, hand in enumerate(data["hands"]):
+        out.write(f"seat {seat}: {hand}\n")
+    if profile.game == "big3":
+        out.write(f"hole:   {data['kitty']}\n")
+        hearts = ", ".join(f"seat {seat}: {h or '-'}" for seat, h in enumerate(data["hearts"][:3]))
+        out.write(f"hearts: {hearts}, hole: {data['hearts'][3] or '-'}\n")
+        out.write(f"first bidder: seat {data['first_bidder']} (the lowest heart held, R12.4)\n")
+        return
+    out.write(f"kitty:  {data['kitty']}\nfirst bidder: seat {data['first_bidder']}\n")
+    if WILD in data:
+        out.write(f"wild rank: {data[WILD]}\n")
 
 
 def _request(args: argparse.Namespace, stdin: TextIO) -> dict[str, object]:

@@ -113,6 +113,17 @@ def _big3_deal_json(seed: int) -> dict[str, Any]:
     }
 
 
+def big3_hearts(hands: Iterable[str], kitty: str) -> list[str] | None:
+    """Where each heart of a Big Three deal written with suits lies (PROTOCOL-big3 §3
+    ``hearts``: the ranks of the hearts in hands 0, 1, 2 and in the hole), or None when a
+    card is written without its suit (NotationError for unreadable text)."""
+    parts = [parse_cards(text) for text in (*hands, kitty)]
+    if any(card.suit is None for part in parts for card in part):
+        return None
+    hearts = [sorted(card.rank for card in part if card.suit == "♥") for part in parts]
+    return ["".join(rank_text(rank) for rank in part) for part in hearts]
+
+
 def deal_json_checked(profile: RuleProfile, data: object) -> dict[str, Any]:
     """``data`` as a deal of ``profile`` in canonical text; InvalidDeal (a RulesError) when it
     is not one (wrong cards, sizes, first bidder, hearts or wild rank)."""
@@ -179,6 +190,7 @@ __all__ = [
     "WILD_RANKS",
     "AnyState",
     "action_reader",
+    "big3_hearts",
     "deal_json_checked",
     "deal_json_from_seed",
     "state_new",

@@ -103,13 +103,18 @@ def _choose(profile: str, rng: random.Random, all_pass: bool):  # type: ignore[n
     return choose
 
 
-def play_big3_tournament(profile: str, seed: int, rounds: int = 2) -> Tournament:
-    """A Big Three tournament of 9 players, ``rounds`` rounds played through the API.
-    Under ``big3_one_round`` the first hand of every table is passed round (烂挖)."""
-    tournament = _tournament(profile)
+def play_big3_tournament(
+    profile: str, seed: int, rounds: int = 2, format: str = "table"
+) -> Tournament:
+    """A Big Three tournament of 9 players, ``rounds`` rounds played through the API (a
+    duplicate one plays the round's boards). Under ``big3_one_round`` the first hand of
+    every table is passed round (烂挖)."""
+    tournament = _tournament(profile, format)
+    deal = "board" if format == "duplicate" else "random"
     referee = referee_user(f"referee-{profile}")
     client = client_for(referee)
     rng = random.Random(seed)
+    played: list[int] = []
     for _ in range(rounds):
         round_ = round_create(tournament=tournament)
         round_seat(round=round_, seed=rng.randrange(2**32))
@@ -117,15 +122,17 @@ def play_big3_tournament(profile: str, seed: int, rounds: int = 2) -> Tournament
         assign(referee, Table.objects.filter(round=round_).first(), whole_round=True)
         for table in Table.objects.filter(round=round_).order_by("number"):
             for number in range(HANDS_PER_ROUND):
-                started = post(client, f"/api/v1/tables/{table.pk}/hands/", {"deal": "random"})
+                started = post(client, f"/api/v1/tables/{table.pk}/hands/", {"deal": deal})
                 assert started.status_code == 201, started.json()
                 _check_started(started.json())
                 all_pass = profile == "big3_one_round" and number == 0
                 hand = play_out(client, started.json(), _choose(profile, rng, all_pass))
-                read = client.get(f"/api/v1/hands/{hand['id']}/")
-                assert read.status_code == 200
-                _check_closed(read.json(), profile)
+                played.append(hand["id"])
         round_close(round=round_)
+    for hand_id in played:  # read once every table has played (a board's cards shown)
+        read = client.get(f"/api/v1/hands/{hand_id}/")
+        assert read.status_code == 200
+        _check_closed(read.json(), profile)
     return tournament
 
 
@@ -153,8 +160,9 @@ def _check_tournament(tournament: Tournament, rounds: int = 2) -> None:
         s.entry_id: by_entry[s.entry_id] for s in standings
     }
     assert sum(s.total for s in standings) == 0
-    totals = [s.total for s in standings]
-    assert totals == sorted(totals, reverse=True)
+    primary = "mp_percentage" if tournament.format == "duplicate" else "total"
+    ranked = [getattr(s, primary) for s in standings]
+    assert ranked == sorted(ranked, reverse=True)
 
 
 def test_a_big_three_tournament_of_nine_played_through_the_api() -> None:
@@ -181,3 +189,23 @@ def test_a_one_round_big_three_tournament_with_lan_wa() -> None:
     assert len(lan_wa) == 2 * PLAYERS // 3  # the first hand of each table
     for hand in lan_wa:
         assert hand.bid == 1 and hand.landlord_seat == hand.deal["first_bidder"]
+
+
+def test_a_duplicate_big_three_tournament_plays_the_same_boards_at_every_table() -> None:
+    """Duplicate (R10.4, R12.12.1): every table of a round plays the round's boards, the
+    same cards and the same first bidder (the board's lowest heart); results are compared
+    by (board, seat position)."""
+    tournament = play_big3_tournament("big3", seed=7, format="duplicate")
+    _check_tournament(tournament)
+    hands = Hand.objects.filter(table__round__tournament=tournament).select_related("board")
+    by_board: dict[int, list[Hand]] = {}
+    for hand in hands:
+        assert hand.board is not None and hand.deal is None
+        by_board.setdefault(hand.board.number, []).append(hand)
+        first = hand.events.filter(kind="bid").order_by("seq").first()
+        assert first is not None and first.actor_seat == hand.board.first_bidder
+    assert all(len(group) == PLAYERS // 3 for group in by_board.values())
+    standings = standings_compute(tournament=tournament)
+    tables = PLAYERS // 3
+    assert all(s.boards_scored == 2 * HANDS_PER_ROUND for s in standings)
+    assert sum(s.matchpoints for s in standings) == 3 * len(by_board) * tables * (tables - 1)

@@ -52,7 +52,7 @@ from tournaments.hands.replay import (
     hand_summary_of_row,
 )
 from tournaments.hands.results import hand_result_rows
-from tournaments.hands.write import result_payload
+from tournaments.hands.write import passed_out_possible, result_payload
 from tournaments.models import (
     Board,
     Entry,
@@ -287,6 +287,8 @@ def result_event_rescore(hand: Hand, event: HandEvent, where: str) -> None:
     result under the hand's rule profile, as on the write path (``hands.result_payload``)."""
     payload = event.payload
     if payload.get("passed_out") is True:  # a correction to 流局: 0 for every seat
+        if not passed_out_possible(hand.rule_profile):
+            raise ArchiveError(f"{where}.payload.passed_out", "these rules pass out no deal")
         if payload.get("scores") != [0] * hand.seats:
             raise ArchiveError(f"{where}.payload.scores", "a passed-out hand scores 0 a seat")
         return

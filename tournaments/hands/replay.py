@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from referee.rules.cards import Deal, rank_text
 from referee.rules.errors import RulesError
 from referee.rules.four_hand import FourHandState
-from referee.rules.games import WILD, state_replayed
+from referee.rules.games import WILD, big3_hearts, state_replayed
 from referee.rules.hand import Announcement, HandState, Phase
 from referee.rules.laizi import parse_wild
 from referee.rules.laizi_hand import LaiziHandState
@@ -186,6 +186,12 @@ def hand_deal_json(*, hand: Hand) -> dict[str, Any] | None:
         }
         if board.wild_rank is not None:
             data[WILD] = rank_text(board.wild_rank)
+        if get_profile(hand.rule_profile).game == "big3":
+            # a Big Three board names its first bidder by the hearts (R12.4, R12.12.1):
+            # its cards keep their suits, so where each heart lies is read off them
+            hearts = big3_hearts(board.seat_cards, board.kitty)
+            if hearts is not None:
+                data["hearts"] = hearts
         return data
     return hand.deal
 

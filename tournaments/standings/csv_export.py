@@ -13,6 +13,7 @@ import re
 from collections.abc import Iterable
 from typing import IO, Any
 
+from referee.rules.profiles import get_profile
 from tournaments.common.seats import seat_count
 from tournaments.models import Hand, Seat, Tournament
 from tournaments.standings.public_table import percentage_text
@@ -77,9 +78,34 @@ HANDS_HEADER = [
 ]
 
 
-def hands_header(seats: int) -> list[str]:
-    """The hands file's header for tables of ``seats`` seats: a name and a score a seat."""
-    return [*HANDS_HEADER, *(f"{kind}_{p}" for p in range(seats) for kind in ("seat", "score"))]
+#: Big Three's own words for the columns (SPEC §12: the digger 挖坑者 and his opponents);
+#: it has no doubling, bomb, rocket or spring (R12.11.1), so those columns are left out.
+BIG3_WORDS = {"landlord_seat": "digger_seat", "landlord_hands": "digger_hands",
+              "landlord_wins": "digger_wins"}  # fmt: skip
+BIG3_WINNER = {"landlord": "digger", "defenders": "opponents"}
+_BIG3_LEFT_OUT = ("doubled", "redoubled", "bombs", "rockets", "spring", "anti_spring")
+
+
+def _is_big3(profile_key: str | None) -> bool:
+    return profile_key is not None and get_profile(profile_key).game == "big3"
+
+
+def _columns(header: list[str], profile_key: str | None) -> list[str]:
+    if not _is_big3(profile_key):
+        return header
+    return [BIG3_WORDS.get(name, name) for name in header if name not in _BIG3_LEFT_OUT]
+
+
+def hands_header(seats: int, profile_key: str | None = None) -> list[str]:
+    """The hands file's header for tables of ``seats`` seats of the rule profile
+    ``profile_key``: a name and a score a seat; Big Three's in its own words."""
+    seat_columns = (f"{kind}_{p}" for p in range(seats) for kind in ("seat", "score"))
+    return [*_columns(HANDS_HEADER, profile_key), *seat_columns]
+
+
+def standings_header(profile_key: str | None = None) -> list[str]:
+    """The standings file's header; Big Three's in its own words."""
+    return _columns(STANDINGS_HEADER, profile_key)
 
 
 def standings_csv_write(
@@ -88,7 +114,7 @@ def standings_csv_write(
     """Write the latest standings (``round_number``: those kept after that round); return
     the number of rows."""
     writer = csv_writer(out)
-    writer.writerow(STANDINGS_HEADER)
+    writer.writerow(standings_header(tournament.rule_profile))
     rows = 0
     for s in standings_latest(tournament=tournament, round_number=round_number):
         p = s.entry.player
@@ -129,7 +155,8 @@ def hands_csv_write(
     }
     writer = csv_writer(out)
     size = seat_count(tournament.rule_profile)
-    writer.writerow(hands_header(size))
+    big3 = _is_big3(tournament.rule_profile)
+    writer.writerow(hands_header(size, tournament.rule_profile))
     hands = (
         Hand.objects.filter(table__round__tournament=tournament)
         .select_related("table__round", "board")
@@ -143,6 +170,12 @@ def hands_csv_write(
         seats = []
         for position in range(size):
             seats += [names.get((h.table_id, position), ""), h.score_of(position)]
+        summary = [h.landlord_seat, h.bid, h.winner]
+        if big3:
+            summary[2] = BIG3_WINNER.get(h.winner, h.winner)
+        else:
+            summary += [doubled, int(h.redoubled), h.bombs, h.rockets]
+            summary += [int(h.spring), int(h.anti_spring)]
         writer.writerow(
             [
                 h.table.round.number,
@@ -151,15 +184,7 @@ def hands_csv_write(
                 h.board.number if h.board else "",
                 h.status,
                 h.confirmation,
-                h.landlord_seat,
-                h.bid,
-                h.winner,
-                doubled,
-                int(h.redoubled),
-                h.bombs,
-                h.rockets,
-                int(h.spring),
-                int(h.anti_spring),
+                *summary,
                 *seats,
             ]
         )

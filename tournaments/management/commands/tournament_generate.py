@@ -5,6 +5,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from tournaments.common.errors import ApplicationError
+from tournaments.models import RuleProfileKey
 from tournaments.standings.snapshots import standings_snapshot_update
 from tournaments.tournament.generate import GenerateOptions, tournament_generate
 
@@ -20,6 +21,9 @@ class Command(BaseCommand):
         parser.add_argument("--rounds", type=int, default=3)
         parser.add_argument("--hands", type=int, default=6, help="hands per table per round")
         parser.add_argument("--format", choices=["table", "swiss", "duplicate"], default="table")
+        parser.add_argument(
+            "--profile", choices=RuleProfileKey.values, default=RuleProfileKey.COMP2016
+        )
         parser.add_argument("--seed", type=int, default=1)
         parser.add_argument("--slug", default="")
         parser.add_argument("--name", default="")
@@ -37,6 +41,7 @@ class Command(BaseCommand):
                     seed=opts["seed"],
                     slug=opts["slug"],
                     name=opts["name"],
+                    rule_profile=opts["profile"],
                 )
             )
         except ApplicationError as exc:

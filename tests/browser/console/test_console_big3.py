@@ -139,15 +139,26 @@ def test_a_big3_hand_entered_play_by_play(
     assert "X" not in held and "D" not in held
     assert page.locator("#held-cards button.joker").count() == 0
 
-    combined = 0
+    combined = led_after = 0
     entered = 0
     while detail["status"] in LIVE:
         assert detail["status"] == "playing"
         assert page.locator("#announce, .announce").count() == 0  # no 报牌 in Big Three
         action = _choose(detail)
         ahead_plays = page.locator("section.ahead button.ahead-play")
+        lead_after = page.locator("#lead-after-plays button.lead-after-play")
         following = detail["top_play"] is not None
-        if following and (action["play"] == "pass" or not combined) and ahead_plays.count():
+        if following and not led_after and lead_after.count():
+            # The trick's passes, then the next leader's lead (R12.7.3): one tap, each its
+            # own write, the leads offered the leader's own.
+            button = lead_after.first
+            declines = int(button.get_attribute("data-declines") or 0)
+            leader = int(button.get_attribute("data-seat") or -1)
+            assert declines == 2 and leader == detail["top_play"]["seat"]
+            button.click()
+            _version(page, detail["version"] + declines + 1)
+            led_after += 1
+        elif following and (action["play"] == "pass" or not combined) and ahead_plays.count():
             # What the referee saw: this seat passes, then the next plays (one tap).
             button = ahead_plays.first
             seat, play = (
@@ -181,6 +192,7 @@ def test_a_big3_hand_entered_play_by_play(
     expect(page.locator("section.hand")).to_have_attribute("data-status", "finished")
     assert _state(page)["Scores"] == " · ".join(f"{s}: {n}" for s, n in enumerate(scores))
     assert combined >= 1  # "<seat> passes, then <seat> plays": one tap, two writes
+    assert led_after == 1  # "everyone passes, then <seat> leads": one tap, three writes
     events = HandEvent.objects.filter(hand=hand).count()
     expect(page.locator("#log li")).to_have_count(events)
     page.screenshot(path=artefacts / "console-big3-finished.png", full_page=True)

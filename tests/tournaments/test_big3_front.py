@@ -17,7 +17,7 @@ from referee.rules.cards import CARD_OF_ID, Card, card_order
 from tests.public_data import tournament_with_tables
 from tournaments.hands import selectors as hand_selectors
 from tournaments.hands.game_words import card_sort_key, game_word, plays_big3, rank_pad
-from tournaments.hands.write import hand_action_record, hand_create
+from tournaments.hands.write import hand_action_record, hand_create, hand_record_result
 from tournaments.models import Hand, Tournament
 from tournaments.public.selectors import hand_page
 
@@ -133,3 +133,28 @@ def test_the_replay_says_lanwa_only_when_nobody_bid_in_one_round(
     first = next(s for s in page.steps if s.kind == "play" and s.seat == digger)
     assert first.cards_left is not None and first.cards is not None
     assert first.cards_left[digger] == 20 - len(first.cards)
+
+
+def test_the_directors_hand_page_says_a_big3_result_in_its_words(director_client: Any) -> None:
+    """The hand's summary and its log in the digger's words (挖坑者), in both languages; a
+    Dou Dizhu hand's log keeps the landlord's."""
+    tournament, tables = tournament_with_tables(tables=1, rule_profile="big3")
+    hand = hand_create(table=tables[0]).hand
+    hand_record_result(hand=hand, landlord=2, bid=3, winner="defenders")
+    url = f"/director/t/{tournament.slug}/hands/{hand.pk}/"
+    said = {
+        "en": ("Digger (挖坑者)", "digger West", "bid 3, the opponents won"),
+        "zh-hans": ("挖坑者", "挖坑者 西", "叫 3 分，对手胜"),
+    }
+    for language, words in said.items():
+        page = director_client.get(url, HTTP_ACCEPT_LANGUAGE=language).content.decode()
+        summary = page.split('id="hand-summary"')[1].split("</dl>")[0]
+        log = page.split('id="hand-log"')[1].split("</ol>")[0]
+        assert words[0] in summary, (language, summary)
+        assert words[1] in log and words[2] in log, (language, log)
+        assert "landlord" not in log and "地主" not in log
+    other, others = tournament_with_tables(tables=1, rule_profile="comp2016")
+    plain = hand_create(table=others[0]).hand
+    hand_record_result(hand=plain, landlord=2, bid=3, winner="defenders")
+    page = director_client.get(f"/director/t/{other.slug}/hands/{plain.pk}/").content.decode()
+    assert "landlord West" in page.split('id="hand-log"')[1]

@@ -60,12 +60,3 @@ def card_sort_key(profile_key: str | None) -> Callable[[Card], tuple[int, str]]:
     """How the game sorts cards low to high: 3 … 2, the jokers (R1.2), or in Big Three
     4 … K, A, 2, 3 (R12.2)."""
     return _big3_key if plays_big3(profile_key) else _dou_dizhu_key
-
-
-#: The ranks of the referee's pad, low to high, in rank notation: no joker in Big Three.
-RANK_PADS = {"doudizhu": "3456789TJQKA2XD", "big3": "456789TJQKA23"}
-
-
-def rank_pad(profile_key: str | None) -> str:
-    """The ranks a referee taps for the game of ``profile_key``, low to high."""
-    return RANK_PADS["big3" if plays_big3(profile_key) else "doudizhu"]

@@ -18,6 +18,7 @@ from referee.rules.profiles import get_profile
 from tests import factories
 from tests.api.helpers import assign, client_for, post, referee_user
 from tournaments.common.errors import ApplicationError
+from tournaments.hands.boards import board_create
 from tournaments.hands.corrections import hand_result_correct
 from tournaments.hands.replay import hand_check_replays
 from tournaments.hands.write import (
@@ -31,7 +32,7 @@ from tournaments.hands.write import (
 from tournaments.models import Hand, HandEvent, HandSeatResult, Player, Table
 from tournaments.rounds.services import round_create, round_start
 from tournaments.seating.services import round_seat
-from tournaments.tournament.services import entry_create, tournament_create
+from tournaments.tournament.services import entry_create, tournament_create, tournament_update
 
 pytestmark = pytest.mark.django_db
 
@@ -376,3 +377,21 @@ def test_a_physical_hand_and_its_deal_written_in(profile: str, seed: int) -> Non
         check = stored.events.filter(kind="deal").get().payload["check"]
         assert check["ok"] is not irregular, check
         assert hand_check_replays(hand=stored) == []
+
+
+def test_a_board_dealt_under_dou_dizhu_is_no_big_three_board(profile: str) -> None:
+    """A board dealt before the tournament's profile became Big Three (17/17/17 + 3, jokers)
+    is refused at the hand's start (``board_not_for_profile``), not played into a 500."""
+    tournament = tournament_create(name="changed", slug="changed", rule_profile="comp2016")
+    board = board_create(tournament=tournament, number=1, seed=5)
+    tournament = tournament_update(tournament=tournament, rule_profile=profile)
+    for i in range(3):
+        entry_create(tournament=tournament, player=Player.objects.create(name=f"p{i}"))
+    round_ = round_create(tournament=tournament)
+    round_seat(round=round_, seed=1)
+    round_start(round=round_)
+    table = Table.objects.get(round=round_)
+    with pytest.raises(ApplicationError) as info:
+        hand_create(table=table, board=board)
+    assert info.value.code == "board_not_for_profile"
+    assert not Hand.objects.filter(table=table).exists()

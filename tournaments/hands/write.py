@@ -25,10 +25,11 @@ from referee.rules.actions import (
     PlayCards,
     Redouble,
 )
+from referee.rules.cards import rank_text
 from referee.rules.errors import BadResult, RulesError
-from referee.rules.games import action_reader, deal_json_checked, deal_json_from_seed
+from referee.rules.games import WILD, action_reader, deal_json_checked, deal_json_from_seed
 from referee.rules.physical import PhysicalHandState, check_deal, deal_written_in
-from referee.rules.profiles import get_profile
+from referee.rules.profiles import RuleProfile, get_profile
 from referee.rules.scoring import DealResult, result_from_json, score_hand
 from tournaments.common.errors import ApplicationError
 from tournaments.common.model_validation import model_validate
@@ -302,7 +303,11 @@ def hand_create(
     if board is not None:
         hand_board_check(table=table, board=board)
         wild_board = board.wild_rank is not None
-        if len(board.seat_cards) != profile.seats or wild_board != profile.wild_cards:
+        if (
+            len(board.seat_cards) != profile.seats
+            or wild_board != profile.wild_cards
+            or not _board_deals_profile(board, profile)
+        ):
             raise ApplicationError(
                 "board_not_for_profile",
                 _("Board %(number)s was not dealt for the tournament's rules (%(profile)s).")
@@ -352,6 +357,24 @@ def hand_create(
     hand.state = snapshot_new()
     hand.save()
     return HandWrite(hand=hand)  # no event written: its answer is the empty log's state
+
+
+def _board_deals_profile(board: Board, profile: RuleProfile) -> bool:
+    """Whether ``board``'s cards are a deal of ``profile`` (a board dealt under another
+    profile of as many seats, before the tournament's profile changed: a Dou Dizhu board
+    is no Big Three deal)."""
+    data: dict[str, Any] = {
+        "hands": board.seat_cards,
+        "kitty": board.kitty,
+        "first_bidder": board.first_bidder,
+    }
+    if board.wild_rank is not None:
+        data[WILD] = rank_text(board.wild_rank)
+    try:
+        deal_json_checked(profile, data)
+    except RulesError:
+        return False
+    return True
 
 
 def _big3_first_bidder_check(first_bidder: int | None, *, dealt: bool, physical: bool) -> None:

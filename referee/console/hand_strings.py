@@ -10,7 +10,7 @@ from tournaments.hands.replay import RULES_MESSAGES
 #: rules library's ``InvalidResult`` and ``ImpossibleResult``, SPEC §2-§8).
 RULE_NUMBERS = (
     "R2.2", "R3.1", "R4.1", "R4.3", "R5.19", "R5.20", "R5.24", "R7.1", "R7.2", "R7.3", "R7.4",
-    "R8.4",
+    "R8.4", "R12.3", "R12.5", "R12.9", "R12.10", "R12.11.1",
 )  # fmt: skip
 
 
@@ -44,6 +44,12 @@ def rule_words() -> dict[str, str]:
         ),
         "rule_R7.4": _("spring and anti-spring exclude each other; each counts as one doubling."),
         "rule_R8.4": _("the classic rules have no doubling and no redoubling."),
+        # Big Three (大三 / 挖坑, SPEC §12)
+        "rule_R12.3": _("Big Three: the digger (挖坑者) is one of the seats 0, 1 and 2."),
+        "rule_R12.5": _("Big Three: a bid is 1, 2 or 3; the digger's bid is the stake."),
+        "rule_R12.9": _("Big Three has no bombs and no rocket: four of a rank is a quad."),
+        "rule_R12.10": _("Big Three has no spring and no anti-spring."),
+        "rule_R12.11.1": _("Big Three has no doubling: no double, no redouble."),
     }
 
 

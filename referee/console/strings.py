@@ -15,11 +15,43 @@ def counted(key: str, singular: str, plural: str) -> dict[str, str]:
     return {key: ngettext(singular, plural, 2), f"{key}_one": ngettext(singular, plural, 1)}
 
 
+def big3_strings() -> dict[str, str]:
+    """Big Three's own words (大三 / 挖坑, SPEC R12.2.1) where the console's differ from Dou
+    Dizhu's, under the keys they replace prefixed ``big3:`` (main.js ``wordsFor`` puts them
+    over the others at a Big Three table): the digger (挖坑者), his opponents, the hole (坑)."""
+    words = {
+        "landlord": _("Digger (挖坑者)"),
+        "kitty": _("Hole (坑)"),
+        "multiplier": _("Stake per opponent"),
+        "winner_landlord": _("Digger"),
+        "winner_defenders": _("Opponents"),
+        "first_bidder": _("First bidder (♥4, or the lowest heart)"),
+        "res_landlord": _("digger %(seat)s"),
+        "res_landlord_wins": _("the digger wins"),
+        "res_defenders_win": _("the opponents win"),
+        "pins_help_sides": _("The digger and one opponent each type the PIN on their table card."),
+        "pin_landlord": _("Digger's PIN"),
+        "pin_farmer": _("Opponent's PIN"),
+    }
+    return {f"big3:{key}": text for key, text in words.items()} | {
+        # the auction of each Big Three profile, said while it is under way
+        "auction_big3": _(
+            "The first bidder must bid 1, 2 or 3; then each in turn bids higher or passes (a "
+            "seat that passed may bid again) until a bid is followed by two passes, or a 3."
+        ),
+        "auction_big3_one_round": _(
+            "One round: each seat bids once, higher or not at all; if nobody bids, the first "
+            "bidder digs at 1 (烂挖)."
+        ),
+    }
+
+
 def console_strings() -> dict[str, str]:
     labels = {f"status_{value}": str(label) for value, label in HandStatus.choices}
     labels |= {f"confirmation_{value}": str(label) for value, label in Confirmation.choices}
     labels |= {f"seat_{position}": name for position, name in enumerate(seat_names())}
     labels |= hand_strings()
+    labels |= big3_strings()
     labels |= counted("cards_left_n", "%(n)s card left", "%(n)s cards left")
     labels |= counted(
         "round_complete_detail",

@@ -131,14 +131,17 @@ def test_the_hands_left_follow_the_round_the_voided_and_the_added_hands(director
     assert refused.value.code == "round_hands_done"
 
 
-@pytest.mark.parametrize("profile", ["comp2016", "classic"])
+@pytest.mark.parametrize("profile", ["comp2016", "classic", "big3", "big3_one_round"])
 def test_the_row_gives_the_tables_seat_count_from_its_rule_profile(profile: str) -> None:
     """The console lays out a seat for each of ``seat_count`` (issue 20): three in both the
-    competition and the classic rules (R2.2), one for each seated entry."""
+    competition and the classic rules (R2.2) and in Big Three (R12.3), one for each seated
+    entry; and it names the rule profile, whose words and rank pad the console follows
+    before the table's first hand exists (issue 31)."""
     _, referee = _table(rule_profile=profile)
     row = _row(referee)
     assert row["seat_count"] == 3
     assert [s["position"] for s in row["seats"]] == list(range(row["seat_count"]))
+    assert row["rule_profile"] == profile
 
 
 def test_the_current_hand_says_whether_it_awaits_confirmation() -> None:

@@ -11,6 +11,7 @@ from django.utils.translation import gettext
 
 from referee.console.hand_strings import RULE_NUMBERS
 from referee.console.strings import console_strings
+from tournaments.hands.game_words import game_word
 
 ROOT = Path(__file__).resolve().parents[2]
 CONSOLE = ROOT / "referee" / "console" / "static" / "referee" / "console"
@@ -52,6 +53,11 @@ def test_every_rule_a_result_refusal_can_name_has_its_words() -> None:
     scoring = (ROOT / "referee" / "rules" / "scoring.py").read_text()
     named = set(re.findall(r'"(R\d+(?:\.\d+)+)"', scoring))
     assert {"R2.2", "R4.3", "R7.2", "R7.3"} <= named
+    # Big Three's result checks (SPEC §12): its rules name R12.x
+    big3 = (ROOT / "referee" / "rules" / "big3_scoring.py").read_text()
+    named_big3 = set(re.findall(r'"(R12(?:\.\d+)+)', big3))
+    assert {"R12.5", "R12.9", "R12.10", "R12.11.1"} <= named_big3
+    named |= named_big3
     assert named <= set(RULE_NUMBERS)
     with translation.override("zh-hans"):
         words = console_strings()
@@ -73,4 +79,8 @@ def test_the_console_names_the_stake_and_the_cards_as_the_public_pages_do(langua
         assert words["multiplier"] == "每位农民的注额"
         assert public_jokers == ("小王", "大王")
     template = (ROOT / "templates" / "public" / "live_table.html").read_text()
-    assert '{% translate "Stake per farmer (农民)" %}' in template
+    assert '{% game_word "stake" tournament.rule_profile %}' in template
+    with translation.override(language):
+        assert game_word("stake", "comp2016") == public_stake
+        # Big Three's stake is each opponent's, as the live tables of its events say it
+        assert words["big3:multiplier"] == game_word("stake", "big3") != public_stake

@@ -22,7 +22,19 @@ from tournaments.models import ConfirmedBy, RuleProfileKey, TournamentFormat
 class TournamentForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=200)
     slug = forms.SlugField(label=_("Short name (in addresses)"), max_length=80)
-    rule_profile = forms.ChoiceField(label=_("Rules"), choices=RuleProfileKey.choices)
+    rule_profile = forms.ChoiceField(
+        label=_("Rules"),
+        choices=RuleProfileKey.choices,
+        help_text=_(
+            "Dou Dizhu: the competition rules 2016 or the classic rules (three players); four "
+            "players with two packs, or wild cards (癞子), refereed play by play. Big Three "
+            "(大三 / 挖坑) is a related game for three: 52 cards without jokers, 16 each and a "
+            "hole (坑) of 4, ranks 4 < … < A < 2 < 3; the digger (挖坑者) plays alone against "
+            "the other two, no doubling, no bombs. Its bids go on until two passes; in the "
+            "one-round form each player bids once, and if nobody bids the first bidder digs "
+            "at 1 (烂挖)."
+        ),
+    )
     format = forms.ChoiceField(label=_("Format"), choices=TournamentFormat.choices)
     hands_per_round = forms.IntegerField(
         label=_("Hands per round"), min_value=1, max_value=HANDS_PER_ROUND_MAX, initial=6

@@ -148,7 +148,7 @@ def hand_detail(request: HttpRequest, slug: str, hand_id: int) -> HttpResponse:
         "desk_state": hand_desk_state(hand),
         "confirmed_by": director_selectors.confirmers(hands=[hand]).get(hand.pk, ""),
         "detail": detail,
-        "log": director_selectors.hand_log(events=detail["events"]),
+        "log": director_selectors.hand_log(events=detail["events"], profile_key=hand.rule_profile),
         "seats": list(hand.table.seats.select_related("entry__player").order_by("position")),
         "correct_form": CorrectionForm(initial=initial, **_correction_kwargs(hand)),
         "passed_out_possible": passed_out_possible(hand.rule_profile),

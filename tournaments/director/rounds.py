@@ -243,5 +243,7 @@ def round_print(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         # (and the rocket, ×4) in laizi
         "has_doubling": profile.has_doubling,
         "wild_cards": profile.wild_cards,
+        # Big Three: no bombs at all (R12.9); the digger (挖坑者), the bid and the winner
+        "has_bombs": profile.game != "big3",
     }
     return render(request, "director/round_print.html", context)

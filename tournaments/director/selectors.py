@@ -224,9 +224,10 @@ def hand_for_director(*, tournament: Tournament, hand_id: int) -> Hand | None:
 HISTORY_LINES = 50
 
 
-def hand_log(*, events: list[dict[str, Any]]) -> list[LogLine]:
+def hand_log(*, events: list[dict[str, Any]], profile_key: str | None = None) -> list[LogLine]:
     """A hand's log (``hand_selectors.hand_detail``'s rows) in words, as the public replay
-    words it (``hand_words``); a seat correction names its entries. One query at most."""
+    words it (``hand_words``), in the words of its rules (``profile_key``: Big Three's
+    digger); a seat correction names its entries. One query at most."""
     ids = {
         event["payload"].get(key)
         for event in events
@@ -237,7 +238,7 @@ def hand_log(*, events: list[dict[str, Any]]) -> list[LogLine]:
         entry.pk: f"{entry.player} (#{entry.registration_order})"
         for entry in Entry.objects.filter(pk__in=ids).select_related("player")
     }
-    return log_lines(events, entry_names=names)
+    return log_lines(events, entry_names=names, profile_key=profile_key)
 
 
 def tournament_history(*, tournament: Tournament) -> list[dict[str, Any]]:

@@ -21,6 +21,7 @@ from referee.rules.errors import RulesError
 from referee.rules.scoring import DefenderStake, StakeFactor
 from tournaments.common.seat_names import seat_name
 from tournaments.common.seats import SEAT_COUNTS
+from tournaments.hands.game_words import plays_big3
 from tournaments.hands.replay import RULES_MESSAGES, result_replaced
 from tournaments.models import RuleProfileKey
 
@@ -64,6 +65,8 @@ def action_words(kind: str, value: Any = None) -> str:
         return _("redoubles (再加倍)") if value else _("does not redouble")
     if kind == "pass":
         return _("passes (不要)")
+    if kind == "forced_dig":  # big3_one_round: nobody bid, the first bidder digs (R12.5.3)
+        return _("digs at %(n)s: nobody bid (烂挖)") % {"n": value}
     if kind == "play":
         return _("plays %(cards)s") % {"cards": cards_words(value)}
     if kind == "announce":
@@ -161,8 +164,16 @@ def change_words(change: Mapping[str, Any]) -> dict[str, str]:
     }
 
 
-def result_words(result: Mapping[str, Any]) -> str:
-    """A result (a result entry's or a correction's) in one line."""
+def result_words(result: Mapping[str, Any], profile_key: str | None = None) -> str:
+    """A result (a result entry's or a correction's) in one line; a Big Three hand's
+    (``profile_key``) in its own words: the digger (挖坑者), the bid, who won."""
+    if plays_big3(profile_key):
+        won = _("the digger") if result.get("winner") == "landlord" else _("the opponents")
+        return _("digger %(seat)s, bid %(bid)s, %(winner)s won") % {
+            "seat": seat_name(result.get("landlord")),
+            "bid": result.get("bid"),
+            "winner": won,
+        }
     parts = [
         _("landlord %(seat)s, bid %(bid)s, %(winner)s won")
         % {
@@ -276,10 +287,11 @@ def event_words(
     actor_seat: int | None = None,
     undone: Mapping[str, Any] | None = None,
     entry_names: Mapping[int, str] | None = None,
+    profile_key: str | None = None,
 ) -> str:
     """One log event in words. ``undone``: for an undo, the payload of the event it took
     back (to say that the hand reopens); ``entry_names``: entry id → name, for a seat
-    correction."""
+    correction; ``profile_key``: the hand's rules, whose words a result is said in."""
     names = entry_names or {}
     if kind in ("bid", "double", "redouble", "play"):
         text = seat_action_words(payload.get("action") or {})
@@ -296,7 +308,7 @@ def event_words(
         return (
             _("Result entered: %(result)s; %(scores)s")
             % {
-                "result": result_words(payload.get("result") or {}),
+                "result": result_words(payload.get("result") or {}, profile_key),
                 "scores": _scores_words(payload.get("scores")),
             }
         ).rstrip("; ")
@@ -309,13 +321,13 @@ def event_words(
             text = _("Result corrected: passed out (流局), 0 for every seat.")
         else:
             text = _("Result corrected: %(result)s; %(scores)s") % {
-                "result": result_words(payload.get("result") or {}),
+                "result": result_words(payload.get("result") or {}, profile_key),
                 "scores": _scores_words(payload.get("scores")),
             }
         if payload.get("override"):
             text = _("Director override of the log. %(correction)s (the log says: %(log)s)") % {
                 "correction": text,
-                "log": _log_result_words(payload.get("log_result") or {}),
+                "log": _log_result_words(payload.get("log_result") or {}, profile_key),
             }
         return text + _reason(payload)
     if kind == "undo":
@@ -359,10 +371,10 @@ def _entry(names: Mapping[int, str], entry_id: Any) -> str:
     return names.get(entry_id, f"#{entry_id}")
 
 
-def _log_result_words(logged: Mapping[str, Any]) -> str:
+def _log_result_words(logged: Mapping[str, Any], profile_key: str | None = None) -> str:
     if logged.get("passed_out"):
         return _("passed out (流局)")
-    return result_words(logged)
+    return result_words(logged, profile_key)
 
 
 def deal_check_words(check: Mapping[str, Any]) -> str:
@@ -376,9 +388,13 @@ def deal_check_words(check: Mapping[str, Any]) -> str:
 
 
 def log_lines(
-    events: Iterable[Mapping[str, Any]], *, entry_names: Mapping[int, str] | None = None
+    events: Iterable[Mapping[str, Any]],
+    *,
+    entry_names: Mapping[int, str] | None = None,
+    profile_key: str | None = None,
 ) -> list[LogLine]:
-    """A hand's log (rows as ``hand_selectors.hand_detail`` gives them) in words."""
+    """A hand's log (rows as ``hand_selectors.hand_detail`` gives them) in words, in the
+    words of the hand's rules (``profile_key``: Big Three's digger)."""
     rows = list(events)
     by_seq = {row["seq"]: row for row in rows}
     # a confirmation before a later result confirmed an earlier one: history, said so
@@ -396,6 +412,7 @@ def log_lines(
             actor_seat=row.get("actor_seat"),
             undone=(undone or {}).get("payload"),
             entry_names=entry_names,
+            profile_key=profile_key,
         )
         if row["kind"] == "confirm" and row["seq"] < replaced:
             text += " " + _("(It confirmed an earlier result, since replaced.)")

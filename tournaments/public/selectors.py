@@ -44,6 +44,7 @@ from tournaments.hands.card_secrecy import (
     hands_cards_shown,
     status_shown,
 )
+from tournaments.hands.game_words import card_sort_key
 from tournaments.hands.gate import hand_desk_state
 from tournaments.hands.replay import (
     HandReplay,
@@ -542,8 +543,9 @@ def hand_page(*, hand: Hand) -> HandPage:
     page.landlord = replay.summary["landlord_seat"]
     data = hand_deal_json(hand=hand) if shown.unplayed else None
     if data is not None:
-        page.deal = [sorted(parse_cards(h), key=_card_key) for h in data["hands"]]
-        page.kitty = sorted(parse_cards(data["kitty"]), key=_card_key)
+        order = card_sort_key(hand.rule_profile)  # Big Three: 4 … A 2 3 (R12.2)
+        page.deal = [sorted(parse_cards(h), key=order) for h in data["hands"]]
+        page.kitty = sorted(parse_cards(data["kitty"]), key=order)
     elif shown.played and isinstance(replay.state, HandState) and replay.state.kitty_revealed:
         page.kitty = list(replay.state.deal.kitty)
     if shown.played:
@@ -558,6 +560,7 @@ def hand_page(*, hand: Hand) -> HandPage:
         replay,
         deal_counts=[profile.hand_size] * hand.seats if replay.state is not None else None,
         kitty_size=profile.kitty_size,
+        first_bidder_digs=profile.all_pass == "first_bidder_digs",
     )
     page.breakdown = breakdown(replay.summary, hand.rule_profile, hand_bomb_classes(replay=replay))
     page.state = hand_desk_state(hand, irregular=replay.irregular is not None)
@@ -575,13 +578,17 @@ def hand_page(*, hand: Hand) -> HandPage:
     return page
 
 
-def _card_key(card: Card) -> tuple[int, str]:
-    return (card.rank, card.suit or "")
-
-
-def _steps(replay: HandReplay, *, deal_counts: list[int] | None, kitty_size: int) -> list[Step]:
+def _steps(
+    replay: HandReplay,
+    *,
+    deal_counts: list[int] | None,
+    kitty_size: int,
+    first_bidder_digs: bool = False,
+) -> list[Step]:
     """Bids, doublings and plays grouped into tricks (a trick ends when every other seat
-    passed), with the announcements (报牌) recorded for them."""
+    passed), with the announcements (报牌) recorded for them. ``first_bidder_digs``
+    (``big3_one_round``, R12.5.3): when every seat passed, the first bidder digs at 1 (烂挖),
+    said as a step of its own before the first play."""
     steps: list[Step] = []
     announced: dict[int, list[HandEvent]] = {}
     for event in replay.events:
@@ -590,6 +597,7 @@ def _steps(replay: HandReplay, *, deal_counts: list[int] | None, kitty_size: int
     counts = list(deal_counts) if deal_counts else None
     others = len(replay.summary["doubled"]) - 1
     trick, passes, landlord, kitty_taken = 0, 0, None, False
+    no_bids: list[int] = []  # the seats that did not bid, while nobody has
     for index, event in enumerate(replay.actions):
         action = event.payload["action"]
         seat = action["seat"]
@@ -597,6 +605,11 @@ def _steps(replay: HandReplay, *, deal_counts: list[int] | None, kitty_size: int
             steps.append(Step("bid", seat, action["bid"], action=index))
             if action["bid"]:
                 landlord = seat
+            elif landlord is None:
+                no_bids.append(seat)
+                if first_bidder_digs and len(no_bids) == others + 1:  # everyone passed: 烂挖
+                    landlord = no_bids[0]
+                    steps.append(Step("forced_dig", landlord, 1))
         elif "double" in action:
             steps.append(Step("double", seat, action["double"], action=index))
         elif "redouble" in action:
@@ -699,7 +712,11 @@ def entry_penalties(*, entry: Entry) -> list[Penalty]:
 
 
 def board_public(*, tournament: Tournament, number: int) -> Board | None:
-    return Board.objects.filter(tournament=tournament, number=number).first()
+    return (
+        Board.objects.filter(tournament=tournament, number=number)
+        .select_related("tournament")
+        .first()
+    )
 
 
 def board_hands(*, board: Board) -> list[Hand]:
@@ -731,10 +748,13 @@ def matchpoints(scores: list[int | None]) -> list[int | None]:
 def hand_deal_cards(*, board: Board) -> dict[str, Any]:
     """A board's cards for its traveller: every seat's hand, the kitty and the wild rank.
     Only for a board
-    ``card_secrecy.board_cards_visible`` releases."""
+    ``card_secrecy.board_cards_visible`` releases. Sorted as the game ranks its cards (Big
+    Three: 4 … A 2 3, R12.2)."""
+    order = card_sort_key(board.tournament.rule_profile)
+    kitty = cards_of(board.kitty)
     return {
-        "hands": [sorted(cards_of(h) or [], key=_card_key) for h in board.seat_cards],
-        "kitty": cards_of(board.kitty),
+        "hands": [sorted(cards_of(h) or [], key=order) for h in board.seat_cards],
+        "kitty": None if kitty is None else sorted(kitty, key=order),
         "first_bidder": board.first_bidder,
         # a laizi board's wild rank (R11.2.1), drawn with its deal
         "wild": None if board.wild_rank is None else rank_text(board.wild_rank),

@@ -16,6 +16,8 @@ from referee.rules.cards import RANK_CHARS, SMALL_JOKER, Card
 from referee.rules.scoring import DefenderStake
 from tournaments.common.player_names import display_name
 from tournaments.common.seat_names import seat_name
+from tournaments.hands.game_words import game_word as game_word_text
+from tournaments.hands.game_words import plays_big3
 from tournaments.hands.words import (
     action_words,
     change_words,
@@ -229,6 +231,19 @@ def override_change(change: dict[str, object]) -> dict[str, str]:
 def deal_check(check: dict[str, object]) -> str:
     """A written-in deal's check in words."""
     return deal_check_words(check)
+
+
+@register.simple_tag
+def game_word(name: str, profile_key: str | None) -> str:
+    """A word as the game of the rule profile says it: the landlord (地主) or, in Big Three,
+    the digger (挖坑者); the kitty (底牌) or the hole (坑) … (``hands.game_words``)."""
+    return game_word_text(name, profile_key)
+
+
+@register.filter
+def is_big3(profile_key: str | None) -> bool:
+    """Whether the rule profile plays Big Three (大三 / 挖坑, SPEC §12)."""
+    return plays_big3(profile_key)
 
 
 @register.filter

@@ -7,7 +7,11 @@
  *   smallest that beats next, bombs and the rocket last; past SHOWN_PLAYS, a "more" toggle.
  * - Writes waiting (offline): no legal play is offered (they would be stale); the rank
  *   buttons come from the cards the seat would still hold (provisional.js).
- * - Physical cards (the cards are unknown): the fifteen rank buttons.
+ * - Physical cards (the cards are unknown): the fifteen rank buttons (Big Three: its
+ *   thirteen, 4 … A 2 3, no joker).
+ * Cards, plays and rank buttons follow the order of the game the hand plays (``order``:
+ * provisional.js ``ranksFor``): 3 … 2 and the jokers, or Big Three's 4 … A 2 3, where a
+ * quad is no bomb and sorts with the other plays.
  * Typed notation is accepted in every case. A tap on a legal play is one write through
  * the queue, like any other (ctx.do.act: one Idempotency-Key).
  *
@@ -17,7 +21,11 @@
  * several are offered to choose from, and the play goes as {seat, play, as}. */
 
 import { el, fmt, fmtn } from "./dom.js";
-import { RANKS, ranksOf } from "./provisional.js";
+import { RANKS, ranksFor, ranksOf } from "./provisional.js";
+
+/** The game's ranks given as ``order`` (a string, low to high), else Dou Dizhu's: a
+ * helper passed to ``map`` gets an index there, which means no order. */
+const ranksIn = (order) => (typeof order === "string" ? order : RANKS);
 
 /** How many legal plays show before the "more" toggle. */
 export const SHOWN_PLAYS = 12;
@@ -29,10 +37,11 @@ export function rankCounts(cards) {
   return counts;
 }
 
-/** ``cards`` grouped by rank, low to high: [{rank: "3", count: 2}, {rank: "X", count: 1}]. */
-export function groupCards(cards) {
+/** ``cards`` grouped by rank, low to high in ``order``: [{rank: "3", count: 2}, {rank: "X", count: 1}]. */
+export function groupCards(cards, order = RANKS) {
+  order = ranksIn(order);
   const counts = rankCounts(cards);
-  return RANKS.split("").filter((r) => counts[r]).map((rank) => ({ rank, count: counts[rank] }));
+  return order.split("").filter((r) => counts[r]).map((rank) => ({ rank, count: counts[rank] }));
 }
 
 /** A rank as the table says it: 10 for T, the jokers by name (``T``: the console's words). */
@@ -44,10 +53,11 @@ export function rankLabel(rank, T) {
 
 /** A play's cards for its button, grouped by rank, the body first: "♠3 ♥7 ♣7 ♦7" →
  * "777 3", "TT" → "10 10". */
-export function playLabel(play, T) {
+export function playLabel(play, T, order = RANKS) {
+  order = ranksIn(order);
   const counts = rankCounts(play);
-  const ranks = RANKS.split("").filter((r) => counts[r]);
-  ranks.sort((a, b) => counts[b] - counts[a] || RANKS.indexOf(a) - RANKS.indexOf(b));
+  const ranks = order.split("").filter((r) => counts[r]);
+  ranks.sort((a, b) => counts[b] - counts[a] || order.indexOf(a) - order.indexOf(b));
   return ranks.map((r) => {
     const one = rankLabel(r, T);
     return Array(counts[r]).fill(one).join(one.length > 1 ? " " : "");
@@ -57,15 +67,18 @@ export function playLabel(play, T) {
 /** The order of a play among the legal ones: [0, body's top rank, kickers low to high] for
  * a play of the kind to beat, [1, size and rank] for a bomb, [2] for the rocket (the four
  * jokers of two packs after it). A declared play (癞子) is ordered by what it stands for. The body is the
- * ranks held most often (the trio of 三带一, the four of 四带二, a chain's ranks). */
-export function playOrder(play) {
+ * ranks held most often (the trio of 三带一, the four of 四带二, a chain's ranks). In Big
+ * Three (``order`` without jokers) nothing is a bomb: a quad sorts by its rank, 3333 last. */
+export function playOrder(play, order = RANKS) {
+  order = ranksIn(order);
   const counts = rankCounts(play);
   const ranks = Object.keys(counts);
-  const index = (r) => RANKS.indexOf(r);
-  if (ranks.length === 2 && counts.X === 1 && counts.D === 1) return [2];
-  if (ranks.length === 2 && counts.X === 2 && counts.D === 2) return [2, 1]; // four jokers (four_p)
+  const index = (r) => order.indexOf(r);
+  const bombs = order.includes("X"); // Dou Dizhu: bombs and the rocket; Big Three has none (R12.9)
+  if (bombs && ranks.length === 2 && counts.X === 1 && counts.D === 1) return [2];
+  if (bombs && ranks.length === 2 && counts.X === 2 && counts.D === 2) return [2, 1]; // four jokers (four_p)
   // A bomb: four cards of a rank, or up to eight with two packs (four_p), by size then rank.
-  if (ranks.length === 1 && counts[ranks[0]] >= 4) return [1, 13 * (counts[ranks[0]] - 4) + index(ranks[0])];
+  if (bombs && ranks.length === 1 && counts[ranks[0]] >= 4) return [1, 13 * (counts[ranks[0]] - 4) + index(ranks[0])];
   const most = Math.max(...ranks.map((r) => counts[r]));
   const body = ranks.filter((r) => counts[r] === most).map(index);
   const kickers = ranks.filter((r) => counts[r] !== most).flatMap((r) => Array(counts[r]).fill(index(r)));
@@ -82,11 +95,12 @@ function compareOrders(a, b) {
 }
 
 /** The legal plays (actions with cards, not the pass) in the order the buttons show them:
- * the smallest that beats first, bombs then the rocket last. */
-export function orderPlays(actions) {
+ * the smallest that beats first, bombs then the rocket last (``order``: the game's ranks). */
+export function orderPlays(actions, order = RANKS) {
+  order = ranksIn(order);
   return (actions || [])
     .filter((a) => typeof a.play === "string" && a.play !== "pass")
-    .map((a) => ({ action: a, order: playOrder(a.as || a.play) }))
+    .map((a) => ({ action: a, order: playOrder(a.as || a.play, order) }))
     .sort((a, b) => compareOrders(a.order, b.order))
     .map((x) => x.action);
 }
@@ -115,8 +129,8 @@ export function playBody(seat, text, reading, explicit = false) {
 }
 
 /** A play's cards for its button, with what its wild cards stand for: "7 A A → A A A A". */
-export function readingLabel(action, T) {
-  return action.as ? playLabel(action.play, T) + " → " + playLabel(action.as, T) : playLabel(action.play, T);
+export function readingLabel(action, T, order = RANKS) {
+  return action.as ? playLabel(action.play, T, order) + " → " + playLabel(action.as, T, order) : playLabel(action.play, T, order);
 }
 
 /** Does the play ``play`` hold every card of ``text`` (ranks, as many of each)? */
@@ -158,12 +172,13 @@ export const SHOWN_AHEAD = 6;
  * playing phase: ``follows`` (seats that may beat the top play after the ones before them
  * passed: [{declines, turn, plays}], the plays ordered as the buttons show them, at most
  * ``limit`` each) and ``lead`` (the passes that end the trick and the next leader's legal
- * leads: {declines, turn, plays}, or null). ``topSeat``: the top play's seat. */
-export function playsAhead(ahead, topSeat, limit = SHOWN_AHEAD) {
+ * leads: {declines, turn, plays}, or null). ``topSeat``: the top play's seat; ``order``:
+ * the game's ranks. */
+export function playsAhead(ahead, topSeat, limit = SHOWN_AHEAD, order = RANKS) {
   const out = { follows: [], lead: null };
   (ahead || []).forEach((entry) => {
     if (entry.phase !== "playing" || !entry.declines.every((d) => d.play === "pass")) return;
-    const plays = orderPlays(entry.legal_actions.filter((a) => !a.as));
+    const plays = orderPlays(entry.legal_actions.filter((a) => !a.as), order);
     if (entry.turn === topSeat) out.lead = { declines: entry.declines, turn: entry.turn, plays };
     else if (plays.length) out.follows.push({ declines: entry.declines, turn: entry.turn, plays: plays.slice(0, limit) });
   });
@@ -197,7 +212,8 @@ export function canAdd(held, text, rank) {
 export function renderPlayEntry(ctx, h, seat, p, box, seatName) {
   const { T, state } = ctx;
   const legal = p ? [] : (h.legal_actions || []).filter((a) => a.seat === seat);
-  const plays = orderPlays(legal);
+  const order = ranksFor(h); // the game's ranks: Big Three's 4 … A 2 3 without jokers
+  const plays = orderPlays(legal, order);
   const canPassLegal = legal.some((a) => a.play === "pass");
   const top = p ? p.top : h.top_play;
   const turn = p ? p.turn : h.turn;
@@ -215,7 +231,7 @@ export function renderPlayEntry(ctx, h, seat, p, box, seatName) {
   const act = (a) => ctx.do.act(playBody(seat, a.play, a));
   const playButton = (a, cls) => el("button", {
     type: "button", class: cls, "data-play": a.play, "data-as": a.as || null,
-    title: a.as ? a.play + " → " + a.as : a.play, text: readingLabel(a, T),
+    title: a.as ? a.play + " → " + a.as : a.play, text: readingLabel(a, T, order),
     onclick: () => act(a),
   });
   // The plays that complete the cards tapped so far (a lead's pair, trio and kicker,
@@ -303,7 +319,7 @@ export function renderPlayEntry(ctx, h, seat, p, box, seatName) {
   if (held !== null) {
     // The seat's own cards, grouped by rank: the way to enter a lead (or any play).
     const groups = el("div", { class: "ranks grouped", id: "held-cards" });
-    groupCards(held).forEach(({ rank, count }) => {
+    groupCards(held, order).forEach(({ rank, count }) => {
       const joker = rank === "X" || rank === "D";
       const wild = rank === wildRank;
       const button = el("button", {
@@ -323,12 +339,12 @@ export function renderPlayEntry(ctx, h, seat, p, box, seatName) {
       box.appendChild(completing);
     }
   } else {
-    // Rank buttons: with writes waiting, the ranks the seat would still hold; every rank
-    // when the cards are unknown (physical cards).
+    // Rank buttons: with writes waiting, the ranks the seat would still hold; every rank of
+    // the game when the cards are unknown (physical cards; Big Three: no joker).
     let allowed = null;
     if (p && p.held && p.held[seat] !== null) allowed = p.held[seat];
-    const rankRow = el("div", { class: "ranks" });
-    RANKS.split("").forEach((r) => {
+    const rankRow = el("div", { class: "ranks", "data-pad": order });
+    order.split("").forEach((r) => {
       if (allowed !== null && !allowed.includes(r)) return;
       rankRow.appendChild(el("button", {
         type: "button", class: "rank", "data-rank": r, text: rankLabel(r, T), onclick: () => add(r),
@@ -365,10 +381,10 @@ export function renderPlayEntry(ctx, h, seat, p, box, seatName) {
   if (offered && offered.handId === h.id && offered.seat === seat && offered.text === state.composer) {
     // The cards hold wild cards that can stand for several plays: the referee says which.
     box.appendChild(el("section", { class: "readings", id: "readings" }, [
-      el("h3", { text: fmt(T.choose_reading, { cards: playLabel(offered.text, T) }) }),
+      el("h3", { text: fmt(T.choose_reading, { cards: playLabel(offered.text, T, order) }) }),
       el("div", { class: "buttons" }, offered.readings.map((a) => el("button", {
         type: "button", class: "big reading", "data-as": a.as || "",
-        text: a.as ? readingLabel(a, T) : readingLabel(a, T) + " · " + T.as_themselves,
+        text: a.as ? readingLabel(a, T, order) : readingLabel(a, T, order) + " · " + T.as_themselves,
         onclick: () => ctx.do.act(playBody(seat, offered.text, a, Boolean(offered.explicit))),
       }))),
     ]));
@@ -383,9 +399,9 @@ export function renderPlayEntry(ctx, h, seat, p, box, seatName) {
 
 /** The seat's cards grouped by rank, each tap calling ``add(rank)``; ``chosen``: the
  * cards tapped so far (a rank is disabled once all its cards are). */
-function heldButtons(T, held, chosenText, add, wildRank) {
+function heldButtons(T, held, chosenText, add, wildRank, order = RANKS) {
   const chosen = rankCounts(chosenText);
-  return groupCards(held).map(({ rank, count }) => {
+  return groupCards(held, order).map(({ rank, count }) => {
     const joker = rank === "X" || rank === "D";
     const wild = rank === wildRank;
     const n = chosen[rank] || 0;
@@ -409,15 +425,16 @@ function heldButtons(T, held, chosenText, add, wildRank) {
 function renderAhead(ctx, h, box, seatName) {
   const { T, state } = ctx;
   const short = (s) => T["seat_" + s] || T.seat + " " + s;
-  const { follows, lead } = playsAhead(h.ahead, h.top_play.seat);
+  const order = ranksFor(h);
+  const { follows, lead } = playsAhead(h.ahead, h.top_play.seat, SHOWN_AHEAD, order);
   const send = (declines, a) => ctx.do.actAll(declines.concat([playBody(a.seat, a.play, a)]));
   const passedOf = (declines) => declines.map((d) => short(d.seat)).join(", ");
   const aheadButton = (declines, a, cls) => {
-    const values = { n: declines.length, passed: passedOf(declines), seat: short(a.seat), cards: playLabel(a.play, T) };
+    const values = { n: declines.length, passed: passedOf(declines), seat: short(a.seat), cards: playLabel(a.play, T, order) };
     return el("button", {
       type: "button", class: cls, "data-play": a.play, "data-seat": String(a.seat),
       "data-declines": String(declines.length), title: a.play,
-      "aria-label": fmtn(T, "ahead_label", values), text: readingLabel(a, T),
+      "aria-label": fmtn(T, "ahead_label", values), text: readingLabel(a, T, order),
       onclick: () => send(declines, a),
     });
   };
@@ -440,6 +457,7 @@ export function renderLeadAfter(ctx, h, box, lead, title) {
   if (typeof held !== "string" || !lead.plays.length) return;
   const short = (s) => T["seat_" + s] || T.seat + " " + s;
   const wildRank = h.wild ? ranksOf(h.wild) : null;
+  const order = ranksFor(h);
   const tapped = ranksOf(state.leadAfter || "");
   const shown = tapped ? completions(lead.plays, tapped) : wholeOrLongest(lead.plays, held);
   const again = () => { ctx.do.redraw(); };
@@ -451,13 +469,13 @@ export function renderLeadAfter(ctx, h, box, lead, title) {
     el("div", { class: "ranks grouped", id: "lead-after-cards" }, heldButtons(T, held, state.leadAfter || "", (rank) => {
       state.leadAfter = (state.leadAfter || "") + rank;
       again();
-    }, wildRank)),
+    }, wildRank, order)),
     el("div", { class: "buttons completions", id: "lead-after-plays", hidden: !shown.length },
       shown.map((a) => el("button", {
         type: "button", class: "big completion lead-after-play", "data-play": a.play, "data-seat": String(a.seat),
         "data-declines": String(lead.declines.length), title: a.play,
-        "aria-label": fmt(T.lead_after_label, { passed, seat: short(a.seat), cards: playLabel(a.play, T) }),
-        text: readingLabel(a, T),
+        "aria-label": fmt(T.lead_after_label, { passed, seat: short(a.seat), cards: playLabel(a.play, T, order) }),
+        text: readingLabel(a, T, order),
         onclick: () => ctx.do.actAll(lead.declines.concat([playBody(a.seat, a.play, a)])),
       }))),
     tapped ? el("button", { type: "button", class: "secondary clear lead-after-clear", text: T.clear, onclick: () => { state.leadAfter = ""; again(); } }) : null,

@@ -11,6 +11,7 @@
 
 import { createApi, csrfFromCookie, errorText, newKey } from "./api.js";
 import { historyActions } from "./history.js";
+import { isBig3 } from "./provisional.js";
 import { Queue, Sender } from "./queue.js";
 import { resultActions } from "./result.js";
 import { actionText, eventText, render, renderQueue, showVerdict } from "./views.js";
@@ -61,12 +62,31 @@ const api = createApi({
   csrfToken: () => csrfFromCookie(document.cookie),
 });
 const queue = new Queue(localStorage, { typist: USER_ID, typistName: USER });
+/** The console's words for the game of ``profile``: Big Three's own words (the digger
+ * 挖坑者, the hole 坑, its opponents: the strings' "big3:" keys) over the Dou Dizhu ones. */
+const GAME_WORDS = {};
+function wordsFor(profile) {
+  if (!isBig3(profile)) return T;
+  if (!GAME_WORDS.big3) {
+    const words = Object.assign({}, T);
+    Object.keys(T).filter((k) => k.startsWith("big3:")).forEach((k) => { words[k.slice(5)] = T[k]; });
+    GAME_WORDS.big3 = words;
+  }
+  return GAME_WORDS.big3;
+}
+/** The rule profile of what the screen shows: the earlier hand opened, the hand, the table. */
+function profileShown() {
+  const shown = state.earlier || state.hand || state.table;
+  return shown ? shown.rule_profile : null;
+}
 const ctx = {
-  T, state, queue, app, api, API,
+  state, queue, app, api, API,
   queueBox: document.getElementById("queue"),
   messageBox: document.getElementById("message"),
   loginUrl: app.getAttribute("data-login") || "/referee/login/",
 };
+// ctx.T: the words of the game on the screen (read each time: a Big Three table's words).
+Object.defineProperty(ctx, "T", { get: () => wordsFor(profileShown()), enumerable: true });
 
 function sessionEnded() {
   return SESSION_ENDS > 0 && Date.now() >= SESSION_ENDS;

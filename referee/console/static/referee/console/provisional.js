@@ -3,6 +3,20 @@
  * Only an estimate: the rules check each write when it is sent. */
 
 export const RANKS = "3456789TJQKA2XD";
+/** Big Three's ranks low to high (SPEC R12.2: 4 < … < A < 2 < 3), no joker (R12.1). */
+export const BIG3_RANKS = "456789TJQKA23";
+
+/** Does the rule profile ``profile`` (a hand's or a table's ``rule_profile``) play Big Three
+ * (大三 / 挖坑: ``big3``, ``big3_one_round``)? */
+export function isBig3(profile) {
+  return typeof profile === "string" && (profile === "big3" || profile.startsWith("big3_"));
+}
+
+/** The ranks of the game a hand (or table) plays, low to high: the pad's buttons and the
+ * order cards and plays are shown in. */
+export function ranksFor(h) {
+  return h && isBig3(h.rule_profile) ? BIG3_RANKS : RANKS;
+}
 
 /** Rank notation of cards written with suits or ranks ("♠3 ♥10" → "3T"). */
 export function ranksOf(cards) {

@@ -2,15 +2,23 @@
  * from the server's preview, POST hands/{id}/result/preview/, which checks and scores the
  * result as saving it does and writes nothing), then Save through the queue. Offline the
  * summary says the scores are computed on sending. "Passed out (all passed)" has its own
- * confirm step. A refusal is shown with the rule it names. */
+ * confirm step. A refusal is shown with the rule it names.
+ *
+ * Big Three (大三 / 挖坑, ``big3`` and ``big3_one_round``) scores the digger, his bid and who
+ * went out first (SPEC R12.11), nothing else: its form asks those three, in the game's words
+ * (ctx.T), and has no "passed out" (every deal has a digger, R12.5.2). */
 
 import { DONE, RETRY, classify, refusalParts } from "./api.js";
 import { el } from "./dom.js";
 import { resultWords, signed } from "./history.js";
+import { isBig3 } from "./provisional.js";
 import { seatName, seatPositions } from "./views.js";
 
-/** The summary's rows [label, value] of a result-only entry's body. */
-export function resultSummary(W, body, name) {
+/** The summary's rows [label, value] of a result-only entry's body (``big3``: a Big Three
+ * result, the digger, the bid and the winner only). */
+export function resultSummary(W, body, name, big3 = false) {
+  const winner = [W.winner, body.winner === "landlord" ? W.winner_landlord : W.winner_defenders];
+  if (big3) return [[W.landlord, name(body.landlord)], [W.bid, String(body.bid)], winner];
   const doubled = (body.doubled || []).map((d, s) => (d ? s : null)).filter((s) => s !== null);
   const ending = body.spring ? W.spring : body.anti_spring ? W.anti_spring : W.none;
   return [
@@ -21,7 +29,7 @@ export function resultSummary(W, body, name) {
     [W.bombs, String(body.bombs || 0)],
     [W.rocket, body.rockets ? W.yes : W.no],
     [W.spring_kind, ending],
-    [W.winner, body.winner === "landlord" ? W.winner_landlord : W.winner_defenders],
+    winner,
   ];
 }
 
@@ -65,6 +73,21 @@ function renderForm(ctx, h, entry) {
   });
   const checking = entry && entry.step === "checking";
   const refusal = entry && entry.refusal;
+  const refusalBox = refusal ? el("div", { class: "rejected", id: "result-refusal", role: "alert", "data-code": refusal.code }, [
+    el("strong", { text: T.rejected + ": " }), refusal.message,
+    refusal.rule ? el("br") : null,
+    refusal.rule ? el("span", { class: "rule", text: refusal.rule }) : null,
+  ]) : null;
+  const review = el("button", { type: "submit", class: "big", id: "review-result", disabled: checking, text: checking ? T.checking : T.review_result });
+  if (isBig3(h.rule_profile)) {
+    // Big Three: the digger, the bid and who went out first; nothing else is scored.
+    const big3Body = () => ({ landlord: parseInt(landlord.value, 10), bid: parseInt(bid.value, 10), winner: winner.value });
+    ctx.app.appendChild(el("form", {
+      class: "stack result-form", id: "result-form", "data-game": "big3",
+      onsubmit: (e) => { e.preventDefault(); ctx.do.reviewResult(h, big3Body()); },
+    }, [el("h2", { text: T.result_form }), field(T.landlord, landlord), field(T.bid, bid), field(T.winner, winner), refusalBox, review]));
+    return;
+  }
   ctx.app.appendChild(el("form", {
     class: "stack result-form", id: "result-form",
     onsubmit: (e) => { e.preventDefault(); ctx.do.reviewResult(h, body()); },
@@ -75,12 +98,8 @@ function renderForm(ctx, h, entry) {
     el("div", { class: "row doubled" }, [T.doubled + ": "].concat(doubled.map((c, s) => el("label", { "data-seat": String(s) }, [c, " " + seatName(ctx, s)])))),
     field(T.redoubled, redoubled), field(T.bombs, bombs), field(T.rockets, rockets),
     field(T.spring, spring), field(T.anti_spring, anti),
-    refusal ? el("div", { class: "rejected", id: "result-refusal", role: "alert", "data-code": refusal.code }, [
-      el("strong", { text: T.rejected + ": " }), refusal.message,
-      refusal.rule ? el("br") : null,
-      refusal.rule ? el("span", { class: "rule", text: refusal.rule }) : null,
-    ]) : null,
-    el("button", { type: "submit", class: "big", id: "review-result", disabled: checking, text: checking ? T.checking : T.review_result }),
+    refusalBox,
+    review,
     el("button", { type: "button", class: "secondary", id: "passed-out", text: T.passed_out, onclick: () => ctx.do.askPassedOut(h, body()) }),
   ]));
 }
@@ -88,7 +107,7 @@ function renderForm(ctx, h, entry) {
 function renderSummary(ctx, h, entry) {
   const T = ctx.T;
   const name = (s) => seatName(ctx, s);
-  const rows = resultSummary(T, entry.body, name);
+  const rows = resultSummary(T, entry.body, name, isBig3(h.rule_profile));
   const preview = entry.preview;
   ctx.app.appendChild(el("section", { class: "result-summary", id: "result-summary", "data-offline": entry.preview ? null : "true" }, [
     el("h2", { text: T.summary_title }),
@@ -123,7 +142,7 @@ function renderPassedOutStep(ctx, h) {
 /** The controller's actions for result-only entry; ``show`` redraws, ``handWrite`` queues
  * a write on a hand (main.js). */
 export function resultActions(ctx, { show, handWrite }) {
-  const { T, state } = ctx;
+  const { state } = ctx; // ctx.T read when used: the words of the game on the screen
   const name = (s) => seatName(ctx, s);
   const step = (h, fields) => {
     state.resultEntry = Object.assign({ handId: h.id }, entryOf(ctx, h) || {}, fields);
@@ -139,7 +158,7 @@ export function resultActions(ctx, { show, handWrite }) {
       const kind = classify(answer);
       if (kind === DONE) step(h, { step: "summary", preview: answer.data });
       else if (kind === RETRY) step(h, { step: "summary", preview: null });
-      else step(h, { step: "form", refusal: Object.assign({ code: answer.data && answer.data.code }, refusalParts(answer, undefined, T)) });
+      else step(h, { step: "form", refusal: Object.assign({ code: answer.data && answer.data.code }, refusalParts(answer, undefined, ctx.T)) });
     },
     changeResult(h) {
       step(h, { step: "form", refusal: null, preview: null });
@@ -150,7 +169,7 @@ export function resultActions(ctx, { show, handWrite }) {
       const body = entry.body;
       // Kept as the form's values, should the queue's send of it be refused.
       state.resultEntry = { handId: h.id, step: "form", body, refusal: null, preview: null };
-      return handWrite(h, "result", body, T.result_form + " · " + resultWords(T, body, name));
+      return handWrite(h, "result", body, ctx.T.result_form + " · " + resultWords(ctx.T, body, name));
     },
     askPassedOut(h, body) {
       step(h, { step: "passed_out", body, refusal: null });
@@ -159,7 +178,7 @@ export function resultActions(ctx, { show, handWrite }) {
       const entry = entryOf(ctx, h);
       if (!entry || entry.step !== "passed_out") return undefined; // a second tap
       state.resultEntry = Object.assign({}, entry, { step: "form" });
-      return handWrite(h, "passed-out", {}, T.passed_out);
+      return handWrite(h, "passed-out", {}, ctx.T.passed_out);
     },
   };
 }

@@ -7,7 +7,7 @@ import {
   handRow, renderAwaiting, renderConfirmation, renderEarlier, renderHandList, renderHandNotes, renderLogWords,
   stateWords,
 } from "./history.js";
-import { RANKS, provisional, ranksOf } from "./provisional.js";
+import { RANKS, isBig3, provisional, ranksFor, ranksOf } from "./provisional.js";
 import { renderResultEntry } from "./result.js";
 import { handsLeft } from "./round.js";
 
@@ -160,6 +160,8 @@ function renderStart(ctx) {
         : el("button", { type: "button", class: "big", "data-deal": "none", text: T.deal_none, onclick: () => start("none") }),
     ]),
     el("div", { class: "row" }, [board, el("button", { type: "button", "data-deal": "board", text: T.deal_board, onclick: () => start("board") })]),
+    // Big Three: the first bidder holds ♥4, or the lowest heart (R12.4): said beside the seat.
+    isBig3(state.table.rule_profile) ? el("p", { class: "hint first-bidder-hint", id: "first-bidder-hint", text: T.first_bidder }) : null,
     el("div", { class: "row" }, [first, el("button", { type: "button", "data-deal": "physical", text: T.deal_physical, onclick: () => start("physical") })]),
   ]));
 }
@@ -282,7 +284,7 @@ function renderAuctionAhead(ctx, h, box) {
         onclick: () => ctx.do.actAll(declines),
       })]));
       // …and the landlord's lead after it, one tap (its cards, then the play).
-      const lead = { declines, turn: entry.turn, plays: orderPlays(entry.legal_actions.filter((a) => !a.as)) };
+      const lead = { declines, turn: entry.turn, plays: orderPlays(entry.legal_actions.filter((a) => !a.as), ranksFor(h)) };
       renderLeadAfter(ctx, h, box, lead, fmt(T.lead_after_doubling, { seat: short(entry.turn) }));
     }
     if (h.status === "bidding" && entry.phase === "bidding") {
@@ -327,6 +329,9 @@ function renderControls(ctx, h, p) {
       }));
     });
     box.appendChild(buttons);
+    // Big Three's auction in words (R12.5.1, R12.5.3): the console offers what the API lists.
+    const auction = h.status === "bidding" && isBig3(h.rule_profile) ? T["auction_" + h.rule_profile] : null;
+    if (auction) box.appendChild(el("p", { class: "hint auction-rule", id: "auction-rule", text: auction }));
     if (!p && seat === h.turn) renderAuctionAhead(ctx, h, box);
     app.appendChild(box);
     return;

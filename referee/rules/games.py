@@ -172,7 +172,9 @@ def deal_json_checked(profile: RuleProfile, data: object) -> dict[str, Any]:
     if profile.game == "six_p":
         return SixDeal.from_json(data, no_kitty=profile.kitty_size == 0).to_json()
     if profile.seats in (FOUR_SEATS, FIVE_SEATS):
-        (FourDeal if profile.seats == FOUR_SEATS else FiveDeal).from_json(data)  # checks the two packs, sizes and first bidder
+        (FourDeal if profile.seats == FOUR_SEATS else FiveDeal).from_json(
+            data
+        )  # checks the two packs, sizes and first bidder
         assert isinstance(data, dict)
         try:
             texts = [_sorted_text(h) for h in data["hands"]]
@@ -223,8 +225,8 @@ def state_replayed(
     if profile.game == "big3":
         return Big3HandState.from_events(Big3Deal.from_json(data), actions, profile)
     if profile.game == "six_p":
-        deal = SixDeal.from_json(data, no_kitty=profile.kitty_size == 0)
-        return SixHandState.from_events(deal, actions, profile)
+        six = SixDeal.from_json(data, no_kitty=profile.kitty_size == 0)
+        return SixHandState.from_events(six, actions, profile)
     if profile.seats == FIVE_SEATS:
         return FiveHandState.from_events(FiveDeal.from_json(data), actions, profile)
     if profile.seats == FOUR_SEATS:

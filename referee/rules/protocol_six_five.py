@@ -17,7 +17,14 @@ from referee.rules.five_hand import MAX_PLAY_CARDS as FIVE_MAX
 from referee.rules.five_hand import FiveDeal, FiveHandState
 from referee.rules.four_combos import beats_four, classify_four, fits_two_packs, legal_plays_four
 from referee.rules.profiles import RuleProfile
-from referee.rules.protocol import Answer, RequestError, _text, op_score, plays_answer, replay_answer
+from referee.rules.protocol import (
+    Answer,
+    RequestError,
+    _text,
+    op_score,
+    plays_answer,
+    replay_answer,
+)
 from referee.rules.six_combos import (
     MAX_PLAY_CARDS,
     MAX_PLAY_CARDS_NO_KITTY,
@@ -56,9 +63,7 @@ def _six_play(text: str, profile: RuleProfile) -> Play | None:
     return classify_six(counts, _six_max(profile)) if fits_three_packs(counts) else None
 
 
-def _previous(
-    request: dict[str, Any], read: Callable[[str], Play | None]
-) -> Play | None:
+def _previous(request: dict[str, Any], read: Callable[[str], Play | None]) -> Play | None:
     text = _text(request, "previous", required=False)
     if not text or not text.strip():
         return None

@@ -171,7 +171,9 @@ def legal_plays_six(
         out = []
         for t in _ranks_of(trios):
             if t > above:
-                out += _trio_singles_of(t, m1) if kind is Kind.TRIO_SINGLE else _trio_pairs_of(t, m2)
+                out += (
+                    _trio_singles_of(t, m1) if kind is Kind.TRIO_SINGLE else _trio_pairs_of(t, m2)
+                )
     elif kind in _CHAINS:
         out = _chains(kind, masks, previous.length, above, max_cards)
     else:  # airplane with singles or pairs
@@ -239,10 +241,7 @@ def _all_winged(top: int, n: int, size: int) -> tuple[tuple[int, Play], ...]:
 def _bombs(counts: Sequence[int], previous: Play | None) -> list[Play]:
     """Every bomb and joker bomb the hand holds, above ``previous`` on the ladder if given."""
     out = [
-        _bomb(r, size)
-        for r in range(TWO + 1)
-        if counts[r] >= 4
-        for size in range(4, counts[r] + 1)
+        _bomb(r, size) for r in range(TWO + 1) if counts[r] >= 4 for size in range(4, counts[r] + 1)
     ]
     x, d = counts[SMALL_JOKER], counts[BIG_JOKER]
     if x == 3:

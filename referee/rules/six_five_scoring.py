@@ -67,7 +67,9 @@ def _read_fields(data: object, types: dict[str, type], seats: int) -> dict[str, 
         raise InvalidResult("there is no doubling in this game (R13.3, R14.3)", rule="R14.3")
     if rockets:
         raise InvalidResult("there is no rocket in this game (R13.7, R14.5)", rule="R13.7")
-    return {name: data.get(name, False) if kind is bool else data[name] for name, kind in types.items()}
+    return {
+        name: data.get(name, False) if kind is bool else data[name] for name, kind in types.items()
+    }
 
 
 # --------------------------------------------------------------------------- six_p

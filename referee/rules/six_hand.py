@@ -26,7 +26,6 @@ from typing import Any, ClassVar, NamedTuple
 from referee.rules.actions import (
     Action,
     BadEvent,
-    Pass,
     PlayCards,
     _value_object,
     action_from_json,
@@ -60,7 +59,10 @@ COPIES = 3
 #: Physical cards of three packs: id = card_id × 3 + (copy − 1), so id order is the canonical
 #: order (rank, then ♠ ♥ ♣ ♦, then the copy). ``card_id`` is the one-pack id (0…53).
 NUM_IDS = 54 * COPIES
-_RANK_OF_ID = tuple((i // COPIES) // 4 if i // COPIES < 52 else 13 + i // COPIES - 52 for i in range(NUM_IDS))
+_RANK_OF_ID = tuple(
+    (i // COPIES) // 4 if i // COPIES < 52 else SMALL_JOKER + i // COPIES - 52
+    for i in range(NUM_IDS)
+)
 _SUIT_INDEX = {s: n for n, s in enumerate(SUITS)}
 _PAIRS_OF_RANK = tuple(
     tuple(i for i in range(NUM_IDS) if _RANK_OF_ID[i] == r) for r in range(NUM_RANKS)
@@ -502,7 +504,8 @@ class SixHandState(HandState):
                 card = next((i for i in range(start, start + COPIES) if i in left), -1)
                 if card < 0:
                     raise IllegalAction(
-                        "not_held", f"seat {seat} does not hold {CARD_TEXT_OF_ID[base]}"  # type: ignore[index]
+                        "not_held",
+                        f"seat {seat} does not hold {CARD_TEXT_OF_ID[base]}",  # type: ignore[index]
                     )
                 left.discard(card)
                 taken.append(card)

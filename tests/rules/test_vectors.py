@@ -5,9 +5,9 @@ Big Three, six and five players (``docs/rules/games/vectors/big3.jsonl``, ``six_
 
 Every line is sent through ``handle_request``; every key of ``expect`` must match exactly
 (``plays`` as a set, with no extra play). Score answers and finished replays must be zero-sum
-(SPEC R8.1, SV-15), with as many scores as the profile has seats. The whole set also goes once through the CLI
-batch mode. The three-player lines are also checked against an independent reading of the SPEC
-(``reference.py``, three players only).
+(SPEC R8.1, SV-15), with as many scores as the profile has seats. The whole set also goes once
+through the CLI batch mode. The three-player lines are also checked against an independent
+reading of the SPEC (``reference.py``, three players only).
 """
 
 from __future__ import annotations

@@ -16,13 +16,23 @@ sizes by rank. ``_tier`` numbers it: a bomb of *n* cards is 2n, ``XXX`` 11, ``DD
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Sequence
-from functools import cache, lru_cache
+from functools import cache
 from itertools import combinations
+from math import comb
 
 from referee.rules.cards import ACE, BIG_JOKER, NUM_RANKS, SMALL_JOKER, TWO, UNIT, key_of_counts
 from referee.rules.combos import Kind, Play
-from referee.rules.four_combos import _masks, _ranks_of, _runs, _solo_plays, _trio_pairs_of
+from referee.rules.four_combos import (
+    _OWN,
+    _bits_of,
+    _masks,
+    _ranks_of,
+    _runs,
+    _solo_plays,
+    trio_pairs,
+)
 
 #: Three packs (R13.1): 12 cards of each rank 3…2, three of each joker.
 THREE_PACK_COUNTS: tuple[int, ...] = (12,) * 13 + (3, 3)
@@ -39,8 +49,10 @@ XXXDDD = Play(Kind.JOKER_BOMB, None, 6, 3 * UNIT[SMALL_JOKER] + 3 * UNIT[BIG_JOK
 
 def fits_three_packs(counts: Sequence[int]) -> bool:
     """True if three packs can hold these cards (R13.1)."""
-    return len(counts) == NUM_RANKS and all(
-        0 <= c <= p for c, p in zip(counts, THREE_PACK_COUNTS, strict=True)
+    return (
+        len(counts) == NUM_RANKS
+        and min(counts) >= 0
+        and all(map(operator.le, counts, THREE_PACK_COUNTS))
     )
 
 
@@ -151,9 +163,8 @@ def legal_plays_six(
         out = [*_solo_plays(m1, 1), *_solo_plays(m2, 2), *_solo_plays(trios, 3)]
         for kind in _CHAINS:
             out += _chains(kind, masks, None, -1, max_cards)
-        for t in _ranks_of(trios):
-            out += _trio_singles_of(t, m1)
-            out += _trio_pairs_of(t, m2)
+        out += trio_singles(trios, m1)
+        out += trio_pairs(trios, m2)
         if trios & trios >> 1:  # two adjacent trios: airplanes with wings
             for body in _runs(trios, 3, 2, 7):
                 out += _with_wings(body, m1, 1, max_cards)
@@ -168,12 +179,8 @@ def legal_plays_six(
         mask = (m1, m2, trios)[need - 1] & ~((1 << (above + 1)) - 1)
         out = list(_solo_plays(mask, need))
     elif kind is Kind.TRIO_SINGLE or kind is Kind.TRIO_PAIR:
-        out = []
-        for t in _ranks_of(trios):
-            if t > above:
-                out += (
-                    _trio_singles_of(t, m1) if kind is Kind.TRIO_SINGLE else _trio_pairs_of(t, m2)
-                )
+        higher = trios & ~((1 << (above + 1)) - 1)
+        out = trio_singles(higher, m1) if kind is Kind.TRIO_SINGLE else trio_pairs(higher, m2)
     elif kind in _CHAINS:
         out = _chains(kind, masks, previous.length, above, max_cards)
     else:  # airplane with singles or pairs
@@ -198,17 +205,22 @@ def _chains(
     return [p for p in _runs(mask, need, shortest, longest) if (p.rank or 0) > above]
 
 
-@lru_cache(maxsize=1 << 12)
-def _trio_singles_of(t: int, singles: int) -> tuple[Play, ...]:
-    """Trio + single for the trio rank ``t`` and every single rank of ``singles`` (another)."""
-    return tuple(play for bit, play in _TRIO_SINGLES[t] if singles & bit)
+def trio_singles(trios: int, singles: int) -> list[Play]:
+    """Trio + single for every trio rank of ``trios`` and every rank of ``singles`` (another
+    rank, a joker allowed): one table lookup a play."""
+    wings = _ranks_of(singles)
+    out: list[Play] = []
+    for t in _ranks_of(trios):
+        row = _TRIO_SINGLES[t]
+        out += [row[s] for s in wings if s != t]
+    return out
 
 
+#: For each trio rank 3…2 and each rank, the trio + single of that rank (``_OWN``: never listed).
 _TRIO_SINGLES = tuple(
     tuple(
-        (1 << s, Play(Kind.TRIO_SINGLE, t, 1, 3 * UNIT[t] + UNIT[s]))
+        Play(Kind.TRIO_SINGLE, t, 1, 3 * UNIT[t] + UNIT[s]) if s != t else _OWN[t]
         for s in range(NUM_RANKS)
-        if s != t
     )
     for t in range(TWO + 1)
 )
@@ -216,12 +228,25 @@ _TRIO_SINGLES = tuple(
 
 def _with_wings(body: Play, wings: int, size: int, max_cards: int) -> list[Play]:
     """The airplanes on ``body`` (a plain airplane) with ``size``-card wings of the ranks of
-    ``wings`` (none a body rank), within ``max_cards``."""
+    ``wings`` (none a body rank), within ``max_cards``: the table of every such airplane
+    filtered by a mask test, or the hand's own combinations of wing ranks looked up when they
+    are far fewer (same plays, same order)."""
     top, n = body.rank or 0, body.length
     if n * (3 + size) > max_cards:
         return []
-    holes = _ALL_RANKS & ~(wings & ~(((1 << n) - 1) << (top - n + 1)))
-    return [play for mask, play in _all_winged(top, n, size) if not mask & holes]
+    wings &= ~(((1 << n) - 1) << (top - n + 1))
+    table = _all_winged(top, n, size)
+    bits = _bits_of(wings)
+    if 4 * comb(len(bits), n) < len(table):
+        plays = _winged_of_mask(top, n, size)
+        return [plays[sum(chosen)] for chosen in combinations(bits, n)]
+    holes = _ALL_RANKS & ~wings
+    return [play for mask, play in table if not mask & holes]
+
+
+@cache
+def _winged_of_mask(top: int, n: int, size: int) -> dict[int, Play]:
+    return dict(_all_winged(top, n, size))
 
 
 @cache

@@ -400,3 +400,23 @@ def test_six_p_scores_are_zero_sum_pairwise_and_capped(
     for seat in range(6):
         want = stake * (6 - len(winners)) if seat in winners else -stake * len(winners)
         assert scores[seat] == want, seat
+
+
+def test_the_cli_scores_six_p_with_its_partner_and_cap() -> None:
+    import io
+
+    from referee.rules.__main__ import main
+
+    out = io.StringIO()
+    argv = ["score", "--profile", "six_p", "--landlord", "0", "--partner", "1", "--bid", "1"]
+    main([*argv, "--bombs", "5", "--winner", "landlord", "--cap", "8"], out=out)
+    assert "+32 +32 -16 -16 -16 -16" in out.getvalue()  # SX-47: M = min(2^5, 8)
+    out = io.StringIO()
+    main(
+        ["score", "--profile", "six_p", "--landlord", "0", "--bid", "1", "--winner", "landlord"],
+        out=out,
+    )
+    assert "bad_request" in out.getvalue()  # the partner is required (PROTOCOL-six-five §1.3)
+    out = io.StringIO()
+    main([*argv[:5], "--partner", "none", "--bid", "1", "--winner", "landlord"], out=out)
+    assert "+5 -1 -1 -1 -1 -1" in out.getvalue()  # alone: ±5S against ∓S (R13.9)

@@ -94,6 +94,10 @@ def parse_six(text: object) -> list[_CARD]:
     rank without a suit, a suit on a joker, a letter for a suit, a copy other than #1–#3."""
     if type(text) is not str:
         raise NotationError(f"cards must be text, not {text!r}", token=repr(text))
+    try:  # the canonical form, as the service and ``legal_actions`` write it: "♠7#2 ♥7 X#1"
+        return [_TOKENS[token] for token in text.split()]
+    except KeyError:
+        pass
     text = text.replace("小王", "X").replace("大王", "D")
     out: list[_CARD] = []
     i, n = 0, len(text)
@@ -130,6 +134,13 @@ def parse_six(text: object) -> list[_CARD]:
             copy, i = int(digit), i + 2
         out.append((rank, base, copy))
     return out
+
+
+#: Every card's canonical token, with each copy and without: what ``parse_six`` reads it as.
+_TOKENS: dict[str, _CARD] = {
+    **{base_text(i): (_RANK_OF_ID[i], i // COPIES, None) for i in range(0, NUM_IDS, COPIES)},
+    **{id_text(i): (_RANK_OF_ID[i], i // COPIES, i % COPIES + 1) for i in range(NUM_IDS)},
+}
 
 
 def _ids_with_copies(text: object) -> tuple[int, ...]:

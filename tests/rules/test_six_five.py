@@ -103,6 +103,88 @@ def test_six_legal_plays_are_every_sub_multiset_that_reads_and_beats(
     assert set(listed) == wanted
 
 
+def reference_six(counts: list[int], most: int = 32) -> set[tuple[str, int | None, int]]:
+    """R13.6 / R13.7 read afresh, by searching every body a play could have: the readings
+    (kind, rank, length) of the rank counts; a multiset should have at most one."""
+    total = sum(counts)
+    if not 0 < total <= most or any(c > (3 if r > 12 else 12) for r, c in enumerate(counts)):
+        return set()
+    held = {r: c for r, c in enumerate(counts) if c}
+    found: set[tuple[str, int | None, int]] = set()
+    if len(held) == 1:
+        ((r, c),) = held.items()
+        if c == 1:
+            found.add(("single", r, 1))
+        elif c == 2:
+            found.add(("pair", r, 1))  # XX and DD included
+        elif r > 12:
+            found |= {("joker_bomb", r, 3)} if c == 3 else set()
+        else:
+            found.add(("trio", r, 1) if c == 3 else ("bomb", r, c))
+    if held == {13: 3, 14: 3}:
+        found.add(("joker_bomb", None, 6))
+    for width, kind, shortest in ((1, "straight", 5), (2, "pair_straight", 3), (3, "airplane", 2)):
+        for lo in range(12):
+            for hi in range(lo + shortest - 1, 12):  # within 3…A
+                if held == {r: width for r in range(lo, hi + 1)}:
+                    found.add((kind, hi, hi - lo + 1))
+    for k in range(1, 8):
+        for lo in range(13 if k == 1 else 12 - k + 1):
+            body = range(lo, lo + k)
+            if any(held.get(r, 0) != 3 for r in body):  # a body rank holds exactly three
+                continue
+            rest = {r: c for r, c in held.items() if r not in body}
+            if len(rest) != k:
+                continue
+            for width, one, many in (
+                (1, "trio_single", "airplane_singles"),
+                (2, "trio_pair", "airplane_pairs"),
+            ):
+                if all(c == width for c in rest.values()):
+                    found.add((one if k == 1 else many, lo + k - 1, 1 if k == 1 else k))
+    return found
+
+
+def _structured(rng: random.Random) -> list[int]:
+    """A multiset near some play: a random body with wings, a chain, a bomb or jokers, then
+    maybe a card added or taken away."""
+    counts = [0] * 15
+    shape = rng.randrange(4)
+    if shape == 0:  # trios and wings
+        k = rng.randint(1, 7)
+        lo = rng.randrange(13 - k)
+        for r in range(lo, lo + k):
+            counts[r] += 3
+        width = rng.choice((1, 2))
+        for r in rng.sample([r for r in range(15) if not lo <= r < lo + k], k):
+            counts[r] += width
+    elif shape == 1:  # a chain
+        width = rng.randint(1, 3)
+        n = rng.randint(2, 12)
+        lo = rng.randrange(13 - min(n, 12))
+        for r in range(lo, min(lo + n, 13)):
+            counts[r] += width
+    elif shape == 2:  # a bomb
+        counts[rng.randrange(13)] = rng.randint(3, 12)
+    else:  # jokers
+        counts[13], counts[14] = rng.randint(0, 3), rng.randint(0, 3)
+    if rng.random() < 0.5:
+        r = rng.randrange(15)
+        counts[r] = max(0, counts[r] + rng.choice((-1, 1)))
+    return [min(c, 3 if r > 12 else 12) for r, c in enumerate(counts)]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.integers(0, 10**9), st.sampled_from([32, 27]))
+def test_six_classify_agrees_with_a_reading_of_r13_6_afresh(seed: int, most: int) -> None:
+    counts = _structured(random.Random(seed))
+    want = reference_six(counts, most)
+    assert len(want) <= 1, f"R13.6: at most one reading, got {want}"
+    play = classify_six(counts, most)
+    got = set() if play is None else {(play.kind.value, play.rank, play.length)}
+    assert got == want, counts
+
+
 def test_the_bomb_ladder_of_r13_7_is_a_total_order() -> None:
     names = ["3333", "AAAA", "33333", "XXX", "333333", "DDD", "3333333", "2" * 12, "XXXDDD"]
     plays = []

@@ -285,7 +285,8 @@ _NO_JOKERS = (1 << SMALL_JOKER) - 1
 
 @lru_cache(maxsize=1 << 12)
 def _solo_plays(mask: int, need: int) -> tuple[Play, ...]:
-    return tuple(play for bit, play in _SOLOS[need] if mask & bit)
+    table = _SOLO_OF_RANK[need]
+    return tuple([table[r] for r in _ranks_of(mask)])
 
 
 #: For 1, 2 and 3 cards of one rank: (bit of the rank, the single, pair or trio) of each rank.
@@ -293,6 +294,7 @@ _SOLOS = {
     need: tuple((1 << r, Play(kind, r, 1, need * UNIT[r])) for r in range(NUM_RANKS))
     for need, kind in ((1, Kind.SINGLE), (2, Kind.PAIR), (3, Kind.TRIO))
 }
+_SOLO_OF_RANK = {need: tuple(play for _, play in solos) for need, solos in _SOLOS.items()}
 
 
 def trio_pairs(trios: int, pairs: int) -> list[Play]:
@@ -329,7 +331,17 @@ _TRIO_PAIRS = tuple(
 def _runs(mask: int, need: int, shortest: int, longest: int) -> tuple[Play, ...]:
     """Chains of ``need`` cards per rank, ``shortest``..``longest`` ranks long, within 3…A, by
     top rank then length."""
-    return tuple(play for run, play in _all_runs(need, shortest, longest) if mask & run == run)
+    out: list[Play] = []
+    streak = 0
+    chains = _CHAIN_TABLE[need]
+    for top in range(ACE + 1):  # each maximal run of the mask gives its chains, as they end
+        if mask >> top & 1:
+            streak += 1
+            if streak >= shortest:
+                out += chains[top][shortest : min(streak, longest) + 1]
+        else:
+            streak = 0
+    return tuple(out)
 
 
 @cache
@@ -347,6 +359,13 @@ def _chain(need: int, top: int, n: int) -> Play:
     """The chain of ``n`` ranks up to ``top``, ``need`` cards of each."""
     kind = {1: Kind.STRAIGHT, 2: Kind.PAIR_STRAIGHT, 3: Kind.AIRPLANE}[need]
     return Play(kind, top, n, sum(need * UNIT[r] for r in range(top - n + 1, top + 1)))
+
+
+#: ``_chain(need, top, n)`` as ``_CHAIN_TABLE[need][top][n]`` (n = 1 … top + 1; index 0 unused).
+_CHAIN_TABLE = {
+    need: tuple(tuple(_chain(need, top, n) for n in range(top + 2)) for top in range(ACE + 1))
+    for need in (1, 2, 3)
+}
 
 
 def _bombs(counts: Sequence[int], fours: int) -> list[Play]:

@@ -8,13 +8,15 @@ Single process, no Django. Measures:
     uniformly dealt hands and on trio-rich hands, with the mask caches cold and warm;
   * complete-hand replay (rebuild a HandState from its event log, checked and as accepted),
     and a deal read from its text, median and p90;
-  * the variants (SPEC §11) and Big Three (SPEC §12): legal plays of a 33-card ``four_p``
-    landlord hand, of a 20-card ``big3`` digger hand and of a ``laizi`` hand holding three or
-    four wild cards, as a lead and as an answer, per hand and per play listed; target: per play
-    at most twice the three-player number (the lead beside the lead, the answer beside the
-    answer; Big Three's answer also beside the three-player lead), the median ratio of R paired
-    rounds on new hands (``bench_variants``); the cold cost of ``laizi``'s
-    per-wild-rank tables (each rank's first use) and the memory they take.
+  * the variants (SPEC §11), Big Three (SPEC §12), six and five players (SPEC §13, §14):
+    legal plays of a 33-card ``four_p`` landlord hand, of a 20-card ``big3`` digger hand, of a
+    32-card ``six_p`` landlord hand (26 + 6), of a 24-card ``five_p`` landlord hand and of a
+    ``laizi`` hand holding three or four wild cards, as a lead and as an answer, per hand and
+    per play listed; target: per play at most twice the three-player number (the lead beside
+    the lead, the answer beside the answer; the answers of Big Three, six_p and five_p also
+    beside the three-player lead), the median ratio of R paired rounds on new hands
+    (``bench_variants``; ``--games six_p,five_p`` runs only those lines); the cold cost of
+    ``laizi``'s per-wild-rank tables (each rank's first use) and the memory they take.
 """
 
 from __future__ import annotations
@@ -42,11 +44,13 @@ from referee.rules.four_combos import TWO_PACK_COUNTS, legal_plays_four
 from referee.rules.laizi import legal_plays_wild, wild_tables
 from referee.rules.moves import legal_plays
 from referee.rules.profiles import PROFILES, RuleProfile
+from referee.rules.six_combos import THREE_PACK_COUNTS, legal_plays_six
 from referee.rules.table import play_table, warm_up
 
 PACK = [r for r, n in enumerate(PACK_COUNTS) for _ in range(n)]
 TWO_PACKS = [r for r, n in enumerate(TWO_PACK_COUNTS) for _ in range(n)]
 BIG3_PACK = [r for r, n in enumerate(BIG3_PACK_COUNTS) for _ in range(n)]
+THREE_PACKS = [r for r, n in enumerate(THREE_PACK_COUNTS) for _ in range(n)]
 TARGETS = {
     "classify": 1_000_000,
     "lead_uniform_median": 30.0,
@@ -169,7 +173,9 @@ def per_play_of(timings: Sequence[tuple[float, int]]) -> float:
     return statistics.median(t / max(1, n) for t, n in timings)
 
 
-def bench_variants(rng: random.Random, n: int, rounds: int) -> None:
+def bench_variants(
+    rng: random.Random, n: int, rounds: int, only: frozenset[str] | None = None
+) -> None:
     """Legal plays of the variants beside the three-player ones (uniform 20-card hands), as a
     lead and as an answer to a random lead of another hand, per play listed (target: within
     2x of the three-player number).
@@ -198,6 +204,9 @@ def bench_variants(rng: random.Random, n: int, rounds: int) -> None:
         line.run(rng)
         per_play(line.name, *zip(*line.run(rng), strict=True))
 
+    def wanted(game: str) -> bool:
+        return only is None or game in only
+
     def four_p(rng: random.Random, answer: bool) -> list[tuple[Any, ...]]:
         cases = []
         for _ in range(n):
@@ -206,6 +215,8 @@ def bench_variants(rng: random.Random, n: int, rounds: int) -> None:
         return cases
 
     for base, what, answer in ((lead, "lead", False), (follow, "follow", True)):
+        if not wanted("four_p"):
+            break
         deal = partial(four_p, answer=answer)
         beside(
             Line(f"four_p, {what}, 33-card landlord hands", legal_plays_four, deal),
@@ -222,11 +233,46 @@ def bench_variants(rng: random.Random, n: int, rounds: int) -> None:
         return cases
 
     for base, what, answer in ((lead, "lead", False), (follow, "follow", True)):
+        if not wanted("big3"):
+            break
         deal = partial(big3, answer=answer)
         name = f"big3, {what}, 20-card digger hands"
         beside(Line(name, legal_plays_big3, deal), base, rounds, rng)
         if answer:  # the issue's yardstick: every Big Three line beside the three-player lead
             beside(Line(name, legal_plays_big3, deal), lead, rounds, rng)
+
+    def six_p(rng: random.Random, answer: bool) -> list[tuple[Any, ...]]:
+        """A 32-card landlord hand (26 + the kitty of 6, R13.2), answering a random lead of a
+        26-card hand."""
+        cases = []
+        for _ in range(n):
+            top = rng.choice(legal_plays_six(counts_of(rng.sample(THREE_PACKS, 26))))
+            cases.append((counts_of(rng.sample(THREE_PACKS, 32)), *((top,) if answer else ())))
+        return cases
+
+    def five_p(rng: random.Random, answer: bool) -> list[tuple[Any, ...]]:
+        """A 24-card landlord hand (21 + 3, R14.2): four_p's kinds (R14.4)."""
+        cases = []
+        for _ in range(n):
+            top = rng.choice(legal_plays_four(counts_of(rng.sample(TWO_PACKS, 21))))
+            cases.append((counts_of(rng.sample(TWO_PACKS, 24)), *((top,) if answer else ())))
+        return cases
+
+    for base, what, answer in ((lead, "lead", False), (follow, "follow", True)):
+        for name, call, make in (
+            ("six_p", legal_plays_six, six_p),
+            ("five_p", legal_plays_four, five_p),
+        ):
+            if not wanted(name):
+                continue
+            deal = partial(make, answer=answer)
+            size = 32 if name == "six_p" else 24
+            line = Line(f"{name}, {what}, {size}-card landlord hands", call, deal)
+            beside(line, base, rounds, rng)
+            if answer:  # the issue's yardstick: beside the three-player lead too
+                beside(line, lead, rounds, rng)
+    if not wanted("laizi"):
+        return
     wild_tables_cold()  # every rank's tables built anew and timed; the laizi lines pick from them
 
     def laizi(rng: random.Random, wilds: int, answer: bool) -> list[tuple[Any, ...]]:
@@ -328,7 +374,17 @@ def main() -> None:
     parser.add_argument(
         "--rounds", type=int, default=7, help="paired rounds behind each variant's ratio"
     )
+    parser.add_argument(
+        "--games",
+        default="",
+        help="only these variant lines, e.g. six_p,five_p (skips the three-player part)",
+    )
     args = parser.parse_args()
+    only = frozenset(g for g in args.games.split(",") if g) or None
+    if only is not None:
+        print(f"rules library benchmark, variant lines {', '.join(sorted(only))} only")
+        bench_variants(random.Random(args.seed), max(200, args.hands // 10), args.rounds, only)
+        return
     profile = get_profile(args.profile)
     rng = random.Random(args.seed)
     print(
@@ -399,7 +455,7 @@ def main() -> None:
         times.append((time.perf_counter() - start) * 1e6)
     report("deal from its text (each write reads it)", times, None)
 
-    print("variants (SPEC §11) and Big Three (SPEC §12), legal plays:")
+    print("variants (SPEC §11), Big Three (§12), six and five players (§13, §14), legal plays:")
     bench_variants(rng, max(200, n // 10), args.rounds)
 
 

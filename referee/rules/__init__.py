@@ -14,7 +14,10 @@ The variants of SPEC §11 (``docs/rules/variants/``): ``four_p``, four seats wit
 (``FourHandState``, ``classify_four``, ``legal_plays_four``), and ``laizi``, a wild rank
 (``LaiziHandState``, ``WildPlay``, ``legal_plays_wild``). Big Three (大三 / 挖坑, SPEC §12,
 ``docs/rules/games/``): ``big3`` and ``big3_one_round`` (``Big3HandState``, ``classify_big3``,
-``legal_plays_big3``).
+``legal_plays_big3``). Six players (六人斗地主, SPEC §13): ``six_p`` and ``six_p_no_kitty``
+(``SixHandState`` with its secret partner and ``public_view``, ``SixDeal``, ``Call``,
+``classify_six``, ``legal_plays_six``); five players (五人斗地主, SPEC §14): ``five_p``
+(``FiveHandState``, ``FiveDeal``).
 
 One design: every game's hand state is a ``HandState`` whose seats, pack, hand sizes, kitty,
 auction, doubling phase, first lead and trick end come from its profile, with a few hooks
@@ -57,6 +60,7 @@ from referee.rules.errors import (
     RulesError,
     UnknownProfile,
 )
+from referee.rules.five_hand import FiveDeal, FiveHandState
 from referee.rules.four_combos import beats_four, classify_four, legal_plays_four
 from referee.rules.four_hand import FourDeal, FourHandState
 from referee.rules.four_scoring import FourResult, score_four, stake_breakdown_four
@@ -77,10 +81,13 @@ from referee.rules.profiles import (
     BIG3_ONE_ROUND,
     CLASSIC,
     COMP2016,
+    FIVE_P,
     FOUR_P,
     GAME_PROFILES,
     LAIZI,
     PROFILES,
+    SIX_P,
+    SIX_P_NO_KITTY,
     VARIANT_PROFILES,
     RuleProfile,
     get_profile,
@@ -95,17 +102,23 @@ from referee.rules.scoring import (
     score_result,
     stake_breakdown,
 )
+from referee.rules.six_combos import beats_six, classify_six, legal_plays_six
+from referee.rules.six_five_scoring import FiveResult, SixResult, score_five, score_six
+from referee.rules.six_hand import Call, SixDeal, SixHandState
 
 __all__ = [
     "BIG3",
     "BIG3_ONE_ROUND",
     "CLASSIC",
     "COMP2016",
+    "FIVE_P",
     "FOUR_P",
     "GAME_PROFILES",
     "IMPOSSIBLE_CHECKS",
     "LAIZI",
     "PROFILES",
+    "SIX_P",
+    "SIX_P_NO_KITTY",
     "VARIANT_PROFILES",
     "Action",
     "Announcement",
@@ -114,12 +127,16 @@ __all__ = [
     "Big3Deal",
     "Big3HandState",
     "Big3Result",
+    "Call",
     "Card",
     "Deal",
     "DealResult",
     "DeclaredPlay",
     "DefenderStake",
     "Double",
+    "FiveDeal",
+    "FiveHandState",
+    "FiveResult",
     "FourDeal",
     "FourHandState",
     "FourResult",
@@ -140,6 +157,9 @@ __all__ = [
     "Redouble",
     "RuleProfile",
     "RulesError",
+    "SixDeal",
+    "SixHandState",
+    "SixResult",
     "StakeFactor",
     "UnknownProfile",
     "WildPlay",
@@ -147,11 +167,13 @@ __all__ = [
     "beats",
     "beats_big3",
     "beats_four",
+    "beats_six",
     "beats_wild",
     "check_deal",
     "classify",
     "classify_big3",
     "classify_four",
+    "classify_six",
     "counts_of",
     "deal_from_seed",
     "format_cards",
@@ -162,6 +184,7 @@ __all__ = [
     "legal_plays",
     "legal_plays_big3",
     "legal_plays_four",
+    "legal_plays_six",
     "legal_plays_wild",
     "parse_cards",
     "parse_ranks",
@@ -169,10 +192,12 @@ __all__ = [
     "readings",
     "result_from_json",
     "score_big3",
+    "score_five",
     "score_four",
     "score_hand",
     "score_laizi",
     "score_result",
+    "score_six",
     "stake_breakdown",
     "stake_breakdown_four",
     "stake_breakdown_laizi",

@@ -29,6 +29,13 @@ So does Big Three (``docs/rules/games/PROTOCOL-big3.md``), ``--profile big3`` or
 
     python -m referee.rules moves 4455663 --profile big3
     python -m referee.rules score --profile big3 --landlord 1 --bid 2 --winner landlord
+
+And six and five players (``docs/rules/games/PROTOCOL-six-five.md``), ``--profile six_p``,
+``six_p_no_kitty`` or ``five_p``; ``--partner`` (a seat or ``none``) and ``--cap``::
+
+    python -m referee.rules moves XXXD --profile six_p
+    python -m referee.rules score --profile six_p --landlord 0 --partner 3 --bid 1 --bombs 1 \\
+        --winner landlord --cap 16
 """
 
 from __future__ import annotations
@@ -98,6 +105,8 @@ def _parser() -> argparse.ArgumentParser:
     score.add_argument("--spring", action="store_true")
     score.add_argument("--anti-spring", action="store_true")
     score.add_argument("--winner", choices=["landlord", "defenders"], required=True)
+    score.add_argument("--partner", help="six_p: the partner's seat, or none (R13.5)")
+    score.add_argument("--cap", type=int, help="six_p, five_p: the largest multiplier (R8.3)")
     replay = sub.add_parser(
         "replay", parents=[common], help="replay a hand record file (JSON: deal and events)"
     )
@@ -178,6 +187,10 @@ def _request(args: argparse.Namespace, stdin: TextIO) -> dict[str, object]:
             "rockets": args.rockets, "spring": args.spring, "anti_spring": args.anti_spring,
             "winner": args.winner,
         }  # fmt: skip
+        if profile.game == "six_p" and args.partner is not None:  # absent: bad_request
+            request["partner"] = None if args.partner == "none" else _seat(args.partner)
+        if args.cap is not None:
+            request["cap"] = args.cap
         if profile.wild_cards:
             classes = (args.soft_bombs, args.hard_bombs, args.pure_wild_bombs)
             request.update(soft_bombs=classes[0], hard_bombs=classes[1], pure_wild_bombs=classes[2])
@@ -191,6 +204,11 @@ def _request(args: argparse.Namespace, stdin: TextIO) -> dict[str, object]:
     if not isinstance(record, dict):
         return {**base, "op": "replay"}
     return {"profile": args.profile, **record, "op": "replay"}
+
+
+def _seat(text: str) -> object:
+    """A seat number as written, else the text itself (the protocol refuses it)."""
+    return int(text) if text.isdigit() else text
 
 
 def _human(command: str, answer: dict[str, object]) -> str:

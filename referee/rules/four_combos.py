@@ -9,9 +9,11 @@ most one reading, so ``classify_four`` works straight from the rank counts (no t
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Sequence
 from functools import cache, lru_cache
 from itertools import combinations
+from math import comb
 
 from referee.rules.cards import ACE, BIG_JOKER, NUM_RANKS, SMALL_JOKER, TWO, UNIT, key_of_counts
 from referee.rules.combos import Kind, Play
@@ -34,8 +36,10 @@ _JOKER_BOMB = Play(Kind.JOKER_BOMB, None, 4, JOKER_BOMB_KEY)
 
 def fits_two_packs(counts: Sequence[int]) -> bool:
     """True if two packs can hold these cards (R11.1.1)."""
-    return len(counts) == NUM_RANKS and all(
-        0 <= c <= p for c, p in zip(counts, TWO_PACK_COUNTS, strict=True)
+    return (
+        len(counts) == NUM_RANKS
+        and min(counts) >= 0
+        and all(map(operator.le, counts, TWO_PACK_COUNTS))
     )
 
 
@@ -126,8 +130,7 @@ def legal_plays_four(counts: Sequence[int], previous: Play | None = None) -> lis
         _, m1, m2, m3, m4 = masks
         trios = m3 & _NO_JOKERS
         leads = [*_leads(m1, 1), *_leads(m2, 2), *_leads(trios, 3)]
-        for t in _ranks_of(trios):
-            leads += _trio_pairs_of(t, m2)
+        leads += trio_pairs(trios, m2)
         if trios & trios >> 1:  # two adjacent trios: airplanes with pairs
             for body in _runs(trios, 3, _PLANE_SHORTEST, _PLANE_LONGEST):
                 leads += _with_pairs(body, m2)
@@ -182,8 +185,7 @@ def _of_kind(
         trios = masks[3] & _NO_JOKERS
         return [p for p in _solo_plays(trios, 3) if p.rank is not None and p.rank > above]
     if kind is Kind.TRIO_PAIR:
-        held = _ranks_of(masks[3] & _NO_JOKERS)
-        return [p for t in held if t > above for p in _trio_pairs_of(t, masks[2])]
+        return trio_pairs(masks[3] & _NO_JOKERS & ~((1 << (above + 1)) - 1), masks[2])
     if kind is Kind.BOMB:
         return _bombs(counts, masks[4])
     if kind is Kind.JOKER_BOMB:
@@ -223,9 +225,29 @@ def _with_pairs(body: Play, pairs: int) -> list[Play]:
 def _airplanes_on(top: int, n: int, wings: int) -> list[Play]:
     """The airplanes with pairs on the ``n`` trios up to ``top`` with ``n`` pairs of the ranks
     of ``wings``: every such airplane of two packs less those that need a rank ``wings`` lacks
-    (a mask test each, cheaper than building the hand's combinations of pairs)."""
+    (a mask test each), or, when the hand's combinations of pairs are far fewer than the table
+    (a 24-card five_p hand holds fewer pairs than a 33-card four_p one), those combinations
+    looked up (same plays, same order)."""
+    table = _airplanes_with(top, n, wings & _JOKERS)
+    bits = _bits_of(wings)
+    if 4 * comb(len(bits), n) < len(table):
+        plays = _airplane_of_mask(top, n)
+        found = (plays.get(sum(chosen)) for chosen in combinations(bits, n))
+        return [play for play in found if play is not None]
     holes = _ALL_RANKS & ~wings
-    return [play for mask, play in _airplanes_with(top, n, wings & _JOKERS) if not mask & holes]
+    return [play for mask, play in table if not mask & holes]
+
+
+@cache
+def _bits_of(mask: int) -> tuple[int, ...]:
+    """The one-bit masks of the ranks of ``mask``, low to high."""
+    return tuple(1 << r for r in range(NUM_RANKS) if mask >> r & 1)
+
+
+@cache
+def _airplane_of_mask(top: int, n: int) -> dict[int, Play]:
+    """``_all_airplanes_on`` by the mask of its pair ranks."""
+    return dict(_all_airplanes_on(top, n))
 
 
 _ALL_RANKS = (1 << NUM_RANKS) - 1
@@ -263,7 +285,8 @@ _NO_JOKERS = (1 << SMALL_JOKER) - 1
 
 @lru_cache(maxsize=1 << 12)
 def _solo_plays(mask: int, need: int) -> tuple[Play, ...]:
-    return tuple(play for bit, play in _SOLOS[need] if mask & bit)
+    table = _SOLO_OF_RANK[need]
+    return tuple([table[r] for r in _ranks_of(mask)])
 
 
 #: For 1, 2 and 3 cards of one rank: (bit of the rank, the single, pair or trio) of each rank.
@@ -271,25 +294,34 @@ _SOLOS = {
     need: tuple((1 << r, Play(kind, r, 1, need * UNIT[r])) for r in range(NUM_RANKS))
     for need, kind in ((1, Kind.SINGLE), (2, Kind.PAIR), (3, Kind.TRIO))
 }
+_SOLO_OF_RANK = {need: tuple(play for _, play in solos) for need, solos in _SOLOS.items()}
 
 
-@lru_cache(maxsize=1 << 12)
-def _trio_pairs_of(t: int, pairs: int) -> tuple[Play, ...]:
-    """Trio + pair for the trio rank ``t`` and every pair rank of ``pairs`` (another rank)."""
-    return tuple(play for bit, play in _TRIO_PAIRS[t] if pairs & bit)
+def trio_pairs(trios: int, pairs: int) -> list[Play]:
+    """Trio + pair for every trio rank of ``trios`` (3…2) and every pair rank of ``pairs``
+    (another rank): one table lookup a play."""
+    wings = _ranks_of(pairs)
+    out: list[Play] = []
+    for t in _ranks_of(trios):
+        row = _TRIO_PAIRS[t]
+        out += [row[p] for p in wings if p != t]
+    return out
 
 
-@lru_cache(maxsize=1 << 12)
+@cache
 def _ranks_of(mask: int) -> tuple[int, ...]:
+    """The ranks of a rank mask, low to high (at most 2^15 masks)."""
     return tuple(r for r in range(NUM_RANKS) if mask >> r & 1)
 
 
-#: For each trio rank, (bit of the pair's rank, the trio + pair) for every other rank.
+#: The trio alone, in the slot of its own rank in the tables below (never listed: a wing is of
+#: another rank).
+_OWN = tuple(Play(Kind.TRIO, t, 1, 3 * UNIT[t]) for t in range(TWO + 1))
+#: For each trio rank 3…2 and each rank, the trio + pair with a pair of that rank.
 _TRIO_PAIRS = tuple(
     tuple(
-        (1 << p, Play(Kind.TRIO_PAIR, t, 1, 3 * UNIT[t] + 2 * UNIT[p]))
+        Play(Kind.TRIO_PAIR, t, 1, 3 * UNIT[t] + 2 * UNIT[p]) if p != t else _OWN[t]
         for p in range(NUM_RANKS)
-        if p != t
     )
     for t in range(TWO + 1)
 )
@@ -299,7 +331,17 @@ _TRIO_PAIRS = tuple(
 def _runs(mask: int, need: int, shortest: int, longest: int) -> tuple[Play, ...]:
     """Chains of ``need`` cards per rank, ``shortest``..``longest`` ranks long, within 3…A, by
     top rank then length."""
-    return tuple(play for run, play in _all_runs(need, shortest, longest) if mask & run == run)
+    out: list[Play] = []
+    streak = 0
+    chains = _CHAIN_TABLE[need]
+    for top in range(ACE + 1):  # each maximal run of the mask gives its chains, as they end
+        if mask >> top & 1:
+            streak += 1
+            if streak >= shortest:
+                out += chains[top][shortest : min(streak, longest) + 1]
+        else:
+            streak = 0
+    return tuple(out)
 
 
 @cache
@@ -317,6 +359,13 @@ def _chain(need: int, top: int, n: int) -> Play:
     """The chain of ``n`` ranks up to ``top``, ``need`` cards of each."""
     kind = {1: Kind.STRAIGHT, 2: Kind.PAIR_STRAIGHT, 3: Kind.AIRPLANE}[need]
     return Play(kind, top, n, sum(need * UNIT[r] for r in range(top - n + 1, top + 1)))
+
+
+#: ``_chain(need, top, n)`` as ``_CHAIN_TABLE[need][top][n]`` (n = 1 … top + 1; index 0 unused).
+_CHAIN_TABLE = {
+    need: tuple(tuple(_chain(need, top, n) for n in range(top + 2)) for top in range(ACE + 1))
+    for need in (1, 2, 3)
+}
 
 
 def _bombs(counts: Sequence[int], fours: int) -> list[Play]:

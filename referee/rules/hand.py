@@ -68,6 +68,7 @@ from referee.rules.table import Readings, play_table
 
 
 class Phase(StrEnum):
+    CALLING = "calling"  # six_p: the landlord is known, his partner card not yet called (R13.4)
     BIDDING = "bidding"
     DOUBLING = "doubling"
     PLAYING = "playing"

@@ -27,7 +27,7 @@ DoublingOrder = Literal["any_order", "next_defender_first"]
 KittyReveal = Literal["after_doubling", "before_doubling", "before_play"]
 MultiplierMode = Literal["power_of_two", "jj_linear_bombs", "ccgc_additive"]
 Announce = Literal["mandatory", "optional"]
-Game = Literal["doudizhu", "big3"]
+Game = Literal["doudizhu", "big3", "six_p"]
 FirstLead = Literal["landlord", "first_bidder"]
 
 DEFAULT_PROFILE = "comp2016"
@@ -63,6 +63,7 @@ class RuleProfile:
     game: Game = "doudizhu"  # the pack, kinds and score of a related game: big3 (SPEC §12)
     compulsory_opening: bool = False  # R12.5.1: the first bidder must bid (big3)
     first_lead: FirstLead = "landlord"  # R5.1; the first bidder in big3 (R12.7.1)
+    kitty_cards: int | None = None  # None: the pack's kitty (3, 8); 6 / 0 in six_p, 3 in five_p
 
     def __post_init__(self) -> None:
         unsupported = {
@@ -78,8 +79,12 @@ class RuleProfile:
             raise ValueError("spring_factor must be positive")
         if self.cap is not None and self.cap < 1:
             raise ValueError("cap must be positive or None")
-        if (self.seats, self.packs) not in ((3, 1), (4, 2)):
-            raise ValueError("a profile is three seats with one pack or four with two")
+        if (self.seats, self.packs) not in ((3, 1), (4, 2), (5, 2), (6, 3)):
+            raise ValueError(
+                "a profile is three seats with one pack, four or five with two, or six with three"
+            )
+        if self.game == "six_p" and (self.seats, self.packs) != (6, 3):
+            raise ValueError("six_p is six seats with three packs (R13.1)")
         if self.game == "big3" and (self.seats, self.wild_cards) != (3, False):
             raise ValueError("big3 is three seats without wild cards (R12.3)")
 
@@ -102,11 +107,14 @@ class RuleProfile:
         (坑) of 4 in big3 (R12.3)."""
         if self.game == "big3":
             return 4
+        if self.kitty_cards is not None:  # six_p 6 (or 0, no_kitty_27: R13.2), five_p 3 (R14.2)
+            return self.kitty_cards
         return 3 if self.packs == 1 else 8
 
     @property
     def hand_size(self) -> int:
-        """Cards dealt to each seat: 17 (R2.1), 25 in four_p (R11.1.1), 16 in big3 (R12.3)."""
+        """Cards dealt to each seat: 17 (R2.1), 25 in four_p (R11.1.1), 16 in big3 (R12.3), 26
+        in six_p (27 in six_p_no_kitty, R13.2), 21 in five_p (R14.2)."""
         return (self.pack_size - self.kitty_size) // self.seats
 
     @property
@@ -141,6 +149,7 @@ _THREE_PLAYER: dict[str, object] = {
     "game": "doudizhu",
     "compulsory_opening": False,
     "first_lead": "landlord",
+    "kitty_cards": None,
 }
 
 COMP2016 = RuleProfile(key="comp2016")
@@ -190,13 +199,43 @@ BIG3_ONE_ROUND = dataclasses.replace(
     all_pass="first_bidder_digs",
 )
 
+#: 六人斗地主 (SPEC §13, PROTOCOL-six-five §1): six seats, three packs, 26 each and a kitty of 6
+#: the landlord adds unseen; the face-up card names the landlord (no auction, no doubling), his
+#: call names a secret partner; kinds, bombs and scores in ``six_combos`` / ``six_hand``.
+#: ``cap`` (R13.9) is an event's setting: ``dataclasses.replace(SIX_P, cap=16)``.
+SIX_P = RuleProfile(
+    key="six_p",
+    game="six_p",
+    seats=6,
+    packs=3,
+    kitty_cards=6,
+    doubling="none",
+    kitty_visible_to_all=False,  # R13.11: the kitty is never shown
+    kitty_reveal="before_play",
+    all_pass="redeal",  # never reached: there is no auction (R13.3)
+)
+#: ``six_p`` with the switch ``six_p_deal: no_kitty_27`` (R13.2): 27 each, no kitty.
+SIX_P_NO_KITTY = dataclasses.replace(SIX_P, key="six_p_no_kitty", kitty_cards=0)
+#: 五人斗地主 (SPEC §14, PROTOCOL-six-five §2): five seats, two packs, 21 each + 3, one round of
+#: bids, no doubling, ``four_p``'s kinds and bombs; the landlord alone against four.
+FIVE_P = RuleProfile(
+    key="five_p",
+    seats=5,
+    packs=2,
+    kitty_cards=3,
+    doubling="none",
+    kitty_visible_to_all=False,  # R14.3: the kitty is taken unseen
+)
+
 #: The three-player profiles: what the service offers and builds play tables for.
 PROFILES: dict[str, RuleProfile] = {p.key: p for p in (COMP2016, CLASSIC)}
 #: The variant profiles of SPEC §11, known to the rules library and its tool.
 VARIANT_PROFILES: dict[str, RuleProfile] = {p.key: p for p in (FOUR_P, LAIZI)}
 #: The related games of ``docs/rules/games`` the rules library and its tool know; not yet
 #: offered by the service (no console, director or public pages for them).
-GAME_PROFILES: dict[str, RuleProfile] = {p.key: p for p in (BIG3, BIG3_ONE_ROUND)}
+GAME_PROFILES: dict[str, RuleProfile] = {
+    p.key: p for p in (BIG3, BIG3_ONE_ROUND, SIX_P, SIX_P_NO_KITTY, FIVE_P)
+}
 
 
 def get_profile(key: str | None = None) -> RuleProfile:

@@ -1,6 +1,7 @@
 """The rules tool's ops for the profiles beyond Dou Dizhu for three: the variants ``four_p``
 and ``laizi`` (``docs/rules/variants/PROTOCOL-variants.md``) and Big Three (``protocol_big3``,
-``docs/rules/games/PROTOCOL-big3.md``). ``score`` is ``protocol``'s one op for every profile
+``docs/rules/games/PROTOCOL-big3.md``), six and five players (``protocol_six_five``,
+``docs/rules/games/PROTOCOL-six-five.md``). ``score`` is ``protocol``'s one op for every profile
 (``scoring.score_hand``); everything else is as in ``protocol``."""
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from referee.rules.protocol import (
     replay_answer,
 )
 from referee.rules.protocol_big3 import big3_classify, big3_legal_plays, big3_replay
+from referee.rules.protocol_six_five import FIVE_OPS, SIX_OPS
 
 # --------------------------------------------------------------------------- four_p
 
@@ -195,6 +197,10 @@ VARIANT_OPS: dict[str, dict[str, Handler]] = {
             "score": op_score,
             "replay": big3_replay,
         }
-        for key in GAME_PROFILES
+        for key, game in GAME_PROFILES.items()
+        if game.game == "big3"
     },
+    "six_p": SIX_OPS,
+    "six_p_no_kitty": SIX_OPS,
+    "five_p": FIVE_OPS,
 }

@@ -3,7 +3,8 @@
 ``score_hand(result, profile)`` (with ``result_from_json`` to read a result) dispatches by the
 profile to its game's rule: Dou Dizhu for three here (``score_result``), ``four_p`` in
 ``four_scoring`` (R11.1.8), ``laizi`` in ``laizi_scoring`` (R11.2.4), Big Three in ``big3_scoring``
-(R12.11). Every caller that scores a hand goes through ``score_hand``.
+(R12.11), ``six_p`` and ``five_p`` in ``six_five_scoring`` (R13.9, R14.7; the profile's
+``cap``). Every caller that scores a hand goes through ``score_hand``.
 
 
 Defender *i* scores ``B × W × 2^(R + K + S + d_i + r·d_i)`` (R8.1, ``stake_breakdown`` names
@@ -366,6 +367,14 @@ def _scorer(profile: RuleProfile) -> _Scorer:
         from referee.rules.big3_scoring import Big3Result, score_big3
 
         return _Scorer(Big3Result.from_json, score_big3)
+    if profile.game == "six_p":
+        from referee.rules.six_five_scoring import SixResult, score_six
+
+        return _Scorer(SixResult.from_json, lambda result: score_six(result, profile.cap))
+    if profile.seats == 5:
+        from referee.rules.six_five_scoring import FiveResult, score_five
+
+        return _Scorer(FiveResult.from_json, lambda result: score_five(result, profile.cap))
     if profile.seats == 4:
         from referee.rules.four_scoring import FourResult, score_four
 

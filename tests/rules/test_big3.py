@@ -16,17 +16,22 @@ from referee.rules import (
     BIG3,
     BIG3_ONE_ROUND,
     COMP2016,
+    FIVE_P,
     FOUR_P,
     LAIZI,
+    SIX_P,
+    SIX_P_NO_KITTY,
     Bid,
     Big3Deal,
     Big3HandState,
+    FiveHandState,
     FourHandState,
     HandState,
     IllegalAction,
     LaiziHandState,
     PlayCards,
     RuleProfile,
+    SixHandState,
     legal_plays_big3,
     result_from_json,
     score_hand,
@@ -206,12 +211,16 @@ def test_a_seeded_deal_names_its_first_bidder_by_the_lowest_heart() -> None:
 # --- one design ------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("state_class", [FourHandState, LaiziHandState, Big3HandState])
+@pytest.mark.parametrize(
+    "state_class", [FourHandState, LaiziHandState, Big3HandState, SixHandState, FiveHandState]
+)
 def test_every_game_is_a_hand_state(state_class: type[HandState]) -> None:
     assert issubclass(state_class, HandState)
 
 
-@pytest.mark.parametrize("profile", [COMP2016, FOUR_P, LAIZI, BIG3, BIG3_ONE_ROUND])
+@pytest.mark.parametrize(
+    "profile", [COMP2016, FOUR_P, LAIZI, BIG3, BIG3_ONE_ROUND, SIX_P, SIX_P_NO_KITTY, FIVE_P]
+)
 def test_the_one_scoring_entry_point_scores_what_the_hand_state_scores(
     profile: RuleProfile,
 ) -> None:
@@ -225,7 +234,10 @@ def test_the_one_scoring_entry_point_scores_what_the_hand_state_scores(
             assert state.scores() == (0,) * profile.seats
             continue
         summary = state.summary()
-        fields = {k: summary[k] for k in ("landlord", "bid", "winner", "bombs", "rockets")}
+        fields = {k: summary[k] for k in ("landlord", "winner", "bombs", "rockets")}
+        fields["bid"] = summary.get("bid", 1)  # six_p: no auction, the base is 1 (R13.3)
+        if "partner" in summary:  # six_p: the landlord's side (R13.4)
+            fields["partner"] = summary["partner"]
         fields |= {"spring": summary["spring"], "anti_spring": summary["anti_spring"]}
         fields["doubled"] = [d is True for d in state.doubled]
         fields["redoubled"] = state.redoubled is True

@@ -57,7 +57,7 @@ def test_protocol_batch_answers_every_line_in_order_and_goes_on_after_errors() -
         '{"id": 4, "op": "shuffle", "cards": "3"}',  # unknown op
         '{"id": 5, "op": "classify"}',  # missing field
         '{"id": 6, "op": "classify", "cards": "33Z"}',  # bad notation
-        '{"id": 7, "op": "classify", "profile": "five_p", "cards": "3"}',  # unknown profile
+        '{"id": 7, "op": "classify", "profile": "seven_p", "cards": "3"}',  # unknown profile
         '"just a string"',
         '{"id": 9, "op": "legal_plays", "hand": "3345"}',
     ]

@@ -67,7 +67,7 @@ def test_section_0_1_registry_keys_and_default() -> None:
     assert COMP2016.has_doubling and not CLASSIC.has_doubling
 
 
-@pytest.mark.parametrize("key", ["five_p", "FOUR_P", "COMP2016", "Classic", "", None, 3])
+@pytest.mark.parametrize("key", ["seven_p", "FOUR_P", "COMP2016", "Classic", "", None, 3])
 def test_unknown_profile_keys(key: object) -> None:
     if key is None:
         assert get_profile(None) is COMP2016
@@ -149,7 +149,8 @@ def test_unsupported_or_impossible_switches_are_refused(change: dict[str, object
 
 def test_switches_view_lists_every_switch_but_the_key() -> None:
     fields = {f.name for f in dataclasses.fields(RuleProfile)} - {"key"}
-    game_fields = {"game", "compulsory_opening", "first_lead"}  # Big Three's (SPEC §12)
+    # Big Three's (SPEC §12), and the kitty of six and five players (SPEC §13, §14)
+    game_fields = {"game", "compulsory_opening", "first_lead", "kitty_cards"}
     variant_fields = {"seats", "packs", "wild_cards", *game_fields}
     assert set(COMP2016.switches) == fields - variant_fields  # three players, one pack
     assert set(FOUR_P.switches) == fields - {"wild_cards", *game_fields}
@@ -161,6 +162,19 @@ def test_three_player_content_hashes_are_unchanged_by_the_variant_fields() -> No
     assert COMP2016.content_hash == "32d96bd54b164d5c"
     assert CLASSIC.content_hash == "d4fe34140e45e864"
     assert len({COMP2016.content_hash, FOUR_P.content_hash, LAIZI.content_hash}) == 3
+
+
+def test_six_and_five_player_profiles_deal_what_sections_13_and_14_say() -> None:
+    """R13.2: 26 each + 6 (27 each, none); R14.2: 21 each + 3; each its own content hash."""
+    six, no_kitty, five = (get_profile(k) for k in ("six_p", "six_p_no_kitty", "five_p"))
+    assert (six.seats, six.packs, six.hand_size, six.kitty_size) == (6, 3, 26, 6)
+    assert (no_kitty.hand_size, no_kitty.kitty_size) == (27, 0)
+    assert (five.seats, five.packs, five.hand_size, five.kitty_size) == (5, 2, 21, 3)
+    assert not any(p.is_three_player or p.has_doubling for p in (six, no_kitty, five))
+    hashes = {p.content_hash for p in (six, no_kitty, five, FOUR_P, COMP2016)}
+    assert len(hashes) == 5
+    with pytest.raises(ValueError):
+        dataclasses.replace(six, seats=5)
 
 
 def test_variant_profiles_are_registered_apart_from_the_three_player_ones() -> None:

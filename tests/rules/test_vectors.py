@@ -1,12 +1,13 @@
 """Conformance vectors (``docs/rules/vectors/*.jsonl``, see its README.md), those of the
 variant profiles ``four_p`` and ``laizi`` (``docs/rules/variants/vectors/*.jsonl``) and those of
-Big Three (``docs/rules/games/vectors/big3.jsonl``; six_p and five_p are the next issue's).
+Big Three, six and five players (``docs/rules/games/vectors/big3.jsonl``, ``six_p.jsonl``,
+``six_p_no_kitty.jsonl``, ``five_p.jsonl``: the games the engine plays, games/README.md).
 
 Every line is sent through ``handle_request``; every key of ``expect`` must match exactly
 (``plays`` as a set, with no extra play). Score answers and finished replays must be zero-sum
-(SPEC R8.1, SV-15), with three or four scores. The whole set also goes once through the CLI
-batch mode. The three-player lines are also checked against an independent reading of the SPEC
-(``reference.py``, three players only).
+(SPEC R8.1, SV-15), with as many scores as the profile has seats. The whole set also goes once
+through the CLI batch mode. The three-player lines are also checked against an independent
+reading of the SPEC (``reference.py``, three players only).
 """
 
 from __future__ import annotations
@@ -39,7 +40,14 @@ VARIANT_VECTORS_DIR = VECTORS_DIR.parent / "variants" / "vectors"
 VARIANT_FILES = {"four_p.jsonl": 111, "laizi.jsonl": 100}
 GAMES_VECTORS_DIR = VECTORS_DIR.parent / "games" / "vectors"
 #: The games of ``docs/rules/games`` the engine plays, with their lines (games/README.md).
-GAME_FILES = {"big3.jsonl": 122}
+GAME_FILES = {
+    "big3.jsonl": 122,
+    "six_p.jsonl": 104,
+    "six_p_no_kitty.jsonl": 15,
+    "five_p.jsonl": 69,
+}
+#: Seats of each profile that has other than three (R11.1.1, R13.2, R14.2).
+SEATS = {"four_p": 4, "five_p": 5, "six_p": 6, "six_p_no_kitty": 6}
 
 
 def _load(directory: Path = VECTORS_DIR, names: Iterable[str] = ()) -> list[dict[str, Any]]:
@@ -118,7 +126,7 @@ def test_vector(vector: dict[str, Any] | None) -> None:
     assert isinstance(answer, dict)
     _check_expect(answer, vector["expect"])
     op = vector["request"].get("op")
-    seats = 4 if vector["request"].get("profile") == "four_p" else 3
+    seats = SEATS.get(vector["request"].get("profile"), 3)
     if op == "score" and "scores" in answer:
         assert sum(answer["scores"]) == 0, "R8.1: every deal is zero-sum"
         assert len(answer["scores"]) == seats

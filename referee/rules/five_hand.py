@@ -1,0 +1,147 @@
+"""One ``five_p`` hand (五人斗地主, SPEC §14, PROTOCOL-six-five §2): ``four_hand.FourHandState``
+with five seats.
+
+From the profile ``FIVE_P``: five seats, two packs dealt 21 each + 3, one round of bids from
+the first bidder (a 3 closes it at once; all five pass: passed out), no doubling, the kitty taken
+unseen, the landlord leads, four passes end a trick. From ``FourHandState``: the two-pack
+holdings, ``four_p``'s kinds and ladder (R14.4, R14.5; the 24-card bound holds by itself: no
+hand is longer), no 报牌. Overridden here: the deal and the result (``six_five_scoring``: the
+landlord ±4 × bid × M).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from referee.rules.actions import Action, BadEvent, action_from_json
+from referee.rules.cards import counts_of, format_ranks, key_of
+from referee.rules.errors import InvalidDeal, NotationError
+from referee.rules.four_combos import TWO_PACK_COUNTS
+from referee.rules.four_hand import FourHandState, _ranks
+from referee.rules.hand import _NONE, Phase
+from referee.rules.profiles import FIVE_P, RuleProfile
+from referee.rules.six_five_scoring import FIVE_SEATS as SEATS
+from referee.rules.six_five_scoring import FiveResult
+
+HAND_CARDS, KITTY_CARDS = 21, 3  # R14.2
+#: The most cards one play can have: the landlord's 21 + 3 (R14.4).
+MAX_PLAY_CARDS = 24
+
+
+@dataclass(frozen=True, slots=True)
+class FiveDeal:
+    """Five hands of 21 and a kitty of 3 that are together two packs (R14.1, R14.2), and the
+    first bidder (the holder of the marker card, R14.3). Ranks only: two packs hold two of
+    every card."""
+
+    hands: tuple[tuple[int, ...], ...]
+    kitty: tuple[int, ...]
+    first_bidder: int = 0
+
+    def __post_init__(self) -> None:
+        sizes = [len(h) for h in self.hands]
+        if len(self.hands) != SEATS or sizes != [HAND_CARDS] * SEATS:
+            raise InvalidDeal(f"a five_p deal is 5 hands of 21 cards, got {sizes}")
+        if len(self.kitty) != KITTY_CARDS:
+            raise InvalidDeal(f"a five_p kitty is 3 cards, got {len(self.kitty)}")
+        if type(self.first_bidder) is not int or not 0 <= self.first_bidder < SEATS:
+            raise InvalidDeal(f"first bidder must be seat 0..4, got {self.first_bidder!r}")
+        everything = [r for h in (*self.hands, self.kitty) for r in h]
+        if tuple(counts_of(everything)) != TWO_PACK_COUNTS:
+            raise InvalidDeal("the 108 cards are not two packs (wrong count of some rank)")
+
+    @property
+    def keys(self) -> tuple[int, ...]:
+        return tuple(key_of(h) for h in self.hands)
+
+    @property
+    def kitty_key(self) -> int:
+        return key_of(self.kitty)
+
+    @property
+    def has_suits(self) -> bool:
+        return False
+
+    @property
+    def ids(self) -> tuple[frozenset[int], ...]:
+        return (_NONE,) * (SEATS + 1)
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "hands": [format_ranks(h) for h in self.hands],
+            "kitty": format_ranks(self.kitty),
+            "first_bidder": self.first_bidder,
+        }
+
+    @classmethod
+    def from_json(cls, data: object) -> FiveDeal:
+        """Read a deal written as rank text (suits, if written, are read and ignored)."""
+        if not isinstance(data, dict):
+            raise InvalidDeal("a deal is an object with hands, kitty and first_bidder")
+        hands, kitty = data.get("hands"), data.get("kitty", "")
+        if not isinstance(hands, list) or len(hands) != SEATS:
+            raise InvalidDeal("a five_p deal needs five hands")
+        if not all(isinstance(h, str) for h in hands) or not isinstance(kitty, str):
+            raise InvalidDeal("hands and kitty must be card text")
+        first = data.get("first_bidder", 0)
+        if type(first) is not int:
+            raise InvalidDeal("first_bidder must be a seat number 0..4")
+        try:
+            return cls(
+                hands=tuple(_ranks(h) for h in hands), kitty=_ranks(kitty), first_bidder=first
+            )
+        except NotationError as exc:
+            raise InvalidDeal(f"unreadable deal: {exc}") from exc
+
+
+def five_seat_action_from_json(event: object) -> Action:
+    """``action_from_json`` for the five seats of ``five_p`` (0..4)."""
+    if type(event) is not dict:
+        raise BadEvent("an event must be a JSON object")
+    seat = event.get("seat")
+    if type(seat) is not int or not 0 <= seat < SEATS:
+        raise BadEvent(f"event seat must be 0..4, got {seat!r}")
+    return action_from_json({**event, "seat": 0})._replace(seat=seat)
+
+
+class FiveHandState(FourHandState):
+    """One ``five_p`` hand from the deal to the score; ``push`` an action, ``pop`` to take it
+    back."""
+
+    deal: FiveDeal  # type: ignore[assignment]
+
+    @classmethod
+    def _plays_profile(cls, profile: RuleProfile) -> bool:
+        return profile.seats == SEATS
+
+    @staticmethod
+    def _read_action(event: object) -> Action:
+        return five_seat_action_from_json(event)
+
+    def __init__(self, deal: FiveDeal, profile: RuleProfile = FIVE_P) -> None:
+        super().__init__(deal, profile)  # type: ignore[arg-type]
+
+    @classmethod
+    def from_events(  # type: ignore[override]
+        cls,
+        deal: FiveDeal,
+        events: Iterable[Action | dict[str, Any]],
+        profile: RuleProfile = FIVE_P,
+    ) -> FiveHandState:
+        """Replay an event log; the first illegal event raises, its position in ``index``."""
+        return super().from_events(deal, events, profile)  # type: ignore[arg-type, return-value]
+
+    def result(self) -> FiveResult | None:  # type: ignore[override]
+        c = self._core
+        if c.phase is not Phase.FINISHED or c.landlord is None or c.winner is None:
+            return None
+        return FiveResult(
+            landlord=c.landlord,
+            bid=c.high_bid,
+            bombs=c.bombs,
+            spring=self.spring,
+            anti_spring=self.anti_spring,
+            winner=c.winner,
+        )

@@ -456,3 +456,18 @@ def test_standing_snapshot_unique_per_log_version() -> None:
 def test_standing_snapshot_checks(values: dict[str, int]) -> None:
     snapshot = factories.StandingSnapshotFactory()
     assert_rejected(lambda: StandingSnapshot.objects.filter(pk=snapshot.pk).update(**values))
+
+
+def test_the_offered_profiles_are_the_tournaments_choices_and_set_the_seat_counts() -> None:
+    """``SERVICE_PROFILES`` (what the seat checks are made of) and ``RuleProfileKey`` (what a
+    tournament may choose) name the same profiles; a game of the rules library that is not
+    offered (five and six players) adds no seat count to the database's checks."""
+    from referee.rules.profiles import GAME_PROFILES, get_profile
+    from tournaments.common.seats import SEAT_COUNTS, SERVICE_PROFILES
+    from tournaments.models.tournaments import RuleProfileKey
+
+    assert set(SERVICE_PROFILES) == set(RuleProfileKey.values)
+    assert set(SEAT_COUNTS) == {get_profile(k).seats for k in RuleProfileKey.values}
+    assert MAX_SEATS == max(SEAT_COUNTS) == 4
+    unoffered = set(GAME_PROFILES) - set(SERVICE_PROFILES)
+    assert {"six_p", "five_p"} <= unoffered

@@ -8,14 +8,14 @@ from __future__ import annotations
 from functools import cache
 
 from referee.rules.games import WILD_RANKS
-from referee.rules.profiles import GAME_PROFILES, PROFILES, VARIANT_PROFILES, get_profile
+from referee.rules.profiles import get_profile
 
-#: The seat counts some profile has, smallest first.
-SEAT_COUNTS: tuple[int, ...] = tuple(
-    sorted(
-        {p.seats for p in (*PROFILES.values(), *VARIANT_PROFILES.values(), *GAME_PROFILES.values())}
-    )
-)
+#: The rule profiles a tournament may have (``RuleProfileKey`` names them; a test holds the
+#: two equal). The rules library knows more games than the service offers (``GAME_PROFILES``:
+#: five and six players), and their seat counts are no table's until they are offered here.
+SERVICE_PROFILES: tuple[str, ...] = ("comp2016", "classic", "four_p", "laizi", "big3", "big3_one_round")  # fmt: skip
+#: The seat counts some offered profile has, smallest first.
+SEAT_COUNTS: tuple[int, ...] = tuple(sorted({get_profile(k).seats for k in SERVICE_PROFILES}))
 #: The most seats any table has.
 MAX_SEATS = SEAT_COUNTS[-1]
 #: Every seat position some table has: 0 … ``MAX_SEATS`` − 1.

@@ -13,7 +13,14 @@ from referee.rules.profiles import get_profile
 #: The rule profiles a tournament may have (``RuleProfileKey`` names them; a test holds the
 #: two equal). The rules library knows more games than the service offers (``GAME_PROFILES``:
 #: five and six players), and their seat counts are no table's until they are offered here.
-SERVICE_PROFILES: tuple[str, ...] = ("comp2016", "classic", "four_p", "laizi", "big3", "big3_one_round")  # fmt: skip
+SERVICE_PROFILES: tuple[str, ...] = (
+    "comp2016",
+    "classic",
+    "four_p",
+    "laizi",
+    "big3",
+    "big3_one_round",
+)
 #: The seat counts some offered profile has, smallest first.
 SEAT_COUNTS: tuple[int, ...] = tuple(sorted({get_profile(k).seats for k in SERVICE_PROFILES}))
 #: The most seats any table has.

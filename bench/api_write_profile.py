@@ -14,7 +14,9 @@ service under load.
     DATABASE_URL=postgres://doudizhu@127.0.0.1:5432/postgres python bench/api_write_profile.py
 
 Options: --hands 20  --db doudizhu_profile (dropped and created)  --sql [KIND]  --profile [KIND]
---pg-statements  --deal-seed N (the same deals in two checkouts compared back to back)
+--pg-statements  --deal-seed N (the same deals in two checkouts compared back to back);
+PROFILE_SAMPLER=1 with --profile: pyinstrument's call tree (when installed; it is not a
+dependency) instead of cProfile's table
 """
 
 from __future__ import annotations
@@ -110,7 +112,12 @@ def main() -> None:
     backend: list[int] = []
     sizes: dict[str, list[int]] = defaultdict(list)
     shown_sql: list[str] = []
-    profiler = cProfile.Profile(time.process_time) if args.profile else None
+    profiler: Any = cProfile.Profile(time.process_time) if args.profile else None
+    sampler: Any = None
+    if args.profile and os.environ.get("PROFILE_SAMPLER"):  # pyinstrument, if installed
+        from pyinstrument import Profiler
+
+        sampler = profiler = Profiler(interval=0.0002)
 
     def backend_cpu_ns() -> int:
         """CPU time of this connection's PostgreSQL backend (the server is on this host)."""
@@ -129,14 +136,16 @@ def main() -> None:
         )
         with capture as captured:
             if profiler is not None and args.profile in ("all", kind):
-                profiler.enable()
+                profiler.start() if sampler is not None else profiler.enable()
             t0, c0 = time.perf_counter(), time.process_time()
             response = client.post(
                 path, body, content_type="application/json", HTTP_IDEMPOTENCY_KEY=uuid.uuid4().hex
             )
             elapsed = time.perf_counter() - t0
             cpu[kind].append((time.process_time() - c0) * 1000)
-            if profiler is not None:
+            if sampler is not None and sampler.is_running:
+                sampler.stop()
+            elif profiler is not None and sampler is None:
                 profiler.disable()
         server_cpu[kind].append((backend_cpu_ns() - s0) / 1e6)
         if response.status_code not in (200, 201):
@@ -197,7 +206,9 @@ def main() -> None:
             print(f"{sum(spent):>10.1f} {statistics.mean(spent):>6.3f} {len(spent):>6}  {sql}")
     for sql in shown_sql:
         print("  SQL:", sql[:220])
-    if profiler is not None:
+    if sampler is not None:
+        print(sampler.output_text(unicode=False, color=False, show_all=False))
+    elif profiler is not None:
         out = io.StringIO()
         stats = pstats.Stats(profiler, stream=out)
         stats.sort_stats(os.environ.get("PROFILE_SORT", "cumulative"))

@@ -14,6 +14,11 @@ For each page it prints the median / p99 wall and the CPU time per request of:
   table cards, the standings' rows) — what the first spectator after a change pays;
 - ``before``: the path every poll took before the page cache (a signed-in reader's still):
   the version query, the board assembled from its cards, no bytes kept;
+- for the live board, ``moved N``: a new version at which N tables moved (their cards not
+  kept yet: rendered, the others read from the shared cache), for N = 0, 1, a fifth of the
+  tables (what moves in a second at ``event_load.py``'s pace, one action per table every
+  5 s) and all of them (the whole board rendered: the first poll of a round) — the CPU time
+  of one board render;
 
 and first what each family's version costs to read (``page_cache.FAMILIES``: once per
 ``PUBLIC_BOARD_SECONDS`` per tournament in service).
@@ -56,7 +61,10 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=50)
     parser.add_argument("--requests", type=int, default=100)
     parser.add_argument("--database-url", default="")
-    parser.add_argument("--cache-url", default="locmemcache://poll-bench")
+    # room for every table's card: LocMemCache keeps 300 entries unless told, and culls a
+    # third of them beyond (at 334 tables every "miss" then rendered the whole board again,
+    # which Redis and the database cache, 10,000 entries, do not)
+    parser.add_argument("--cache-url", default="locmemcache://poll-bench?max_entries=100000")
     args = parser.parse_args()
     folder = tempfile.mkdtemp(prefix="poll-bench-")
     os.environ["DATABASE_URL"] = args.database_url or f"sqlite:///{folder}/bench.sqlite3"
@@ -105,8 +113,8 @@ def main() -> None:
 
     for family, read in page_cache.FAMILIES.items():  # what a version document costs to make
 
-        def version(read: Callable[[str], str | None] = read) -> int:
-            return int(read(tournament.slug) is not None)
+        def version(read: Callable[[str, dict[str, Any]], str | None] = read) -> int:
+            return int(read(tournament.slug, {}) is not None)
 
         p50, p99, cpu = _measure(args.requests, version, 1)
         print(f"version {family:10} p50 {p50:6.2f} ms  p99 {p99:6.2f} ms  CPU {cpu:6.2f} ms")
@@ -150,12 +158,45 @@ def _page_costs(
     def before() -> int:
         return int(reader.get(url).status_code)
 
-    return [
+    costs = [
         ("304", _measure(requests, not_modified, 304)),
         ("hit", _measure(requests, hit, 200)),
         ("miss", _measure(requests, miss, 200)),
         ("before", _measure(requests, before, 200)),
     ]
+    if name == "live":
+        costs += _board_renders(spectator, url, key, requests)
+    return costs
+
+
+def _board_renders(
+    spectator: Any, url: str, key: str, requests: int
+) -> list[tuple[str, tuple[float, float, float]]]:
+    """The live board rendered at a new version with N of its tables moved: their cards'
+    entries dropped (as a new key would miss), the page's too, and the version document
+    (expired: at event pace the version is read again and has moved each second)."""
+    from django.conf import settings
+    from django.core.cache import caches
+
+    from tournaments.public import page_cache
+    from tournaments.public import selectors as ps
+
+    shared = caches[settings.SHARED_CACHE]
+    tournament = ps.tournament_public(slug=url.split("/")[2])
+    assert tournament is not None
+    version_key = f"public-version:live:{page_cache._digest(tournament.slug)}"
+    card_keys = [card_key for _, card_key in ps.live_board(tournament=tournament).cards]
+    tables = len(card_keys)
+    out = []
+    for moved in sorted({0, 1, max(1, tables // 5), tables}):
+        rounds = max(3, requests // max(1, moved // 10 + 1))
+
+        def render(moved: int = moved) -> int:
+            shared.delete_many([key, version_key, *card_keys[:moved]])
+            return int(spectator.get(url).status_code)
+
+        out.append((f"moved {moved}", _measure(rounds, render, 200)))
+    return out
 
 
 if __name__ == "__main__":

@@ -24,7 +24,9 @@ from tests import factories
 from tests.public_data import hand_play, hand_played, tournament_with_tables
 from tournaments.common.cache_control import PRIVATE, PUBLIC, CacheControlMiddleware
 from tournaments.hands.boards import board_create
+from tournaments.hands.replay import hand_replay
 from tournaments.models import Hand, Round, RoundStatus
+from tournaments.public import page_cache
 from tournaments.public import urls as public_urls
 
 pytestmark = pytest.mark.django_db
@@ -336,3 +338,36 @@ def test_a_query_the_page_does_not_read_selects_no_other_entry(client: Any, sett
     # what the page reads still selects its own entry
     assert client.get(f"{standings}?big=1").status_code == 200
     assert len(shared._cache) > entries  # type: ignore[attr-defined]
+
+
+@pytest.mark.usefixtures("locmem_shared")
+def test_a_new_board_reads_its_tables_once_and_no_hand_log(client: Any, settings: Any) -> None:
+    """A live board at a new version: the tables and their card keys are read once (by the
+    version's read, handed to the render of the same request), the cards of the tables
+    that moved from their hands' rows (the snapshot the writes keep), never from the log;
+    the cards of the others come from the shared cache."""
+    settings.PUBLIC_BOARD_SECONDS = 1  # the version read here, then kept a second
+    tournament, tables = tournament_with_tables(tables=3)
+    hands = [hand_played(table, seed=50 + n, upto=8) for n, table in enumerate(tables)]
+    url = reverse("public:live", args=[tournament.slug]) + "?fragment=1"
+    first = client.get(url).content.decode()
+    hand_play(Hand.objects.get(pk=hands[2].pk), seed=52, start=8, upto=9)
+    caches[django_settings.SHARED_CACHE].delete(
+        f"public-version:live:{page_cache._digest(tournament.slug)}"
+    )
+    with CaptureQueriesContext(connection) as ctx:
+        moved = client.get(url)
+    sql = [q["sql"] for q in ctx.captured_queries]
+    assert not [q for q in sql if "tournaments_handevent" in q], sql
+    seats_read = [q for q in sql if q.startswith("SELECT") and 'FROM "tournaments_seat"' in q]
+    assert len(seats_read) == 1, sql  # the board once: the version's read
+    html = moved.content.decode()
+    cards = re.findall(r"<section.*?</section>", html, re.S)
+    before = re.findall(r"<section.*?</section>", first, re.S)
+    assert cards[:2] == before[:2] and cards[2] != before[2]
+    # the moved card shows what its log, replayed and checked again, says
+    logged = hand_replay(hand=Hand.objects.get(pk=hands[2].pk))
+    assert logged.state is not None
+    left = re.findall(r'class="num cards-left"[^>]*>(\d*)<', cards[2])
+    assert [int(n) for n in left] == list(logged.state.card_counts)
+    assert '<span class="phase">' in cards[2] and "Last play" in cards[2]

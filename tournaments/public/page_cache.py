@@ -65,11 +65,14 @@ def _both(first: str | None, second: str | None) -> str | None:
     return None if first is None or second is None else f"{first}.{second}"
 
 
-#: The families of pages and the read of their version (None: no public tournament).
-FAMILIES: dict[str, Callable[[str], str | None]] = {
-    "live": lambda slug: ps.live_version(slug=slug),
-    "standings": lambda slug: standings_key(slug=slug),
-    "tournament": lambda slug: _both(ps.public_version(slug=slug), ps.live_version(slug=slug)),
+#: The families of pages and the read of their version (None: no public tournament); the
+#: second argument is handed what was read on the way (``page_version``'s ``read``).
+FAMILIES: dict[str, Callable[[str, dict[str, Any]], str | None]] = {
+    "live": lambda slug, read: ps.live_version(slug=slug, read=read),
+    "standings": lambda slug, read: standings_key(slug=slug),
+    "tournament": lambda slug, read: _both(
+        ps.public_version(slug=slug), ps.live_version(slug=slug)
+    ),
 }
 
 #: The ``tournament`` family's pages are rendered again at least this often: the bound on
@@ -120,17 +123,19 @@ def _digest(text: str) -> str:
     return hashlib.sha1(text.encode(), usedforsecurity=False).hexdigest()[:16]
 
 
-def page_version(family: str, slug: str) -> str | None:
+def page_version(family: str, slug: str, read: dict[str, Any] | None = None) -> str | None:
     """The current version of ``family``'s pages of the tournament ``slug`` (None: no
     public tournament): the version document in the shared cache, or one query (kept
-    ``settings.PUBLIC_BOARD_SECONDS``)."""
+    ``settings.PUBLIC_BOARD_SECONDS``). When the version was read afresh, ``read`` is
+    handed what its read found (the live board's tables and card keys: ``request.
+    public_read``), which a render in the same request then need not read again."""
     seconds = settings.PUBLIC_BOARD_SECONDS
     key = f"public-version:{family}:{_digest(slug)}"
     if seconds > 0:
         found = _get(key)
         if isinstance(found, str):
             return None if found == _MISSING else found
-    version = FAMILIES[family](slug)
+    version = FAMILIES[family](slug, {} if read is None else read)
     if version is not None and family == "tournament":
         version = f"{version}.{int(time.time() // PAGE_REFRESH_SECONDS)}"
     if seconds > 0:
@@ -268,7 +273,8 @@ def public_page(
         def serve(request: HttpRequest, slug: str, **kwargs: Any) -> HttpResponse:
             if not cacheable(request):
                 return view(request, slug, **kwargs)
-            version = page_version(family, slug)
+            read: dict[str, Any] = {}
+            version = page_version(family, slug, read)
             if version is None:  # no such public tournament: the view says so (404)
                 return view(request, slug, **kwargs)
             version = _digest(version)
@@ -287,6 +293,7 @@ def public_page(
             if page is None:
                 request.public_cacheable = True  # type: ignore[attr-defined]
                 request.public_version = version  # type: ignore[attr-defined]
+                request.public_read = read  # type: ignore[attr-defined]
                 response = view(request, slug, **kwargs)
                 renders[name] = renders.get(name, 0) + 1
                 # a page that asked for a CSRF token carries one: never shared

@@ -51,6 +51,7 @@ from tournaments.hands.replay import (
     hand_bomb_classes,
     hand_deal_json,
     hand_replay,
+    hand_replay_stored,
     hand_wild_shown,
     result_confirm_event,
 )
@@ -348,17 +349,22 @@ def live_board(*, tournament: Tournament) -> LiveBoard:
     )
 
 
-def live_version(*, slug: str) -> str | None:
+def live_version(*, slug: str, read: dict[str, Any] | None = None) -> str | None:
     """The live board's version: changes whenever what the public board shows may change
     (a table's hand as the public may see it, its seats, the tables of the rounds being
     played), and only then: a secret board's hand counts only by what the public sees of it
     (in play or closed), so the version, an ETag, tells nothing of its moves. None for no
     public tournament. Five queries (``live_board``), read once per
-    ``PUBLIC_BOARD_SECONDS`` by the page cache, not per poll."""
+    ``PUBLIC_BOARD_SECONDS`` by the page cache, not per poll. ``read``, if given, is handed
+    the board read (``"live_board"``), which the render of the same request uses rather
+    than reading it again."""
     tournament = tournament_public(slug=slug)
     if tournament is None:
         return None
-    return live_board(tournament=tournament).version
+    board = live_board(tournament=tournament)
+    if read is not None:
+        read["live_board"] = board
+    return board.version
 
 
 def _card_hand_shown(hand: tuple[Any, ...], played: bool) -> tuple[Any, ...]:
@@ -380,20 +386,15 @@ def _card_hand(values: tuple[Any, ...]) -> tuple[Any, ...]:
 def live_tables(
     *, tournament: Tournament, board: LiveBoard, table_ids: list[int]
 ) -> list[LiveTable]:
-    """The cards of ``table_ids`` (of ``board``) with their newest hands replayed from the
-    log: two queries (the hands, their events) whatever their number. Each card's ``key``
-    is made of what was read here, so a hand that moved on since ``board`` was read is
-    stored under its new key, never under an old one."""
+    """The cards of ``table_ids`` (of ``board``) with their newest hands as their rows'
+    snapshots hold them (``hand_replay_stored``: the log folded by the writes, the actions
+    re-applied as accepted): one query (the hands) whatever their number. Each card's
+    ``key`` is made of what was read here, so a hand that moved on since ``board`` was read
+    is stored under its new key, never under an old one."""
     wanted = [board.hand_ids[t] for t in table_ids if t in board.hand_ids]
     hands = {
         h.table_id: h for h in Hand.objects.filter(pk__in=wanted).select_related("board")
     } if wanted else {}  # fmt: skip
-    events: dict[int, list[HandEvent]] = {}
-    if hands:
-        for event in HandEvent.objects.filter(hand__in=list(hands.values())).order_by(
-            "hand", "seq"
-        ):
-            events.setdefault(event.hand_id, []).append(event)
     out = []
     for table_id in table_ids:
         seats = [
@@ -407,7 +408,9 @@ def live_tables(
             shown = PLAYED_ONLY if board.played[table_id] else NONE
             row.status = status_shown(hand.status, shown)
             if shown.outcome:
-                row.replay = hand_replay(hand=hand, events=events.get(hand.pk, []))
+                # the snapshot, not the log read and every action checked again: the
+                # events' query and a re-check of each play, per card rendered
+                row.replay = hand_replay_stored(hand=hand)
                 _live_state(row, row.replay)
                 classes = hand_bomb_classes(replay=row.replay)
                 row.stakes = hand_stakes(row.replay.summary, hand.rule_profile, classes)

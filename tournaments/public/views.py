@@ -150,13 +150,17 @@ def shared_cache_set_many(values: dict[str, Any], timeout: int) -> None:
         logger.warning("the shared cache could not be written", exc_info=True)
 
 
-def live_cards(*, tournament: Tournament) -> list[tuple[int, str, str]]:
+def live_cards(
+    *, tournament: Tournament, board: ps.LiveBoard | None = None
+) -> list[tuple[int, str, str]]:
     """Every table's card of the live board as (table id, card key, html), rendered once per
     state of the table and kept in the shared cache (every process and machine renders a
     card once between them, not once per spectator): the board reads the cards' keys (four
     small queries) and the cards (one cache read), and renders only the tables that changed
-    since (two more queries)."""
-    board = ps.live_board(tournament=tournament)
+    since (two more queries). ``board``: the board this request read already (its version's
+    read, ``page_cache.page_version``)."""
+    if board is None:
+        board = ps.live_board(tournament=tournament)
     found: dict[str, str] = shared_cache_get_many([key for _, key in board.cards])
     missing = [table_id for table_id, key in board.cards if key not in found]
     fresh: dict[int, tuple[str, str]] = {}
@@ -188,9 +192,11 @@ def conditional(request: HttpRequest, etag: str, page: Callable[[], HttpResponse
     return response
 
 
-def live_board_html(*, tournament: Tournament) -> tuple[str, list[tuple[int, str, str]]]:
+def live_board_html(
+    *, tournament: Tournament, board: ps.LiveBoard | None = None
+) -> tuple[str, list[tuple[int, str, str]]]:
     """The live board's fragment, and its cards (``live_cards``)."""
-    cards = live_cards(tournament=tournament)
+    cards = live_cards(tournament=tournament, board=board)
     html = render_to_string(
         "public/live_board.html",
         {"cards": [mark_safe(c[2]) for c in cards]},  # escaped
@@ -226,9 +232,11 @@ def _whole(fragment: HttpResponse, held: list[tuple[int, str]]) -> page_cache.Pa
     return page_cache.Page(200, fragment.content, None, headers, held)
 
 
-def live_fragment_kept(tournament: Tournament, version: str) -> page_cache.Page:
+def live_fragment_kept(
+    tournament: Tournament, version: str, board: ps.LiveBoard | None = None
+) -> page_cache.Page:
     """The live fragment of ``version``, rendered now and kept (``page_cache``)."""
-    html, cards = live_board_html(tournament=tournament)
+    html, cards = live_board_html(tournament=tournament, board=board)
     whole = _whole(HttpResponse(html), [(table_id, key) for table_id, key, _ in cards])
     page_cache.keep_page("live", version, LIVE_FRAGMENT, whole)
     return whole
@@ -252,21 +260,30 @@ def live(request: HttpRequest, slug: str) -> HttpResponse:
     return live_page(request, tournament, version)
 
 
+def _board_read(request: HttpRequest) -> ps.LiveBoard | None:
+    """The live board this request's version read found (``page_cache.page_version``):
+    read a moment ago, it need not be read again (at 334 tables: 27 ms CPU of a board's
+    render, once a second at bench/event_load.py's pace; bench/poll_bench.py)."""
+    board = getattr(request, "public_read", {}).get("live_board")
+    return board if isinstance(board, ps.LiveBoard) else None
+
+
 def live_page(
     request: HttpRequest, tournament: Tournament, version: str | None = None
 ) -> HttpResponse:
+    board = _board_read(request)
     if version is not None and not request.GET.get("fragment"):
         # the page holds the board of its version, the very fragment its polls start from
         kept = page_cache.kept_page("live", version, LIVE_FRAGMENT)
         if kept is None:
-            kept = live_fragment_kept(tournament, version)
+            kept = live_fragment_kept(tournament, version, board)
         context = {
             "tournament": tournament,
             "board": mark_safe(kept.body.decode()),  # rendered escaped
             "etag": page_cache.page_etag("live", version, LIVE_FRAGMENT),
         }
         return revalidate(render(request, "public/live.html", context))
-    html, cards = live_board_html(tournament=tournament)
+    html, cards = live_board_html(tournament=tournament, board=board)
     if not request.GET.get("fragment"):
         context = {
             "tournament": tournament,

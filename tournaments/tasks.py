@@ -44,3 +44,19 @@ def worker_heartbeat() -> None:
 def idempotency_records_expire_task() -> int:
     """Beat: remove the idempotency records older than ``IDEMPOTENCY_RECORD_DAYS``."""
     return idempotency_records_expire()
+
+
+@shared_task(
+    name="tournaments.tasks.season_recompute",
+    acks_late=True,
+    autoretry_for=(DatabaseError,),
+    retry_backoff=1,
+    retry_backoff_max=30,
+    retry_jitter=True,
+    max_retries=8,
+)
+def season_recompute_task(season_id: int) -> bool:
+    """Recompute and store a season's ladder from its final tournaments' results."""
+    from tournaments.season.services import season_recompute
+
+    return season_recompute(season_id=season_id)

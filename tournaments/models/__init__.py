@@ -31,6 +31,13 @@ from tournaments.models.rounds import (
     SeatPosition,
     Table,
 )
+from tournaments.models.seasons import (
+    PlayerMerge,
+    Season,
+    SeasonRating,
+    SeasonStatus,
+    SeasonStep,
+)
 from tournaments.models.standings import StandingSnapshot, StandingsState
 from tournaments.models.tournament_log import TournamentLog, TournamentLogKind
 from tournaments.models.tournaments import (
@@ -58,6 +65,7 @@ __all__ = [
     "IdempotencyRecord",
     "Penalty",
     "Player",
+    "PlayerMerge",
     "RefereeAssignment",
     "Round",
     "RoundBoard",
@@ -66,6 +74,10 @@ __all__ = [
     "RoundLogKind",
     "RoundStatus",
     "RuleProfileKey",
+    "Season",
+    "SeasonRating",
+    "SeasonStatus",
+    "SeasonStep",
     "Seat",
     "SeatPosition",
     "StandingSnapshot",

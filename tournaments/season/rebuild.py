@@ -43,6 +43,7 @@ def _same(a: float, b: float) -> bool:
 
 def season_compare(season: Season) -> list[Difference]:
     """Every difference between the stored ladder (and chart steps) and the rebuilt one."""
+    season.refresh_from_db(fields=["computed_from"])
     rebuilt = season_rebuilt(season)
     out: list[Difference] = []
     stored = {r.player_id: r for r in SeasonRating.objects.filter(season=season)}

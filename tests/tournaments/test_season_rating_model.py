@@ -1,5 +1,7 @@
 """The rating and points over plain values (``tournaments.season.rating``): properties."""
 
+import itertools
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -43,7 +45,7 @@ def test_the_ladder_is_a_ranking_and_the_same_inputs_give_the_same_ladder(
     ranks = sorted(line.rank for line in result.players.values())
     assert ranks == list(range(1, len(result.players) + 1))
     ordered = sorted(result.players.values(), key=lambda line: line.rank)
-    assert all(a.ordinal >= b.ordinal for a, b in zip(ordered, ordered[1:], strict=False))
+    assert all(a.ordinal >= b.ordinal for a, b in itertools.pairwise(ordered))
     for line in result.players.values():
         assert abs(line.ordinal - (line.mu - 3 * line.sigma)) < 1e-9
     assert sum(line.events for line in result.players.values()) == sum(

@@ -4,6 +4,7 @@ import itertools
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from openskill.models import PlackettLuce
 
 from tournaments.season.rating import (
     PARTICIPATION_POINTS,
@@ -12,6 +13,7 @@ from tournaments.season.rating import (
     HandOutcome,
     event_points,
     placings,
+    rate,
     season_compute,
 )
 
@@ -83,3 +85,27 @@ def test_the_trend_is_the_change_over_the_last_event() -> None:
     assert one.players[1].trend == 0.0
     assert abs(two.players[1].trend - (two.players[1].ordinal - one.players[1].ordinal)) < 1e-12
     assert [s.order for s in two.steps if s.player_id == 1] == [1, 2]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.tuples(st.floats(0, 60), st.floats(0.5, 9)), min_size=3, max_size=4),
+    st.booleans(),
+)
+def test_the_fast_update_is_the_librarys_rate_bit_for_bit(
+    players: list[tuple[float, float]], landlord_won: bool
+) -> None:
+    model = PlackettLuce()
+    mine = [model.rating(mu=mu, sigma=sigma) for mu, sigma in players]
+    theirs = [model.rating(mu=mu, sigma=sigma) for mu, sigma in players]
+    landlord, farmers = [mine[0]], mine[1:]
+    t_landlord, t_farmers = [theirs[0]], theirs[1:]
+    if landlord_won:
+        got = rate(model, [landlord, farmers])
+        want = model.rate([t_landlord, t_farmers], ranks=[1.0, 2.0])
+    else:
+        got = rate(model, [farmers, landlord])
+        want = model.rate([t_farmers, t_landlord], ranks=[1.0, 2.0])
+    assert [(r.mu, r.sigma) for team in got for r in team] == [
+        (r.mu, r.sigma) for team in want for r in team
+    ]

@@ -12,6 +12,7 @@ penalties from their table."""
 from collections import defaultdict
 from collections.abc import Iterable
 
+from django.db import connection
 from django.db.models import Exists, OuterRef, Sum
 
 from tournaments.hands.replay import hand_replay
@@ -85,8 +86,11 @@ def _field(tournament_ids: list[int]) -> dict[int, dict[int, int]]:
 def season_inputs_stored(tournaments: Iterable[Tournament]) -> list[EventInput]:
     """The counted hands of ``tournaments`` from their per-seat result rows."""
     ids = [t.pk for t in tournaments]
+    if not ids:
+        return []
     totals = _field(ids)
-    rows = (
+    # One plain query (hundreds of thousands of rows for a season: no model instances).
+    query = (
         HandSeatResult.objects.filter(tournament_id__in=ids)
         .order_by(
             "tournament_id", "round__number", "hand_number", "table_id", "hand_id", "position"
@@ -101,6 +105,10 @@ def season_inputs_stored(tournaments: Iterable[Tournament]) -> list[EventInput]:
             "passed_out",
         )
     )
+    sql, params = query.query.sql_with_params()
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        rows = cursor.fetchall()
     hands: dict[int, list[HandOutcome]] = defaultdict(list)
     current: list[tuple[int, bool, bool]] = []
     current_key: tuple[int, int] | None = None
@@ -114,9 +122,7 @@ def season_inputs_stored(tournaments: Iterable[Tournament]) -> list[EventInput]:
             farmers = tuple(p for p, is_landlord, _ in current if not is_landlord)
             hands[current_key[0]].append(HandOutcome(landlord[0], farmers, won))
 
-    for tournament_id, hand_id, player, is_landlord, won, score, passed_out in rows.iterator(
-        chunk_size=5000
-    ):
+    for tournament_id, hand_id, player, is_landlord, won, score, passed_out in rows:
         key = (tournament_id, hand_id)
         if key != current_key:
             flush()

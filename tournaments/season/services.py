@@ -11,7 +11,7 @@ import functools
 import logging
 from typing import Any
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -169,47 +169,75 @@ def season_recompute(*, season_id: int) -> bool:
     return True
 
 
+RATING_COLUMNS = (
+    "season_id", "player_id", "rank", "mu", "sigma", "ordinal", "points", "events", "hands",
+    "trend",
+)  # fmt: skip
+STEP_COLUMNS = (
+    "season_id", "player_id", "tournament_id", "order", "placing", "field", "mu", "sigma",
+    "ordinal", "rank", "points", "hands",
+)  # fmt: skip
+
+
+def _insert(model: Any, columns: tuple[str, ...], rows: list[tuple[Any, ...]]) -> None:
+    """Insert ``rows``: on PostgreSQL with COPY (a season's thousands of chart steps in a
+    fraction of the time of INSERTs built row by row), elsewhere with ``bulk_create``."""
+    if connection.vendor != "postgresql":
+        model.objects.bulk_create(
+            [model(**dict(zip(columns, row, strict=True))) for row in rows], batch_size=500
+        )
+        return
+    table = model._meta.db_table
+    names = ", ".join(f'"{model._meta.get_field(c.removesuffix("_id")).column}"' for c in columns)
+    sql = f'COPY "{table}" ({names}) FROM STDIN'
+    with connection.cursor() as cursor, cursor.cursor.copy(sql) as copy:
+        for row in rows:
+            copy.write_row(row)
+
+
 def season_store(*, season: Season, result: SeasonResult, counted: list[Tournament]) -> None:
     """Replace the season's ladder and steps by ``result`` (in the caller's transaction)."""
     SeasonStep.objects.filter(season=season).delete()
     SeasonRating.objects.filter(season=season).delete()
-    SeasonRating.objects.bulk_create(
+    _insert(
+        SeasonRating,
+        RATING_COLUMNS,
         [
-            SeasonRating(
-                season=season,
-                player_id=player_id,
-                rank=line.rank,
-                mu=line.mu,
-                sigma=line.sigma,
-                ordinal=line.ordinal,
-                points=line.points,
-                events=line.events,
-                hands=line.hands,
-                trend=line.trend,
+            (
+                season.pk,
+                player_id,
+                line.rank,
+                line.mu,
+                line.sigma,
+                line.ordinal,
+                line.points,
+                line.events,
+                line.hands,
+                line.trend,
             )
             for player_id, line in result.players.items()
         ],
-        batch_size=2000,
     )
-    SeasonStep.objects.bulk_create(
+    _insert(
+        SeasonStep,
+        STEP_COLUMNS,
         [
-            SeasonStep(
-                season=season,
-                player_id=s.player_id,
-                tournament_id=s.tournament_id,
-                order=s.order,
-                placing=s.placing,
-                field=s.field,
-                mu=s.mu,
-                sigma=s.sigma,
-                ordinal=s.ordinal,
-                rank=s.rank,
-                points=s.points,
-                hands=s.hands,
+            (
+                season.pk,
+                s.player_id,
+                s.tournament_id,
+                s.order,
+                s.placing,
+                s.field,
+                s.mu,
+                s.sigma,
+                s.ordinal,
+                s.rank,
+                s.points,
+                s.hands,
             )
             for s in result.steps
         ],
-        batch_size=2000,
     )
     season.computed_from = {str(t.pk): t.log_version for t in counted}
     season.computed_at = timezone.now()

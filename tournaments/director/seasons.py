@@ -1,6 +1,8 @@
 """Director screens of a club's season (issue 34): likely duplicate players, merge and undo;
 seasons: create, choose the tournaments, recompute, close."""
 
+import json
+
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -17,6 +19,7 @@ from tournaments.models import (
     Tournament,
     TournamentFormat,
 )
+from tournaments.season.exports import season_archive, season_ladder_csv, season_steps_csv
 from tournaments.season.merge import player_merge, player_merge_undo, players_likely_duplicates
 from tournaments.season.services import (
     season_close,
@@ -156,3 +159,22 @@ def season_close_view(request: HttpRequest, slug: str) -> HttpResponse:
 
     attempt(request, call, _("Season closed: its ladder is final."))
     return redirect("director:season", slug=slug)
+
+
+@director_required
+def season_export(request: HttpRequest, slug: str, kind: str) -> HttpResponse:
+    """The season's archive (JSON) or its CSV exports, as a download."""
+    season = _season(slug)
+    if kind == "archive.json":
+        response = HttpResponse(
+            json.dumps(season_archive(season=season), ensure_ascii=False, indent=1),
+            content_type="application/json; charset=utf-8",
+        )
+    elif kind in ("ladder.csv", "steps.csv"):
+        response = HttpResponse(content_type="text/csv; charset=utf-8")
+        write = season_ladder_csv if kind == "ladder.csv" else season_steps_csv
+        write(season=season, out=response)
+    else:
+        raise Http404("No such export.")
+    response["Content-Disposition"] = f'attachment; filename="{season.slug}-{kind}"'
+    return response

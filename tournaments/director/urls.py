@@ -34,6 +34,11 @@ urlpatterns = [
         name="season-recompute",
     ),
     path("seasons/<slug:slug>/close/", director_seasons.season_close_view, name="season-close"),
+    path(
+        "seasons/<slug:slug>/export/<str:kind>",
+        director_seasons.season_export,
+        name="season-export",
+    ),
     path("t/<slug:slug>/", director.tournament_detail, name="tournament"),
     path("t/<slug:slug>/entries/", director_entries.entries, name="entries"),
     path("t/<slug:slug>/entries/import/", director_entries.entries_import_view, name="import"),

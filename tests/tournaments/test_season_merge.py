@@ -187,3 +187,17 @@ def test_likely_duplicates_and_matches() -> None:
     assert set(players_matching(name="WANG FANG")) >= {a, b}
     assert c in players_matching(name="W. F.", chinese_name="王芳")
     assert d in players_matching(name="zhao")
+
+
+def test_the_database_refuses_a_conflict_the_check_missed(
+    director: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A registration committed between the check and the move (simulated: the check
+    skipped) is caught by the entries' unique constraint: a refusal, not a 500."""
+    people = players(6)
+    played_tournament(slug="race", people=people, director=director, rounds=1, seed=9)
+    monkeypatch.setattr("tournaments.season.merge._conflicts", lambda kept, merged: None)
+    with pytest.raises(ApplicationError) as excinfo:
+        player_merge(kept=people[0], merged=people[1], recorded_by=director)
+    assert excinfo.value.code == "merge_same_tournament"
+    assert Entry.objects.filter(player=people[1]).count() == 1

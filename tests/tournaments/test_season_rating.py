@@ -45,7 +45,7 @@ def _season(director: Any, n: int = 3) -> Any:
 
 def test_the_ladder_rebuilt_from_the_hand_logs_equals_the_stored_one(director: Any) -> None:
     season, _people, events = _season(director)
-    # a corrected hand and a passed-out hand are among them
+    # passed-out hands are among them (they rate nothing but count in the totals)
     assert Hand.objects.filter(status=HandStatus.PASSED_OUT).exists()
     assert season_recompute(season_id=season.pk)
     season.refresh_from_db()

@@ -12,7 +12,7 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -178,7 +178,16 @@ def player_merge(
         reason=reason.strip(),
         recorded_by=recorded_by if getattr(recorded_by, "pk", None) else None,
     )
-    Entry.objects.filter(pk__in=log.entries).update(player=kept)
+    try:
+        with transaction.atomic():
+            Entry.objects.filter(pk__in=log.entries).update(player=kept)
+    except IntegrityError as exc:
+        # A registration of ``kept`` committed since the check: the constraint says it.
+        raise ApplicationError(
+            "merge_same_tournament",
+            _("%(a)s and %(b)s are both registered in one tournament: they are two people.")
+            % {"a": kept, "b": merged},
+        ) from exc
     # The duplicate keeps its row and external id: the CSV import follows ``merged_into``.
     merged.merged_into = kept
     merged.save(update_fields=["merged_into"])

@@ -116,3 +116,10 @@ def test_the_pages_in_chinese(director: Any) -> None:
     assert "赛季排名" in ladder and "积分" in ladder
     player = client.get(f"/seasons/zh-season/players/{people[0].pk}/").content.decode()
     assert "等级分" in player and "排名" in player
+
+
+def test_the_home_page_lists_the_public_seasons(director: Any) -> None:
+    _hand_checkable(director)
+    Season.objects.create(name="Hidden", slug="hidden", is_public=False)
+    html = Client().get("/").content.decode()
+    assert "/seasons/night-season/" in html and "/seasons/hidden/" not in html

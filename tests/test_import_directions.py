@@ -21,6 +21,7 @@ CONCERNS = (
     "tournaments.standings",
     "tournaments.archive",
     "tournaments.tournament",
+    "tournaments.season",
     "tournaments.rounds",
     "tournaments.common",
     "tournaments.models",

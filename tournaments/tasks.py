@@ -66,3 +66,19 @@ def par_analyse(board_id: int, run: int) -> str:
 def par_sweep_task() -> list[int]:
     """Beat: queue the released boards not analysed yet, send again the runs left queued."""
     return par_sweep()
+
+
+@shared_task(
+    name="tournaments.tasks.season_recompute",
+    acks_late=True,
+    autoretry_for=(DatabaseError,),
+    retry_backoff=1,
+    retry_backoff_max=30,
+    retry_jitter=True,
+    max_retries=8,
+)
+def season_recompute_task(season_id: int) -> bool:
+    """Recompute and store a season's ladder from its final tournaments' results."""
+    from tournaments.season.services import season_recompute
+
+    return season_recompute(season_id=season_id)

@@ -170,6 +170,9 @@ def _values(world: World) -> dict[str, list[str]]:
         "kind": list(KINDS),
         "action": ["start"],  # POST only (405): walked all the same
         "penalty_id": ["1"],
+        # the season pages (issue 34): a player of the world, a merge (POST only)
+        "player_id": [str(e.player_id) for e in world.entries],
+        "merge_id": ["1"],
         "rest": ["v1/nothing/"],
     }
 

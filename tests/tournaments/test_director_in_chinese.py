@@ -18,7 +18,7 @@ from tests.hand_stories import Story, story
 from tests.tournaments.test_translations import catalogue
 from tournaments.hands.exclusions import hand_exclude
 from tournaments.hands.gate import round_gate
-from tournaments.models import Entry, Penalty, Round, RoundStatus
+from tournaments.models import Entry, Penalty, Round, RoundStatus, Season
 from tournaments.rounds.services import round_create
 from tournaments.seating.services import round_seat
 from tournaments.standings.snapshots import standings_snapshot_update
@@ -121,13 +121,26 @@ def _screens(told: Story) -> dict[str, str]:
     }
     for name in ("logged", "result", "passed_out", "irregular"):
         screens[f"hand {name}"] = reverse("director:hand", args=[slug, getattr(told, name).pk])
+    # the season screens (issue 34)
+    season, _ = Season.objects.get_or_create(slug="story-season", defaults={"name": "Story season"})
+    season.tournaments.add(told.table.round.tournament)
+    screens["players"] = reverse("director:players")
+    screens["seasons"] = reverse("director:seasons")
+    screens["season"] = reverse("director:season", args=[season.slug])
     return screens
 
 
 def _typed(told: Story) -> set[str]:
     """Words the users typed (names, clubs, reasons, user names): left as typed."""
     tournament = told.table.round.tournament
-    texts = [tournament.name, "story-referee", "story-director", "director-test", "ref2"]
+    texts = [
+        tournament.name,
+        "Story season",
+        "story-referee",
+        "story-director",
+        "director-test",
+        "ref2",
+    ]
     for entry in Entry.objects.filter(tournament=tournament).select_related("player"):
         texts += [entry.player.name, entry.player.club]
     texts += [
@@ -183,7 +196,7 @@ def test_the_walk_covers_every_director_template() -> None:
     walked = {
         "base", "dashboard", "tournament_form", "tournament", "entries", "round",
         "round_print", "results", "_desk", "_hand_state", "standings", "hand",
-        "entries_import", "_gate",
+        "entries_import", "_gate", "players", "seasons", "season",
         "login",  # signed out: tests/security/test_sign_in_throttling.py, in Chinese too
     }  # fmt: skip
     assert {p.stem for p in templates.glob("*.html")} == walked

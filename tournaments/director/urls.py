@@ -8,6 +8,7 @@ from tournaments.director import exports as director_exports
 from tournaments.director import par as director_par
 from tournaments.director import results as director_results
 from tournaments.director import rounds as director_rounds
+from tournaments.director import seasons as director_seasons
 from tournaments.director import signin as director_signin
 from tournaments.director import standings as director_standings
 from tournaments.director import views as director
@@ -23,6 +24,22 @@ urlpatterns = [
     ),
     path("logout/", director_signin.DirectorLogoutView.as_view(), name="logout"),
     path("new/", director.tournament_create, name="tournament-create"),
+    path("players/", director_seasons.players, name="players"),
+    path("players/merge/", director_seasons.merge, name="player-merge"),
+    path("players/merges/<id:merge_id>/undo/", director_seasons.merge_undo, name="merge-undo"),
+    path("seasons/", director_seasons.seasons, name="seasons"),
+    path("seasons/<slug:slug>/", director_seasons.season_detail, name="season"),
+    path(
+        "seasons/<slug:slug>/recompute/",
+        director_seasons.season_recompute_view,
+        name="season-recompute",
+    ),
+    path("seasons/<slug:slug>/close/", director_seasons.season_close_view, name="season-close"),
+    path(
+        "seasons/<slug:slug>/export/<str:kind>",
+        director_seasons.season_export,
+        name="season-export",
+    ),
     path("t/<slug:slug>/", director.tournament_detail, name="tournament"),
     path("t/<slug:slug>/entries/", director_entries.entries, name="entries"),
     path("t/<slug:slug>/entries/import/", director_entries.entries_import_view, name="import"),

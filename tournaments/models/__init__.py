@@ -32,6 +32,13 @@ from tournaments.models.rounds import (
     SeatPosition,
     Table,
 )
+from tournaments.models.seasons import (
+    PlayerMerge,
+    Season,
+    SeasonRating,
+    SeasonStatus,
+    SeasonStep,
+)
 from tournaments.models.standings import StandingSnapshot, StandingsState
 from tournaments.models.tournament_log import TournamentLog, TournamentLogKind
 from tournaments.models.tournaments import (
@@ -64,6 +71,7 @@ __all__ = [
     "ParOutcome",
     "Penalty",
     "Player",
+    "PlayerMerge",
     "RefereeAssignment",
     "Round",
     "RoundBoard",
@@ -72,6 +80,10 @@ __all__ = [
     "RoundLogKind",
     "RoundStatus",
     "RuleProfileKey",
+    "Season",
+    "SeasonRating",
+    "SeasonStatus",
+    "SeasonStep",
     "Seat",
     "SeatPosition",
     "StandingSnapshot",

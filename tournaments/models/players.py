@@ -15,6 +15,16 @@ class Player(models.Model):
         blank=True,
         help_text=_("Federation or rating id; unique when given."),
     )
+    #: Set when a director merged this player into another (``PlayerMerge``): its entries
+    #: moved there; cleared when the merge is undone.  A merged player is never matched.
+    merged_into = models.ForeignKey(
+        "self",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("merged into"),
+    )
 
     class Meta:
         ordering = ("name", "id")
@@ -25,6 +35,9 @@ class Player(models.Model):
                 fields=["external_id"],
                 condition=~Q(external_id=""),
                 name="player_external_id_unique",
+            ),
+            models.CheckConstraint(
+                condition=~Q(merged_into=models.F("id")), name="player_not_merged_into_itself"
             ),
         )
 

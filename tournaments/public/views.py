@@ -27,6 +27,7 @@ from tournaments.hands.card_secrecy import PUBLIC, hands_cards_shown
 from tournaments.models import Tournament, TournamentFormat
 from tournaments.public import page_cache
 from tournaments.public import selectors as ps
+from tournaments.season.selectors import seasons_public
 from tournaments.tournament import selectors
 
 logger = logging.getLogger(__name__)
@@ -81,7 +82,8 @@ def home(request: HttpRequest) -> HttpResponse:
     shared by the proxy as the other public pages: no CSRF token, so no cookie."""
     request.public_cacheable = page_cache.cacheable(request)  # type: ignore[attr-defined]
     tournaments = selectors.tournament_list_public()
-    return render(request, "public/home.html", {"tournaments": tournaments})
+    seasons = seasons_public()
+    return render(request, "public/home.html", {"tournaments": tournaments, "seasons": seasons})
 
 
 @page_cache.public_page("tournament", "home")

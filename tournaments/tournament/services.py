@@ -28,6 +28,7 @@ from tournaments.models import (
     TournamentLogKind,
     TournamentStatus,
 )
+from tournaments.season.services import seasons_request
 from tournaments.standings.ranking import TiebreakError, tiebreaks_check
 from tournaments.tournament import selectors
 from tournaments.tournament.log import tournament_log_append
@@ -334,6 +335,8 @@ def tournament_finish(*, tournament: Tournament, recorded_by: Any = None) -> Tou
     locked.status = TournamentStatus.FINISHED
     locked.is_public = True
     locked.save(update_fields=["status", "is_public"])
+    # The seasons counting it recompute their ladder after the commit (final, or final again).
+    seasons_request(tournament_ids=[locked.pk])
     return locked
 
 

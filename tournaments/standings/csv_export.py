@@ -112,6 +112,11 @@ def hands_header(seats: int, profile_key: str | None = None, *, par: bool = Fals
     return [*_columns(HANDS_HEADER, profile_key), *seat_columns, *(PAR_HEADER if par else ())]
 
 
+def standings_header(profile_key: str | None = None) -> list[str]:
+    """The standings file's header; Big Three's in its own words."""
+    return _columns(STANDINGS_HEADER, profile_key)
+
+
 def standings_csv_write(
     *, tournament: Tournament, out: IO[str], round_number: int | None = None
 ) -> int:

@@ -357,6 +357,9 @@ AnyResult = Any
 class _Scorer(NamedTuple):
     read: Callable[[object], AnyResult]
     score: Callable[[AnyResult], tuple[int, ...]]
+    #: Each defender's stake and its factors (R8.1); None where the game settles otherwise
+    #: (six players: every winner with every loser).
+    stakes: Callable[[AnyResult], tuple[DefenderStake, ...]] | None = None
 
 
 @cache
@@ -364,9 +367,9 @@ def _scorer(profile: RuleProfile) -> _Scorer:
     """The game rule that reads and scores ``profile``'s results. The variants' modules build
     on this one, so they are imported here, once a profile asks."""
     if profile.game == "big3":
-        from referee.rules.big3_scoring import Big3Result, score_big3
+        from referee.rules.big3_scoring import Big3Result, score_big3, stake_breakdown_big3
 
-        return _Scorer(Big3Result.from_json, score_big3)
+        return _Scorer(Big3Result.from_json, score_big3, stake_breakdown_big3)
     if profile.game == "six_p":
         from referee.rules.six_five_scoring import SixResult, score_six
 
@@ -376,14 +379,18 @@ def _scorer(profile: RuleProfile) -> _Scorer:
 
         return _Scorer(FiveResult.from_json, lambda result: score_five(result, profile.cap))
     if profile.seats == 4:
-        from referee.rules.four_scoring import FourResult, score_four
+        from referee.rules.four_scoring import FourResult, score_four, stake_breakdown_four
 
-        return _Scorer(FourResult.from_json, score_four)
+        return _Scorer(FourResult.from_json, score_four, stake_breakdown_four)
     if profile.wild_cards:
-        from referee.rules.laizi_scoring import LaiziResult, score_laizi
+        from referee.rules.laizi_scoring import LaiziResult, score_laizi, stake_breakdown_laizi
 
-        return _Scorer(LaiziResult.from_json, score_laizi)
-    return _Scorer(DealResult.from_json, lambda result: score_result(result, profile))
+        return _Scorer(LaiziResult.from_json, score_laizi, stake_breakdown_laizi)
+    return _Scorer(
+        DealResult.from_json,
+        lambda result: score_result(result, profile),
+        lambda result: stake_breakdown(result, profile),
+    )
 
 
 def result_from_json(data: object, profile: RuleProfile) -> AnyResult:
@@ -396,3 +403,11 @@ def score_hand(result: AnyResult, profile: RuleProfile) -> tuple[int, ...]:
     """The scores, seat by seat and zero-sum, of a hand of ``profile`` summed up as
     ``result`` (the result type of its game); InvalidResult for an impossible result."""
     return _scorer(profile).score(result)
+
+
+def stakes_of_hand(result: AnyResult, profile: RuleProfile) -> tuple[DefenderStake, ...]:
+    """Each defender's stake and its factors (R8.1) in a hand of ``profile`` summed up as
+    ``result``, as its game counts them (R11.1.8, R11.2.4, R12.11.1); none in a game that
+    settles every winner with every loser (R13.9)."""
+    stakes = _scorer(profile).stakes
+    return () if stakes is None else stakes(result)

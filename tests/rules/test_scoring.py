@@ -403,3 +403,45 @@ def test_a_result_is_an_object_and_its_values_are_score_results_question() -> No
     with pytest.raises(InvalidResult) as excinfo:
         score_result(odd, COMP2016)
     assert excinfo.value.rule == "R7.1"
+
+
+def test_stakes_of_hand_is_each_games_own_breakdown() -> None:
+    """The one entry point of the stakes (``stakes_of_hand``) answers, for a result of each
+    profile, what that game's own breakdown answers; six players settle pairwise (no
+    defender's stake)."""
+    from referee.rules.big3_scoring import Big3Result, stake_breakdown_big3
+    from referee.rules.four_scoring import FourResult, stake_breakdown_four
+    from referee.rules.laizi_scoring import LaiziResult, stake_breakdown_laizi
+    from referee.rules.profiles import get_profile
+    from referee.rules.scoring import result_from_json, stake_breakdown, stakes_of_hand
+
+    base = {"landlord": 0, "bid": 2, "winner": "landlord", "doubled": [], "redoubled": False,
+            "bombs": 1,
+            "rockets": 0, "spring": False, "anti_spring": False}  # fmt: skip
+    cases = {
+        "comp2016": lambda r: stake_breakdown(r, get_profile("comp2016")),
+        "classic": lambda r: stake_breakdown(r, get_profile("classic")),
+        "four_p": stake_breakdown_four,
+        "laizi": stake_breakdown_laizi,
+        "big3": stake_breakdown_big3,
+    }
+    readers = {"four_p": FourResult, "laizi": LaiziResult, "big3": Big3Result}
+    for key, own in cases.items():
+        profile = get_profile(key)
+        fields = dict(base, doubled=[False] * profile.seats)
+        if key == "big3":
+            fields["bombs"] = 0
+        if key == "laizi":
+            fields = {**fields, "hard_bombs": 1}
+        result = result_from_json(fields, profile)
+        if key in readers:
+            assert isinstance(result, readers[key])
+        stakes = stakes_of_hand(result, profile)
+        assert stakes == own(result) and len(stakes) == profile.seats - 1, key
+    six = get_profile("six_p")
+    assert stakes_of_hand(result_from_json(_six_result(), six), six) == ()
+
+
+def _six_result() -> dict[str, object]:
+    return {"landlord": 0, "partner": 3, "bombs": 0, "spring": False, "anti_spring": False,
+            "winner": "landlord"}  # fmt: skip

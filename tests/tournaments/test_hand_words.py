@@ -46,7 +46,9 @@ def _steps(page: str) -> list[tuple[str, str]]:
     """(kind, words) of each step of the public replay."""
     return [
         (kind, _text(words))
-        for kind, words in re.findall(r'<li class="step step-(\w+)">(.*?)</li>', page, re.S)
+        for kind, words in re.findall(
+            r'<li class="step step-(\w+)[^"]*"[^>]*>(.*?)</li>', page, re.S
+        )
     ]
 
 

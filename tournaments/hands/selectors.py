@@ -9,15 +9,12 @@ from django.contrib.auth.models import Group
 from django.db.models import Count, Prefetch, Q, QuerySet
 
 from referee.rules.ahead import legal_ahead
-from referee.rules.big3_scoring import Big3Result, stake_breakdown_big3
 from referee.rules.cards import format_cards
 from referee.rules.errors import RulesError
-from referee.rules.four_scoring import FourResult, stake_breakdown_four
 from referee.rules.hand import HandState
-from referee.rules.laizi_scoring import LaiziResult, stake_breakdown_laizi
 from referee.rules.physical import IMPOSSIBLE_CHECKS, PhysicalHandState
-from referee.rules.profiles import PROFILES, get_profile
-from referee.rules.scoring import DealResult, DefenderStake, stake_breakdown
+from referee.rules.profiles import get_profile
+from referee.rules.scoring import DefenderStake, result_from_json, stakes_of_hand
 from tournaments.common.player_names import display_name
 from tournaments.common.roles import REFEREE_GROUP, user_is_director
 from tournaments.common.rows import Columns, column, fetch_one, table_name
@@ -190,24 +187,19 @@ def hand_stakes(
     summary: dict[str, Any], profile_key: str, bomb_classes: dict[str, int] | None = None
 ) -> tuple[DefenderStake, ...]:
     """Each defender's stake as the hand stands (R8.1): the bid times every factor so far,
-    as the hand's rule profile counts them (``stake_breakdown``, and a variant's own:
-    R11.1.8, R11.2.4 with ``bomb_classes``, ``hand_bomb_classes``); none before a landlord."""
+    as the hand's rule profile counts them (``referee.rules.scoring.stakes_of_hand``: R11.1.8,
+    R11.2.4 with ``bomb_classes``, ``hand_bomb_classes``, R12.11.1); none before a landlord."""
     fields = summary_result(summary)
     if fields["landlord"] is None or fields["bid"] is None:
         return ()
     fields["winner"] = fields["winner"] or "defenders"  # no part in a stake: a live hand's
     try:
         profile = get_profile(profile_key)
-        if profile_key in PROFILES:
-            return stake_breakdown(DealResult.from_json(fields), profile)
-        if profile.game == "big3":  # the bid alone, no multiplier (R12.11.1)
-            return stake_breakdown_big3(Big3Result.from_json(fields))
         if profile.wild_cards:
             if bomb_classes is None:
                 return ()
-            classes = {f"{name}_bombs": count for name, count in bomb_classes.items()}
-            return stake_breakdown_laizi(LaiziResult.from_json({**fields, **classes}))
-        return stake_breakdown_four(FourResult.from_json(fields))
+            fields.update({f"{name}_bombs": count for name, count in bomb_classes.items()})
+        return stakes_of_hand(result_from_json(fields, profile), profile)
     except RulesError:  # a profile this server does not know (an imported archive)
         return ()
 

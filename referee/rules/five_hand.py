@@ -16,84 +16,26 @@ from dataclasses import dataclass
 from typing import Any
 
 from referee.rules.actions import Action, BadEvent, action_from_json
-from referee.rules.cards import counts_of, format_ranks, key_of
-from referee.rules.errors import InvalidDeal, NotationError
-from referee.rules.four_combos import TWO_PACK_COUNTS
-from referee.rules.four_hand import FourHandState, _ranks
-from referee.rules.hand import _NONE, Phase
+from referee.rules.four_hand import FourHandState, TwoPackDeal
+from referee.rules.hand import Phase
 from referee.rules.profiles import FIVE_P, RuleProfile
 from referee.rules.six_five_scoring import FIVE_SEATS as SEATS
 from referee.rules.six_five_scoring import FiveResult
 
 HAND_CARDS, KITTY_CARDS = 21, 3  # R14.2
+_SEATS, _HAND_CARDS, _KITTY_CARDS = SEATS, HAND_CARDS, KITTY_CARDS  # as FiveDeal names them
 #: The most cards one play can have: the landlord's 21 + 3 (R14.4).
 MAX_PLAY_CARDS = 24
 
 
 @dataclass(frozen=True, slots=True)
-class FiveDeal:
+class FiveDeal(TwoPackDeal):
     """Five hands of 21 and a kitty of 3 that are together two packs (R14.1, R14.2), and the
     first bidder (the holder of the marker card, R14.3). Ranks only: two packs hold two of
     every card."""
 
-    hands: tuple[tuple[int, ...], ...]
-    kitty: tuple[int, ...]
-    first_bidder: int = 0
-
-    def __post_init__(self) -> None:
-        sizes = [len(h) for h in self.hands]
-        if len(self.hands) != SEATS or sizes != [HAND_CARDS] * SEATS:
-            raise InvalidDeal(f"a five_p deal is 5 hands of 21 cards, got {sizes}")
-        if len(self.kitty) != KITTY_CARDS:
-            raise InvalidDeal(f"a five_p kitty is 3 cards, got {len(self.kitty)}")
-        if type(self.first_bidder) is not int or not 0 <= self.first_bidder < SEATS:
-            raise InvalidDeal(f"first bidder must be seat 0..4, got {self.first_bidder!r}")
-        everything = [r for h in (*self.hands, self.kitty) for r in h]
-        if tuple(counts_of(everything)) != TWO_PACK_COUNTS:
-            raise InvalidDeal("the 108 cards are not two packs (wrong count of some rank)")
-
-    @property
-    def keys(self) -> tuple[int, ...]:
-        return tuple(key_of(h) for h in self.hands)
-
-    @property
-    def kitty_key(self) -> int:
-        return key_of(self.kitty)
-
-    @property
-    def has_suits(self) -> bool:
-        return False
-
-    @property
-    def ids(self) -> tuple[frozenset[int], ...]:
-        return (_NONE,) * (SEATS + 1)
-
-    def to_json(self) -> dict[str, object]:
-        return {
-            "hands": [format_ranks(h) for h in self.hands],
-            "kitty": format_ranks(self.kitty),
-            "first_bidder": self.first_bidder,
-        }
-
-    @classmethod
-    def from_json(cls, data: object) -> FiveDeal:
-        """Read a deal written as rank text (suits, if written, are read and ignored)."""
-        if not isinstance(data, dict):
-            raise InvalidDeal("a deal is an object with hands, kitty and first_bidder")
-        hands, kitty = data.get("hands"), data.get("kitty", "")
-        if not isinstance(hands, list) or len(hands) != SEATS:
-            raise InvalidDeal("a five_p deal needs five hands")
-        if not all(isinstance(h, str) for h in hands) or not isinstance(kitty, str):
-            raise InvalidDeal("hands and kitty must be card text")
-        first = data.get("first_bidder", 0)
-        if type(first) is not int:
-            raise InvalidDeal("first_bidder must be a seat number 0..4")
-        try:
-            return cls(
-                hands=tuple(_ranks(h) for h in hands), kitty=_ranks(kitty), first_bidder=first
-            )
-        except NotationError as exc:
-            raise InvalidDeal(f"unreadable deal: {exc}") from exc
+    GAME, SEATS_WORD = "five_p", "five"
+    SEATS, HAND_CARDS, KITTY_CARDS = _SEATS, _HAND_CARDS, _KITTY_CARDS
 
 
 def five_seat_action_from_json(event: object) -> Action:

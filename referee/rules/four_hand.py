@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar, Self
 
 from referee.rules.actions import Action, four_seat_action_from_json
 from referee.rules.cards import (
@@ -39,25 +39,38 @@ from referee.rules.hand import _KEY, _NONE, HandState, Phase, _Core, _Seat
 from referee.rules.profiles import FOUR_P, RuleProfile
 
 HAND_CARDS, KITTY_CARDS = 25, 8
+_SEATS, _HAND_CARDS, _KITTY_CARDS = SEATS, HAND_CARDS, KITTY_CARDS  # as FourDeal names them
 
 
 @dataclass(frozen=True, slots=True)
-class FourDeal:
-    """Four hands of 25 cards and a kitty of 8 that are together two packs (R11.1.1), and the
-    seat of the first bidder (the holder of the face-up marker card, R11.1.2)."""
+class TwoPackDeal:
+    """Hands and a kitty that are together two packs, ranks only (two packs hold two of every
+    card), and the seat of the first bidder (the holder of the face-up marker card). A game
+    of two packs (``four_p``, ``five_p``) says its name, seats and sizes as class values."""
 
-    hands: tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]]
+    hands: tuple[tuple[int, ...], ...]
     kitty: tuple[int, ...]
     first_bidder: int = 0
 
+    GAME: ClassVar[str]
+    SEATS: ClassVar[int]
+    SEATS_WORD: ClassVar[str]
+    HAND_CARDS: ClassVar[int]
+    KITTY_CARDS: ClassVar[int]
+
     def __post_init__(self) -> None:
+        game, seats = self.GAME, self.SEATS
         sizes = [len(h) for h in self.hands]
-        if len(self.hands) != SEATS or sizes != [HAND_CARDS] * SEATS:
-            raise InvalidDeal(f"a four_p deal is 4 hands of 25 cards, got {sizes}")
-        if len(self.kitty) != KITTY_CARDS:
-            raise InvalidDeal(f"a four_p kitty is 8 cards, got {len(self.kitty)}")
-        if type(self.first_bidder) is not int or not 0 <= self.first_bidder < SEATS:
-            raise InvalidDeal(f"first bidder must be seat 0..3, got {self.first_bidder!r}")
+        if len(self.hands) != seats or sizes != [self.HAND_CARDS] * seats:
+            raise InvalidDeal(
+                f"a {game} deal is {seats} hands of {self.HAND_CARDS} cards, got {sizes}"
+            )
+        if len(self.kitty) != self.KITTY_CARDS:
+            raise InvalidDeal(f"a {game} kitty is {self.KITTY_CARDS} cards, got {len(self.kitty)}")
+        if type(self.first_bidder) is not int or not 0 <= self.first_bidder < seats:
+            raise InvalidDeal(
+                f"first bidder must be seat 0..{seats - 1}, got {self.first_bidder!r}"
+            )
         everything = [r for h in (*self.hands, self.kitty) for r in h]
         if tuple(counts_of(everything)) != TWO_PACK_COUNTS:
             raise InvalidDeal("the 108 cards are not two packs (wrong count of some rank)")
@@ -77,7 +90,7 @@ class FourDeal:
 
     @property
     def ids(self) -> tuple[frozenset[int], ...]:
-        return (_NONE,) * (SEATS + 1)
+        return (_NONE,) * (self.SEATS + 1)
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -87,23 +100,33 @@ class FourDeal:
         }
 
     @classmethod
-    def from_json(cls, data: object) -> FourDeal:
+    def from_json(cls, data: object) -> Self:
         """Read a deal written as rank text (suits, if written, are read and ignored)."""
         if not isinstance(data, dict):
             raise InvalidDeal("a deal is an object with hands, kitty and first_bidder")
         hands, kitty = data.get("hands"), data.get("kitty", "")
-        if not isinstance(hands, list) or len(hands) != SEATS:
-            raise InvalidDeal("a four_p deal needs four hands")
+        if not isinstance(hands, list) or len(hands) != cls.SEATS:
+            raise InvalidDeal(f"a {cls.GAME} deal needs {cls.SEATS_WORD} hands")
         if not all(isinstance(h, str) for h in hands) or not isinstance(kitty, str):
             raise InvalidDeal("hands and kitty must be card text")
         first = data.get("first_bidder", 0)
         if type(first) is not int:
-            raise InvalidDeal("first_bidder must be a seat number 0..3")
+            raise InvalidDeal(f"first_bidder must be a seat number 0..{cls.SEATS - 1}")
         try:
-            h0, h1, h2, h3 = (_ranks(h) for h in hands)
-            return cls(hands=(h0, h1, h2, h3), kitty=_ranks(kitty), first_bidder=first)
+            return cls(
+                hands=tuple(_ranks(h) for h in hands), kitty=_ranks(kitty), first_bidder=first
+            )
         except NotationError as exc:
             raise InvalidDeal(f"unreadable deal: {exc}") from exc
+
+
+@dataclass(frozen=True, slots=True)
+class FourDeal(TwoPackDeal):
+    """Four hands of 25 cards and a kitty of 8 that are together two packs (R11.1.1), and the
+    seat of the first bidder (the holder of the face-up marker card, R11.1.2)."""
+
+    GAME, SEATS_WORD = "four_p", "four"
+    SEATS, HAND_CARDS, KITTY_CARDS = _SEATS, _HAND_CARDS, _KITTY_CARDS
 
 
 def _ranks(text: str) -> tuple[int, ...]:

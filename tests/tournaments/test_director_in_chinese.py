@@ -127,6 +127,7 @@ def _screens(told: Story) -> dict[str, str]:
     screens["players"] = reverse("director:players")
     screens["seasons"] = reverse("director:seasons")
     screens["season"] = reverse("director:season", args=[season.slug])
+    screens["par analysis"] = reverse("director:par", args=[slug])  # issue 33
     return screens
 
 
@@ -196,7 +197,7 @@ def test_the_walk_covers_every_director_template() -> None:
     walked = {
         "base", "dashboard", "tournament_form", "tournament", "entries", "round",
         "round_print", "results", "_desk", "_hand_state", "standings", "hand",
-        "entries_import", "_gate", "players", "seasons", "season",
+        "entries_import", "_gate", "players", "seasons", "season", "par",
         "login",  # signed out: tests/security/test_sign_in_throttling.py, in Chinese too
     }  # fmt: skip
     assert {p.stem for p in templates.glob("*.html")} == walked

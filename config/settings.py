@@ -371,6 +371,15 @@ PAR_QUERY_NODES = env.int("PAR_QUERY_NODES", default=1_000_000)
 PAR_QUERY_ENTRIES = env.int("PAR_QUERY_ENTRIES", default=1_000_000)
 PAR_HAND_QUERIES = env.int("PAR_HAND_QUERIES", default=60)
 PAR_ANALYSIS_AUTO = env.bool("PAR_ANALYSIS_AUTO", default=bool(_BROKER_URL_FROM_ENV))
+# PAR_QUEUE: the Celery queue of the analyses, which a worker of its own consumes
+# (docker-compose.yml's ``analysis``): a board's analysis takes minutes and must not hold up
+# the standings, the heartbeat and the seasons on the default queue ("celery").
+# PAR_TASK_SECONDS: a board's analysis stops after this long (the row is cancelled, "over the
+# time limit"; a director may run it again); beat's sweep queues again a run left running
+# longer (its worker died). Keep it below CELERY_VISIBILITY_TIMEOUT (3600 s), after which
+# Redis hands a task still running to another worker.
+PAR_QUEUE = env.str("PAR_QUEUE", default="analysis")
+PAR_TASK_SECONDS = env.int("PAR_TASK_SECONDS", default=1800)
 
 # --- Django REST framework / OpenAPI ----------------------------------------
 REST_FRAMEWORK = {

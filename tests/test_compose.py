@@ -17,9 +17,9 @@ import pytest
 import yaml
 
 COMPOSE_FILE = Path(__file__).resolve().parent.parent / "docker-compose.yml"
-SERVICES = ("db", "redis", "migrate", "web", "proxy", "worker", "beat")
-APP_SERVICES = ("migrate", "web", "worker", "beat")
-RUNNING_SERVICES = ("web", "worker", "beat")
+SERVICES = ("db", "redis", "migrate", "web", "proxy", "worker", "analysis", "beat")
+APP_SERVICES = ("migrate", "web", "worker", "analysis", "beat")
+RUNNING_SERVICES = ("web", "worker", "analysis", "beat")
 
 
 @pytest.fixture(scope="module")
@@ -62,7 +62,7 @@ def test_schema_rejects_a_broken_file(compose: dict[str, Any]) -> None:
     assert not jsonschema.validators.validator_for(schema)(schema).is_valid(broken)
 
 
-def test_the_seven_services_exist(services: dict[str, Any]) -> None:
+def test_the_eight_services_exist(services: dict[str, Any]) -> None:
     assert set(services) == set(SERVICES)
 
 
@@ -103,6 +103,13 @@ def test_commands(services: dict[str, Any]) -> None:
     assert "0.0.0.0:8000" in web
     assert services["worker"]["command"][:4] == ["celery", "-A", "config", "worker"]
     assert services["beat"]["command"][:4] == ["celery", "-A", "config", "beat"]
+    # Par analysis on a queue and a worker of its own (issue 33): the default worker takes
+    # the default queue only (no --queues), the analysis worker the analyses' queue only.
+    assert "--queues" not in services["worker"]["command"]
+    analysis = services["analysis"]["command"]
+    assert analysis[:4] == ["celery", "-A", "config", "worker"]
+    assert analysis[analysis.index("--queues") + 1] == "${PAR_QUEUE:-analysis}"
+    assert services["analysis"]["environment"]["PAR_QUEUE"] == "${PAR_QUEUE:-analysis}"
     assert services["proxy"]["ports"] == ["${WEB_PORT:-8000}:8080"]
 
 

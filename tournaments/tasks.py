@@ -1,6 +1,7 @@
 """Celery tasks of the tournaments app: thin wrappers that load by id and call a service."""
 
 from celery import shared_task
+from django.conf import settings
 from django.db import DatabaseError
 
 from tournaments.common.heartbeat import worker_heartbeat_record
@@ -51,6 +52,10 @@ def idempotency_records_expire_task() -> int:
 @shared_task(
     name="tournaments.tasks.par_analyse",
     acks_late=True,
+    # The app's 45 s / 60 s limits are the standings'; an analysis stops itself after
+    # PAR_TASK_SECONDS (the service's deadline), these limits only back that up.
+    soft_time_limit=settings.PAR_TASK_SECONDS + 60,
+    time_limit=settings.PAR_TASK_SECONDS + 120,
     autoretry_for=(DatabaseError,),
     retry_backoff=1,
     retry_backoff_max=30,

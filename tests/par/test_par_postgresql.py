@@ -124,6 +124,7 @@ def workers(tmp_path: Path) -> Iterator[Workers]:
 @pytest.mark.broker
 def test_a_real_worker_analyses_the_released_board(settings: Any, workers: Workers) -> None:
     settings.PAR_ANALYSIS_AUTO = True
+    settings.PAR_QUEUE = workers.queue  # the analyses' queue: this test's worker consumes it
     workers.start()
     tournament, boards, tables = _round()
     hand_play(hand_create(table=tables[0]).hand, seed=1)
@@ -141,3 +142,42 @@ def test_a_real_worker_analyses_the_released_board(settings: Any, workers: Worke
     assert row.budget["nodes"] == 2000  # the worker's settings
     assert HandPar.objects.filter(board_par=row).count() == 2
     assert 'id="par" class="par" data-state="done"' in _traveller(tournament.slug, 1)
+
+
+@pytest.mark.broker
+def test_an_analysis_is_sent_to_the_analysis_queue_not_the_default_one(settings: Any) -> None:
+    """Par analysis has a queue of its own (``PAR_QUEUE``, consumed by compose's ``analysis``
+    worker): a released board's task lands there, and nothing on the default queue that
+    the standings' worker takes (a board's minutes of solving never delay the standings)."""
+    settings.PAR_ANALYSIS_AUTO = True
+    name = f"pytest-par-{uuid.uuid4().hex[:10]}"
+    settings.PAR_QUEUE = f"{name}-analysis"
+    previous = celery_app.conf.task_default_queue
+    celery_app.conf.task_default_queue = f"{name}-default"
+    try:
+        with celery_app.connection_for_write() as conn:
+            channel = conn.default_channel
+            for queue in (settings.PAR_QUEUE, celery_app.conf.task_default_queue):
+                channel.queue_declare(queue=queue, durable=True, auto_delete=False)
+            _tournament, boards, tables = _round()
+            hand_play(hand_create(table=tables[0]).hand, seed=1)
+            hand_play(hand_create(table=tables[1]).hand, seed=2)  # board 1 released
+            broker_publish_drain()
+            taken = {
+                queue: [
+                    m.headers["task"]
+                    for m in iter(lambda q=queue: channel.basic_get(q, no_ack=True), None)
+                ]
+                for queue in (settings.PAR_QUEUE, celery_app.conf.task_default_queue)
+            }
+    finally:
+        celery_app.conf.task_default_queue = previous
+        with celery_app.connection_for_write() as conn:
+            for queue in (f"{name}-analysis", f"{name}-default"):
+                conn.default_channel.queue_delete(queue)
+    assert taken[f"{name}-analysis"] == ["tournaments.tasks.par_analyse"]
+    assert BoardPar.objects.get(board=boards[0]).status == AnalysisStatus.QUEUED
+    # the standings' tasks of the two finished hands went to the default queue, no analysis
+    default = taken[f"{name}-default"]
+    assert "tournaments.tasks.standings_recompute" in default
+    assert "tournaments.tasks.par_analyse" not in default

@@ -323,3 +323,61 @@ def test_archive_and_csv_carry_par(settings: Any, django_capture_on_commit_callb
     assert archive_dumps(tournament_archive(tournament=copy)).replace('"copy"', '"x"') == (
         archive_dumps(data).replace(f'"{tournament.slug}"', '"x"')
     )
+
+
+def test_an_analysis_over_its_time_limit_stops_and_is_cancelled(settings: Any) -> None:
+    """A board's analysis stops after ``PAR_TASK_SECONDS`` (before its next query): the run
+    is cancelled, nothing stored, and the automatic requests leave it for a director."""
+    from tournaments.par.services import par_request
+
+    settings.PAR_QUERY_NODES = 2_000
+    tournament, board, tables = _duplicate()
+    for n, table in enumerate(tables):
+        hand_play(hand_create(table=table).hand, seed=61 + n)
+    row = BoardPar.objects.create(board=board, status=AnalysisStatus.QUEUED)
+    settings.PAR_TASK_SECONDS = 0
+    assert par_analyse(board_id=board.pk, run=row.run) == "timed_out"
+    row.refresh_from_db()
+    assert row.status == AnalysisStatus.CANCELLED
+    assert row.table is None and row.finished_at is None and row.started_at is not None
+    assert not HandPar.objects.exists()
+    settings.PAR_ANALYSIS_AUTO = True
+    assert par_request(tournament_id=tournament.pk) == []  # not queued again and again
+    settings.PAR_TASK_SECONDS = 1800
+    with pytest.raises(ApplicationError) as refused:
+        par_cancel(board=board, user=_users()["director"])
+    assert refused.value.code == "analysis_not_running"
+
+
+def test_the_sweep_queues_again_a_run_whose_worker_died(settings: Any) -> None:
+    """A run left running longer than a task may run (its worker died: nothing else ends a
+    run without storing or cancelling it) is queued again as a new run by beat's sweep, and
+    analysed (eagerly here); a run still within its time is left to its task."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from tournaments.par.services import par_sweep
+
+    settings.PAR_ANALYSIS_AUTO = True
+    settings.PAR_QUERY_NODES = 2_000
+    settings.PAR_TASK_SECONDS = 600
+    _tournament, board, tables = _duplicate()
+    settings.PAR_ANALYSIS_AUTO = False  # played without its automatic analysis
+    for n, table in enumerate(tables):
+        hand_play(hand_create(table=table).hand, seed=71 + n)
+    settings.PAR_ANALYSIS_AUTO = True
+    started = timezone.now() - timedelta(seconds=600 + 60)
+    row = BoardPar.objects.create(
+        board=board, status=AnalysisStatus.RUNNING, run=4, started_at=started
+    )
+    assert par_sweep() == []  # 11 minutes: within PAR_TASK_SECONDS + 5 minutes
+    row.refresh_from_db()
+    assert (row.status, row.run) == (AnalysisStatus.RUNNING, 4)
+    BoardPar.objects.filter(pk=row.pk).update(started_at=started - timedelta(seconds=300))
+    assert par_sweep() == [board.pk]
+    row.refresh_from_db()
+    assert row.run == 5 and row.status == AnalysisStatus.DONE  # eager: the new run ran
+    assert HandPar.objects.filter(board_par=row).count() == 2
+    # the dead run's task, were it to wake, stores nothing
+    assert par_analyse(board_id=board.pk, run=4) == "stale"

@@ -78,6 +78,9 @@ class BoardPar(models.Model):
     #: The budget the answer was found within: per query ms, nodes, table entries.
     budget = models.JSONField(_("budget"), default=dict, blank=True)
     requested_at = models.DateTimeField(_("requested at"), auto_now_add=True)
+    #: When a task claimed the current run (beat's sweep queues again a run left running
+    #: longer than ``PAR_TASK_SECONDS`` allows: its worker died).
+    started_at = models.DateTimeField(_("started at"), null=True, blank=True)
     finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
     requested_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,

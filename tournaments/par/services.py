@@ -10,6 +10,7 @@ re-run while a task computes therefore makes that task's answer stale: it is dro
 from __future__ import annotations
 
 import logging
+import time
 from datetime import timedelta
 from typing import Any
 
@@ -55,6 +56,7 @@ _CLEARED = {
     "scores": None,
     "nodes": 0,
     "ms": 0,
+    "started_at": None,
     "finished_at": None,
 }
 
@@ -77,9 +79,11 @@ def _send(board_par: BoardPar) -> None:
     if par_analyse.app.conf.task_always_eager:
         par_analyse.delay(board_id, run)
         return
+    queue = settings.PAR_QUEUE  # the analyses' own worker (settings.py)
     broker_publish_soon(
         send=lambda conn: par_analyse.apply_async(
             (board_id, run),
+            queue=queue,
             connection=conn,  # type: ignore[call-arg]  # passed on to send_task
             retry=False,
             ignore_result=True,
@@ -152,8 +156,9 @@ def _queue(*, board_id: int, user: Any, only_new_or_done: bool) -> BoardPar | No
 
 
 def par_sweep() -> list[int]:
-    """Beat: queue what each analysed tournament needs, and send again the runs queued for
-    a while (a message lost on the way); the board ids sent."""
+    """Beat: queue what each analysed tournament needs, send again the runs queued for a
+    while (a message lost on the way), and queue again, as a new run, a run left running
+    longer than a task may run (``PAR_TASK_SECONDS``: its worker died); the board ids sent."""
     if not settings.PAR_ANALYSIS_AUTO:
         return []
     sent = []
@@ -161,11 +166,34 @@ def par_sweep() -> list[int]:
         "pk", flat=True
     ):
         sent += par_request(tournament_id=tournament_id)
-    old = timezone.now() - timedelta(minutes=5)
+    now = timezone.now()
+    old = now - timedelta(minutes=5)
     for row in BoardPar.objects.filter(status=AnalysisStatus.QUEUED, requested_at__lt=old):
         _send(row)
         sent.append(row.board_id)
+    dead = now - timedelta(seconds=settings.PAR_TASK_SECONDS + 300)
+    for row in BoardPar.objects.filter(status=AnalysisStatus.RUNNING, started_at__lt=dead):
+        again = _requeue_dead(row)
+        if again is not None:
+            _send(again)
+            sent.append(again.board_id)
     return sent
+
+
+def _requeue_dead(row: BoardPar) -> BoardPar | None:
+    """A new run of a row whose task has run too long to be alive; None when it moved on
+    meanwhile (the conditional UPDATE, as every change of a run)."""
+    changed = BoardPar.objects.filter(pk=row.pk, run=row.run, status=AnalysisStatus.RUNNING).update(
+        status=AnalysisStatus.QUEUED,
+        run=F("run") + 1,
+        requested_at=timezone.now(),
+        **_CLEARED,
+    )
+    if not changed:
+        return None
+    logger.warning("par: board %s run %s left running, queued again", row.board_id, row.run)
+    row.refresh_from_db()
+    return row
 
 
 # --- a director's actions ---------------------------------------------------------------
@@ -227,12 +255,14 @@ def par_analyse(*, board_id: int, run: int) -> str:
     """Analyse the board for run ``run``: the par table, the par result and each finished
     hand's "where it was lost". Returns what happened: "done", "stale" (another run, or
     cancelled, or done already), "not_released" (the board is secret again: its row is
-    removed, and its release queues it anew), "cancelled" (while computing)."""
+    removed, and its release queues it anew), "cancelled" (while computing), "timed_out"
+    (``PAR_TASK_SECONDS`` spent: the run is cancelled, a director may run it again)."""
     claimed = BoardPar.objects.filter(
         board_id=board_id, run=run, status=AnalysisStatus.QUEUED
-    ).update(status=AnalysisStatus.RUNNING)
+    ).update(status=AnalysisStatus.RUNNING, started_at=timezone.now())
     if not claimed:
         return "stale"
+    deadline = time.monotonic() + settings.PAR_TASK_SECONDS
     board = Board.objects.select_related("tournament").get(pk=board_id)
     if board_id not in boards_released(board_ids=[board_id]):
         BoardPar.objects.filter(board_id=board_id, run=run).delete()
@@ -245,7 +275,7 @@ def par_analyse(*, board_id: int, run: int) -> str:
     current = BoardPar.objects.filter(board_id=board_id, run=run, status=AnalysisStatus.RUNNING)
 
     def should_stop() -> bool:
-        return not current.exists()
+        return time.monotonic() > deadline or not current.exists()
 
     deal = deal_of(
         {"hands": board.seat_cards, "kitty": board.kitty, "first_bidder": board.first_bidder}
@@ -255,6 +285,14 @@ def par_analyse(*, board_id: int, run: int) -> str:
         result = par_auction(deal, profile, table)
         hands = _hands_lost(board, deal, profile, budget, effort, should_stop)
     except Cancelled:
+        if time.monotonic() > deadline and current.update(status=AnalysisStatus.CANCELLED):
+            logger.warning(
+                "par: board %s run %s stopped after PAR_TASK_SECONDS (%s s)",
+                board_id,
+                run,
+                settings.PAR_TASK_SECONDS,
+            )
+            return "timed_out"
         return "cancelled"
     return _store(board_id, run, table, result, hands, budget, effort)
 

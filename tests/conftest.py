@@ -169,11 +169,11 @@ def _transactional(request: pytest.FixtureRequest) -> bool:
 
 
 @pytest.fixture(autouse=True)
-def shared_cache_emptied_after_a_committed_test(request: pytest.FixtureRequest) -> Iterator[None]:
-    """A transactional test commits what it writes to the shared cache (the database cache
-    by default: a table of its own, which the flush after the test leaves alone); emptied
-    here, so that no later test is served a page this one rendered (a rolled-back test's
-    entries roll back with it)."""
+def _emptied_after_a_committed_test(request: pytest.FixtureRequest) -> Iterator[None]:
+    """After a transactional test: the shared cache is emptied (below), and the database by
+    ``flush``; on SQLite that is a DELETE, which the append-only triggers of the hand log
+    refuse (PostgreSQL truncates, which they allow). Empty the tables here with the triggers
+    lifted, then put them back, so the flush that follows finds nothing to delete."""
     if not _transactional(request):
         yield
         return
@@ -181,24 +181,13 @@ def shared_cache_emptied_after_a_committed_test(request: pytest.FixtureRequest) 
     yield
     from django.conf import settings
     from django.core.cache import caches
-
-    caches[settings.SHARED_CACHE].clear()
-
-
-@pytest.fixture(autouse=True)
-def _sqlite_flush_past_append_only_triggers(request: pytest.FixtureRequest) -> Iterator[None]:
-    """After a transactional test the database is emptied by ``flush``; on SQLite that is a
-    DELETE, which the append-only triggers of the hand log refuse (PostgreSQL truncates,
-    which they allow). Empty the tables here with the triggers lifted, then put them back,
-    so the flush that follows finds nothing to delete."""
-    if not _transactional(request):
-        yield
-        return
-    request.getfixturevalue("transactional_db")
-    yield
     from django.core.management import call_command
     from django.db import connection
 
+    # What the test committed to the shared cache (the database cache by default: a table
+    # of its own, which the flush leaves alone) goes too, so that no later test is served a
+    # page this one rendered (a rolled-back test's entries roll back with it).
+    caches[settings.SHARED_CACHE].clear()
     if connection.vendor != "sqlite":
         return
     with connection.cursor() as cursor:

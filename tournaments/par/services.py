@@ -142,6 +142,13 @@ def _queue(*, board_id: int, user: Any, only_new_or_done: bool) -> BoardPar | No
     rows = BoardPar.objects.filter(pk=row.pk, run=row.run)
     if only_new_or_done:
         rows = rows.filter(status=AnalysisStatus.DONE)
+    return _new_run(row, rows, user)
+
+
+def _new_run(row: BoardPar, rows: Any, user: Any) -> BoardPar | None:
+    """The row queued again as a new run, its answer cleared, if ``rows`` (the row at its
+    current run, and in the state the caller requires) still matches: one conditional
+    UPDATE, as every change of a run; None when another request got there first."""
     changed = rows.update(
         status=AnalysisStatus.QUEUED,
         run=F("run") + 1,
@@ -182,18 +189,13 @@ def par_sweep() -> list[int]:
 
 def _requeue_dead(row: BoardPar) -> BoardPar | None:
     """A new run of a row whose task has run too long to be alive; None when it moved on
-    meanwhile (the conditional UPDATE, as every change of a run)."""
-    changed = BoardPar.objects.filter(pk=row.pk, run=row.run, status=AnalysisStatus.RUNNING).update(
-        status=AnalysisStatus.QUEUED,
-        run=F("run") + 1,
-        requested_at=timezone.now(),
-        **_CLEARED,
-    )
-    if not changed:
-        return None
-    logger.warning("par: board %s run %s left running, queued again", row.board_id, row.run)
-    row.refresh_from_db()
-    return row
+    meanwhile."""
+    dead = row.run
+    running = BoardPar.objects.filter(pk=row.pk, run=dead, status=AnalysisStatus.RUNNING)
+    again = _new_run(row, running, None)
+    if again is not None:
+        logger.warning("par: board %s run %s left running, queued again", row.board_id, dead)
+    return again
 
 
 # --- a director's actions ---------------------------------------------------------------

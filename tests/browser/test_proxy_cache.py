@@ -17,6 +17,8 @@ The same rules through the real application: tests/browser/test_proxy.py.
 from __future__ import annotations
 
 import http.client
+import re
+import runpy
 import shutil
 import socket
 import subprocess
@@ -288,5 +290,23 @@ def test_several_web_nodes_are_one_upstream() -> None:
         assert "server 127.0.0.1:8301; server 10.0.0.12:8000;" in rendered
         checked = subprocess.run(_nginx.command(root, "-t", "-q"), capture_output=True)
         assert checked.returncode == 0 and not checked.stderr, checked.stderr
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+
+
+def test_the_proxy_drops_an_idle_upstream_connection_before_gunicorn_does() -> None:
+    """nginx keeps idle connections to gunicorn for its next requests; gunicorn closes one after
+    its keepalive. Were gunicorn's the shorter wait, a POST sent as gunicorn closes would be
+    reset and answer 502 (nginx never sends a POST twice): nginx's must be the shorter."""
+    root = Path(tempfile.mkdtemp(prefix="doudizhu-keepalive-"))
+    try:
+        _nginx.prepare(root, listen="127.0.0.1:8399", upstreams=["127.0.0.1:8301"])
+        rendered = (root / "conf.d" / "default.conf").read_text(encoding="utf-8")
+        upstream = re.search(r"upstream doudizhu_web \{(.*?)\}", rendered, re.S)
+        assert upstream is not None
+        proxy_idle = re.search(r"^\s*keepalive_timeout (\d+)s;", upstream.group(1), re.M)
+        assert proxy_idle is not None, "the upstream's idle time is nginx's default, 60 s"
+        gunicorn = runpy.run_path(str(Path(_nginx.__file__).parents[1] / "config/gunicorn.py"))
+        assert int(proxy_idle.group(1)) < gunicorn["keepalive"]
     finally:
         shutil.rmtree(root, ignore_errors=True)

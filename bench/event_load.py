@@ -307,12 +307,21 @@ async def standings_lag(tournament_id: int, stop: asyncio.Event, lags: list[floa
         return log, shown if shown is not None else -1
 
     first_seen: dict[int, float] = {}
+    previous = time.monotonic()
     while not stop.is_set():
         log, shown = await sync_to_async(versions, thread_sensitive=False)()
         now = time.monotonic()
         first_seen.setdefault(log, now)
-        behind = [t for version, t in first_seen.items() if version > shown]
-        lags.append(now - min(behind) if behind and log > 0 else 0.0)
+        behind = [(t, version) for version, t in first_seen.items() if version > shown]
+        lag = now - min(behind)[0] if behind and log > 0 else 0.0
+        lags.append(lag)
+        if lag > 2.0:  # what a lag was made of: printed as it happens
+            print(
+                f"  standings {lag:.1f} s behind: log v{log}, standings v{shown}, "
+                f"v{min(behind)[1]} not in them; {now - previous:.1f} s since the last sample",
+                flush=True,
+            )
+        previous = now
         await sleep_unless(stop, 0.5)
 
 

@@ -299,30 +299,47 @@ async def standings_lag(tournament_id: int, stop: asyncio.Event, lags: list[floa
 
     from tournaments.models import StandingSnapshot, Tournament
 
-    def versions() -> tuple[int, int]:
+    def versions() -> tuple[int, int | None]:
         log = Tournament.objects.values_list("log_version", flat=True).get(pk=tournament_id)
         shown = StandingSnapshot.objects.filter(tournament_id=tournament_id).aggregate(
             v=Max("log_version")
         )["v"]
-        return log, shown if shown is not None else -1
+        return log, shown
 
     first_seen: dict[int, float] = {}
     previous = time.monotonic()
     while not stop.is_set():
         log, shown = await sync_to_async(versions, thread_sensitive=False)()
         now = time.monotonic()
-        first_seen.setdefault(log, now)
-        behind = [(t, version) for version, t in first_seen.items() if version > shown]
-        lag = now - min(behind)[0] if behind and log > 0 else 0.0
+        lag, oldest = lag_sample(first_seen, log, shown, now)
         lags.append(lag)
         if lag > 2.0:  # what a lag was made of: printed as it happens
             print(
                 f"  standings {lag:.1f} s behind: log v{log}, standings v{shown}, "
-                f"v{min(behind)[1]} not in them; {now - previous:.1f} s since the last sample",
+                f"v{oldest} not in them; {now - previous:.1f} s since the last sample",
                 flush=True,
             )
         previous = now
         await sleep_unless(stop, 0.5)
+
+
+def lag_sample(
+    first_seen: dict[int, float], log: int, shown: int | None, now: float
+) -> tuple[float, int | None]:
+    """One sample of the standings' lag: the time since the oldest log version the
+    standings (``shown``, None: no snapshot yet) do not include was first seen
+    (``first_seen``, updated here), and that version.
+
+    No snapshot yet is version 0's standings: nothing finished, nothing to show. Counting
+    version 0 as behind made the first finished hand of a run look as late as the run was
+    old (the 18-231 s "lags" of earlier runs, one sample each)."""
+    first_seen.setdefault(log, now)
+    shown = 0 if shown is None else shown
+    behind = [(t, version) for version, t in first_seen.items() if version > shown]
+    if not behind:
+        return 0.0, None
+    since, oldest = min(behind)
+    return now - since, oldest
 
 
 async def run_event(

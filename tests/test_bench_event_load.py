@@ -3,7 +3,7 @@ aim, with no failure."""
 
 from __future__ import annotations
 
-from bench.event_load import Stats, level_holds
+from bench.event_load import Stats, lag_sample, level_holds
 
 
 def _stats(writes: list[float], pages: list[float], failed: int = 0) -> Stats:
@@ -31,3 +31,15 @@ def test_a_level_with_nothing_measured_does_not_hold() -> None:
     assert level_holds(_stats([], [0.010]), 250) is False
     assert level_holds(_stats([0.010], []), 250) is False
     assert level_holds(_stats([0.010], [0.010]), 250) is True  # one sample: every percentile
+
+
+def test_the_standings_lag_counts_from_the_first_finished_hand_not_from_the_start() -> None:
+    first_seen: dict[int, float] = {}
+    assert lag_sample(first_seen, 0, None, now=0.0) == (0.0, None)  # nothing finished
+    assert lag_sample(first_seen, 0, None, now=20.0) == (0.0, None)
+    # the first hand finishes at 20 s: behind from then, not from the run's start
+    assert lag_sample(first_seen, 1, None, now=20.5) == (0.0, 1)
+    assert lag_sample(first_seen, 1, None, now=21.5) == (1.0, 1)
+    assert lag_sample(first_seen, 2, 1, now=22.0) == (0.0, 2)
+    assert lag_sample(first_seen, 3, 1, now=23.0) == (1.0, 2)  # v2 is the oldest not shown
+    assert lag_sample(first_seen, 3, 3, now=24.0) == (0.0, None)

@@ -4,6 +4,8 @@ words."""
 
 import re
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
 
 import pytest
 from django.utils import translation
@@ -11,7 +13,31 @@ from django.utils.translation import gettext
 
 from referee.console.hand_strings import RULE_NUMBERS
 from referee.console.strings import console_strings
+from referee.rules.scoring import DefenderStake
 from tournaments.hands.game_words import game_word
+from tournaments.hands.replay import HandReplay
+from tournaments.public.selectors import LiveSeat, LiveTable
+from tournaments.templatetags.public_tags import live_card_html
+
+#: What the live board's card reads of a tournament and of a hand in play.
+_TOURNAMENT = SimpleNamespace(slug="open", rule_profile="comp2016")
+
+
+def _row_with_a_stake() -> LiveTable:
+    hand: Any = SimpleNamespace(pk=7, number=1, scores=None)  # a Hand as the card reads it
+    replay = HandReplay(hand=hand, events=[], summary={"bid": 2, "landlord_seat": 0})
+    seats = [LiveSeat(position=p, name=f"Player {p}") for p in range(3)]
+    stakes = (DefenderStake(seat=1, bid=2, factors=()), DefenderStake(seat=2, bid=2, factors=()))
+    return LiveTable(
+        table_id=1,
+        number=1,
+        seats=seats,
+        hand=hand,
+        replay=replay,
+        stakes=stakes,
+        status="playing",
+    )
+
 
 ROOT = Path(__file__).resolve().parents[2]
 CONSOLE = ROOT / "referee" / "console" / "static" / "referee" / "console"
@@ -78,8 +104,9 @@ def test_the_console_names_the_stake_and_the_cards_as_the_public_pages_do(langua
     if language == "zh-hans":
         assert words["multiplier"] == "每位农民的注额"
         assert public_jokers == ("小王", "大王")
-    template = (ROOT / "templates" / "public" / "live_table.html").read_text()
-    assert '{% game_word "stake" tournament.rule_profile %}' in template
+    with translation.override(language):
+        card = live_card_html(tournament=_TOURNAMENT, row=_row_with_a_stake())
+    assert f'{public_stake}: <span class="stake"' in card  # the live board's card
     with translation.override(language):
         assert game_word("stake", "comp2016") == public_stake
         # Big Three's stake is each opponent's, as the live tables of its events say it

@@ -28,6 +28,7 @@ from tournaments.models import Tournament, TournamentFormat
 from tournaments.public import page_cache
 from tournaments.public import selectors as ps
 from tournaments.season.selectors import seasons_public
+from tournaments.templatetags.public_tags import live_card_html
 from tournaments.tournament import selectors
 
 logger = logging.getLogger(__name__)
@@ -169,9 +170,7 @@ def live_cards(
     if missing:
         rendered = {}
         for row in ps.live_tables(tournament=tournament, board=board, table_ids=missing):
-            html = render_to_string(
-                "public/live_table.html", {"tournament": tournament, "row": row}
-            )
+            html = live_card_html(tournament=tournament, row=row)
             fresh[row.table_id] = (row.key, html)
             rendered[row.key] = html
         shared_cache_set_many(rendered, timeout=LIVE_CARD_SECONDS)

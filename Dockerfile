@@ -31,5 +31,5 @@ USER app
 EXPOSE 8000
 
 # config/gunicorn.py: gthread workers, WEB_CONCURRENCY processes x GUNICORN_THREADS threads.
-ENV WEB_CONCURRENCY=3
+ENV WEB_CONCURRENCY=5
 CMD ["gunicorn", "config.wsgi:application", "--config", "config/gunicorn.py", "--bind", "0.0.0.0:8000", "--access-logfile", "-"]

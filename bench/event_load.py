@@ -41,7 +41,7 @@ production uses (docker-compose.yml: redis://redis:6379/2): pass it to measure a
 
 Options: --tables 334 --spectators 2000 --nodes 1 --no-proxy --nginx-workers auto --hands 3
 --think 5 --jitter 2 --start-window 10 --step 334,500,700,1000 --step-up --step-budget 90
---p99 250 --workers 3 --threads 4 (a node's gunicorn)
+--p99 250 --workers 5 --threads 4 (a node's gunicorn, as compose's default)
 --port 8712 (nginx's; the nodes take the next ports) --db doudizhu_event --broker
 redis://127.0.0.1:6379/12 --cache URL --costs (each kind of request's CPU time in the web
 workers; the Celery workers', nginx's, PostgreSQL's and the client's CPU seconds). The load
@@ -629,7 +629,9 @@ def main() -> None:
     )
     parser.add_argument("--step-budget", type=float, default=90.0)
     parser.add_argument("--p99", type=float, default=250.0, help="the p99 aim, ms")
-    parser.add_argument("--workers", type=int, default=3, help="gunicorn workers a node")
+    parser.add_argument(
+        "--workers", type=int, default=5, help="gunicorn workers a node (compose's default)"
+    )
     parser.add_argument("--threads", type=int, default=4)
     parser.add_argument(
         "--nodes", type=int, default=1, help="application nodes (gunicorn + Celery worker each)"

@@ -363,6 +363,8 @@ def test_the_proxy_caches_public_pages_only(nginx: list[Any], services: dict[str
     assert directives(location, "proxy_cache_bypass") == [private]
     assert directives(location, "proxy_no_cache") == [private]
     assert directives(location, "proxy_cache_lock") == [["on"]]
+    # a waiter looks again after min(500 ms, this): 100 ms, not the 500 ms of nginx's poll
+    assert directives(location, "proxy_cache_lock_timeout") == [["100ms"]]
     assert directives(location, "proxy_cache_background_update") == [["on"]]
     assert "updating" in directives(location, "proxy_cache_use_stale")[0]
     assert not directives(location, "proxy_ignore_headers")  # Set-Cookie, Cache-Control, Vary

@@ -110,6 +110,12 @@ class Stats:
     cache: dict[str, int] = field(default_factory=lambda: defaultdict(int))
     tables_done: int = 0
     failed: int = 0
+    #: (seconds since the start, latency) of every write, for the p99 minute by minute
+    write_times: list[tuple[float, float]] = field(default_factory=list)
+    started_at: float = 0.0
+    #: how late the client's own event loop woke from a 50 ms sleep (seconds): what of a
+    #: latency above is the client's (one Python process on the same cores as the server)
+    loop_lag: list[float] = field(default_factory=list)
     failures: list[str] = field(default_factory=list)
 
     def fail(self, what: str) -> None:
@@ -162,7 +168,9 @@ class Referee:
         headers = {**self.auth, "Idempotency-Key": key or uuid.uuid4().hex}
         t0 = time.perf_counter()
         answer = await (connection or self.connection).request("POST", path, body, headers)
-        stats.writes[kind].append(time.perf_counter() - t0)
+        latency = time.perf_counter() - t0
+        stats.writes[kind].append(latency)
+        stats.write_times.append((t0, latency))
         return answer
 
     async def run(self, stats: Stats, deadline: float) -> None:
@@ -342,6 +350,24 @@ def lag_sample(
     return now - since, oldest
 
 
+async def loop_lag(stats: Stats, stop: asyncio.Event, every: float = 0.05) -> None:
+    """Samples how late the client's event loop wakes from a sleep of ``every`` seconds."""
+    while not stop.is_set():
+        t0 = time.perf_counter()
+        await asyncio.sleep(every)
+        stats.loop_lag.append(max(0.0, time.perf_counter() - t0 - every))
+
+
+def minute_p99(write_times: list[tuple[float, float]], start: float) -> list[float | None]:
+    """The writes' p99 (ms) minute by minute from ``start`` (perf_counter seconds); None for
+    a minute without a write."""
+    minutes: dict[int, list[float]] = defaultdict(list)
+    for t, latency in write_times:
+        minutes[int((t - start) // 60)].append(latency)
+    last = max(minutes, default=-1)
+    return [p(minutes[m], 99) if m in minutes else None for m in range(last + 1)]
+
+
 async def run_event(
     *, tables: list[int], token: str, slug: str, tournament_id: int, spectators: int, args: Any
 ) -> tuple[Stats, float, list[float]]:
@@ -365,8 +391,10 @@ async def run_event(
         for i in range(spectators)
     ]
     t0 = time.perf_counter()
+    stats.started_at = t0
     watching = [asyncio.create_task(w.run(stats, stop)) for w in watchers]
     sampler = asyncio.create_task(standings_lag(tournament_id, stop, lags))
+    lagging = asyncio.create_task(loop_lag(stats, stop))
     playing = [asyncio.create_task(r.run(stats, deadline)) for r in referees]
     # At the deadline, writes still queued at a saturated server are given up (and
     # counted as failures), so the run reports what it measured.
@@ -383,7 +411,7 @@ async def run_event(
     while (len(lags) < ended + 2 or lags[-1] > 0) and time.monotonic() < settle:
         await asyncio.sleep(0.5)
     stop.set()
-    await asyncio.gather(*watching, sampler)
+    await asyncio.gather(*watching, sampler, lagging)
     return stats, wall, lags
 
 
@@ -442,6 +470,20 @@ def report(stats: Stats, wall: float, lags: list[float], n_tables: int) -> None:
         f"p99 {percentile(lags, 99) if len(lags) > 1 else 0:.1f} s "
         f"({len(behind)} of {len(lags)} samples behind)"
     )
+    if stats.write_times:
+        print(
+            "writes p99 minute by minute, ms: "
+            + " ".join(
+                "-" if x is None else f"{x:.0f}"
+                for x in minute_p99(stats.write_times, stats.started_at)
+            )
+        )
+    if stats.loop_lag:
+        lag = stats.loop_lag
+        print(
+            f"the bench client's own delay (its event loop late from a 50 ms sleep): "
+            f"p50 {p(lag, 50):.1f} ms, p99 {p(lag, 99):.1f} ms, max {max(lag) * 1000:.1f} ms"
+        )
     for failure in stats.failures:
         print("  failure:", failure)
 

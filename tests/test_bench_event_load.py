@@ -3,7 +3,7 @@ aim, with no failure."""
 
 from __future__ import annotations
 
-from bench.event_load import Stats, lag_sample, level_holds
+from bench.event_load import Stats, lag_sample, level_holds, minute_p99
 
 
 def _stats(writes: list[float], pages: list[float], failed: int = 0) -> Stats:
@@ -43,3 +43,11 @@ def test_the_standings_lag_counts_from_the_first_finished_hand_not_from_the_star
     assert lag_sample(first_seen, 2, 1, now=22.0) == (0.0, 2)
     assert lag_sample(first_seen, 3, 1, now=23.0) == (1.0, 2)  # v2 is the oldest not shown
     assert lag_sample(first_seen, 3, 3, now=24.0) == (0.0, None)
+
+
+def test_the_writes_p99_is_printed_minute_by_minute_from_the_start() -> None:
+    start = 1000.0
+    first = [(start + i * 0.5, 0.010) for i in range(100)]  # minute 0 (0-49.5 s): 10 ms
+    third = [(start + 125 + i * 0.1, 0.400) for i in range(10)]  # minute 2: 400 ms
+    assert minute_p99(first + third, start) == [10.0, None, 400.0]  # minute 1: no write
+    assert minute_p99([], start) == []

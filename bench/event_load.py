@@ -507,26 +507,34 @@ def _children(pid: int) -> list[int]:
         return []
 
 
-def _postgres_cpu(db: str) -> float:
-    """The CPU seconds of the PostgreSQL backends connected to ``db`` now. A backend that
-    closed during a run (CONN_MAX_AGE) takes its seconds with it: a difference of two
-    readings is a lower bound."""
-    total = 0.0
+def _postgres_cpu() -> float:
+    """The CPU seconds of this machine's PostgreSQL server so far: the postmaster's own and
+    those of its children gone (``cutime``/``cstime``: a backend closed during a run, as
+    CONN_MAX_AGE closes each one a minute after it opened, leaves its seconds there) and
+    of those alive. Every database's, so a difference of two readings is what the server
+    did meanwhile (0 when the server runs elsewhere)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    stats: dict[int, list[str]] = {}
     for proc in Path("/proc").iterdir():
         if proc.name.isdigit():
             with contextlib.suppress(OSError):
-                if f" {db} " in (proc / "cmdline").read_bytes().decode(errors="replace"):
-                    total += _cpu_seconds(proc.name)
-    return total
+                text = (proc / "stat").read_text()
+                if text.split("(", 1)[1].startswith("postgres)"):
+                    stats[int(proc.name)] = text.rsplit(")", 1)[1].split()
+    total = 0
+    for fields in stats.values():
+        parent = int(fields[1])
+        total += int(fields[11]) + int(fields[12])  # utime, stime
+        if parent not in stats:  # the postmaster: its children gone are in cutime, cstime
+            total += int(fields[13]) + int(fields[14])
+    return total / ticks
 
 
-def costs_read(
-    folder: str | None, worker_pids: list[int], db: str, nginx_pid: int | None = None
-) -> Costs:
+def costs_read(folder: str | None, worker_pids: list[int], nginx_pid: int | None = None) -> Costs:
     """What the served requests cost so far, by kind (``bench._wsgi_costs``: count, CPU
     seconds, wall seconds), summed over the web workers of every node, with the Celery
-    workers' CPU seconds, nginx's (master, workers, cache processes), the database
-    backends' and this process's (the phones and browsers) as kinds of their own."""
+    workers' CPU seconds, nginx's (master, workers, cache processes), PostgreSQL's
+    (``_postgres_cpu``) and this process's (the phones and browsers) as kinds of their own."""
     total: Costs = {}
     for path in Path(folder).glob("*.json") if folder else []:
         for kind, row in json.loads(path.read_text()).items():
@@ -537,7 +545,7 @@ def costs_read(
     if nginx_pid is not None:
         nginx = [nginx_pid, *_children(nginx_pid)]
         total["nginx"] = [0, sum(_cpu_seconds(pid) for pid in nginx), 0.0]
-    total["postgres, at least"] = [0, _postgres_cpu(db), 0.0]
+    total["postgres"] = [0, _postgres_cpu(), 0.0]
     total["bench client"] = [0, time.process_time(), 0.0]
     return total
 
@@ -756,7 +764,7 @@ def main() -> None:
         (which --step-up pushes past what holds, on purpose) only what it prints."""
         nonlocal held
         token, tournament_id, slug, tables = level
-        before = costs_read(costs_dir, worker_pids, args.db, nginx_pid)
+        before = costs_read(costs_dir, worker_pids, nginx_pid)
         stats, wall, lags = asyncio.run(
             run_event(
                 tables=tables, token=token, slug=slug, tournament_id=tournament_id,
@@ -766,7 +774,7 @@ def main() -> None:
         report(stats, wall, lags, len(tables))
         if costs_dir:
             time.sleep(1)  # the workers write their sums every 50 requests
-            costs_report(before, costs_read(costs_dir, worker_pids, args.db, nginx_pid), wall)
+            costs_report(before, costs_read(costs_dir, worker_pids, nginx_pid), wall)
         holds = verdict(stats, lags, tournament_id, args.p99)
         held = held and (holds or step)
         return stats

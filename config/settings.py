@@ -388,6 +388,10 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
+    # JSON only, as the schema says (the browsable HTML API is off: /api/docs/ is the
+    # explorer): no renderer to choose per request, and a write's answer is the JSON its
+    # idempotency record keeps, encoded once (referee.api.idempotency).
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "referee.api.exception_handlers.api_exception_handler",
     "NUM_PROXIES": TRUSTED_PROXIES,

@@ -20,6 +20,7 @@ from typing import Any
 
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import IntegrityError, transaction
+from django.http import HttpResponse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from rest_framework.request import Request
@@ -144,7 +145,7 @@ def idempotent_write(
     try:
         with caller_transaction():
             status, body = perform()
-            _record_save(user.pk, key, fingerprint, status, body)
+            text = _record_save(user.pk, key, fingerprint, status, body)
     except IntegrityError:
         # A concurrent request with the same key committed first: its insert of the record
         # won. The answer is the original's.
@@ -154,7 +155,9 @@ def idempotent_write(
         return _replay(record, fingerprint)
     except ApplicationError as refusal:
         return refusal_answer(request, key, refusal, fingerprint=fingerprint)
-    return Response(body, status=status)
+    # The record's text is the answer: encoded once, not again by DRF's renderer (the API
+    # renders JSON only; a replay's answer is the same JSON, decoded and rendered again).
+    return HttpResponse(text, status=status, content_type="application/json")
 
 
 def refusal_answer(
@@ -191,12 +194,16 @@ def recorded_answer(request: Request, key: str) -> Response | None:
     return None if record is None else _replay(record, _fingerprint(request))
 
 
-def _record_save(user_id: Any, key: str, fingerprint: str, status: int, body: Any) -> None:
+def _record_save(user_id: Any, key: str, fingerprint: str, status: int, body: Any) -> str:
+    """Keep ``body`` under the user's key; returns its JSON, as DRF's renderer writes it
+    (compact, not ASCII-escaped)."""
+    text = json.dumps(body, cls=DjangoJSONEncoder, ensure_ascii=False, separators=(",", ":"))
     _RECORD_INSERT.save(
         user_id=user_id,
         key=key,
         request_hash=fingerprint,
         status_code=status,
-        body=json.dumps(body, cls=DjangoJSONEncoder, ensure_ascii=False),
+        body=text,
         created_at=timezone.now(),
     )
+    return text

@@ -272,7 +272,8 @@ class Spectator:
         self.connection = Connection(port)
 
     async def get(self, stats: Stats, name: str, url: str, etag: str | None) -> tuple[int, str]:
-        headers = {"Accept-Language": "en"}
+        # as every browser does: a kept page's gzip bytes (the client never reads them)
+        headers = {"Accept-Language": "en", "Accept-Encoding": "gzip"}
         if etag:
             headers.update({"If-None-Match": etag, "X-Requested-With": "poll"})
         t0 = time.perf_counter()

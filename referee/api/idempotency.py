@@ -126,7 +126,7 @@ def idempotent_write(
     perform: Callable[[], tuple[int, dict[str, Any]]],
     *,
     perform_finds_retries: bool = False,
-) -> Response:
+) -> HttpResponse:
     """Run ``perform`` (returning status and body) once per user and key; a refusal it
     raises that the key keeps (``KEPT_REFUSAL_STATUSES``) is recorded as its answer.
 

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any, ClassVar
 
+from django.http import HttpResponse
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers
@@ -245,7 +246,7 @@ class HandStartApi(APIView):
         parameters=[IDEMPOTENCY_KEY, DEVICE, TYPIST],
         responses={201: io.HandWriteOutput, **ERRORS},
     )
-    def post(self, request: Request, table_id: int) -> Response:
+    def post(self, request: Request, table_id: int) -> HttpResponse:
         found = hand_selectors.table_get_for_write(table_id=table_id, user=request.user)
         if found is None:
             raise ApplicationError("not_found", _("No such table."))
@@ -296,7 +297,7 @@ class HandWriteApi(APIView):
     def perform(self, request: Request, hand: Hand, data: Any, **write: Any) -> HandWrite:
         raise NotImplementedError
 
-    def post(self, request: Request, hand_id: int) -> Response:
+    def post(self, request: Request, hand_id: int) -> HttpResponse:
         hand, assigned = _for_write(
             hand_selectors.hand_get_for_write(hand_id=hand_id, user=request.user)
         )
@@ -336,7 +337,7 @@ class HandActionApi(HandWriteApi):
     input_serializer = io.ActionInput
 
     @_hand_write_schema(io.ActionInput)
-    def post(self, request: Request, hand_id: int) -> Response:
+    def post(self, request: Request, hand_id: int) -> HttpResponse:
         return super().post(request, hand_id)
 
     def perform(self, request: Request, hand: Hand, data: Any, **write: Any) -> HandWrite:
@@ -349,7 +350,7 @@ class HandAnnouncementApi(HandWriteApi):
     input_serializer = io.AnnouncementInput
 
     @_hand_write_schema(io.AnnouncementInput)
-    def post(self, request: Request, hand_id: int) -> Response:
+    def post(self, request: Request, hand_id: int) -> HttpResponse:
         return super().post(request, hand_id)
 
     def perform(self, request: Request, hand: Hand, data: Any, **write: Any) -> HandWrite:
@@ -365,7 +366,7 @@ class HandWildApi(HandWriteApi):
     input_serializer = io.WildInput
 
     @_hand_write_schema(io.WildInput)
-    def post(self, request: Request, hand_id: int) -> Response:
+    def post(self, request: Request, hand_id: int) -> HttpResponse:
         return super().post(request, hand_id)
 
     def perform(self, request: Request, hand: Hand, data: Any, **write: Any) -> HandWrite:
@@ -378,7 +379,7 @@ class HandUndoApi(HandWriteApi):
     input_serializer = io.ReasonInput
 
     @_hand_write_schema(io.ReasonInput)
-    def post(self, request: Request, hand_id: int) -> Response:
+    def post(self, request: Request, hand_id: int) -> HttpResponse:
         return super().post(request, hand_id)
 
     def perform(self, request: Request, hand: Hand, data: Any, **write: Any) -> HandWrite:
@@ -391,7 +392,7 @@ class HandResultApi(HandWriteApi):
     input_serializer = io.ResultInput
 
     @_hand_write_schema(io.ResultInput)
-    def post(self, request: Request, hand_id: int) -> Response:
+    def post(self, request: Request, hand_id: int) -> HttpResponse:
         return super().post(request, hand_id)
 
     def perform(self, request: Request, hand: Hand, data: Any, **write: Any) -> HandWrite:
@@ -434,7 +435,7 @@ class HandPassedOutApi(HandWriteApi):
     input_serializer = io.EmptyInput
 
     @_hand_write_schema(io.EmptyInput)
-    def post(self, request: Request, hand_id: int) -> Response:
+    def post(self, request: Request, hand_id: int) -> HttpResponse:
         return super().post(request, hand_id)
 
     def perform(self, request: Request, hand: Hand, data: Any, **write: Any) -> HandWrite:
@@ -448,7 +449,7 @@ class HandDealApi(HandWriteApi):
     live = False
 
     @_hand_write_schema(io.DealInput)
-    def post(self, request: Request, hand_id: int) -> Response:
+    def post(self, request: Request, hand_id: int) -> HttpResponse:
         return super().post(request, hand_id)
 
     def perform(self, request: Request, hand: Hand, data: Any, **write: Any) -> HandWrite:
@@ -462,7 +463,7 @@ class HandVoidApi(HandWriteApi):
     live = False
 
     @_hand_write_schema(io.ReasonInput)
-    def post(self, request: Request, hand_id: int) -> Response:
+    def post(self, request: Request, hand_id: int) -> HttpResponse:
         return super().post(request, hand_id)
 
     def perform(self, request: Request, hand: Hand, data: Any, **write: Any) -> HandWrite:
@@ -476,7 +477,7 @@ class HandCorrectionApi(HandWriteApi):
     live = False
 
     @_hand_write_schema(io.CorrectionInput)
-    def post(self, request: Request, hand_id: int) -> Response:
+    def post(self, request: Request, hand_id: int) -> HttpResponse:
         return super().post(request, hand_id)
 
     def perform(self, request: Request, hand: Hand, data: Any, **write: Any) -> HandWrite:
@@ -501,7 +502,7 @@ class HandConfirmApi(HandWriteApi):
         access.round_second_person_check(user=request.user, table=hand.table)
 
     @_hand_write_schema(io.ConfirmInput)
-    def post(self, request: Request, hand_id: int) -> Response:
+    def post(self, request: Request, hand_id: int) -> HttpResponse:
         if isinstance(request.data, dict) and "pins" in request.data:
             return self._post_pins(request, hand_id)
         return super().post(request, hand_id)
@@ -543,7 +544,7 @@ class HandDisputeApi(HandConfirmApi):
     input_serializer = io.ReasonInput
 
     @_hand_write_schema(io.ReasonInput)
-    def post(self, request: Request, hand_id: int) -> Response:
+    def post(self, request: Request, hand_id: int) -> HttpResponse:
         return HandWriteApi.post(self, request, hand_id)
 
     def perform(self, request: Request, hand: Hand, data: Any, **write: Any) -> HandWrite:
@@ -560,7 +561,7 @@ class PenaltyCreateApi(APIView):
         parameters=[IDEMPOTENCY_KEY, DEVICE, TYPIST],
         responses={201: io.PenaltyOutput, **ERRORS},
     )
-    def post(self, request: Request, slug: str) -> Response:
+    def post(self, request: Request, slug: str) -> HttpResponse:
         tournament = Tournament.objects.filter(slug=slug).first()
         if tournament is None:
             raise ApplicationError("not_found", _("No such tournament."))
@@ -603,7 +604,7 @@ class PenaltyRevokeApi(APIView):
         parameters=[IDEMPOTENCY_KEY, DEVICE, TYPIST],
         responses={200: io.PenaltyOutput, **ERRORS},
     )
-    def post(self, request: Request, penalty_id: int) -> Response:
+    def post(self, request: Request, penalty_id: int) -> HttpResponse:
         access.director_check(user=request.user)
         penalty = Penalty.objects.select_related("tournament").filter(pk=penalty_id).first()
         if penalty is None:

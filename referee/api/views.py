@@ -34,6 +34,7 @@ from tournaments.common import access
 from tournaments.common.errors import ApplicationError
 from tournaments.common.idempotency import idempotency_retry_check
 from tournaments.common.roles import user_is_director, user_is_referee
+from tournaments.common.transactions import before_commit_run
 from tournaments.hands import card_secrecy, table_selectors
 from tournaments.hands import confirmation as hand_confirmation
 from tournaments.hands import corrections as hand_corrections
@@ -134,6 +135,11 @@ def _hand_write_response(
     director or the table's referee), so sees the cards of its live hand; a closed hand's
     cards as ``card_secrecy`` allows (a duplicate board's stay hidden until the board is
     released)."""
+    if written.hand.board_id is not None:
+        # A board's release reads its hands' rows: this write's, put off until the commit
+        # (``before_commit``), reaches them first. A hand of no board is answered from
+        # what the write computed, with no read.
+        before_commit_run()
     shown = card_secrecy.hand_cards_shown(
         user=request.user, hand=written.hand, table_referee=True if writer else None
     )

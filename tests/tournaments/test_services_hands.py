@@ -252,17 +252,17 @@ def test_the_tournament_lock_survives_a_column_added_by_a_migration() -> None:
     """PostgreSQL, prepared statements: a deploy's migration (another connection) may add a
     column while the old web processes still run; their prepared hand-start statements
     keep working."""
-    from tournaments.hands.write import tournament_share_lock
+    from tournaments.hands.write import hand_start_lock
 
     table = factories.seated_table()
     tournament_id = table.round.tournament_id
     for _ in range(3):  # prepared from the second run on (DATABASE_PREPARE_THRESHOLD=2)
-        tournament_share_lock(tournament_id=tournament_id)
+        hand_start_lock(table=table)
     migration = connections.create_connection("default")
     try:
         with migration.cursor() as cursor:
             cursor.execute("ALTER TABLE tournaments_tournament ADD COLUMN added_later integer")
-        assert tournament_share_lock(tournament_id=tournament_id).pk == tournament_id
+        assert hand_start_lock(table=table).pk == tournament_id
         assert hand_create(table=table, random_deal=True).hand.number == 1
     finally:
         with migration.cursor() as cursor:

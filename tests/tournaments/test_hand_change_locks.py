@@ -3,7 +3,7 @@
 Every table's finishing write marks and bumps the tournament's log version (``FOR NO KEY
 UPDATE`` of its row, to the commit); every start reads the row's rule profile under a lock.
 On the whole round these queued behind one another at the hand changes (PostgreSQL's
-``log_lock_waits``: 50–126 ms each). Each test holds a lock from a second connection, as a
+``log_lock_waits``: 50–232 ms each). Each test holds a lock from a second connection, as a
 concurrent request would, and shows whether the write waits (``lock_timeout``) or not.
 """
 

@@ -97,16 +97,17 @@ def hand_board_check(*, table: Table, board: Board) -> None:
 
 def hand_start_lock(*, table: Table) -> Tournament:
     """The tournament row of ``table`` and its round's row, locked ``FOR KEY SHARE`` on
-        PostgreSQL, for a hand's start; refused once the final standings are published
+    PostgreSQL, for a hand's start; refused once the final standings are published
     (``results_final``) or the round is closed (``round_not_playing``).
 
-        A change of the tournament's rule profile (``FOR UPDATE``) waits for the start, and so
-        does the round's close (``round_lock``): a hand started meanwhile is one the close's
-        check sees. Other tables' starts do not wait (``FOR UPDATE`` queued every table at the
-        start of a round), nor do the writes that mark and bump the tournament's log version
-        (``FOR NO KEY UPDATE``: ``hands.results``), which ``FOR SHARE`` did, the starts and the
-        finishing writes of the hand changes queueing behind one another 50–126 ms each
-        (measured on the whole round, issue 30). Other databases serialise writes anyway."""
+    A change of the tournament's rule profile (``FOR UPDATE``) waits for the start, and so
+    does the round's close (``round_lock``): a hand started meanwhile is one the close's
+    check sees. Other tables' starts do not wait (``FOR UPDATE`` queued every table at the
+    start of a round), nor do the writes that mark and bump the tournament's log version
+    (``FOR NO KEY UPDATE``: ``hands.results``), which ``FOR SHARE`` did: at the hand changes
+    of a whole round the starts and the finishing writes queued behind one another, 38 waits
+    of 50–232 ms (PostgreSQL's ``log_lock_waits``, issue 30). Other databases serialise
+    writes anyway."""
     if connection.vendor != "postgresql":
         tournament = Tournament.objects.get(pk=table.round.tournament_id)
         round_status = Round.objects.values_list("status", flat=True).get(pk=table.round_id)

@@ -338,7 +338,7 @@ def hand_commit(*, hand: Hand, replay: HandReplay | None = None) -> Hand:
         # changed), which stays locked to the commit, as the version's bump does: last in
         # the referee API's transaction, after its answer and record (``before_commit``).
         # Measured on the whole round (issue 30): finishing writes and starts queued there
-        # 50–126 ms each at the hand changes (PostgreSQL's ``log_lock_waits``).
+        # 50–232 ms each at the hand changes (PostgreSQL's ``log_lock_waits``).
         hand_row_write(hand=hand, fields=fields)
         hand_results_sync(hand=hand)
 

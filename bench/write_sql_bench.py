@@ -8,7 +8,7 @@ the hand with its table, round, tournament, board and the writer's assignment
 (``hands.selectors.hand_get_for_write``; ``table_get_for_write`` for a start), the row lock
 with the key's event (``hands.writing.hand_row_lock_keyed``), the event's insert
 (``hands.writing.hand_event_append``), the row's update (``rows.update`` in
-``replay.hand_summary_apply``) and the idempotency record's insert and read
+``replay.hand_row_write``) and the idempotency record's insert and read
 (``referee.api.idempotency``). Each is timed against the ORM doing the same in as many
 statements as the ORM needs, the two interleaved call by call (the machine's drift hits
 both alike), inside a transaction rolled back at the end. Prints the median of each and

@@ -570,12 +570,6 @@ def hand_row_write(*, hand: Hand, fields: list[str]) -> None:
     update(hand, fields)
 
 
-def hand_summary_apply(*, hand: Hand, replay: HandReplay) -> None:
-    """Write the replayed summary and snapshot onto the (locked) hand row, with its
-    version (``hand_summary_set``, then ``hand_row_write``)."""
-    hand_row_write(hand=hand, fields=hand_summary_set(hand=hand, replay=replay))
-
-
 def hand_summary_of_row(*, hand: Hand) -> dict[str, Any]:
     """The stored summary, to compare with a replay's."""
     return {name: getattr(hand, name) for name in SUMMARY_FIELDS}
@@ -612,7 +606,6 @@ __all__ = [
     "hand_replay_stored",
     "hand_row_write",
     "hand_state_new",
-    "hand_summary_apply",
     "hand_summary_of_row",
     "hand_summary_set",
     "replay_of_snapshot",

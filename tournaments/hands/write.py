@@ -33,6 +33,7 @@ from referee.rules.profiles import RuleProfile, get_profile
 from referee.rules.scoring import DealResult, result_from_json, score_hand
 from tournaments.common.errors import ApplicationError
 from tournaments.common.model_validation import model_validate
+from tournaments.common.rows import Columns, column, fetch_one, table_name
 from tournaments.common.seat_names import seat_name
 from tournaments.common.seats import MAX_SEATS, no_doubles
 from tournaments.common.transactions import hand_write_atomic
@@ -95,6 +96,20 @@ def hand_board_check(*, table: Table, board: Board) -> None:
         )
 
 
+_TOURNAMENT = Columns(Tournament, "t")
+#: The start's lock (``hand_start_lock``): the tournament row with its round's status. By hand
+#: for what it does, not for speed: Django's ``select_for_update`` has no ``FOR KEY SHARE``
+#: (one start a table; not on the hot path of an action). The columns by name, not *: a
+#: prepared statement's result must not change shape when a deploy's migration adds a column
+#: while this process still runs (PostgreSQL refuses "cached plan must not change result type").
+_START_LOCK_SQL = (
+    f"SELECT {_TOURNAMENT.sql}, r.{column(Round, 'status')}"
+    f" FROM {table_name(Tournament)} t JOIN {table_name(Round)} r"
+    f" ON r.{column(Round, 'tournament')} = t.{column(Tournament, 'id')}"
+    f" WHERE r.{column(Round, 'id')} = %s"
+)
+
+
 def hand_start_lock(*, table: Table) -> Tournament:
     """The tournament row of ``table`` and its round's row, locked ``FOR KEY SHARE`` on
     PostgreSQL, for a hand's start; refused once the final standings are published
@@ -108,31 +123,12 @@ def hand_start_lock(*, table: Table) -> Tournament:
     of a whole round the starts and the finishing writes queued behind one another, 38 waits
     of 50–232 ms (PostgreSQL's ``log_lock_waits``, issue 30). Other databases serialise
     writes anyway."""
-    if connection.vendor != "postgresql":
-        tournament = Tournament.objects.get(pk=table.round.tournament_id)
-        round_status = Round.objects.values_list("status", flat=True).get(pk=table.round_id)
-    else:
-        # By hand for what it does, not for speed: Django's ``select_for_update`` has no
-        # ``FOR KEY SHARE`` (one start a table; not on the hot path of an action).
-        # The columns by name, not *: a prepared statement's result must not change shape
-        # when a deploy's migration adds a column while this process still runs
-        # (PostgreSQL refuses "cached plan must not change result type").
-        def quote(name: str | None) -> str:
-            return connection.ops.quote_name(str(name))
-
-        meta = Tournament._meta
-        columns = ", ".join(f"t.{quote(field.column)}" for field in meta.concrete_fields)
-        sql = (
-            f"SELECT {columns}, r.{quote('status')} AS round_status"
-            f" FROM {quote(meta.db_table)} t"
-            f" JOIN {quote(Round._meta.db_table)} r ON r.{quote('tournament_id')} = t.{quote('id')}"
-            f" WHERE r.{quote('id')} = %s FOR KEY SHARE"
-        )
-        rows = list(Tournament.objects.raw(sql, [table.round_id]))
-        if not rows:
-            raise Tournament.DoesNotExist
-        tournament = rows[0]
-        round_status = tournament.round_status  # type: ignore[attr-defined]
+    sql = _START_LOCK_SQL + (" FOR KEY SHARE" if connection.vendor == "postgresql" else "")
+    row = fetch_one(sql, [table.round_id])
+    if row is None:
+        raise Tournament.DoesNotExist
+    tournament: Tournament = _TOURNAMENT.instance(row)
+    round_status = row[_TOURNAMENT.width]
     if tournament.status == TournamentStatus.FINISHED:
         raise results_final_error()
     if round_status == RoundStatus.CLOSED:

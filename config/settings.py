@@ -146,6 +146,9 @@ DATABASE_KEEPALIVES_IDLE = env.int("DATABASE_KEEPALIVES_IDLE", default=10)
 DATABASE_KEEPALIVES_INTERVAL = env.int("DATABASE_KEEPALIVES_INTERVAL", default=5)
 DATABASE_KEEPALIVES_COUNT = env.int("DATABASE_KEEPALIVES_COUNT", default=3)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # Django's backend, with a health check of a kept connection that costs no round trip
+    # (config/postgresql/base.py).
+    DATABASES["default"]["ENGINE"] = "config.postgresql"
     # Parameters bound on the server and prepared statements: psycopg prepares a statement
     # that a connection runs repeatedly (its second run on), so PostgreSQL stops parsing and
     # planning the same few queries of every referee action (that was most of the server's

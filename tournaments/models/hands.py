@@ -2,10 +2,10 @@ from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
 from django.db.models.functions import Now
-from django.db.models.lookups import Exact, IsNull
+from django.db.models.lookups import Exact
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.common.json_arrays import JsonArrayLength, json_bool_element, json_int_element
+from tournaments.common.json_arrays import FlagsSound, JsonArrayLength, ScoresSound
 from tournaments.common.seats import DEFAULT_SEATS, SEAT_COUNTS, no_doubles, seat_count
 from tournaments.models.boards import Board
 from tournaments.models.rounds import Table, seat_position_check
@@ -49,14 +49,6 @@ def per_seat_checks() -> list[models.BaseConstraint]:
     profiles_of: dict[int, list[str]] = {n: [] for n in SEAT_COUNTS}
     for key in RuleProfileKey.values:
         profiles_of[seat_count(key)].append(key)
-    zero_sum = Q()
-    flags = Q()
-    for n in SEAT_COUNTS:
-        flags |= Q(*(Q(json_bool_element("doubled", i)) for i in range(n)), seats=n)
-        elements = [json_int_element("scores", i) for i in range(n)]
-        total = sum(elements[1:], start=elements[0])
-        present = Q(*(IsNull(e, False) for e in elements))
-        zero_sum |= Q(seats=n) & present & Q(Exact(total, 0))
     return [
         models.CheckConstraint(
             condition=Q(
@@ -75,10 +67,11 @@ def per_seat_checks() -> list[models.BaseConstraint]:
             condition=Q(Exact(JsonArrayLength("doubled"), F("seats"))),
             name="hand_doubled_one_a_seat",
         ),
-        models.CheckConstraint(condition=flags, name="hand_doubled_flags_boolean"),
         models.CheckConstraint(
-            condition=Q(scores__isnull=True)
-            | Q(Exact(JsonArrayLength("scores"), F("seats"))) & zero_sum,
+            condition=Q(FlagsSound("doubled")), name="hand_doubled_flags_boolean"
+        ),
+        models.CheckConstraint(
+            condition=Q(scores__isnull=True) | Q(ScoresSound("scores")),
             name="hand_scores_one_a_seat_zero_sum",
         ),
     ]

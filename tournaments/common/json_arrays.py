@@ -1,5 +1,6 @@
 """SQL over JSON arrays, for the checks on per-seat columns (a hand's scores and doubles, a
-board's hands): the same expressions on SQLite and PostgreSQL."""
+board's hands): the same expressions on SQLite and PostgreSQL, except a hand's whole-array
+checks (``ScoresSound``, ``FlagsSound``), one function call each on PostgreSQL."""
 
 from __future__ import annotations
 

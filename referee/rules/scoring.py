@@ -375,9 +375,13 @@ def _scorer(profile: RuleProfile) -> _Scorer:
 
         return _Scorer(SixResult.from_json, lambda result: score_six(result, profile.cap))
     if profile.seats == 5:
-        from referee.rules.six_five_scoring import FiveResult, score_five
+        from referee.rules.six_five_scoring import FiveResult, score_five, stake_breakdown_five
 
-        return _Scorer(FiveResult.from_json, lambda result: score_five(result, profile.cap))
+        return _Scorer(
+            FiveResult.from_json,
+            lambda result: score_five(result, profile.cap),
+            lambda result: stake_breakdown_five(result, profile.cap),
+        )
     if profile.seats == 4:
         from referee.rules.four_scoring import FourResult, score_four, stake_breakdown_four
 

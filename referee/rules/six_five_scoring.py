@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from referee.rules.errors import BadResult, InvalidResult
-from referee.rules.scoring import Winner
+from referee.rules.scoring import DefenderStake, StakeFactor, Winner
 
 SIX_SEATS, FIVE_SEATS = 6, 5
 #: Three packs hold three 4-card bombs of each of 13 ranks, ``XXX`` and ``DDD`` (41).
@@ -178,6 +178,24 @@ class FiveResult:
 
 
 _FIVE_TYPES: dict[str, type] = {"bid": int, **_SIX_TYPES}
+
+
+def stake_breakdown_five(result: FiveResult, cap: int | None = None) -> tuple[DefenderStake, ...]:
+    """Each farmer's stake in seat order, factor by factor (R14.7): the bid, ×2 a bomb (joker
+    bombs included), ×2 for a spring or an anti-spring. The cap caps *M*, not the total, so
+    a stake is at most ``bid × cap``. ``winner`` plays no part, so a live hand's stakes so far
+    come from its result as it stands."""
+    factors = []
+    if result.bombs:
+        factors.append(StakeFactor("bombs", result.bombs, 2**result.bombs))
+    if result.spring or result.anti_spring:
+        factors.append(StakeFactor("anti_spring" if result.anti_spring else "spring", 1, 2))
+    most = None if cap is None else result.bid * cap
+    return tuple(
+        DefenderStake(seat, result.bid, tuple(factors), most)
+        for seat in range(FIVE_SEATS)
+        if seat != result.landlord
+    )
 
 
 def score_five(result: FiveResult, cap: int | None = None) -> tuple[int, ...]:

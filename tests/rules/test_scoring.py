@@ -414,6 +414,7 @@ def test_stakes_of_hand_is_each_games_own_breakdown() -> None:
     from referee.rules.laizi_scoring import LaiziResult, stake_breakdown_laizi
     from referee.rules.profiles import get_profile
     from referee.rules.scoring import result_from_json, stake_breakdown, stakes_of_hand
+    from referee.rules.six_five_scoring import FiveResult, stake_breakdown_five
 
     base = {"landlord": 0, "bid": 2, "winner": "landlord", "doubled": [], "redoubled": False,
             "bombs": 1,
@@ -424,8 +425,9 @@ def test_stakes_of_hand_is_each_games_own_breakdown() -> None:
         "four_p": stake_breakdown_four,
         "laizi": stake_breakdown_laizi,
         "big3": stake_breakdown_big3,
+        "five_p": stake_breakdown_five,
     }
-    readers = {"four_p": FourResult, "laizi": LaiziResult, "big3": Big3Result}
+    readers = {"four_p": FourResult, "laizi": LaiziResult, "big3": Big3Result, "five_p": FiveResult}
     for key, own in cases.items():
         profile = get_profile(key)
         fields = dict(base, doubled=[False] * profile.seats)

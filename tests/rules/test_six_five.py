@@ -37,6 +37,7 @@ from referee.rules.actions import Bid, Double, Pass
 from referee.rules.cards import key_of_counts
 from referee.rules.errors import IllegalAction, NotationError
 from referee.rules.games import deal_json_from_seed, state_new, state_replayed
+from referee.rules.scoring import stakes_of_hand
 from referee.rules.six_combos import THREE_PACK_COUNTS
 from referee.rules.six_hand import COPIES, base_text, format_six, id_text, parse_six
 
@@ -482,6 +483,52 @@ def test_six_p_scores_are_zero_sum_pairwise_and_capped(
     for seat in range(6):
         want = stake * (6 - len(winners)) if seat in winners else -stake * len(winners)
         assert scores[seat] == want, seat
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.integers(0, 4),
+    st.integers(1, 3),
+    st.integers(0, 27),
+    st.sampled_from([(False, False), (True, False), (False, True)]),
+    st.booleans(),
+    st.one_of(st.none(), st.integers(1, 1 << 20)),
+)
+def test_five_p_stakes_are_what_each_farmer_wins_or_loses(
+    landlord: int,
+    bid: int,
+    bombs: int,
+    springs: tuple[bool, bool],
+    landlord_wins: bool,
+    cap: int | None,
+) -> None:
+    """Each farmer's stake (what the console and the pages show as the hand stands) is
+    exactly what the score gives him, with the cap on *M* (R14.7), and the landlord pays
+    or takes their sum."""
+    spring, anti = springs
+    if (spring and not landlord_wins) or (anti and landlord_wins):
+        return
+    profile = dataclasses.replace(FIVE_P, cap=cap)
+    result = result_from_json(
+        {
+            "landlord": landlord,
+            "bid": bid,
+            "bombs": bombs,
+            "spring": spring,
+            "anti_spring": anti,
+            "winner": "landlord" if landlord_wins else "defenders",
+        },
+        profile,
+    )
+    scores = score_hand(result, profile)
+    stakes = stakes_of_hand(result, profile)
+    assert [s.seat for s in stakes] == [seat for seat in range(5) if seat != landlord]
+    m = 2 ** (bombs + (spring or anti))
+    won = -1 if landlord_wins else 1
+    for stake in stakes:
+        assert stake.value == bid * (m if cap is None else min(m, cap))
+        assert scores[stake.seat] == won * stake.value
+    assert scores[landlord] == -sum(won * s.value for s in stakes)
 
 
 def test_the_cli_scores_six_p_with_its_partner_and_cap() -> None:

@@ -1,5 +1,6 @@
-"""Whole variant tournaments through the referee API (issue 20): a ``four_p`` tournament of 12
-players at four-seat tables and a ``laizi`` tournament of 9 players, two rounds each, every
+"""Whole variant tournaments through the referee API (issue 20, issue 32): a ``four_p``
+tournament of 12 players at four-seat tables, a ``five_p`` tournament of 10 at five-seat tables
+and a ``laizi`` tournament of 9 players, two rounds each, every
 hand dealt by the server and played from its first bid to its last card by the API's own legal
 actions (a seeded choice among them), then the standings. Every hand replays to its stored
 result (``hands_audit``), the scores are zero-sum at every table, and each entry's total is
@@ -148,6 +149,25 @@ def test_a_four_player_tournament_of_twelve_played_through_the_api() -> None:
     assert [len(h.split()) for h in hand.deal["hands"]] == [25, 25, 25, 25]
 
 
+def test_a_five_player_tournament_of_ten_played_through_the_api() -> None:
+    """``five_p`` (SPEC §14): two packs dealt 21 each and a kitty of 3 (R14.2), one round of
+    bids, one landlord against four; each farmer wins or loses bid x M, the landlord four
+    times that (R14.7)."""
+    tournament = play_tournament("five_p", 10, seed=5)
+    _check_tournament(tournament, seats=5, players=10)
+    hands = list(Hand.objects.filter(table__round__tournament=tournament))
+    for hand in hands:
+        assert [len(h.split()) for h in hand.deal["hands"]] == [21] * 5
+        assert len(hand.deal["kitty"].split()) == 3
+        if hand.status == HandStatus.FINISHED:
+            farmers = [s for s in range(5) if s != hand.landlord_seat]
+            each = hand.scores[farmers[0]]
+            assert all(hand.scores[s] == each for s in farmers)
+            assert hand.scores[hand.landlord_seat] == -4 * each
+            assert abs(each) == hand.bid * 2 ** (hand.bombs + (hand.spring or hand.anti_spring))
+    assert any(h.status == HandStatus.FINISHED for h in hands)
+
+
 def test_a_wild_card_tournament_of_nine_played_through_the_api() -> None:
     tournament = play_tournament("laizi", 9, seed=9)
     _check_tournament(tournament, seats=3, players=9)
@@ -160,7 +180,9 @@ def test_a_wild_card_tournament_of_nine_played_through_the_api() -> None:
     assert declared, "no play declared a wild card"
 
 
-@pytest.mark.parametrize(("profile", "players", "seats"), [("four_p", 8, 4), ("laizi", 6, 3)])
+@pytest.mark.parametrize(
+    ("profile", "players", "seats"), [("four_p", 8, 4), ("five_p", 10, 5), ("laizi", 6, 3)]
+)
 def test_duplicate_variant_tournaments_compare_boards_by_seat_position(
     profile: str, players: int, seats: int
 ) -> None:
@@ -184,12 +206,15 @@ def test_duplicate_variant_tournaments_compare_boards_by_seat_position(
     assert sum(s.matchpoints for s in standings) == seats * len(by_board) * tables * (tables - 1)
 
 
-def test_byes_at_four_seat_tables_rotate_over_a_swiss_tournament() -> None:
-    """Six entries at four-seat tables: two byes a round (R10.5), never a second bye to an
-    entry while another has had none; Swiss rounds seat ranks 1-4 at table 1."""
-    tournament = play_tournament("four_p", 6, seed=6, format="swiss", rounds=3)
+@pytest.mark.parametrize(("profile", "players", "seats"), [("four_p", 6, 4), ("five_p", 7, 5)])
+def test_byes_at_larger_tables_rotate_over_a_swiss_tournament(
+    profile: str, players: int, seats: int
+) -> None:
+    """Six entries at four-seat tables, seven at five-seat tables: two byes a round (R10.5),
+    never a second bye to an entry while another has had none."""
+    tournament = play_tournament(profile, players, seed=players, format="swiss", rounds=3)
     byes = Counter(
         RoundBye.objects.filter(round__tournament=tournament).values_list("entry_id", flat=True)
     )
     assert sorted(byes.values()) == [1] * 6
-    _check_tournament(tournament, seats=4, players=6, rounds=3)
+    _check_tournament(tournament, seats=seats, players=players, rounds=3)

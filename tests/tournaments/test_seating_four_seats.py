@@ -16,7 +16,7 @@ from tests.tournaments.seating_fields import (
 )
 from tournaments.seating.engine import (
     BAD_TABLE_SIZE,
-    TOO_FEW_ENTRIES_4,
+    TOO_FEW_ENTRIES,
     History,
     PastTable,
     Seating,
@@ -160,10 +160,10 @@ def test_clubs_are_kept_apart_at_four_seat_tables() -> None:
 
 
 def test_too_few_entries_and_mixed_table_sizes_are_refused() -> None:
-    with pytest.raises(SeatingError, match=TOO_FEW_ENTRIES_4):
+    with pytest.raises(SeatingError, match=TOO_FEW_ENTRIES % 4):
         seat(entries=entries_of(3), seed=0, options=_options())
     with pytest.raises(SeatingError, match=BAD_TABLE_SIZE):
-        seat(entries=entries_of(6), seed=0, options=SeatingOptions(table_size=5))
+        seat(entries=entries_of(6), seed=0, options=SeatingOptions(table_size=7))
     three_seat_history = History(tables=(PastTable((101, 102, 103)),))
     with pytest.raises(SeatingError, match=BAD_TABLE_SIZE):
         seat(entries=entries_of(8), seed=0, history=three_seat_history, options=_options())

@@ -43,7 +43,7 @@ from tournaments.archive.export import (
 )
 from tournaments.common.errors import ApplicationError
 from tournaments.common.roles import user_is_privileged
-from tournaments.common.seats import SEAT_COUNTS
+from tournaments.common.seats import SEAT_COUNTS, seat_count
 from tournaments.common.usernames import user_by_username
 from tournaments.hands.exclusions import exclusion_restore
 from tournaments.hands.replay import (
@@ -566,6 +566,9 @@ class _Restore:
             tw = f"{where}.tables[{j}]"
             table = Table(round=round_, **_fields(Table, tb, TABLE_FIELDS, tw))
             _validate(table, tw, ["round"])
+            table_seats = seat_count(tournament.rule_profile)
+            if table.first_bidder is not None and table.first_bidder >= table_seats:
+                raise ArchiveError(f"{tw}.first_bidder", f"a seat 0..{table_seats - 1}")
             table.save()
             seats = []
             for k, s in enumerate(_list(tb, "seats", tw)):
@@ -579,6 +582,8 @@ class _Restore:
                     position=_get(s, "position", sw, int),
                     entry=entries[order],
                 )
+                if not 0 <= seat.position < table_seats:
+                    raise ArchiveError(f"{sw}.position", f"a seat 0..{table_seats - 1}")
                 _validate(seat, sw, ["table", "round", "entry"])
                 seats.append(seat)
             Seat.objects.bulk_create(seats)

@@ -20,19 +20,23 @@ _WINDS = (_("East (东)"), _("South (南)"), _("West (西)"), _("North (北)"))
 
 
 def seat_wind(position: int) -> str:
-    """The wind alone ("East (东)"), for a column already headed by seat numbers."""
+    """The wind alone ("East (东)"), for a column already headed by seat numbers; "—" for
+    a fifth or sixth seat, which has no wind."""
     if type(position) is not int or position not in SEAT_POSITIONS:
         return str(position)
-    return str(_WINDS[position])
+    return str(_WINDS[position]) if position < len(_WINDS) else "—"
 
 
 def seat_name(position: int | None) -> str:
-    """ "East (东) · seat 0": the wind and the number of seat ``position``, translated; a
-    value that is no seat comes back as it is ("—" for None)."""
+    """ "East (东) · seat 0": the wind and the number of seat ``position``, translated
+    ("Seat 4" alone at a five-seat table: four winds only); a value that is no seat comes
+    back as it is ("—" for None)."""
     if position is None:
         return "—"
     if type(position) is not int or position not in SEAT_POSITIONS:  # 1.0, True: no seat
         return str(position)
+    if position >= len(_WINDS):
+        return gettext("Seat %(position)s") % {"position": position}
     return gettext("%(wind)s · seat %(position)s") % {
         "wind": _WINDS[position],
         "position": position,

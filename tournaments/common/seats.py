@@ -1,5 +1,6 @@
 """How many seats a table has, from its rule profile (``referee.rules.profiles``): three in the
-competition and classic rules (R2.2) and in Big Three (R12.3), four in ``four_p`` (R11.1.1).
+competition and classic rules (R2.2) and in Big Three (R12.3), four in ``four_p`` (R11.1.1),
+five in ``five_p`` (R14.2).
 The service never spells a seat count: it asks here.
 """
 
@@ -12,7 +13,7 @@ from referee.rules.profiles import get_profile
 
 #: The rule profiles a tournament may have (``RuleProfileKey`` names them; a test holds the
 #: two equal). The rules library knows more games than the service offers (``GAME_PROFILES``:
-#: five and six players), and their seat counts are no table's until they are offered here.
+#: six players), and their seat counts are no table's until they are offered here.
 SERVICE_PROFILES: tuple[str, ...] = (
     "comp2016",
     "classic",
@@ -20,6 +21,7 @@ SERVICE_PROFILES: tuple[str, ...] = (
     "laizi",
     "big3",
     "big3_one_round",
+    "five_p",
 )
 #: The seat counts some offered profile has, smallest first.
 SEAT_COUNTS: tuple[int, ...] = tuple(sorted({get_profile(k).seats for k in SERVICE_PROFILES}))

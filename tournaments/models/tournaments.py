@@ -36,6 +36,7 @@ class RuleProfileKey(models.TextChoices):
     LAIZI = "laizi", _("Wild cards (癞子斗地主)")
     BIG3 = "big3", _("Big Three (大三 / 挖坑)")
     BIG3_ONE_ROUND = "big3_one_round", _("Big Three, one round of bids (大三 / 挖坑, 烂挖)")
+    FIVE_P = "five_p", _("Five players, two packs (五人斗地主)")
 
 
 class TournamentFormat(models.TextChoices):

@@ -5,8 +5,9 @@ write the result.  Same inputs and seed give the same seating.
 
 What it settles, in this order (SPEC §10.5, §10.8.6, §10.8.7):
 
-Tables have ``SeatingOptions.table_size`` seats: 3, or 4 for the four-player profile
-(``four_p``, SPEC §11.1).
+Tables have ``SeatingOptions.table_size`` seats: 3, or as many as the rule profile's
+game has (``tournaments.common.seats.SEAT_COUNTS``: 4 in ``four_p``, SPEC §11.1; 5 in
+``five_p``, SPEC §14).
 
 1. **Byes.** A player count that is not a multiple of the table size leaves the rest out.
    They are the entries with the fewest byes so far (never the same entry twice while
@@ -46,11 +47,12 @@ from tournaments.common.phrases import (
     ngettext_lazy,
     render,
 )
+from tournaments.common.seats import SEAT_COUNTS
 
 Method = Literal["random", "swiss"]
-#: Seats at a table: three, or four (``four_p``).
+#: Seats at a table: three, or as many as an offered profile's game has.
 TABLE_SIZE = 3
-TABLE_SIZES = (3, 4)
+TABLE_SIZES = SEAT_COUNTS
 #: One repeat meeting costs more than every same-club pair a seating can have.
 REPEAT_WEIGHT = 1_000_000
 #: The orders of a table's seats, by table size.
@@ -68,9 +70,11 @@ class SeatingError(ValueError):
 
 
 ENTRY_TWICE = "An entry is given twice."
-TOO_FEW_ENTRIES = "At least 3 entries are needed to seat a round."
-TOO_FEW_ENTRIES_4 = "At least 4 entries are needed to seat a round."
-BAD_TABLE_SIZE = "A table has 3 or 4 seats."
+#: The refusal of too few entries for tables of ``size`` seats: ``TOO_FEW_ENTRIES % size``.
+TOO_FEW_ENTRIES = "At least %d entries are needed to seat a round."
+BAD_TABLE_SIZE = "A table has {} or {} seats.".format(
+    ", ".join(map(str, TABLE_SIZES[:-1])), TABLE_SIZES[-1]
+)
 
 
 @dataclass(frozen=True)
@@ -109,7 +113,7 @@ class History:
 class SeatingOptions:
     method: Method = "random"
     separate_clubs: bool = False
-    #: Seats at a table: 3, or 4 (``four_p``).
+    #: Seats at a table: one of ``TABLE_SIZES``.
     table_size: int = TABLE_SIZE
     #: Hands per round when the first bidder rotates hand by hand; 0 when boards decide.
     hands_per_round: int = 0
@@ -194,7 +198,7 @@ def seat(
     if size not in TABLE_SIZES or any(len(t.entries) != size for t in history.tables):
         raise SeatingError(BAD_TABLE_SIZE)
     if len(entries) < size:
-        raise SeatingError(TOO_FEW_ENTRIES if size == TABLE_SIZE else TOO_FEW_ENTRIES_4)
+        raise SeatingError(TOO_FEW_ENTRIES % size)
     context = _context(entries, history, options)
     rng = random.Random(seed)
 
@@ -481,8 +485,18 @@ def explain(
         how = P(gettext_noop("random draw"))
     elif options.table_size == TABLE_SIZE:
         how = P(gettext_noop("Swiss: ranks 1-3 at table 1, 4-6 at table 2, ... (R10.5.1)"))
-    else:
+    elif options.table_size == 4:
         how = P(gettext_noop("Swiss: ranks 1-4 at table 1, 5-8 at table 2, ... (R10.5.1)"))
+    else:
+        size = options.table_size
+        how = P(
+            gettext_noop(
+                "Swiss: ranks 1-%(last)s at table 1, %(next)s-%(last2)s at table 2, ... (R10.5.1)"
+            ),
+            last=size,
+            next=size + 1,
+            last2=2 * size,
+        )
     entry_count = sum(len(t.entries) for t in seating.tables) + len(seating.byes)
     lines: list[tuple[Value, ...]] = [
         (

@@ -50,8 +50,8 @@ from tournaments.rounds.services import (
 from tournaments.seating.engine import (
     BAD_TABLE_SIZE,
     ENTRY_TWICE,
+    TABLE_SIZES,
     TOO_FEW_ENTRIES,
-    TOO_FEW_ENTRIES_4,
     Seating,
     SeatingError,
     SeatingOptions,
@@ -117,11 +117,13 @@ def _seating_compute(*, round: Round, seed: int) -> Seating:
             options=options,
         )
     except SeatingError as exc:
+        size = options.table_size
         messages = {
             ENTRY_TWICE: _("An entry is given twice."),
-            TOO_FEW_ENTRIES: _("At least 3 entries are needed to seat a round."),
-            TOO_FEW_ENTRIES_4: _("At least 4 entries are needed to seat a round."),
-            BAD_TABLE_SIZE: _("A table has 3 or 4 seats."),
+            TOO_FEW_ENTRIES % size: _("At least %(size)s entries are needed to seat a round.")
+            % {"size": size},
+            BAD_TABLE_SIZE: _("A table has %(sizes)s or %(most)s seats.")
+            % {"sizes": ", ".join(map(str, TABLE_SIZES[:-1])), "most": TABLE_SIZES[-1]},
         }
         raise ApplicationError("cannot_seat", messages.get(str(exc), str(exc))) from exc
 

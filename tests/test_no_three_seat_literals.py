@@ -45,6 +45,9 @@ ASSUMPTIONS = {
     "a seat bound at the third seat": re.compile(r"(max_value=|maximum\"?:?\s*=?\s*)2\b(?!\*)"),
     "exactly three per-seat values": re.compile(r"min_length=3,\s*max_length=3"),
     "three seats in a type": re.compile(r"tuple\[(bool|int \| None), \1, \1\]"),
+    "a key of a board and a seat made with a seat count": re.compile(
+        r"\*\s*[3-6]\s*\+\s*(\w+\.)?position\b"
+    ),
 }
 
 

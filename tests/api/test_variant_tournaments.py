@@ -206,6 +206,18 @@ def test_duplicate_variant_tournaments_compare_boards_by_seat_position(
     assert sum(s.matchpoints for s in standings) == seats * len(by_board) * tables * (tables - 1)
 
 
+def test_a_fifth_seat_is_compared_on_its_own_board_not_the_next() -> None:
+    """The standings meet each per-seat row and its matchpoints on one key, board × seats +
+    position: with a factor of 4 a fifth seat's key (board b, position 4) was board b + 1's
+    first seat, and this deal (seed 10) gave two entries a third hand and other points."""
+    tournament = play_tournament("five_p", 10, seed=10, format="duplicate", rounds=1)
+    _check_tournament(tournament, seats=5, players=10, rounds=1)
+    rows = Counter(
+        HandSeatResult.objects.filter(tournament=tournament).values_list("entry_id", flat=True)
+    )
+    assert {s.entry_id: s.hands_played for s in standings_compute(tournament=tournament)} == rows
+
+
 @pytest.mark.parametrize(("profile", "players", "seats"), [("four_p", 6, 4), ("five_p", 7, 5)])
 def test_byes_at_larger_tables_rotate_over_a_swiss_tournament(
     profile: str, players: int, seats: int

@@ -1,6 +1,7 @@
-"""The pages of variant tournaments (issue 20): every public and director page of a played
-``four_p`` and ``laizi`` tournament answers, and shows the table's seat count: four seats (the
-fourth, North 北) at a four_p table, three at a laizi one; print sheets with one column a seat."""
+"""The pages of variant tournaments (issues 20, 32): every public and director page of a played
+``four_p``, ``five_p`` and ``laizi`` tournament answers, and shows the table's seat count: four
+seats (the fourth, North 北) at a four_p table, five (the fifth, "Seat 4", with no wind) at a
+five_p one, three at a laizi one; print sheets with one column a seat."""
 
 from __future__ import annotations
 
@@ -14,11 +15,15 @@ from django.test import Client
 from referee.rules.cards import RANK_CHARS
 from tests.api.test_variant_tournaments import play_tournament
 from tournaments.archive.restore import tournament_import
+from tournaments.common.seats import seat_count
 from tournaments.models import Board, Hand, Tournament
 
 pytestmark = pytest.mark.django_db
 
 NORTH = "North (北)"
+FIFTH = "Seat 4"
+#: The profiles without doubling (R11.1, R14.3).
+NO_DOUBLING = ("four_p", "five_p")
 
 
 def _pages(tournament: Tournament) -> tuple[list[str], list[str]]:
@@ -51,7 +56,13 @@ def _pages(tournament: Tournament) -> tuple[list[str], list[str]]:
 
 @pytest.mark.parametrize(
     ("profile", "players", "format"),
-    [("four_p", 4, "table"), ("four_p", 8, "duplicate"), ("laizi", 3, "table")],
+    [
+        ("four_p", 4, "table"),
+        ("four_p", 8, "duplicate"),
+        ("five_p", 5, "table"),
+        ("five_p", 10, "duplicate"),
+        ("laizi", 3, "table"),
+    ],
 )
 def test_every_page_of_a_variant_tournament_answers(
     profile: str, players: int, format: str, director_client: Any
@@ -69,15 +80,17 @@ def test_every_page_of_a_variant_tournament_answers(
         answer = director_client.get(url)
         assert answer.status_code == 200, url
         shown[url] = answer.content.decode()
-    four = profile == "four_p"
+    seats = seat_count(profile)
     slug = tournament.slug
-    assert (NORTH in shown[f"/director/t/{slug}/rounds/1/print/"]) == four
-    # the score slip asks for what the rules score: no doubling in four_p (R11.1), the bombs
+    assert (NORTH in shown[f"/director/t/{slug}/rounds/1/print/"]) == (seats >= 4)
+    assert (FIFTH in shown[f"/director/t/{slug}/rounds/1/print/"]) == (seats == 5)
+    # the score slip asks for what the rules score: no doubling in four_p and five_p (R11.1,
+    # R14.3), the bombs
     # by class and the rockets in laizi (R11.2.4); a cell under every heading
     slip = shown[f"/director/t/{slug}/rounds/1/print/"].split('id="score-slips"')[1]
     heads = re.findall(r"<th>([^<]*)</th>", slip.split("</thead>")[0])
     first_row = slip.split("<tbody>")[1].split("</tr>")[0]
-    assert ("Doubled" in heads) == (not four)
+    assert ("Doubled" in heads) == (profile not in NO_DOUBLING)
     wild = ["soft (软炸弹)", "hard (硬炸弹)", "pure wild (纯癞子炸弹)", "Rockets"]
     assert (set(wild) <= set(heads)) == (profile == "laizi")
     assert ("Bombs" in heads) == (profile != "laizi")
@@ -85,16 +98,17 @@ def test_every_page_of_a_variant_tournament_answers(
     standings = shown[f"/director/t/{slug}/export/standings.csv"]
     assert standings.count("\n") == players + 1
     header = shown[f"/director/t/{slug}/export/hands.csv"].splitlines()[0]
-    seats = 4 if four else 3
     assert header.endswith(",".join(f"seat_{p},score_{p}" for p in range(seats)))
     hand = Hand.objects.filter(table__round__tournament=tournament).first()
     assert hand is not None
     page = shown[f"/t/{slug}/hands/{hand.pk}/"]
-    assert (NORTH in page) == four
+    assert (NORTH in page) == (seats >= 4)
+    assert (FIFTH in page) == (seats == 5)
 
 
 @pytest.mark.parametrize(
-    ("profile", "players", "format"), [("four_p", 8, "duplicate"), ("laizi", 6, "duplicate")]
+    ("profile", "players", "format"),
+    [("four_p", 8, "duplicate"), ("five_p", 10, "duplicate"), ("laizi", 6, "duplicate")],
 )
 def test_a_variant_tournament_round_trips_through_its_archive(
     profile: str, players: int, format: str, director_client: Any
@@ -138,7 +152,9 @@ def test_a_released_laizi_board_shows_its_wild_rank_on_its_traveller() -> None:
         assert f'<tr class="wild"><th>Wild (癞子)</th><td><strong>{rank}</strong></td></tr>' in page
 
 
-@pytest.mark.parametrize(("profile", "players", "farmers"), [("four_p", 4, 3), ("laizi", 3, 2)])
+@pytest.mark.parametrize(
+    ("profile", "players", "farmers"), [("four_p", 4, 3), ("five_p", 5, 4), ("laizi", 3, 2)]
+)
 def test_the_hand_page_counts_the_farmers_of_its_profile(
     profile: str, players: int, farmers: int
 ) -> None:

@@ -245,6 +245,20 @@ class Migration(migrations.Migration):
                     name="tournament_rule_profile_known",
                 ),
             ),
+            migrations.AlterField(
+                model_name="seat",
+                name="position",
+                field=models.SmallIntegerField(
+                    choices=[
+                        (0, "Seat 0"),
+                        (1, "Seat 1"),
+                        (2, "Seat 2"),
+                        (3, "Seat 3"),
+                        (4, "Seat 4"),
+                    ],
+                    verbose_name="position",
+                ),
+            ),
             migrations.AddConstraint(
                 model_name="hand",
                 constraint=models.CheckConstraint(

@@ -15,6 +15,7 @@ class SeatPosition(models.IntegerChoices):
     SEAT_1 = 1, _("Seat 1")
     SEAT_2 = 2, _("Seat 2")
     SEAT_3 = 3, _("Seat 3")
+    SEAT_4 = 4, _("Seat 4")
 
 
 def seat_position_check(field: str, name: str) -> models.CheckConstraint:

@@ -21,6 +21,7 @@ from django.db.models import (
 from django.db.models.functions import Coalesce
 
 from tournaments.common.board_release import boards_secret
+from tournaments.common.seats import MAX_SEATS
 from tournaments.models import (
     Entry,
     HandSeatResult,
@@ -50,8 +51,8 @@ from tournaments.standings.ranking import (
 # MP = 2·lower + (c − 1).  Groups of one result are not scored (R10.8.4).  (The casts
 # keep PostgreSQL's sums in integers, not numeric: its numeric sums are much slower.)
 #
-# The per-seat rows meet the matchpoints on one combined key, board · 4 + position
-# (positions are 0-2; 4 leaves room for a fourth seat), and the score: on the three
+# The per-seat rows meet the matchpoints on one combined key, board · MAX_SEATS + position
+# (positions are 0 … MAX_SEATS − 1, so no two groups share a key), and the score: on the three
 # columns apart, PostgreSQL's estimate of the hash buckets makes it hash the millions of
 # rows instead of the few matchpoint ones (30,000 entries: 1.8 million rows, 160 MB,
 # twice the CPU time).
@@ -86,7 +87,8 @@ WITH scores AS (
                     ELSE 2 * r.hand_number + CASE WHEN r.won THEN 1 ELSE 0 END END) AS last
     FROM {results} r
     LEFT JOIN matchpoints m
-      ON m.board_id * 4 + m.position = r.board_id * 4 + r.position AND m.score = r.score
+      ON m.board_id * {seats} + m.position = r.board_id * {seats} + r.position
+         AND m.score = r.score
     WHERE r.tournament_id = %s{secret_rows}
     GROUP BY r.table_id, r.round_id, r.entry_id, m.n
 )
@@ -115,6 +117,7 @@ def _sql(template: str, *, secret: int = 0) -> str:
     return template.format(
         results=quote(HandSeatResult._meta.db_table),
         rounds=quote(Round._meta.db_table),
+        seats=int(MAX_SEATS),
         secret_boards=f" AND board_id NOT IN ({ids})" if secret else "",
         secret_rows=f" AND (r.board_id IS NULL OR r.board_id NOT IN ({ids}))" if secret else "",
     )

@@ -1,5 +1,6 @@
-"""The referee console at the variant tables (issue 20), on a phone (390×844): a ``four_p``
-hand (四人斗地主) entered from its first bid to its last card at a four-seat table, and a
+"""The referee console at the variant tables (issues 20, 32), on a phone (390×844): a ``four_p``
+hand (四人斗地主) and a ``five_p`` hand (五人斗地主) entered from the first bid to the last card
+at four- and five-seat tables, and a
 ``laizi`` hand (癞子) whose soft bomb is entered by tapping its cards and choosing what the
 wild card stands for. Each action is one the API lists as legal, entered as a referee
 would: the auction's buttons, the seat's cards tapped rank by rank, Play (or Pass)."""
@@ -22,6 +23,7 @@ from tournaments.models import Hand, HandEvent, Table
 pytestmark = pytest.mark.django_db(transaction=True)
 PASSWORD = "console-pass-variants"
 FOUR_P_SEED = 25  # a deal the choices below play out in 58 actions, every seat playing
+FIVE_P_SEED = 5
 LIVE = ("bidding", "doubling", "playing")
 
 
@@ -155,6 +157,58 @@ def test_a_four_seat_hand_from_the_first_bid_to_the_last_card(
         3,
     }
     page.screenshot(path=artefacts / "console-four-p-finished.png", full_page=True)
+    context.close()
+
+
+def test_a_five_seat_hand_from_the_first_bid_to_the_last_card(
+    live_server: Any, console_browser: Browser, http_cookies: None, artefacts: Path
+) -> None:
+    """``five_p`` (SPEC §14): five seats on the phone, one round of bids, no doubling step,
+    the landlord's 24 cards, the fifth seat named without a wind, the score of four farmers
+    and a landlord who pays or takes four times."""
+    hand, context, page = _console_at(
+        console_browser,
+        live_server,
+        "five_p",
+        ("Five-player open", "five-p-open"),
+        seed=FIVE_P_SEED,
+    )
+    assert hand.table.seats.count() == 5
+
+    assert page.locator("select[name=seat] option").count() == 5
+    assert page.locator("ul.held li").count() == 5
+    assert _state(page)["Cards left"] == "0: 21 · 1: 21 · 2: 21 · 3: 21 · 4: 21"
+    expect(page.locator("select[name=seat] option").nth(4)).to_contain_text("Seat 4")
+    page.screenshot(path=artefacts / "console-five-p-bidding.png")
+
+    detail = _detail(hand)
+    entered = 0
+    while detail["status"] in LIVE:
+        assert page.locator("button.action[data-action=double]").count() == 0
+        action = _choose(detail)
+        _enter(page, action)
+        entered += 1
+        expect(page.locator("section.hand")).to_have_attribute(
+            "data-version", str(detail["version"] + 1)
+        )
+        detail = _detail(hand)
+        assert detail["status"] != "doubling"
+        assert entered < 250, "the hand did not end"
+        if entered == 1:  # the first bidder bid 3: the auction is over (R14.3)
+            assert detail["status"] == "playing"
+            left = _state(page)["Cards left"].split(" · ")
+            assert left[detail["landlord"]] == f"{detail['landlord']}: 24"
+
+    assert detail["status"] == "finished"
+    scores = detail["scores"]
+    landlord = detail["landlord"]
+    farmers = [s for s in range(5) if s != landlord]
+    assert len({scores[s] for s in farmers}) == 1 and scores[landlord] == -4 * scores[farmers[0]]
+    expect(page.locator("section.hand")).to_have_attribute("data-status", "finished")
+    assert _state(page)["Scores"] == " · ".join(f"{s}: {n}" for s, n in enumerate(scores))
+    events = HandEvent.objects.filter(hand=hand).count()
+    expect(page.locator("#log li")).to_have_count(events)
+    page.screenshot(path=artefacts / "console-five-p-finished.png", full_page=True)
     context.close()
 
 

@@ -35,7 +35,6 @@ from referee.rules.actions import (
     Pass,
     PlayCards,
     apply_log,
-    four_seat_action_from_json,
 )
 from referee.rules.big3_combos import fits_big3_pack
 from referee.rules.big3_hand import Big3Deal, Big3HandState
@@ -51,6 +50,7 @@ from referee.rules.cards import (
 )
 from referee.rules.combos import Play
 from referee.rules.errors import IllegalAction, InvalidDeal, NotationError, RulesError
+from referee.rules.five_hand import FiveDeal, FiveHandState
 from referee.rules.four_combos import TWO_PACK_COUNTS
 from referee.rules.four_hand import FourDeal, FourHandState
 from referee.rules.four_scoring import FourResult
@@ -58,7 +58,7 @@ from referee.rules.games import WILD, action_reader, deal_json_from_seed
 from referee.rules.hand import _SIZE, Announcement, HandState, Phase, _Core, _Seat
 from referee.rules.laizi import legal_plays_wild
 from referee.rules.laizi_hand import LaiziHandState
-from referee.rules.profiles import COMP2016, FOUR_P, RuleProfile
+from referee.rules.profiles import COMP2016, FIVE_P, FOUR_P, RuleProfile
 from referee.rules.scoring import DealResult, Winner
 
 #: What physical-cards mode cannot check without the deal (a read of the hand says so).
@@ -188,11 +188,19 @@ class _SeenFourCards(FourHandState):
         return ranks, (None,) * len(ranks), key, (seat_key, size - len(ranks), held)
 
 
-def _placeholder(profile: RuleProfile, first_bidder: int) -> Deal | FourDeal | Big3Deal:
+class _SeenFiveCards(_SeenFourCards, FiveHandState):
+    """``FiveHandState`` with what each seat holds unknown (``five_p``, two packs, R14.1):
+    the holdings check of ``_SeenFourCards``, the five seats and the result of
+    ``FiveHandState``."""
+
+
+def _placeholder(profile: RuleProfile, first_bidder: int) -> Deal | FourDeal | Big3Deal | FiveDeal:
     """A deal of ``profile`` whose cards are never looked at (only its sizes are)."""
     if profile.game == "big3":  # without its hearts: the first bidder is the referee's
         data = deal_json_from_seed(profile, 0)
         return Big3Deal.from_json({**data, "hearts": None, "first_bidder": first_bidder})
+    if profile.seats == FIVE_P.seats:
+        return FiveDeal.from_json(deal_json_from_seed(profile, 0, first_bidder=first_bidder))
     if profile.seats == FOUR_P.seats:
         return FourDeal.from_json(deal_json_from_seed(profile, 0, first_bidder=first_bidder))
     return deal_from_seed(0, first_bidder=first_bidder)
@@ -216,7 +224,9 @@ class PhysicalHandState:
         if wild is not None and not profile.wild_cards:
             raise ValueError(f"profile {profile.key} has no wild cards")
         self._hand: _SeenCards | _SeenFourCards
-        if isinstance(placeholder, FourDeal):
+        if isinstance(placeholder, FiveDeal):
+            self._hand = _SeenFiveCards(placeholder, profile)
+        elif isinstance(placeholder, FourDeal):
             self._hand = _SeenFourCards(placeholder, profile)
         elif isinstance(placeholder, Big3Deal):
             self._hand = _SeenBig3Cards(placeholder, profile)
@@ -255,9 +265,8 @@ class PhysicalHandState:
         ``LaiziHandState.replay`` does.)"""
         state = cls(first_bidder, profile, wild=wild)
         hand = state._hand
-        if isinstance(hand, _SeenFourCards):  # four_p keeps no unchecked way in: checked
-            apply_log(hand.push, actions, four_seat_action_from_json, hand.actions)
-        elif isinstance(hand, _SeenBig3Cards):  # big3 replays checked (``_replays_checked``)
+        # four_p, five_p keep no unchecked way in; big3 replays checked (``_replays_checked``)
+        if isinstance(hand, _SeenFourCards | _SeenBig3Cards):
             apply_log(hand.push, actions, action_reader(profile), hand.actions)
         else:
             hand._reapply(actions)
@@ -425,11 +434,13 @@ def _card(rank: int, card_id: int | None) -> Card:
     return Card(rank) if card_id is None else CARD_OF_ID[card_id]
 
 
-def deal_written_in(profile: RuleProfile, data: object) -> Deal | FourDeal | Big3Deal:
+def deal_written_in(profile: RuleProfile, data: object) -> Deal | FourDeal | Big3Deal | FiveDeal:
     """The deal of a physical-cards hand of ``profile`` written in afterwards (InvalidDeal
     when it is not one); a ``laizi`` hand's wild rank is the one typed in, not the deal's."""
     if profile.game == "big3":
         return Big3Deal.from_json(data)
+    if profile.seats == FIVE_P.seats:
+        return FiveDeal.from_json(data)
     if profile.seats == FOUR_P.seats:
         return FourDeal.from_json(data)
     if not isinstance(data, dict):
@@ -438,7 +449,7 @@ def deal_written_in(profile: RuleProfile, data: object) -> Deal | FourDeal | Big
 
 
 def check_deal(
-    deal: Deal | FourDeal | Big3Deal,
+    deal: Deal | FourDeal | Big3Deal | FiveDeal,
     events: Iterable[Action | dict[str, Any]],
     profile: RuleProfile = COMP2016,
     *,
@@ -451,7 +462,9 @@ def check_deal(
     ``index`` is the action's position in the log).
     """
     try:
-        if isinstance(deal, FourDeal):
+        if isinstance(deal, FiveDeal):
+            FiveHandState.from_events(deal, events, profile)
+        elif isinstance(deal, FourDeal):
             FourHandState.from_events(deal, events, profile)
         elif isinstance(deal, Big3Deal):
             Big3HandState.from_events(deal, events, profile)

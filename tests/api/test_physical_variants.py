@@ -5,9 +5,9 @@ by the referee (``POST .../wild/``, R11.2.1); no card is played before it; the p
 checked as far as the cards seen allow, scored with the bomb classes, and the deal written in
 afterwards is checked with the wild rank.
 
-four_p: four seats and two packs, checked as far as the cards seen allow (no rank more than
-eight times, no card more than twice, no seat beyond its 25 or 33 cards); the deal written
-in afterwards is checked against the log."""
+four_p and five_p: four or five seats and two packs, checked as far as the cards seen allow
+(no rank more than eight times, no card more than twice, no seat beyond its 25 or 33 cards,
+21 or 24 in five_p); the deal written in afterwards is checked against the log."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from referee.rules.games import deal_json_from_seed, state_new, state_replayed
 from referee.rules.profiles import get_profile
 from tests.api.helpers import assign, client_for, post, referee_user
 from tests.variant_deals import laizi_soft_bomb_deal
-from tournaments.common.seats import seat_count
+from tournaments.common.seats import MAX_SEATS, seat_count
 from tournaments.hands.audit import hands_audit
 from tournaments.models import Hand, HandEvent, Player, Table
 from tournaments.rounds.services import round_create, round_start
@@ -284,27 +284,37 @@ def test_a_physical_laizi_deal_written_in_is_checked_with_the_wild_rank_typed_in
         assert answer.json()["deal_check"] == {"ok": True}
 
 
-def test_a_four_p_hand_from_physical_cards_and_its_deal_written_in() -> None:
-    """The same log entered twice at a four_p table from physical cards: it scores as the
-    dealt hand; the deal written in afterwards fits it, another deal does not (the hand is
-    then held back as irregular)."""
-    table = _table(profile="four_p", slug="four-club")
-    user = referee_user("four-referee")
+#: The two-pack games: (profile, first bidder, seed of a deal, a seat's cards, the landlord's).
+TWO_PACKS = [("four_p", 2, 21, 25, 33), ("five_p", 4, 5, 21, 24)]
+
+
+@pytest.mark.parametrize(("profile", "first", "seed", "cards", "landlord"), TWO_PACKS)
+def test_a_two_pack_hand_from_physical_cards_and_its_deal_written_in(
+    profile: str, first: int, seed: int, cards: int, landlord: int
+) -> None:
+    """The same log entered twice at a four_p or five_p table from physical cards: it scores
+    as the dealt hand; the deal written in afterwards fits it, another deal does not (the
+    hand is then held back as irregular)."""
+    slug = f"{profile}-club"
+    table = _table(profile=profile, slug=slug)
+    user = referee_user(f"{profile}-referee")
     assign(user, table)
     client = client_for(user)
-    four = get_profile("four_p")
-    data = deal_json_from_seed(four, 21, first_bidder=2)
-    rng = random.Random(21)
-    dealt = state_new(four, data)
+    rules = get_profile(profile)
+    seats = rules.seats
+    data = deal_json_from_seed(rules, seed, first_bidder=first)
+    rng = random.Random(seed)
+    dealt = state_new(rules, data)
+    dealt.push(next(a for a in dealt.legal_actions() if a.to_json().get("bid") == 1))
     while not dealt.is_over:
         dealt.push(rng.choice(dealt.legal_actions()))
     log = dealt.to_events()
     assert dealt.phase.value == "finished"
-    other = deal_json_from_seed(four, 22, first_bidder=2)
+    other = deal_json_from_seed(rules, seed + 1, first_bidder=first)
     for written, fits in ((data, True), (other, False)):
-        hand_id = int(_start(client, table, first_bidder=2)["id"])
+        hand_id = int(_start(client, table, first_bidder=first)["id"])
         start = client.get(f"/api/v1/hands/{hand_id}/").json()
-        assert start["seats"] == 4 and start["cards_left"] == [25, 25, 25, 25]
+        assert start["seats"] == seats and start["cards_left"] == [cards] * seats
         for action in log:
             answer = _write(client, hand_id, "actions/", action)
             assert answer.status_code == 200, (action, answer.json())
@@ -317,28 +327,31 @@ def test_a_four_p_hand_from_physical_cards_and_its_deal_written_in() -> None:
         if not fits:
             assert check["code"] == "not_held" and answer.json()["irregular"] == "deal_check_failed"
             assert Hand.objects.get(pk=hand_id).confirmation == "disputed"
-    assert list(hands_audit(tournament_slugs=["four-club"])) == []
+    assert list(hands_audit(tournament_slugs=[slug])) == []
 
 
-def test_four_p_physical_cards_refuse_what_two_packs_cannot_hold() -> None:
-    table = _table(profile="four_p", slug="four-packs")
+@pytest.mark.parametrize(("profile", "first", "seed", "cards", "landlord"), TWO_PACKS)
+def test_two_pack_physical_cards_refuse_what_two_packs_cannot_hold(
+    profile: str, first: int, seed: int, cards: int, landlord: int
+) -> None:
+    table = _table(profile=profile, slug=f"{profile}-packs")
+    seats = seat_count(profile)
     user = referee_user("packs-referee")
     assign(user, table)
     client = client_for(user)
     hand_id = int(_start(client, table, first_bidder=0)["id"])
     assert _write(client, hand_id, "actions/", {"seat": 0, "bid": 3}).status_code == 200
-    assert client.get(f"/api/v1/hands/{hand_id}/").json()["cards_left"] == [33, 25, 25, 25]
+    left = client.get(f"/api/v1/hands/{hand_id}/").json()["cards_left"]
+    assert left == [landlord] + [cards] * (seats - 1)
     for action in (
         {"seat": 0, "play": "33333333"},
-        {"seat": 1, "play": "pass"},
-        {"seat": 2, "play": "pass"},
-        {"seat": 3, "play": "pass"},
+        *({"seat": seat, "play": "pass"} for seat in range(1, seats)),
     ):
         assert _write(client, hand_id, "actions/", action).status_code == 200
     for action, code in (
         ({"seat": 0, "play": "3"}, "not_held"),  # a ninth 3
         ({"seat": 1, "play": "4"}, "out_of_turn"),
-        ({"seat": 4, "play": "4"}, "validation"),  # no seat 4 anywhere
+        ({"seat": MAX_SEATS, "play": "4"}, "validation"),  # no table has that seat
     ):
         before = _state(hand_id)
         answer = _write(client, hand_id, "actions/", action)

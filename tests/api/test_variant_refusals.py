@@ -13,6 +13,7 @@ import pytest
 
 from tests import factories
 from tests.api.helpers import assign, client_for, post, referee_user
+from tournaments.common.seats import MAX_SEATS
 from tournaments.models import Hand, Player, Table
 from tournaments.rounds.services import round_create, round_start
 from tournaments.seating.services import round_seat, seat_remove
@@ -20,7 +21,7 @@ from tournaments.tournament.services import entry_create, tournament_create
 
 pytestmark = pytest.mark.django_db
 
-SEATS = {"four_p": 4, "laizi": 3}
+SEATS = {"four_p": 4, "five_p": 5, "laizi": 3}
 
 
 def _table(profile: str) -> Table:
@@ -80,19 +81,21 @@ def test_a_variant_hand_is_refereed_play_by_play(referee: tuple[Any, Table], pro
 def test_the_first_bidder_is_a_seat_of_the_table(referee: tuple[Any, Table], profile: str) -> None:
     client, table = referee
     beyond = post(
-        client, f"/api/v1/tables/{table.pk}/hands/", {"deal": "random", "first_bidder": 4}
+        client, f"/api/v1/tables/{table.pk}/hands/", {"deal": "random", "first_bidder": MAX_SEATS}
     )
-    _refused(beyond, 400, "validation")
-    last = SEATS[profile] - 1
-    answer = post(
-        client, f"/api/v1/tables/{table.pk}/hands/", {"deal": "random", "first_bidder": 3}
-    )
-    if last < 3:
+    _refused(beyond, 400, "validation")  # no table has that seat
+    seats = SEATS[profile]
+    if seats < MAX_SEATS:  # a seat of bigger tables, not of this one
+        answer = post(
+            client, f"/api/v1/tables/{table.pk}/hands/", {"deal": "random", "first_bidder": seats}
+        )
         _refused(answer, 422, "seat_not_at_table")
         assert not Hand.objects.filter(table=table).exists()
-    else:
-        assert answer.status_code == 201 and answer.json()["turn"] == 3
-        assert answer.json()["seats"] == 4 and len(answer.json()["hands"]) == 4
+    answer = post(
+        client, f"/api/v1/tables/{table.pk}/hands/", {"deal": "random", "first_bidder": seats - 1}
+    )
+    assert answer.status_code == 201 and answer.json()["turn"] == seats - 1
+    assert answer.json()["seats"] == seats and len(answer.json()["hands"]) == seats
 
 
 def test_actions_outside_the_profile_are_refused(referee: tuple[Any, Table], profile: str) -> None:
@@ -101,9 +104,10 @@ def test_actions_outside_the_profile_are_refused(referee: tuple[Any, Table], pro
     url = f"/api/v1/hands/{hand['id']}/actions/"
     turn = hand["turn"]
     refusals = [({"seat": turn, "bid": 1, "as": "3"}, 400, "validation")]  # as: with a play
+    if SEATS[profile] < MAX_SEATS:
+        refusals.append(({"seat": SEATS[profile], "bid": 1}, 422, "seat_not_at_table"))
     if profile == "laizi":
         refusals += [
-            ({"seat": 3, "bid": 1}, 422, "seat_not_at_table"),  # no fourth seat
             ({"seat": turn, "play": "3", "as": "3"}, 422, "phase"),  # no play while bidding
         ]
     else:
@@ -114,7 +118,7 @@ def test_actions_outside_the_profile_are_refused(referee: tuple[Any, Table], pro
     assert after["version"] == hand["version"] == 0
 
 
-def test_four_p_has_no_doubling(referee: tuple[Any, Table], profile: str) -> None:
+def test_four_p_and_five_p_have_no_doubling(referee: tuple[Any, Table], profile: str) -> None:
     client, table = referee
     hand = _started(client, table)
     url = f"/api/v1/hands/{hand['id']}/actions/"
@@ -122,7 +126,7 @@ def test_four_p_has_no_doubling(referee: tuple[Any, Table], profile: str) -> Non
     hand = post(client, url, {"seat": seat, "bid": 3}).json()  # a 3 closes the auction
     assert hand["landlord"] == seat
     legal = hand["legal_actions"]
-    if profile == "four_p":
+    if profile in ("four_p", "five_p"):  # R11.1, R14.3
         assert hand["status"] == "playing"
         _refused(post(client, url, {"seat": seat, "double": True}), 422, "invalid_double")
         assert not any("double" in a or "redouble" in a for a in legal)

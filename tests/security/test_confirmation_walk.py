@@ -335,12 +335,17 @@ def test_the_migration_gives_every_existing_entry_its_own_pin() -> None:
     assert len(set(pins)) > 1
 
 
-@pytest.mark.parametrize(("landlord", "farmer"), [(3, 0), (1, 3)])
-def test_api_players_confirm_with_pins_at_a_four_seat_table(landlord: int, farmer: int) -> None:
-    """Under four_p the fourth seat (position 3) enters its PIN like the others: as the
-    landlord, or as the farmer of the defenders' side; a PIN of one side only is still
-    refused (422, nothing written)."""
-    table = playing_table(rule_profile="four_p", requires_confirmation=True, confirmed_by="players")
+@pytest.mark.parametrize(
+    ("profile", "landlord", "farmer"),
+    [("four_p", 3, 0), ("four_p", 1, 3), ("five_p", 4, 0), ("five_p", 1, 4)],
+)
+def test_api_players_confirm_with_pins_at_a_larger_table(
+    profile: str, landlord: int, farmer: int
+) -> None:
+    """Under four_p the fourth seat (position 3), under five_p the fifth (position 4), enters
+    its PIN like the others: as the landlord, or as the farmer of the defenders' side; a PIN
+    of one side only is still refused (422, nothing written)."""
+    table = playing_table(rule_profile=profile, requires_confirmation=True, confirmed_by="players")
     ref = referee_user("four-ref")
     assign(ref, table)
     client, rng = client_for(ref), random.Random(landlord)

@@ -130,6 +130,9 @@ def test_what_a_season_counts(director: Any) -> None:
     four = tournament_finish(
         tournament=play_tournament("four_p", 4, seed=4, rounds=1), recorded_by=director
     )
+    five = tournament_finish(
+        tournament=play_tournament("five_p", 5, seed=5, rounds=1), recorded_by=director
+    )
     season = season_create(
         name="Comp only", slug="comp-only", profiles=["comp2016"], created_by=director
     )
@@ -137,13 +140,16 @@ def test_what_a_season_counts(director: Any) -> None:
     assert season_counted(season) == [comp]
     everything = season_create(name="All", slug="all", created_by=director)
     season_tournaments_set(
-        season=everything, tournaments=[comp, classic, four], recorded_by=director
+        season=everything, tournaments=[comp, classic, four, five], recorded_by=director
     )
-    assert season_counted(everything) == [comp, classic, four]
+    assert season_counted(everything) == [comp, classic, four, five]
     season_recompute(season_id=everything.pk)
     # four_p: one landlord against three farmers, rated like the others
     inputs = season_inputs_stored([four])
     assert inputs[0].hands and all(len(h.farmers) == 3 for h in inputs[0].hands)
+    # five_p: one landlord against four (R14.3)
+    inputs = season_inputs_stored([five])
+    assert inputs[0].hands and all(len(h.farmers) == 4 for h in inputs[0].hands)
     assert season_compare(everything) == []
     for bad in ({"profiles": ["poker"]}, {"formats": ["knockout"]}):
         with pytest.raises(ApplicationError) as excinfo:

@@ -231,8 +231,9 @@ FIVE_P = RuleProfile(
 PROFILES: dict[str, RuleProfile] = {p.key: p for p in (COMP2016, CLASSIC)}
 #: The variant profiles of SPEC §11, known to the rules library and its tool.
 VARIANT_PROFILES: dict[str, RuleProfile] = {p.key: p for p in (FOUR_P, LAIZI)}
-#: The related games of ``docs/rules/games`` the rules library and its tool know; not yet
-#: offered by the service (no console, director or public pages for them).
+#: The related games of ``docs/rules/games`` the rules library and its tool know. The
+#: service offers those named in ``tournaments.common.seats.SERVICE_PROFILES`` (Big Three,
+#: five players); six players are the rules library's only, for now.
 GAME_PROFILES: dict[str, RuleProfile] = {
     p.key: p for p in (BIG3, BIG3_ONE_ROUND, SIX_P, SIX_P_NO_KITTY, FIVE_P)
 }

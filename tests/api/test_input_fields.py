@@ -9,6 +9,7 @@ import threading
 from rest_framework import serializers
 
 from referee.api.serializers import ActionInput, CorrectionInput, StrictSerializer
+from tournaments.common.seats import MAX_SEATS
 
 
 def test_each_instance_has_its_own_fields_bound_to_it() -> None:
@@ -34,17 +35,17 @@ def test_answers_and_refusals_are_each_requests_own() -> None:
 
     def validate(n: int) -> None:
         for _ in range(50):
-            seat = n % 6  # 4 and 5 are refused
+            seat = n % (MAX_SEATS + 2)  # the last two are no table's seat: refused
             given = ActionInput(data={"seat": seat, "play": "3" * (1 + n % 3)})
             valid = given.is_valid()
-            if valid != (seat < 4):
+            if valid != (seat < MAX_SEATS):
                 wrong.append(f"{seat}: {valid}")
             elif valid and given.validated_data != {"seat": seat, "play": "3" * (1 + n % 3)}:
                 wrong.append(repr(given.validated_data))
             elif not valid and set(given.errors) != {"seat"}:
                 wrong.append(repr(given.errors))
 
-    threads = [threading.Thread(target=validate, args=(n,)) for n in range(12)]
+    threads = [threading.Thread(target=validate, args=(n,)) for n in range(2 * (MAX_SEATS + 2))]
     for thread in threads:
         thread.start()
     for thread in threads:

@@ -15,6 +15,7 @@ from tests.api.helpers import assign, client_for, playing_table, post, referee_u
 from tests.play import random_hand_actions
 from tournaments.common.errors import ApplicationError
 from tournaments.common.roles import REFEREE_GROUP
+from tournaments.common.seats import MAX_SEATS
 from tournaments.hands.confirmation import hand_confirm_by_pins, hand_dispute
 from tournaments.hands.corrections import hand_result_correct, hand_void
 from tournaments.hands.write import (
@@ -308,7 +309,12 @@ def test_a_preview_is_refused_on_a_closed_or_logged_hand_and_a_malformed_body(
     hand_void(hand=logged, reason="restart", recorded_by=None)
     fresh = hand_create(table=table).hand
     before = _written(fresh.pk)
-    for body in ({**RESULT, "bid": 4}, {**RESULT, "landlord": 4}, {"bid": 1}, {**RESULT, "x": 1}):
+    for body in (
+        {**RESULT, "bid": 4},
+        {**RESULT, "landlord": MAX_SEATS},
+        {"bid": 1},
+        {**RESULT, "x": 1},
+    ):
         answer = _preview(ref, fresh.pk, body)
         assert (answer.status_code, answer.json()["code"]) == (400, "validation"), body
     # a four-seat table's seat: well-formed, but not this three-seat table's

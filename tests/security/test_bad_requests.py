@@ -95,7 +95,15 @@ def test_a_deep_penalty_body_writes_nothing(director: Any) -> None:
 
 #: A ``doubled`` with a flag for some other number of seats than the table's three
 #: (none, one, two, four, and a thousand).
-WRONG_DOUBLED = [[], [True], [True, False], [False, True, False, True], [True] * 1000]
+WRONG_DOUBLED = [
+    [],
+    [True],
+    [True, False],
+    [False, True, False, True],
+    [False] * MAX_SEATS,
+    [True] * (MAX_SEATS + 1),
+    [True] * 1000,
+]
 
 
 @pytest.fixture
@@ -109,8 +117,9 @@ def result_hand(db: Any) -> tuple[int, Any]:
 
 
 def _REFUSAL_OF_LENGTH(length: int) -> tuple[int, str]:
-    """How a ``doubled`` of ``length`` flags is refused at a three-seat table."""
-    return (422, "seat_not_at_table") if length == MAX_SEATS else (400, "validation")
+    """How a ``doubled`` of ``length`` flags is refused at a three-seat table: the length of a
+    bigger table is the schema's (any table's) but not this table's."""
+    return (422, "seat_not_at_table") if 3 < length <= MAX_SEATS else (400, "validation")
 
 
 def _hand_state(hand_id: int) -> tuple[Any, ...]:
@@ -125,7 +134,7 @@ def test_a_result_with_a_doubled_flag_not_one_per_seat_is_refused(
     result_hand: tuple[int, Any], operation: str, doubled: list[bool]
 ) -> None:
     """``doubled`` is one flag a seat (issue 20): a length no table has is a 400 with the
-    code ``validation``, the length of a four-seat table at this three-seat one a 422
+    code ``validation``, the length of a four- or five-seat table at this three-seat one a 422
     ``seat_not_at_table`` (the schema takes any table's), each naming the field; the hand
     is as it was."""
     hand_id, client = result_hand

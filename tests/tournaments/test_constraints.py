@@ -205,7 +205,7 @@ def test_board_number_unique_per_tournament() -> None:
         ("seed", -5),
         ("number", 0),
         ("seat_cards", ["", ""]),  # two seats: no table has two
-        ("seat_cards", ["", "", "", "", ""]),
+        ("seat_cards", [""] * (MAX_SEATS + 1)),  # more seats than any table has
     ],
 )
 def test_board_checks(field: str, value: Any) -> None:
@@ -461,13 +461,13 @@ def test_standing_snapshot_checks(values: dict[str, int]) -> None:
 def test_the_offered_profiles_are_the_tournaments_choices_and_set_the_seat_counts() -> None:
     """``SERVICE_PROFILES`` (what the seat checks are made of) and ``RuleProfileKey`` (what a
     tournament may choose) name the same profiles; a game of the rules library that is not
-    offered (five and six players) adds no seat count to the database's checks."""
+    offered (six players) adds no seat count to the database's checks."""
     from referee.rules.profiles import GAME_PROFILES, get_profile
     from tournaments.common.seats import SEAT_COUNTS, SERVICE_PROFILES
     from tournaments.models.tournaments import RuleProfileKey
 
     assert set(SERVICE_PROFILES) == set(RuleProfileKey.values)
     assert set(SEAT_COUNTS) == {get_profile(k).seats for k in RuleProfileKey.values}
-    assert MAX_SEATS == max(SEAT_COUNTS) == 4
+    assert MAX_SEATS == max(SEAT_COUNTS) == 5
     unoffered = set(GAME_PROFILES) - set(SERVICE_PROFILES)
-    assert {"six_p", "five_p"} <= unoffered
+    assert {"six_p", "six_p_no_kitty"} == unoffered

@@ -11,7 +11,7 @@ from django.utils import translation
 
 from tests.public_data import hand_played, tournament_with_tables
 from tournaments.common.errors import ApplicationError
-from tournaments.common.seat_names import seat_name, seat_names
+from tournaments.common.seat_names import seat_name, seat_names, seat_wind
 from tournaments.director.forms import CorrectionForm
 from tournaments.hands.write import hand_announcement_record
 
@@ -20,14 +20,22 @@ pytestmark = pytest.mark.django_db
 
 def test_a_seat_is_named_by_its_wind_and_its_number() -> None:
     with translation.override("en"):
-        assert seat_names() == [  # every seat some table has: a four-seat table's fourth too
+        assert seat_names() == [  # every seat some table has: a five-seat table's fifth too
             "East (东) · seat 0",
             "South (南) · seat 1",
             "West (西) · seat 2",
             "North (北) · seat 3",
+            "Seat 4",  # four winds only
         ]
+        assert seat_wind(4) == "—"
     with translation.override("zh-hans"):
-        assert seat_names() == ["东 · 0 号座", "南 · 1 号座", "西 · 2 号座", "北 · 3 号座"]
+        assert seat_names() == [
+            "东 · 0 号座",
+            "南 · 1 号座",
+            "西 · 2 号座",
+            "北 · 3 号座",
+            "4 号座",
+        ]
     assert seat_name(None) == "—"
     assert seat_name(7) == "7"
     assert (seat_name(1.0), seat_name(True)) == ("1.0", "True")  # type: ignore[arg-type]

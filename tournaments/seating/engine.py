@@ -6,7 +6,7 @@ write the result.  Same inputs and seed give the same seating.
 What it settles, in this order (SPEC §10.5, §10.8.6, §10.8.7):
 
 Tables have ``SeatingOptions.table_size`` seats: 3, or as many as the rule profile's
-game has (``tournaments.common.seats.SEAT_COUNTS``: 4 in ``four_p``, SPEC §11.1; 5 in
+game has (the services ask ``tournaments.common.seats``: 4 in ``four_p``, SPEC §11.1; 5 in
 ``five_p``, SPEC §14).
 
 1. **Byes.** A player count that is not a multiple of the table size leaves the rest out.
@@ -47,12 +47,12 @@ from tournaments.common.phrases import (
     ngettext_lazy,
     render,
 )
-from tournaments.common.seats import SEAT_COUNTS
 
 Method = Literal["random", "swiss"]
-#: Seats at a table: three, or as many as an offered profile's game has.
+#: Seats at a table: three by default; the services ask for the rule profile's own
+#: (``tournaments.common.seats.seat_count``), and the engine seats tables of 3 to 6.
 TABLE_SIZE = 3
-TABLE_SIZES = SEAT_COUNTS
+TABLE_SIZES = range(3, 7)
 #: One repeat meeting costs more than every same-club pair a seating can have.
 REPEAT_WEIGHT = 1_000_000
 #: The orders of a table's seats, by table size.
@@ -72,9 +72,7 @@ class SeatingError(ValueError):
 ENTRY_TWICE = "An entry is given twice."
 #: The refusal of too few entries for tables of ``size`` seats: ``TOO_FEW_ENTRIES % size``.
 TOO_FEW_ENTRIES = "At least %d entries are needed to seat a round."
-BAD_TABLE_SIZE = "A table has {} or {} seats.".format(
-    ", ".join(map(str, TABLE_SIZES[:-1])), TABLE_SIZES[-1]
-)
+BAD_TABLE_SIZE = f"A table has {TABLE_SIZES[0]} to {TABLE_SIZES[-1]} seats."
 
 
 @dataclass(frozen=True)

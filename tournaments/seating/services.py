@@ -120,10 +120,14 @@ def _seating_compute(*, round: Round, seed: int) -> Seating:
         size = options.table_size
         messages = {
             ENTRY_TWICE: _("An entry is given twice."),
-            TOO_FEW_ENTRIES % size: _("At least %(size)s entries are needed to seat a round.")
+            TOO_FEW_ENTRIES % size: ngettext(
+                "At least %(size)s entry is needed to seat a round.",
+                "At least %(size)s entries are needed to seat a round.",
+                size,
+            )
             % {"size": size},
-            BAD_TABLE_SIZE: _("A table has %(sizes)s or %(most)s seats.")
-            % {"sizes": ", ".join(map(str, TABLE_SIZES[:-1])), "most": TABLE_SIZES[-1]},
+            BAD_TABLE_SIZE: _("A table has %(fewest)s to %(most)s seats.")
+            % {"fewest": TABLE_SIZES[0], "most": TABLE_SIZES[-1]},
         }
         raise ApplicationError("cannot_seat", messages.get(str(exc), str(exc))) from exc
 

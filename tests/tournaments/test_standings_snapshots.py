@@ -52,7 +52,7 @@ def reference_totals(tournament: Tournament) -> dict[int, tuple[int, int, Fracti
     for hand in Hand.objects.filter(table__round__tournament=tournament):
         if hand.status not in COUNTED or hand.confirmation not in confirmation_ok:
             continue
-        for position in (0, 1, 2):
+        for position in range(hand.seats):
             entry_id = position_of[(hand.table_id, position)]
             score = hand.scores[position] or 0
             total[entry_id] += score
@@ -199,6 +199,20 @@ def test_the_snapshot_always_equals_a_recomputation(
         with django_capture_on_commit_callbacks(execute=True):
             apply(tournament, tables, boards, op)
         assert_snapshot_is_the_recomputation(tournament)
+
+
+@pytest.mark.parametrize(("profile", "players"), [("four_p", 8), ("five_p", 10), ("five_p", 15)])
+def test_a_larger_tables_duplicate_standings_equal_the_independent_reading(
+    profile: str, players: int
+) -> None:
+    """Four- and five-seat duplicate events through the referee API: the snapshot is the
+    recomputation and both agree with the reading from scratch, every (board, position)
+    group compared on its own (a fifth seat's group once met the next board's first)."""
+    from tests.api.test_variant_tournaments import play_tournament
+
+    tournament = play_tournament(profile, players, seed=players, format="duplicate", rounds=2)
+    standings_snapshot_update(tournament_id=tournament.pk)
+    assert_snapshot_is_the_recomputation(tournament)
 
 
 def test_an_unconfirmed_hand_counts_once_confirmed(django_capture_on_commit_callbacks: Any) -> None:

@@ -5,6 +5,7 @@ at four- and five-seat tables, and a
 wild card stands for. Each action is one the API lists as legal, entered as a referee
 would: the auction's buttons, the seat's cards tapped rank by rank, Play (or Pass)."""
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -99,6 +100,30 @@ def _enter(page: Page, action: dict[str, Any]) -> None:
         page.click("form.composer button.play")
 
 
+def _enter_to_the_end(
+    page: Page, hand: Hand, before: Callable[[int, dict[str, Any]], None]
+) -> dict[str, Any]:
+    """Enter the hand's actions on the console (``_choose``) until it ends, each one seen
+    written (the page's version moves on); ``before`` looks at the page before each entry,
+    given how many were entered. A game without doubling (four_p, five_p): the console
+    offers what the API lists, no more. Returns the hand's last read."""
+    detail = _detail(hand)
+    entered = 0
+    while detail["status"] in LIVE:
+        assert page.locator("button.action[data-action=double]").count() == 0
+        assert page.locator("button.action[data-action=redouble]").count() == 0
+        before(entered, detail)
+        _enter(page, _choose(detail))
+        entered += 1
+        expect(page.locator("section.hand")).to_have_attribute(
+            "data-version", str(detail["version"] + 1)
+        )
+        detail = _detail(hand)
+        assert detail["status"] != "doubling"
+        assert entered < 250, "the hand did not end"
+    return detail
+
+
 def test_a_four_seat_hand_from_the_first_bid_to_the_last_card(
     live_server: Any, console_browser: Browser, http_cookies: None, artefacts: Path
 ) -> None:
@@ -117,26 +142,13 @@ def test_a_four_seat_hand_from_the_first_bid_to_the_last_card(
     assert _state(page)["Cards left"] == "0: 25 · 1: 25 · 2: 25 · 3: 25"
     page.screenshot(path=artefacts / "console-four-p-bidding.png")
 
-    detail = _detail(hand)
-    entered = 0
-    while detail["status"] in LIVE:
-        # No doubling at a four_p table: the console offers what the API lists, no more.
-        assert page.locator("button.action[data-action=double]").count() == 0
-        assert page.locator("button.action[data-action=redouble]").count() == 0
+    def before(entered: int, detail: dict[str, Any]) -> None:
         if detail["status"] == "playing" and entered and detail["top_play"] is None:
             expect(page.locator(".legal-plays")).to_have_count(0)  # a free lead
-        action = _choose(detail)
-        _enter(page, action)
-        entered += 1
-        expect(page.locator("section.hand")).to_have_attribute(
-            "data-version", str(detail["version"] + 1)
-        )
-        detail = _detail(hand)
-        assert detail["status"] != "doubling"
-        assert entered < 200, "the hand did not end"
         if entered == 4:
             page.screenshot(path=artefacts / "console-four-p-playing.png")
 
+    detail = _enter_to_the_end(page, hand, before)
     assert detail["status"] == "finished"
     scores = detail["scores"]
     assert len(scores) == 4 and sum(scores) == 0 and any(scores)
@@ -181,24 +193,13 @@ def test_a_five_seat_hand_from_the_first_bid_to_the_last_card(
     expect(page.locator("select[name=seat] option").nth(4)).to_contain_text("Seat 4")
     page.screenshot(path=artefacts / "console-five-p-bidding.png")
 
-    detail = _detail(hand)
-    entered = 0
-    while detail["status"] in LIVE:
-        assert page.locator("button.action[data-action=double]").count() == 0
-        action = _choose(detail)
-        _enter(page, action)
-        entered += 1
-        expect(page.locator("section.hand")).to_have_attribute(
-            "data-version", str(detail["version"] + 1)
-        )
-        detail = _detail(hand)
-        assert detail["status"] != "doubling"
-        assert entered < 250, "the hand did not end"
+    def before(entered: int, detail: dict[str, Any]) -> None:
         if entered == 1:  # the first bidder bid 3: the auction is over (R14.3)
             assert detail["status"] == "playing"
             left = _state(page)["Cards left"].split(" · ")
             assert left[detail["landlord"]] == f"{detail['landlord']}: 24"
 
+    detail = _enter_to_the_end(page, hand, before)
     assert detail["status"] == "finished"
     scores = detail["scores"]
     landlord = detail["landlord"]

@@ -159,7 +159,8 @@ def test_the_hand_page_counts_the_farmers_of_its_profile(
     profile: str, players: int, farmers: int
 ) -> None:
     """The score's explanation counts the farmers (农民) against the landlord: three at a
-    four_p table, two at a three-seat one, in English and 简体中文."""
+    four_p table, four at a five_p one, two at a three-seat one, in English and 简体中文; its
+    table has the columns of the game's factors only."""
     tournament = play_tournament(profile, players, seed=players, format="table", rounds=1)
     Tournament.objects.filter(pk=tournament.pk).update(is_public=True)
     scored = [
@@ -172,6 +173,15 @@ def test_the_hand_page_counts_the_farmers_of_its_profile(
     english = Client().get(url, headers={"accept-language": "en"}).content.decode()
     assert f"the landlord scores the sum of the {farmers} farmers' scores" in english
     assert f"sum of the {farmers} farmers' scores, opposite sign" in english
+    # the breakdown's columns are the game's factors: no rocket, no doubling with two packs
+    table = english.split('class="breakdown"')[1].split("</table>")[0]
+    heads = re.findall(r"<th[^>]*>([^<]*)</th>", table)
+    heads = heads[: heads.index("Score") + 1]
+    one_pack = profile == "laizi"
+    assert ("Rockets (火箭)" in heads) == one_pack
+    assert ("Doublings (加倍)" in heads) == one_pack
+    landlord_row = table.split('<tr class="landlord">')[1].split("</tr>")[0]
+    assert f'colspan="{len(heads) - 2}"' in landlord_row
     chinese = Client().get(url, headers={"accept-language": "zh-hans"}).content.decode()
     assert f"地主得{farmers}位农民得分之和" in chinese
     assert f"{farmers}位农民得分之和，符号相反" in chinese

@@ -518,6 +518,24 @@ class HandPage:
         """The farmers (农民) against the landlord: two, three at a ``four_p`` table."""
         return int(self.hand.seats) - 1
 
+    @property
+    def has_rockets(self) -> bool:
+        """Whether the hand's game has a rocket (火箭): one pack; two packs have none
+        (R11.1.5, R14.5), so the score's breakdown leaves its column out."""
+        return get_profile(self.hand.rule_profile).packs == 1
+
+    @property
+    def has_doubling(self) -> bool:
+        """Whether the hand's game has doubling (加倍): not four_p, five_p (R11.1, R14.3)."""
+        return get_profile(self.hand.rule_profile).has_doubling
+
+    @property
+    def breakdown_middle(self) -> int:
+        """How many columns stand between a seat and its score in the breakdown (the
+        landlord's row spans them): bid, bombs, spring and the calculation, with rockets and
+        doublings where the game has them."""
+        return 4 + self.has_rockets + self.has_doubling
+
 
 def hand_page(*, hand: Hand) -> HandPage:
     """The hand's log as replay steps, with the cards the public may see

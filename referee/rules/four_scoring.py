@@ -97,20 +97,25 @@ def check_four_result(r: FourResult) -> None:
         raise InvalidResult("R7.3: an anti-spring needs the defenders to win", rule="R7.3")
 
 
+def two_pack_factors(bombs: int, spring: bool, anti_spring: bool) -> tuple[StakeFactor, ...]:
+    """A farmer's factors in the two-pack games (R11.1.8, R14.7): ×2 a bomb (the four jokers
+    included), ×2 for a spring or an anti-spring; none of 1."""
+    factors = []
+    if bombs:
+        factors.append(StakeFactor("bombs", bombs, 2**bombs))
+    if spring or anti_spring:
+        factors.append(StakeFactor("anti_spring" if anti_spring else "spring", 1, 2))
+    return tuple(factors)
+
+
 def stake_breakdown_four(result: FourResult) -> tuple[DefenderStake, ...]:
     """Each defender's stake in seat order, factor by factor (R11.1.8): the bid, ×2 a bomb
     (the four jokers included), ×2 for a spring or an anti-spring; no doubling, no cap.
     ``winner`` plays no part, so a live hand's stakes so far come from its result as it
     stands."""
-    factors = []
-    if result.bombs:
-        factors.append(StakeFactor("bombs", result.bombs, 2**result.bombs))
-    if result.spring or result.anti_spring:
-        factors.append(StakeFactor("anti_spring" if result.anti_spring else "spring", 1, 2))
+    factors = two_pack_factors(result.bombs, result.spring, result.anti_spring)
     return tuple(
-        DefenderStake(seat, result.bid, tuple(factors))
-        for seat in range(SEATS)
-        if seat != result.landlord
+        DefenderStake(seat, result.bid, factors) for seat in range(SEATS) if seat != result.landlord
     )
 
 

@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from referee.rules.errors import BadResult, InvalidResult
-from referee.rules.scoring import DefenderStake, StakeFactor, Winner
+from referee.rules.four_scoring import two_pack_factors
+from referee.rules.scoring import DefenderStake, Winner
 
 SIX_SEATS, FIVE_SEATS = 6, 5
 #: Three packs hold three 4-card bombs of each of 13 ranks, ``XXX`` and ``DDD`` (41).
@@ -185,14 +186,10 @@ def stake_breakdown_five(result: FiveResult, cap: int | None = None) -> tuple[De
     bombs included), ×2 for a spring or an anti-spring. The cap caps *M*, not the total, so
     a stake is at most ``bid × cap``. ``winner`` plays no part, so a live hand's stakes so far
     come from its result as it stands."""
-    factors = []
-    if result.bombs:
-        factors.append(StakeFactor("bombs", result.bombs, 2**result.bombs))
-    if result.spring or result.anti_spring:
-        factors.append(StakeFactor("anti_spring" if result.anti_spring else "spring", 1, 2))
+    factors = two_pack_factors(result.bombs, result.spring, result.anti_spring)
     most = None if cap is None else result.bid * cap
     return tuple(
-        DefenderStake(seat, result.bid, tuple(factors), most)
+        DefenderStake(seat, result.bid, factors, most)
         for seat in range(FIVE_SEATS)
         if seat != result.landlord
     )

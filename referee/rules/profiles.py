@@ -12,6 +12,7 @@ rank). ``PROFILES`` stays the three-player registry the service builds its table
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import json
 from dataclasses import dataclass
@@ -116,6 +117,13 @@ class RuleProfile:
         """Cards dealt to each seat: 17 (R2.1), 25 in four_p (R11.1.1), 16 in big3 (R12.3), 26
         in six_p (27 in six_p_no_kitty, R13.2), 21 in five_p (R14.2)."""
         return (self.pack_size - self.kitty_size) // self.seats
+
+    @property
+    def cap_is_event_setting(self) -> bool:
+        """Whether an event sets this game's cap on *M* (R13.9, R14.7: six and five players,
+        with three packs' and two packs' frequent bombs). ``comp2016`` and ``classic`` have no
+        cap (R8.3), nor have ``four_p``, ``laizi`` and Big Three (R11.1.8, R11.2.4, R12.11)."""
+        return self.game == "six_p" or self.seats == 5
 
     @property
     def is_three_player(self) -> bool:
@@ -237,6 +245,18 @@ VARIANT_PROFILES: dict[str, RuleProfile] = {p.key: p for p in (FOUR_P, LAIZI)}
 GAME_PROFILES: dict[str, RuleProfile] = {
     p.key: p for p in (BIG3, BIG3_ONE_ROUND, SIX_P, SIX_P_NO_KITTY, FIVE_P)
 }
+
+
+@functools.cache
+def capped_profile(key: str, cap: int | None) -> RuleProfile:
+    """The profile ``key`` with an event's ``cap`` on *M* (R13.9, R14.7), or as registered when
+    ``cap`` is None. ValueError for a cap the game has no place for, or below 1."""
+    profile = get_profile(key)
+    if cap is None:
+        return profile
+    if not profile.cap_is_event_setting:
+        raise ValueError(f"the {key} rules have no cap (R8.3)")
+    return dataclasses.replace(profile, cap=cap)
 
 
 def get_profile(key: str | None = None) -> RuleProfile:

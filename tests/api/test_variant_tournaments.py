@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from referee.rules.profiles import capped_profile
 from tests.api.helpers import assign, client_for, play_out, post, referee_user
 from tournaments.hands.audit import hands_audit
 from tournaments.models import (
@@ -36,8 +37,11 @@ pytestmark = pytest.mark.django_db
 HANDS_PER_ROUND = 2
 
 
-def _tournament(profile: str, players: int, format: str = "table") -> Tournament:
+def _tournament(
+    profile: str, players: int, format: str = "table", stake_cap: int | None = None
+) -> Tournament:
     tournament = tournament_create(
+        stake_cap=stake_cap,
         name=f"{profile} {format}",
         slug=f"{profile}-{format}",
         rule_profile=profile,
@@ -92,11 +96,16 @@ def _check_hand_read(hand: dict[str, Any]) -> None:
 
 
 def play_tournament(
-    profile: str, players: int, seed: int, format: str = "table", rounds: int = 2
+    profile: str,
+    players: int,
+    seed: int,
+    format: str = "table",
+    rounds: int = 2,
+    stake_cap: int | None = None,
 ) -> Tournament:
     """A tournament of ``profile`` with ``players`` entries, ``rounds`` rounds played through
     the referee API."""
-    tournament = _tournament(profile, players, format)
+    tournament = _tournament(profile, players, format, stake_cap)
     deal = "board" if format == "duplicate" else "random"
     referee = referee_user(f"referee-{profile}")
     client = client_for(referee)
@@ -166,6 +175,28 @@ def test_a_five_player_tournament_of_ten_played_through_the_api() -> None:
             assert hand.scores[hand.landlord_seat] == -4 * each
             assert abs(each) == hand.bid * 2 ** (hand.bombs + (hand.spring or hand.anti_spring))
     assert any(h.status == HandStatus.FINISHED for h in hands)
+
+
+def test_a_capped_five_player_tournament_scores_each_hand_at_most_bid_times_the_cap() -> None:
+    """The event's stake cap (R14.7: *M* = min(2^(bombs + spring), cap)) reaches every hand
+    through the API: each hand keeps the cap it started under, its scores and the read's
+    stakes stop at bid x cap, its profile hash is the capped profile's, and the audit
+    replays every hand to its stored, capped result."""
+    uncapped = capped_profile("five_p", None).content_hash
+    tournament = play_tournament("five_p", 10, seed=5, stake_cap=2)
+    _check_tournament(tournament, seats=5, players=10)
+    finished = list(
+        Hand.objects.filter(table__round__tournament=tournament, status=HandStatus.FINISHED)
+    )
+    assert finished
+    for hand in finished:
+        assert hand.stake_cap == 2
+        assert hand.rule_profile_hash == capped_profile("five_p", 2).content_hash != uncapped
+        farmer = next(s for s in range(5) if s != hand.landlord_seat)
+        m = 2 ** (hand.bombs + (hand.spring or hand.anti_spring))
+        assert abs(hand.scores[farmer]) == hand.bid * min(m, 2)
+    # the same seed without a cap has hands whose multiplier went past 2 (bombs are frequent)
+    assert any(2 ** (h.bombs + (h.spring or h.anti_spring)) > 2 for h in finished)
 
 
 def test_a_wild_card_tournament_of_nine_played_through_the_api() -> None:

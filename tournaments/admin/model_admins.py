@@ -230,6 +230,8 @@ class TournamentAdmin(DirectorModelAdmin):
         """Settings changes go through ``tournament_update``: checked, and written to the
         tournament log with who changed what (old → new)."""
         changed = {f: getattr(obj, f) for f in form.changed_data if f in LOGGED_SETTINGS}
+        if changed.get("stake_cap", 1) is None:
+            changed["stake_cap"] = 0  # removed: tournament_update's None leaves it
         if not change or not changed:
             super().save_model(request, obj, form, change)
             return

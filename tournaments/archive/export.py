@@ -40,6 +40,8 @@ from tournaments.models import (
 ARCHIVE_FORMAT = "doudizhu-tournament-archive"
 #: 4: a table's ``exclusions`` (a director's exclusions of its hands) and the tournament's
 #: ``rounds_planned``;
+#: a tournament's and a hand's ``stake_cap`` (five players' cap, R14.7): optional on import,
+#: archives of version 4 written before it have none (no cap);
 #: 3: per-seat arrays (a hand's ``seats``, ``doubled``, ``scores``; a board's ``seat_cards``)
 #: and a ``laizi`` board's ``wild_rank``;
 #: 3 and 2 (the three-seat columns) are still read (``tournaments.archive.restore``).
@@ -58,6 +60,7 @@ TOURNAMENT_FIELDS = (
     "separate_clubs",
     "tiebreaks",
     "log_version",
+    "stake_cap",
 )
 PLAYER_FIELDS = ("name", "chinese_name", "club", "external_id")
 BOARD_FIELDS = ("number", "seed", "seat_cards", "kitty", "first_bidder", "wild_rank")
@@ -83,6 +86,7 @@ HAND_FIELDS = (
     "first_bidder",
     "seed",
     "version",
+    "stake_cap",
 )
 EVENT_FIELDS = ("seq", "kind", "actor_seat", "idempotency_key", "device_id")
 ROUND_FIELDS = ("number", "status", "seed", "seating_explanation")

@@ -42,6 +42,7 @@ from tournaments.archive.export import (
     payload_ids_mapped,
 )
 from tournaments.common.errors import ApplicationError
+from tournaments.common.profiles import rules_of
 from tournaments.common.roles import user_is_privileged
 from tournaments.common.seats import SEAT_COUNTS, seat_count
 from tournaments.common.usernames import user_by_username
@@ -301,7 +302,7 @@ def result_event_rescore(hand: Hand, event: HandEvent, where: str) -> None:
     if not isinstance(r, dict):
         raise ArchiveError(f"{where}.payload.result", "expected an object")
     try:
-        expected = result_payload(DealResult.from_json(r), hand.rule_profile)
+        expected = result_payload(DealResult.from_json(r), rules_of(hand))
     except (ApplicationError, RulesError) as exc:
         raise ArchiveError(f"{where}.payload.result", f"no rule scores it: {exc}") from exc
     if payload.get("scores") != expected["scores"]:
@@ -345,6 +346,7 @@ def settings_check(fields: dict[str, Any]) -> None:
             rule_profile=fields.get("rule_profile"),
             format=fields.get("format"),
             tiebreaks=fields.get("tiebreaks"),
+            stake_cap=fields.get("stake_cap"),
         )
     except ApplicationError as exc:
         field = "tiebreaks" if exc.code == "invalid_tiebreaks" else "rule_profile"
@@ -452,6 +454,7 @@ class _Restore:
         if data["version"] in (2, 3):
             data = _from_version_3(data)
         t = _get(data, "tournament", "(top)", dict)
+        t = {"stake_cap": None, **t}  # archived before the cap (version 4 too): none
         fields = _fields(Tournament, t, TOURNAMENT_FIELDS, "tournament")
         settings_check(fields)
         if self.slug is not None:  # a copy, beside the original (e.g. in the same instance)
@@ -631,6 +634,8 @@ class _Restore:
         where: str,
         boards: dict[int, Board],
     ) -> Hand:
+        if isinstance(h, dict):
+            h = {"stake_cap": None, **h}  # archived before the cap: none
         fields = _fields(Hand, h, HAND_FIELDS, where)
         if fields["seats"] not in SEAT_COUNTS:
             raise ArchiveError(f"{where}.seats", f"expected one of {list(SEAT_COUNTS)}")

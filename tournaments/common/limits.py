@@ -16,3 +16,6 @@ TABLE_NUMBER_MAX = 100_000
 BOARD_NUMBER_MAX = ROUND_NUMBER_MAX * HANDS_PER_ROUND_MAX
 #: Registration order of an entry.
 REGISTRATION_ORDER_MAX = 1_000_000
+#: An event's cap on the multiplier *M* of six and five players (R13.9, R14.7: "e.g. 16 or
+#: 64"): 2^20, past any real cap, keeps every stake a small integer.
+STAKE_CAP_MAX = 1 << 20

@@ -23,6 +23,10 @@ SERVICE_PROFILES: tuple[str, ...] = (
     "big3_one_round",
     "five_p",
 )
+#: The offered profiles whose events may cap the multiplier *M* (R13.9, R14.7).
+CAP_PROFILES: tuple[str, ...] = tuple(
+    k for k in SERVICE_PROFILES if get_profile(k).cap_is_event_setting
+)
 #: The seat counts some offered profile has, smallest first.
 SEAT_COUNTS: tuple[int, ...] = tuple(sorted({get_profile(k).seats for k in SERVICE_PROFILES}))
 #: The most seats any table has.

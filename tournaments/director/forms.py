@@ -12,6 +12,7 @@ from tournaments.common.limits import (
     HANDS_PER_ROUND_MAX,
     REGISTRATION_ORDER_MAX,
     ROUNDS_PLANNED_MAX,
+    STAKE_CAP_MAX,
 )
 from tournaments.common.seat_names import seat_name, seat_name_lazy
 from tournaments.common.seats import DEFAULT_SEATS
@@ -50,6 +51,17 @@ class TournamentForm(forms.Form):
             "left. 0 or empty: not planned."
         ),
     )
+    stake_cap = forms.IntegerField(
+        label=_("Stake cap (封顶)"),
+        min_value=0,
+        max_value=STAKE_CAP_MAX,
+        required=False,
+        help_text=_(
+            "Five players: the largest multiplier a hand may reach (×2 a bomb and a spring, "
+            "R14.7), e.g. 16 or 64; bombs are frequent with two packs. 0 or empty: no cap. "
+            "The other games have no cap."
+        ),
+    )
     requires_confirmation = forms.BooleanField(
         label=_("Results need a second person's confirmation"), required=False
     )
@@ -77,6 +89,9 @@ class TournamentForm(forms.Form):
 
     def clean_rounds_planned(self) -> int:
         return self.cleaned_data.get("rounds_planned") or 0
+
+    def clean_stake_cap(self) -> int:
+        return self.cleaned_data.get("stake_cap") or 0
 
     def clean_confirmed_by(self) -> str:
         return self.cleaned_data.get("confirmed_by") or ConfirmedBy.OFFICIAL

@@ -51,6 +51,7 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "format",
             "hands_per_round",
             "rounds_planned",
+            "stake_cap",
             "requires_confirmation",
             "confirmed_by",
             "separate_clubs",

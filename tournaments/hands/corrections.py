@@ -6,8 +6,8 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from referee.rules.profiles import get_profile
 from tournaments.common.errors import ApplicationError
+from tournaments.common.profiles import rules_of
 from tournaments.common.transactions import hand_write_atomic
 from tournaments.common.validation import bool_check, reason_check
 from tournaments.hands.replay import RESULT_FIELDS, HandReplay
@@ -141,7 +141,7 @@ def hand_result_correct(
     """
     reason = reason_check(reason)
     bool_check(passed_out=passed_out, override=override)
-    profile = get_profile(hand.rule_profile)
+    profile = rules_of(hand)
     if passed_out:
         passed_out_check(hand.rule_profile)  # Big Three passes out no deal (R12.5.2)
         payload: dict[str, Any] = {
@@ -158,7 +158,7 @@ def hand_result_correct(
             "winner": winner,
         }  # fmt: skip
         result = result_entry(fields, hand=hand)
-        payload = result_payload(result, hand.rule_profile)
+        payload = result_payload(result, profile)
         wanted = {"passed_out": False, **payload["result"]}
 
     def decide(locked: Hand, replay: HandReplay) -> NewEvent:

@@ -22,9 +22,10 @@ from referee.rules.hand import Announcement, HandState, Phase
 from referee.rules.laizi import parse_wild
 from referee.rules.laizi_hand import LaiziHandState
 from referee.rules.physical import PhysicalHandState
-from referee.rules.profiles import get_profile
+from referee.rules.profiles import capped_profile, get_profile
 from referee.rules.scoring import DealResult
 from tournaments.common.errors import ApplicationError
+from tournaments.common.profiles import rules_of
 from tournaments.common.rows import update
 from tournaments.common.seats import no_doubles
 from tournaments.models import (
@@ -446,7 +447,7 @@ def _state_of(
     """The rules state after ``actions`` (the log replayed without the per-action undo
     snapshots a live ``push`` keeps; re-checked, or re-applied as accepted), or None for a
     result-only hand. ``wild``: a physical-cards laizi hand's wild rank as typed in."""
-    profile = get_profile(hand.rule_profile)
+    profile = rules_of(hand)
     try:
         if hand.physical_cards:
             physical = PhysicalHandState.from_events if checked else PhysicalHandState.replay
@@ -484,7 +485,7 @@ def _summary(
         "rule_profile_hash": "",
         "deal": deal_json,
     }
-    profile_hash = _profile_hash(hand.rule_profile)
+    profile_hash = _profile_hash(hand.rule_profile, hand.stake_cap)
     result = replay.result_event
     state = replay.state
     if result is not None and result.payload.get("passed_out"):
@@ -546,9 +547,10 @@ def _result_columns(result: DealResult) -> dict[str, Any]:
 
 
 @cache
-def _profile_hash(key: str) -> str:
-    """A profile's content hash (profiles are frozen: computed once per process)."""
-    return get_profile(key).content_hash
+def _profile_hash(key: str, stake_cap: int | None) -> str:
+    """A profile's content hash, with the event's cap (profiles are frozen: computed once per
+    process)."""
+    return capped_profile(key, stake_cap).content_hash
 
 
 def hand_summary_set(*, hand: Hand, replay: HandReplay) -> list[str]:

@@ -13,7 +13,7 @@ from referee.rules.cards import format_cards
 from referee.rules.errors import RulesError
 from referee.rules.hand import HandState
 from referee.rules.physical import IMPOSSIBLE_CHECKS, PhysicalHandState
-from referee.rules.profiles import get_profile
+from referee.rules.profiles import capped_profile
 from referee.rules.scoring import DefenderStake, result_from_json, stakes_of_hand
 from tournaments.common.player_names import display_name
 from tournaments.common.roles import REFEREE_GROUP, user_is_director
@@ -184,7 +184,11 @@ def summary_result(summary: dict[str, Any]) -> dict[str, Any]:
 
 
 def hand_stakes(
-    summary: dict[str, Any], profile_key: str, bomb_classes: dict[str, int] | None = None
+    summary: dict[str, Any],
+    profile_key: str,
+    bomb_classes: dict[str, int] | None = None,
+    *,
+    stake_cap: int | None = None,
 ) -> tuple[DefenderStake, ...]:
     """Each defender's stake as the hand stands (R8.1): the bid times every factor so far,
     as the hand's rule profile counts them (``referee.rules.scoring.stakes_of_hand``: R11.1.8,
@@ -194,22 +198,23 @@ def hand_stakes(
         return ()
     fields["winner"] = fields["winner"] or "defenders"  # no part in a stake: a live hand's
     try:
-        profile = get_profile(profile_key)
+        profile = capped_profile(profile_key, stake_cap)
         if profile.wild_cards:
             if bomb_classes is None:
                 return ()
             fields.update({f"{name}_bombs": count for name, count in bomb_classes.items()})
         return stakes_of_hand(result_from_json(fields, profile), profile)
-    except RulesError:  # a profile this server does not know (an imported archive)
+    except (RulesError, ValueError):  # a profile this server does not know (an imported archive)
         return ()
 
 
 def _stakes(
-    summary: dict[str, Any], profile_key: str, bomb_classes: dict[str, int] | None
+    summary: dict[str, Any], hand: Hand, bomb_classes: dict[str, int] | None
 ) -> list[int | None] | None:
     """What each defender stands to win or lose now, None for the landlord; None before
     a landlord."""
-    stakes = hand_stakes(summary, profile_key, bomb_classes)
+    profile_key = hand.rule_profile
+    stakes = hand_stakes(summary, profile_key, bomb_classes, stake_cap=hand.stake_cap)
     if not stakes:
         return None
     values = {stake.seat: stake.value for stake in stakes}
@@ -327,7 +332,7 @@ def _hand_fields(
         "counts": hand.counts,
         **summary_result(summary),
         "scores": summary["scores"],
-        "stakes": _stakes(summary, hand.rule_profile, hand_bomb_classes(replay=replay)),
+        "stakes": _stakes(summary, hand, hand_bomb_classes(replay=replay)),
         "turn": None,
         "top_play": None,
         "cards_left": None,

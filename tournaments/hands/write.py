@@ -33,6 +33,7 @@ from referee.rules.profiles import RuleProfile, get_profile
 from referee.rules.scoring import DealResult, result_from_json, score_hand
 from tournaments.common.errors import ApplicationError
 from tournaments.common.model_validation import model_validate
+from tournaments.common.profiles import rules_of
 from tournaments.common.rows import Columns, column, fetch_one, table_name
 from tournaments.common.seat_names import seat_name
 from tournaments.common.seats import MAX_SEATS, no_doubles
@@ -274,7 +275,7 @@ def hand_create(
             _("Give one of a board, an ad-hoc deal, a seed or physical cards, not several."),
         )
     tournament = hand_start_lock(table=table)
-    profile = get_profile(tournament.rule_profile)
+    profile = rules_of(tournament)
     seat_check("first_bidder", first_bidder, profile.seats, allow_none=True)
 
     # Two devices starting a hand at one table at once: the second waits here, then takes
@@ -367,6 +368,7 @@ def hand_create(
         physical_cards=physical_cards,
         first_bidder=first_bidder if physical_cards else None,
         rule_profile=tournament.rule_profile,
+        stake_cap=tournament.stake_cap,
         seats=profile.seats,
         doubled=no_doubles(profile.seats),
     )
@@ -689,7 +691,7 @@ def hand_deal_record(
         error = check_deal(
             parsed,
             [e.payload["action"] for e in replay.actions],
-            get_profile(locked.rule_profile),
+            rules_of(locked),
             wild=getattr(replay.state, "wild", None),  # laizi: the wild rank typed in
         )
         check: dict[str, Any] = {"ok": error is None}
@@ -719,10 +721,9 @@ def hand_deal_record(
 
 
 # --------------------------------------------------------------------------- result-only
-def result_payload(result: DealResult, profile_key: str) -> dict[str, Any]:
+def result_payload(result: DealResult, profile: RuleProfile) -> dict[str, Any]:
     """A result event's payload: the result, its scores (``score_hand``, the rules library's
-    one scoring entry point) and the profile."""
-    profile = get_profile(profile_key)
+    one scoring entry point) and the profile (``rules_of`` the hand: its cap included)."""
     try:
         # a game of its own (Big Three) reads the result as its rules do, then scores it
         scored = result if profile.is_three_player else result_from_json(result.to_json(), profile)
@@ -861,7 +862,7 @@ def result_entry_check(
             "hand_logged_live",
             _("This hand's actions are being logged; its result comes from the log."),
         )
-    return result_payload(result, hand.rule_profile)
+    return result_payload(result, rules_of(hand))
 
 
 def hand_result_preview(*, hand: Hand, **fields: Any) -> dict[str, Any]:
@@ -915,7 +916,7 @@ def hand_record_result(
         expected_version=expected_version,
         same_request=lambda e: (
             e.kind == HandEventKind.RESULT
-            and e.payload.get("result") == result_payload(result, hand.rule_profile)["result"]
+            and e.payload.get("result") == result_payload(result, rules_of(hand))["result"]
         ),
         decide=decide,
         recorded_by=recorded_by,

@@ -9,7 +9,7 @@ from tournaments.common.json_arrays import FlagsSound, JsonArrayLength, ScoresSo
 from tournaments.common.seats import DEFAULT_SEATS, SEAT_COUNTS, no_doubles, seat_count
 from tournaments.models.boards import Board
 from tournaments.models.rounds import Table, seat_position_check
-from tournaments.models.tournaments import RuleProfileKey
+from tournaments.models.tournaments import RuleProfileKey, stake_cap_checks
 
 
 class HandStatus(models.TextChoices):
@@ -112,6 +112,9 @@ class Hand(models.Model):
         _("rule profile"), max_length=32, choices=RuleProfileKey.choices
     )
     rule_profile_hash = models.CharField(_("rule profile content hash"), max_length=128, blank=True)
+    #: The tournament's stake cap when the hand started (R13.9, R14.7): with ``rule_profile``
+    #: the rules the hand is scored by (``tournaments.common.seats.hand_profile``).
+    stake_cap = models.PositiveIntegerField(_("stake cap (封顶)"), null=True, blank=True)
     landlord_seat = models.SmallIntegerField(_("landlord seat (地主)"), null=True, blank=True)
     bid = models.SmallIntegerField(_("bid (叫分)"), null=True, blank=True)
     winner = models.CharField(_("winner"), max_length=16, choices=Winner.choices, blank=True)
@@ -186,6 +189,7 @@ class Hand(models.Model):
                 name="hand_board_or_adhoc_deal",
             ),
             seat_position_check("landlord_seat", "hand_landlord_seat_range"),
+            *stake_cap_checks("hand"),
             models.CheckConstraint(condition=Q(bid__range=(1, 3)), name="hand_bid_range"),
             models.CheckConstraint(condition=Q(bombs__gte=0), name="hand_bombs_non_negative"),
             models.CheckConstraint(condition=Q(rockets__range=(0, 1)), name="hand_rockets_range"),

@@ -10,7 +10,9 @@ from tournaments.common.limits import (
     HANDS_PER_ROUND_MAX,
     REGISTRATION_ORDER_MAX,
     ROUNDS_PLANNED_MAX,
+    STAKE_CAP_MAX,
 )
+from tournaments.common.seats import CAP_PROFILES
 from tournaments.models.players import Player
 from tournaments.standings.ranking import CRITERIA
 
@@ -25,6 +27,20 @@ def validate_tiebreak_names(value: object) -> None:
             _("Unknown tie-break %(names)s; known: %(known)s."),
             params={"names": ", ".join(unknown), "known": ", ".join(CRITERIA)},
         )
+
+
+def stake_cap_checks(model: str) -> list[models.CheckConstraint]:
+    """A stake cap, when set, is 1 … ``STAKE_CAP_MAX`` and of a game whose events cap (R13.9,
+    R14.7); a tournament's and a hand's alike."""
+    return [
+        models.CheckConstraint(
+            condition=Q(stake_cap__range=(1, STAKE_CAP_MAX)), name=f"{model}_stake_cap_range"
+        ),
+        models.CheckConstraint(
+            condition=Q(stake_cap__isnull=True) | Q(rule_profile__in=CAP_PROFILES),
+            name=f"{model}_stake_cap_of_game",
+        ),
+    ]
 
 
 class RuleProfileKey(models.TextChoices):
@@ -124,6 +140,16 @@ class Tournament(models.Model):
             "empty means the default of SPEC R10.8.5."
         ),
     )
+    stake_cap = models.PositiveIntegerField(
+        _("stake cap (封顶)"),
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(1), MaxValueValidator(STAKE_CAP_MAX)],
+        help_text=_(
+            "Five and six players: the largest multiplier a hand may reach (×2 a bomb and "
+            "a spring, R13.9, R14.7); empty: no cap."
+        ),
+    )
     log_version = models.BigIntegerField(
         _("log version"),
         default=0,
@@ -164,6 +190,7 @@ class Tournament(models.Model):
                 condition=Q(rule_profile__in=RuleProfileKey.values),
                 name="tournament_rule_profile_known",
             ),
+            *stake_cap_checks("tournament"),
             models.CheckConstraint(
                 condition=Q(format__in=TournamentFormat.values), name="tournament_format_known"
             ),

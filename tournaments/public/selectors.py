@@ -413,7 +413,9 @@ def live_tables(
                 row.replay = hand_replay_stored(hand=hand)
                 _live_state(row, row.replay)
                 classes = hand_bomb_classes(replay=row.replay)
-                row.stakes = hand_stakes(row.replay.summary, hand.rule_profile, classes)
+                row.stakes = hand_stakes(
+                    row.replay.summary, hand.rule_profile, classes, stake_cap=hand.stake_cap
+                )
             else:  # a secret board: nothing of it (card_secrecy)
                 row.secret = True
         row.key = live_card_key(
@@ -583,7 +585,12 @@ def hand_page(*, hand: Hand) -> HandPage:
         kitty_size=profile.kitty_size,
         first_bidder_digs=profile.all_pass == "first_bidder_digs",
     )
-    page.breakdown = breakdown(replay.summary, hand.rule_profile, hand_bomb_classes(replay=replay))
+    page.breakdown = breakdown(
+        replay.summary,
+        hand.rule_profile,
+        hand_bomb_classes(replay=replay),
+        stake_cap=hand.stake_cap,
+    )
     page.state = hand_desk_state(hand, irregular=replay.irregular is not None)
     confirm = result_confirm_event(hand=hand, events=events)
     if confirm is not None and confirm.payload.get("by") == "players":
@@ -667,7 +674,11 @@ def _steps(
 
 
 def breakdown(
-    summary: dict[str, Any], profile_key: str, bomb_classes: dict[str, int] | None = None
+    summary: dict[str, Any],
+    profile_key: str,
+    bomb_classes: dict[str, int] | None = None,
+    *,
+    stake_cap: int | None = None,
 ) -> list[dict[str, Any]]:
     """Per seat: a farmer's stake factor by factor, as the hand's rule profile counts them
     (``referee.rules.scoring.stake_breakdown`` or a variant's, the code that scored the
@@ -675,7 +686,10 @@ def breakdown(
     scores = summary["scores"]
     if not summary["winner"] or scores is None or None in scores:
         return []
-    stakes = {stake.seat: stake for stake in hand_stakes(summary, profile_key, bomb_classes)}
+    stakes = {
+        stake.seat: stake
+        for stake in hand_stakes(summary, profile_key, bomb_classes, stake_cap=stake_cap)
+    }
     if not stakes:
         return []
     doubled = summary["doubled"]

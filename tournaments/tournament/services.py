@@ -12,6 +12,7 @@ from tournaments.common.limits import (
     HANDS_PER_ROUND_MAX,
     REGISTRATION_ORDER_MAX,
     ROUNDS_PLANNED_MAX,
+    STAKE_CAP_MAX,
 )
 from tournaments.common.model_validation import model_validate
 from tournaments.common.roles import user_is_director
@@ -37,6 +38,7 @@ from tournaments.tournament.log import tournament_log_append
 LOGGED_SETTINGS = (
     "name", "rule_profile", "format", "status", "hands_per_round", "rounds_planned",
     "is_public", "separate_clubs", "requires_confirmation", "confirmed_by", "tiebreaks",
+    "stake_cap",
 )  # fmt: skip
 
 
@@ -63,11 +65,38 @@ def _check_rule_profile(key: str) -> None:
         raise ApplicationError("unknown_rule_profile", exc.message) from exc
 
 
-def tournament_settings_check(*, rule_profile: Any, format: Any, tiebreaks: Any) -> None:
+def _check_stake_cap(*, rule_profile: str, stake_cap: Any) -> None:
+    """A stake cap is a whole number 1 … ``STAKE_CAP_MAX``, of a game whose events set one
+    (R13.9, R14.7); None: no cap."""
+    if stake_cap is None:
+        return
+    if type(stake_cap) is not int or stake_cap < 1:
+        raise ApplicationError(
+            "invalid",
+            _("The stake cap is a whole number of at least 1, or empty for no cap."),
+            extra={"field": "stake_cap"},
+        )
+    at_most_check("stake_cap", stake_cap, maximum=STAKE_CAP_MAX)
+    if not get_profile(rule_profile).cap_is_event_setting:
+        raise ApplicationError(
+            "stake_cap_not_in_rules",
+            _(
+                "The %(profile)s rules have no stake cap: only the five- and six-player games "
+                "cap the multiplier (R13.9, R14.7)."
+            )
+            % {"profile": rule_profile},
+            extra={"field": "stake_cap"},
+        )
+
+
+def tournament_settings_check(
+    *, rule_profile: Any, format: Any, tiebreaks: Any, stake_cap: Any = None
+) -> None:
     """The checks a tournament's settings pass wherever they come from (the director's
-    forms, the admin, an archive import): a known rule profile and a tie-break chain the
-    format can rank by."""
+    forms, the admin, an archive import): a known rule profile, a stake cap its game has
+    and a tie-break chain the format can rank by."""
     _check_rule_profile(rule_profile)
+    _check_stake_cap(rule_profile=rule_profile, stake_cap=stake_cap)
     _check_tiebreaks(format=format, tiebreaks=tiebreaks)
 
 
@@ -85,8 +114,14 @@ def tournament_create(
     confirmed_by: str = ConfirmedBy.OFFICIAL,
     separate_clubs: bool = False,
     tiebreaks: list[str] | None = None,
+    stake_cap: int | None = None,
 ) -> Tournament:
-    tournament_settings_check(rule_profile=rule_profile, format=format, tiebreaks=tiebreaks or [])
+    """A new tournament (a draft). ``stake_cap``: five and six players' cap on the
+    multiplier (R13.9, R14.7); None or 0: no cap."""
+    stake_cap = stake_cap or None
+    tournament_settings_check(
+        rule_profile=rule_profile, format=format, tiebreaks=tiebreaks or [], stake_cap=stake_cap
+    )
     at_most_check("hands_per_round", hands_per_round, maximum=HANDS_PER_ROUND_MAX)
     at_most_check("rounds_planned", rounds_planned, maximum=ROUNDS_PLANNED_MAX)
     tournament = Tournament(
@@ -101,6 +136,7 @@ def tournament_create(
         confirmed_by=confirmed_by,
         separate_clubs=separate_clubs,
         tiebreaks=tiebreaks or [],
+        stake_cap=stake_cap,
     )
     model_validate(tournament)
     tournament.save()
@@ -109,7 +145,9 @@ def tournament_create(
 
 #: What a seated round was seated, scored and shown by: frozen from the first seating on
 #: (issue 17: a format changed after seating re-ranked every player at rank 1).
-FROZEN_ONCE_SEATED = ("rule_profile", "format", "hands_per_round", "requires_confirmation")
+FROZEN_ONCE_SEATED = (
+    "rule_profile", "format", "hands_per_round", "requires_confirmation", "stake_cap",
+)  # fmt: skip
 
 
 def _check_status_change(locked: Tournament, status: str | None) -> None:
@@ -130,10 +168,11 @@ def _check_status_change(locked: Tournament, status: str | None) -> None:
 def _check_frozen_once_seated(
     locked: Tournament, wanted: dict[str, Any], *, tiebreaks: list[str] | None, reason: str
 ) -> None:
-    """Refuse a change of a ``FROZEN_ONCE_SEATED`` setting once a round has been seated
+    """Refuse a change of a ``FROZEN_ONCE_SEATED`` setting (``wanted``: the new values of
+    those given) once a round has been seated
     (``settings_frozen``), and a new tie-break chain then without a reason
     (``reason_required``)."""
-    changing = [f for f, v in wanted.items() if v is not None and v != getattr(locked, f)]
+    changing = [f for f, v in wanted.items() if v != getattr(locked, f)]
     new_chain = tiebreaks is not None and list(tiebreaks) != list(locked.tiebreaks)
     if not (changing or new_chain) or not selectors.tournament_has_seated_round(tournament=locked):
         return
@@ -146,8 +185,8 @@ def _check_frozen_once_seated(
         raise ApplicationError(
             "settings_frozen",
             _(
-                "A round has been seated: the format, the rule profile, the hands per round "
-                "and the confirmation can no longer change (%(fields)s)."
+                "A round has been seated: the format, the rule profile, the stake cap, the hands "
+                "per round and the confirmation can no longer change (%(fields)s)."
             )
             % {"fields": ", ".join(changing)},
             extra={"fields": changing},
@@ -174,6 +213,7 @@ def tournament_update(
     requires_confirmation: bool | None = None,
     confirmed_by: str | None = None,
     tiebreaks: list[str] | None = None,
+    stake_cap: int | None = None,
     reason: str = "",
     recorded_by: Any = None,
 ) -> Tournament:
@@ -184,21 +224,29 @@ def tournament_update(
     (``tournament_finish``, ``tournament_reopen``).  The rule profile is frozen once the
     tournament has a hand: the row is locked so a hand cannot be created concurrently
     (``hand_create`` takes the same lock).  A new format or tie-break chain reorders
-    the standings: they are recomputed."""
+    the standings: they are recomputed. ``stake_cap``: None leaves it, 0 removes it."""
     at_most_check("hands_per_round", hands_per_round, maximum=HANDS_PER_ROUND_MAX)
     at_most_check("rounds_planned", rounds_planned, maximum=ROUNDS_PLANNED_MAX)
     reason = reason_check(reason) if reason != "" else ""
     locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
     before = {field: _logged(getattr(locked, field)) for field in LOGGED_SETTINGS}
     _check_status_change(locked, status)
+    # None: unchanged (as every setting here); 0: no cap, stored as NULL. The frozen check
+    # sees a removal as the change it is.
+    new_cap = None if stake_cap is None else (stake_cap or None)
     _check_frozen_once_seated(
         locked,
         {
-            "rule_profile": rule_profile,
-            "format": format,
-            "hands_per_round": hands_per_round,
-            "requires_confirmation": requires_confirmation,
-        },
+            field: value
+            for field, value in (
+                ("rule_profile", rule_profile),
+                ("format", format),
+                ("hands_per_round", hands_per_round),
+                ("requires_confirmation", requires_confirmation),
+            )
+            if value is not None
+        }
+        | ({} if stake_cap is None else {"stake_cap": new_cap}),
         tiebreaks=tiebreaks,
         reason=reason,
     )
@@ -226,6 +274,10 @@ def tournament_update(
     for field, value in changes.items():
         if value is not None:
             setattr(locked, field, value)
+    if stake_cap is not None:
+        locked.stake_cap = new_cap
+    # A new profile keeps the cap only if its game has one: the director clears it first.
+    _check_stake_cap(rule_profile=locked.rule_profile, stake_cap=locked.stake_cap)
     _check_tiebreaks(format=locked.format, tiebreaks=locked.tiebreaks)
     model_validate(locked)
     after = {field: _logged(getattr(locked, field)) for field in LOGGED_SETTINGS}

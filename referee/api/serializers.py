@@ -322,6 +322,11 @@ class HandStateOutput(serializers.Serializer):
     board = serializers.IntegerField(allow_null=True)
     mode = serializers.ChoiceField(choices=["dealt", "physical", "result_only"])
     rule_profile = serializers.CharField()
+    stake_cap = serializers.IntegerField(
+        allow_null=True,
+        help_text="The event's cap on the multiplier the hand is scored with (five players, "
+        "R14.7); null: no cap.",
+    )
     seats = serializers.IntegerField(help_text="Seats at the table: 3, or 4 under four_p.")
     version = serializers.IntegerField(
         allow_null=True,

@@ -325,6 +325,7 @@ def _hand_fields(
         "board": hand.board.number if hand.board is not None else None,
         "mode": hand_mode(hand),
         "rule_profile": hand.rule_profile,
+        "stake_cap": hand.stake_cap,
         "seats": hand.seats,
         "version": hand.version,
         "status": summary["status"],

@@ -37,7 +37,7 @@ from referee.rules.games import WILD, deal_json_from_seed
 from referee.rules.profiles import PROFILES, VARIANT_PROFILES, get_profile
 from tests import factories
 from tests.api.helpers import assign, client_for, play_out, post, referee_user
-from tournaments.common.seats import SERVICE_PROFILES
+from tournaments.common.seats import OFFERED_PROFILES
 from tournaments.director.exports import KINDS
 from tournaments.hands.boards import board_create
 from tournaments.models import Entry, Hand, HandStatus, Player, Table, Tournament
@@ -50,7 +50,7 @@ pytestmark = pytest.mark.django_db
 
 ALL_PROFILES = sorted({*PROFILES, *VARIANT_PROFILES})
 #: Every profile the service offers, Big Three's (issue 31) included, for the walk below.
-WALKED_PROFILES = sorted(SERVICE_PROFILES)
+WALKED_PROFILES = sorted(OFFERED_PROFILES)
 READERS = ("anonymous", "user", "referee_finished", "referee_live", "referee_other", "director")
 #: Which table each referee is assigned to (its number).
 REFEREE_TABLE = {"referee_finished": 1, "referee_live": 2, "referee_other": 3}

@@ -458,16 +458,32 @@ def test_standing_snapshot_checks(values: dict[str, int]) -> None:
     assert_rejected(lambda: StandingSnapshot.objects.filter(pk=snapshot.pk).update(**values))
 
 
-def test_the_offered_profiles_are_the_tournaments_choices_and_set_the_seat_counts() -> None:
+def test_the_service_profiles_are_the_tournaments_choices_and_set_the_seat_counts() -> None:
     """``SERVICE_PROFILES`` (what the seat checks are made of) and ``RuleProfileKey`` (what a
-    tournament may choose) name the same profiles; a game of the rules library that is not
-    offered (six players) adds no seat count to the database's checks."""
+    row may hold) name the same profiles, every game of the rules library; those in
+    preparation (six players) are in the database's checks but no director's choice."""
     from referee.rules.profiles import GAME_PROFILES, get_profile
-    from tournaments.common.seats import SEAT_COUNTS, SERVICE_PROFILES
-    from tournaments.models.tournaments import RuleProfileKey
+    from tournaments.common.seats import OFFERED_PROFILES, SEAT_COUNTS, SERVICE_PROFILES
+    from tournaments.models.tournaments import RuleProfileKey, offered_rule_profiles
 
     assert set(SERVICE_PROFILES) == set(RuleProfileKey.values)
     assert set(SEAT_COUNTS) == {get_profile(k).seats for k in RuleProfileKey.values}
-    assert MAX_SEATS == max(SEAT_COUNTS) == 5
-    unoffered = set(GAME_PROFILES) - set(SERVICE_PROFILES)
-    assert {"six_p", "six_p_no_kitty"} == unoffered
+    assert MAX_SEATS == max(SEAT_COUNTS) == 6
+    assert set(GAME_PROFILES) <= set(SERVICE_PROFILES)
+    assert {k for k, _ in offered_rule_profiles()} == set(OFFERED_PROFILES)
+    assert set(SERVICE_PROFILES) - set(OFFERED_PROFILES) == {"six_p", "six_p_no_kitty"}
+
+
+@pytest.mark.parametrize("profile", ["six_p", "six_p_no_kitty"])
+def test_a_profile_in_preparation_is_no_directors_choice(profile: str, director: Any) -> None:
+    from tournaments.common.errors import ApplicationError
+    from tournaments.tournament.services import tournament_create, tournament_update
+
+    with pytest.raises(ApplicationError) as excinfo:
+        tournament_create(name="Six", slug="six", rule_profile=profile)
+    assert excinfo.value.code == "rule_profile_not_offered"
+    tournament = tournament_create(name="Three", slug="three")
+    with pytest.raises(ApplicationError) as excinfo:
+        tournament_update(tournament=tournament, rule_profile=profile, recorded_by=director)
+    assert excinfo.value.code == "rule_profile_not_offered"
+    assert Tournament.objects.get().rule_profile == "comp2016"

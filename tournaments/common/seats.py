@@ -1,6 +1,6 @@
 """How many seats a table has, from its rule profile (``referee.rules.profiles``): three in the
 competition and classic rules (R2.2) and in Big Three (R12.3), four in ``four_p`` (R11.1.1),
-five in ``five_p`` (R14.2).
+five in ``five_p`` (R14.2), six in ``six_p`` (R13.2).
 The service never spells a seat count: it asks here.
 """
 
@@ -12,8 +12,7 @@ from referee.rules.games import WILD_RANKS
 from referee.rules.profiles import get_profile
 
 #: The rule profiles a tournament may have (``RuleProfileKey`` names them; a test holds the
-#: two equal). The rules library knows more games than the service offers (``GAME_PROFILES``:
-#: six players), and their seat counts are no table's until they are offered here.
+#: two equal): every game of the rules library.
 SERVICE_PROFILES: tuple[str, ...] = (
     "comp2016",
     "classic",
@@ -22,6 +21,21 @@ SERVICE_PROFILES: tuple[str, ...] = (
     "big3",
     "big3_one_round",
     "five_p",
+    "six_p",
+    "six_p_no_kitty",
+)
+#: Offered profiles whose tables the service is still being built for: the database knows
+#: them (their seat counts are in its checks) but no tournament may choose them yet
+#: (``rule_profile_not_offered``). Six players: the secret partner is not yet kept secret on
+#: every read path (R13.11, issue 32 point 3).
+PROFILES_IN_PREPARATION: tuple[str, ...] = ("six_p", "six_p_no_kitty")
+#: What a director may choose.
+OFFERED_PROFILES: tuple[str, ...] = tuple(
+    k for k in SERVICE_PROFILES if k not in PROFILES_IN_PREPARATION
+)
+#: The six-player profiles: a face-up card names the landlord, his call a secret partner.
+SIX_PLAYER_PROFILES: tuple[str, ...] = tuple(
+    k for k in SERVICE_PROFILES if get_profile(k).game == "six_p"
 )
 #: The offered profiles whose events may cap the multiplier *M* (R13.9, R14.7).
 CAP_PROFILES: tuple[str, ...] = tuple(

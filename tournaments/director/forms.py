@@ -17,7 +17,7 @@ from tournaments.common.limits import (
 from tournaments.common.seat_names import seat_name, seat_name_lazy
 from tournaments.common.seats import DEFAULT_SEATS
 from tournaments.common.validation import PENALTY_POINTS_MAX
-from tournaments.models import ConfirmedBy, RuleProfileKey, TournamentFormat
+from tournaments.models import ConfirmedBy, TournamentFormat, offered_rule_profiles
 
 
 class TournamentForm(forms.Form):
@@ -25,7 +25,7 @@ class TournamentForm(forms.Form):
     slug = forms.SlugField(label=_("Short name (in addresses)"), max_length=80)
     rule_profile = forms.ChoiceField(
         label=_("Rules"),
-        choices=RuleProfileKey.choices,
+        choices=offered_rule_profiles,
         help_text=_(
             "Dou Dizhu: the competition rules 2016 or the classic rules (three players); four "
             "players with two packs, or wild cards (癞子), refereed play by play. Big Three "

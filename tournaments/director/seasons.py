@@ -14,10 +14,10 @@ from tournaments.director.signin import director_required
 from tournaments.models import (
     Player,
     PlayerMerge,
-    RuleProfileKey,
     Season,
     Tournament,
     TournamentFormat,
+    offered_rule_profiles,
 )
 from tournaments.season.exports import season_archive, season_ladder_csv, season_steps_csv
 from tournaments.season.merge import player_merge, player_merge_undo, players_likely_duplicates
@@ -103,7 +103,7 @@ def seasons(request: HttpRequest) -> HttpResponse:
         return redirect("director:seasons")
     context = {
         "seasons": Season.objects.order_by("-created_at", "id"),
-        "profiles": RuleProfileKey.choices,
+        "profiles": offered_rule_profiles(),
         "formats": TournamentFormat.choices,
     }
     return render(request, "director/seasons.html", context)

@@ -48,6 +48,7 @@ from tournaments.models.tournaments import (
     Tournament,
     TournamentFormat,
     TournamentStatus,
+    offered_rule_profiles,
 )
 
 __all__ = [
@@ -96,4 +97,5 @@ __all__ = [
     "TournamentStatus",
     "Winner",
     "WorkerHeartbeat",
+    "offered_rule_profiles",
 ]

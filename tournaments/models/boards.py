@@ -28,7 +28,10 @@ class Board(models.Model):
     #: A ``laizi`` board's wild rank (0 … 12: 3 … 2), kept from the table until the landlord
     #: is known (R11.2.1); None on the other profiles' boards.
     wild_rank = models.SmallIntegerField(_("wild rank (癞子)"), null=True, blank=True)
+    #: The first bidder; in ``six_p`` the landlord, the holder of the face-up card (R13.3).
     first_bidder = models.SmallIntegerField(_("first bidder"))
+    #: A ``six_p`` board's face-up card with its copy (``♥Q#3``, R13.3, R13.10); "" otherwise.
+    face_up = models.CharField(_("face-up card"), max_length=8, blank=True, default="")
 
     class Meta:
         ordering = ("tournament", "number")

@@ -6,7 +6,13 @@ from django.db.models.lookups import Exact
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.common.json_arrays import FlagsSound, JsonArrayLength, ScoresSound
-from tournaments.common.seats import DEFAULT_SEATS, SEAT_COUNTS, no_doubles, seat_count
+from tournaments.common.seats import (
+    DEFAULT_SEATS,
+    SEAT_COUNTS,
+    SIX_PLAYER_PROFILES,
+    no_doubles,
+    seat_count,
+)
 from tournaments.models.boards import Board
 from tournaments.models.rounds import Table, seat_position_check
 from tournaments.models.tournaments import RuleProfileKey, stake_cap_checks
@@ -116,6 +122,10 @@ class Hand(models.Model):
     #: the rules the hand is scored by (``tournaments.common.seats.hand_profile``).
     stake_cap = models.PositiveIntegerField(_("stake cap (封顶)"), null=True, blank=True)
     landlord_seat = models.SmallIntegerField(_("landlord seat (地主)"), null=True, blank=True)
+    #: ``six_p``: the landlord's secret partner (暗地主), once public: from the play that
+    #: reveals him, or the end of the hand (R13.8, R13.11); NULL before, and when the landlord
+    #: plays alone (R13.5). Only public values, so no reader of the row can show him early.
+    partner_seat = models.SmallIntegerField(_("partner seat (暗地主)"), null=True, blank=True)
     bid = models.SmallIntegerField(_("bid (叫分)"), null=True, blank=True)
     winner = models.CharField(_("winner"), max_length=16, choices=Winner.choices, blank=True)
     seats = models.SmallIntegerField(
@@ -189,6 +199,13 @@ class Hand(models.Model):
                 name="hand_board_or_adhoc_deal",
             ),
             seat_position_check("landlord_seat", "hand_landlord_seat_range"),
+            seat_position_check("partner_seat", "hand_partner_seat_range"),
+            models.CheckConstraint(
+                condition=Q(partner_seat__isnull=True)
+                | Q(rule_profile__in=SIX_PLAYER_PROFILES, landlord_seat__isnull=False)
+                & ~Q(partner_seat=F("landlord_seat")),
+                name="hand_partner_of_six_p_not_the_landlord",
+            ),
             *stake_cap_checks("hand"),
             models.CheckConstraint(condition=Q(bid__range=(1, 3)), name="hand_bid_range"),
             models.CheckConstraint(condition=Q(bombs__gte=0), name="hand_bombs_non_negative"),
@@ -255,11 +272,18 @@ class HandEventKind(models.TextChoices):
     DISPUTE = "dispute", _("Disputed")
     SEAT_CORRECTION = "seat_correction", _("Seat correction")
     WILD = "wild", _("Wild rank drawn")
+    CALL = "call", _("Partner card called (叫牌)")
 
 
 #: Events that are the rules library's actions (their payload is the action's JSON form).
 ACTION_KINDS = frozenset(
-    {HandEventKind.BID, HandEventKind.DOUBLE, HandEventKind.REDOUBLE, HandEventKind.PLAY}
+    {
+        HandEventKind.BID,
+        HandEventKind.DOUBLE,
+        HandEventKind.REDOUBLE,
+        HandEventKind.PLAY,
+        HandEventKind.CALL,
+    }
 )
 
 

@@ -16,6 +16,7 @@ class SeatPosition(models.IntegerChoices):
     SEAT_2 = 2, _("Seat 2")
     SEAT_3 = 3, _("Seat 3")
     SEAT_4 = 4, _("Seat 4")
+    SEAT_5 = 5, _("Seat 5")
 
 
 def seat_position_check(field: str, name: str) -> models.CheckConstraint:

@@ -12,7 +12,7 @@ from tournaments.common.limits import (
     ROUNDS_PLANNED_MAX,
     STAKE_CAP_MAX,
 )
-from tournaments.common.seats import CAP_PROFILES
+from tournaments.common.seats import CAP_PROFILES, OFFERED_PROFILES
 from tournaments.models.players import Player
 from tournaments.standings.ranking import CRITERIA
 
@@ -53,6 +53,14 @@ class RuleProfileKey(models.TextChoices):
     BIG3 = "big3", _("Big Three (大三 / 挖坑)")
     BIG3_ONE_ROUND = "big3_one_round", _("Big Three, one round of bids (大三 / 挖坑, 烂挖)")
     FIVE_P = "five_p", _("Five players, two packs (五人斗地主)")
+    SIX_P = "six_p", _("Six players, three packs (六人斗地主)")
+    SIX_P_NO_KITTY = "six_p_no_kitty", _("Six players, three packs, 27 each and no kitty")
+
+
+def offered_rule_profiles() -> list[tuple[str, str]]:
+    """The rule profiles a director may choose, with their names: ``RuleProfileKey``'s
+    choices without those in preparation (``seats.PROFILES_IN_PREPARATION``)."""
+    return [(k, name) for k, name in RuleProfileKey.choices if k in OFFERED_PROFILES]
 
 
 class TournamentFormat(models.TextChoices):

@@ -31,9 +31,16 @@ _ACTION_FIELDS: dict[str, dict[str, Any]] = {
     "play": {
         "type": "string",
         "minLength": 1,
-        "maxLength": 200,
+        "maxLength": 400,
         "pattern": r"^[^\x00]*$",
         "description": 'Cards in SPEC notation ("33", "♠3 ♥3") or "pass".',
+    },
+    "call": {
+        "type": "string",
+        "minLength": 1,
+        "maxLength": 16,
+        "pattern": r"^[^\x00]*$",
+        "description": 'six_p: the partner card called ("♠2") or "none" (R13.4).',
     },
 }
 
@@ -50,7 +57,7 @@ def _action_schema() -> dict[str, Any]:
         for name, field in _ACTION_FIELDS.items()
     ]
     return {
-        "description": "A seat and exactly one of bid, double, redouble or play.",
+        "description": "A seat and exactly one of bid, double, redouble, play or call.",
         "oneOf": shapes,
     }
 

@@ -136,21 +136,31 @@ class HandStartInput(StrictSerializer):
 
 
 class ActionInput(StrictSerializer):
-    """One of bid, double, redouble, play (SPEC notation, physical cards, or "pass").
+    """One of bid, double, redouble, play (SPEC notation, physical cards, or "pass"), or a
+    six-player landlord's call of the partner card.
 
-    Described in the schema as one of four shapes (``referee.api.schema``)."""
+    Described in the schema as one of five shapes (``referee.api.schema``)."""
 
     seat = seat_field()
     bid = serializers.IntegerField(required=False, min_value=-1000, max_value=1000)
     double = serializers.BooleanField(required=False)
     redouble = serializers.BooleanField(required=False)
-    play = serializers.RegexField(NO_NUL, required=False, max_length=200, trim_whitespace=False)
+    # six players: a 32-card play with suits and copies ("♠10#1 ") is up to 192 characters
+    play = serializers.RegexField(NO_NUL, required=False, max_length=400, trim_whitespace=False)
+    call = serializers.RegexField(
+        NO_NUL,
+        required=False,
+        max_length=16,
+        trim_whitespace=False,
+        help_text='six_p: the partner card the landlord calls, rank and suit ("♠2"), or '
+        '"none" (R13.4, R13.5).',
+    )
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        given = [k for k in ("bid", "double", "redouble", "play") if k in attrs]
+        given = [k for k in ("bid", "double", "redouble", "play", "call") if k in attrs]
         if len(given) != 1:
             raise serializers.ValidationError(
-                _("Give exactly one of bid, double, redouble or play.")
+                _("Give exactly one of bid, double, redouble, play or call.")
             )
         if "as" in attrs and "play" not in attrs:
             raise serializers.ValidationError({"as": [_("Only a play declares its wild cards.")]})

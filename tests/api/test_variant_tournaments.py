@@ -15,8 +15,11 @@ from typing import Any
 import pytest
 
 from referee.rules.profiles import capped_profile
+from referee.rules.six_hand import SixDeal, SixHandState
 from tests.api.helpers import assign, client_for, play_out, post, referee_user
+from tournaments.common.seats import PROFILES_IN_PREPARATION
 from tournaments.hands.audit import hands_audit
+from tournaments.hands.boards import board_deal_json
 from tournaments.models import (
     Hand,
     HandSeatResult,
@@ -40,14 +43,18 @@ HANDS_PER_ROUND = 2
 def _tournament(
     profile: str, players: int, format: str = "table", stake_cap: int | None = None
 ) -> Tournament:
-    tournament = tournament_create(
-        stake_cap=stake_cap,
-        name=f"{profile} {format}",
-        slug=f"{profile}-{format}",
-        rule_profile=profile,
-        format=format,
-        hands_per_round=HANDS_PER_ROUND,
-    )
+    settings: dict[str, Any] = {
+        "name": f"{profile} {format}",
+        "slug": f"{profile}-{format}",
+        "rule_profile": profile,
+        "format": format,
+        "hands_per_round": HANDS_PER_ROUND,
+        "stake_cap": stake_cap,
+    }
+    if profile in PROFILES_IN_PREPARATION:  # no director's choice yet: the row as it would be
+        tournament = Tournament.objects.create(**settings)
+    else:
+        tournament = tournament_create(**settings)
     for i in range(players):
         player = Player.objects.create(name=f"{profile} player {i + 1}", club=f"club {i % 5}")
         entry_create(tournament=tournament, player=player)
@@ -64,11 +71,63 @@ def _play_hand(client: Any, table: Table, rng: random.Random, deal: str) -> dict
     def choose(hand: dict[str, Any], options: list[dict[str, Any]]) -> dict[str, Any]:
         if hand["version"] == 0:
             options = [a for a in options if a.get("bid") == 1] or options
+        if hand["rule_profile"] in SIX_PLAYERS:
+            _check_partner_kept(hand["id"])
         return rng.choice(options)
 
     hand = play_out(client, started.json(), choose)
-    _check_hand_read(hand)
+    if hand["rule_profile"] in SIX_PLAYERS:
+        _check_six_hand(hand["id"])
+    else:
+        _check_hand_read(hand)
     return hand
+
+
+SIX_PLAYERS = ("six_p", "six_p_no_kitty")
+
+
+def _six_state(hand: Hand) -> SixHandState:
+    data = hand.deal if hand.board is None else board_deal_json(hand.board)
+    profile = capped_profile(hand.rule_profile, hand.stake_cap)
+    deal = SixDeal.from_json(data, no_kitty=profile.kitty_size == 0)
+    actions = [e.payload["action"] for e in hand.events.order_by("seq")]
+    return SixHandState.from_events(deal, actions, profile)
+
+
+def _check_partner_kept(hand_id: int) -> None:
+    """R13.11: the row names the partner only from the play that reveals him (the event
+    that says so), never before."""
+    hand = Hand.objects.get(pk=hand_id)
+    revealing = [e.seq for e in hand.events.all() if e.payload.get("reveals_partner")]
+    state = _six_state(hand)
+    assert len(revealing) <= 1
+    if revealing:
+        assert hand.partner_seat == state.partner is not None
+        assert state.revealed_at is not None
+    else:
+        assert hand.partner_seat is None and state.revealed_at is None
+    assert hand.landlord_seat == state.deal.landlord and hand.bid == 1  # public from the deal
+
+
+def _check_six_hand(hand_id: int) -> None:
+    """A closed six-player hand: the face-up card's holder was the landlord, the partner is
+    public, and every winner took S from every loser (R13.9)."""
+    hand = Hand.objects.get(pk=hand_id)
+    state = _six_state(hand)
+    assert hand.status == HandStatus.FINISHED and state.is_over
+    assert hand.landlord_seat == state.deal.landlord
+    assert hand.partner_seat == state.partner  # public at the end; None: he played alone
+    side = {hand.landlord_seat, hand.partner_seat} - {None}
+    m = 2 ** (hand.bombs + (hand.spring or hand.anti_spring))
+    stake = m if hand.stake_cap is None else min(m, hand.stake_cap)
+    winners = side if hand.winner == "landlord" else set(range(6)) - side
+    for seat in range(6):
+        won = seat in winners
+        expected = stake * (6 - len(winners)) if won else -stake * len(winners)
+        assert hand.scores[seat] == expected, (seat, hand.scores, winners)
+    rows = {r.position: r for r in HandSeatResult.objects.filter(hand=hand)}
+    assert {p for p, r in rows.items() if r.won} == winners
+    assert [p for p, r in rows.items() if r.is_landlord] == [hand.landlord_seat]
 
 
 def _check_hand_read(hand: dict[str, Any]) -> None:
@@ -261,3 +320,27 @@ def test_byes_at_larger_tables_rotate_over_a_swiss_tournament(
     )
     assert sorted(byes.values()) == [1] * 6
     _check_tournament(tournament, seats=seats, players=players, rounds=3)
+
+
+@pytest.mark.parametrize(("profile", "cap"), [("six_p", 64), ("six_p_no_kitty", None)])
+def test_a_six_player_tournament_of_twelve_played_through_the_api(
+    profile: str, cap: int | None
+) -> None:
+    """``six_p`` (SPEC §13): three packs, 26 each and a kitty of 6 (or 27 each), the face-up
+    card's holder the landlord, his call naming a secret partner whom the row names only
+    from his revealing play (R13.11); every winner settles with every loser (R13.9), capped
+    when the event caps. Two rounds of two tables, through the API from the deal to the
+    standings, every hand replaying."""
+    tournament = play_tournament(profile, 12, seed=6, stake_cap=cap)
+    _check_tournament(tournament, seats=6, players=12)
+    hands = list(Hand.objects.filter(table__round__tournament=tournament))
+    size = 26 if profile == "six_p" else 27
+    for hand in hands:
+        assert [len(h.split()) for h in hand.deal["hands"]] == [size] * 6
+        assert (
+            len(hand.deal["kitty"].split()) == 32 - size if size == 26 else hand.deal["kitty"] == ""
+        )
+        assert hand.stake_cap == cap
+    assert any(h.partner_seat is not None for h in hands)
+    revealed = [e for h in hands for e in h.events.all() if e.payload.get("reveals_partner")]
+    assert revealed and all(e.kind == "play" for e in revealed)

@@ -24,10 +24,12 @@ from referee.rules.laizi_hand import LaiziHandState
 from referee.rules.physical import PhysicalHandState
 from referee.rules.profiles import capped_profile, get_profile
 from referee.rules.scoring import DealResult
+from referee.rules.six_hand import SixHandState
 from tournaments.common.errors import ApplicationError
 from tournaments.common.profiles import rules_of
 from tournaments.common.rows import update
 from tournaments.common.seats import no_doubles
+from tournaments.hands.boards import board_deal_json
 from tournaments.models import (
     ACTION_KINDS,
     Confirmation,
@@ -43,6 +45,7 @@ AnyHandState = HandState | PhysicalHandState | FourHandState
 SUMMARY_FIELDS = (
     "status", "landlord_seat", "bid", "winner", "doubled", "redoubled", "bombs", "rockets",
     "spring", "anti_spring", "scores", "confirmation", "rule_profile_hash", "deal",
+    "partner_seat",
 )  # fmt: skip
 
 #: The result fields a correction is compared on with the play-by-play log, in order: the
@@ -57,6 +60,9 @@ _STATUS_OF_PHASE = {
     Phase.BIDDING: HandStatus.BIDDING,
     Phase.DOUBLING: HandStatus.DOUBLING,
     Phase.PLAYING: HandStatus.PLAYING,
+    # six players: the landlord's call of the partner card opens the play (R13.4, R13.8);
+    # ``phase`` tells the two apart where it matters
+    Phase.CALLING: HandStatus.PLAYING,
     Phase.FINISHED: HandStatus.FINISHED,
     Phase.PASSED_OUT: HandStatus.PASSED_OUT,
 }
@@ -77,6 +83,9 @@ RULES_MESSAGES = {
         "The deal does not split the pack into the seats' hands and the kitty as the rules say."
     ),
     "invalid_result": lambda: _("The result contradicts itself."),
+    "wrong_partner_card": lambda: _(
+        "The landlord calls the highest card he holds exactly twice (R13.4), or none."
+    ),
     "impossible_result": lambda: _("No deal of one pack can give this result."),
 }
 
@@ -180,13 +189,7 @@ def hand_deal_json(*, hand: Hand) -> dict[str, Any] | None:
     if hand.board_id is not None:
         board = hand.board
         assert board is not None
-        data: dict[str, Any] = {
-            "hands": board.seat_cards,
-            "kitty": board.kitty,
-            "first_bidder": board.first_bidder,
-        }
-        if board.wild_rank is not None:
-            data[WILD] = rank_text(board.wild_rank)
+        data = board_deal_json(board)
         if get_profile(hand.rule_profile).game == "big3":
             # a Big Three board names its first bidder by the hearts (R12.4, R12.12.1):
             # its cards keep their suits, so where each heart lies is read off them
@@ -484,6 +487,7 @@ def _summary(
         "confirmation": Confirmation.NOT_REQUIRED,
         "rule_profile_hash": "",
         "deal": deal_json,
+        "partner_seat": None,
     }
     profile_hash = _profile_hash(hand.rule_profile, hand.stake_cap)
     result = replay.result_event
@@ -518,6 +522,8 @@ def _summary(
             spring=state.spring,
             anti_spring=state.anti_spring,
         )
+        if isinstance(state, SixHandState) and state.partner_public:  # R13.11: public only
+            out["partner_seat"] = state.partner
         if state.is_over:
             scores = state.scores()
             assert scores is not None

@@ -139,6 +139,9 @@ def hand_result_rows(
 
 
 def _seat_won(hand: Hand, position: int) -> bool:
+    """Whether the seat's side won: the landlord's side is the landlord and, in six players,
+    his partner (R13.8; public once the hand is over)."""
     if not hand.winner or hand.landlord_seat is None:
         return False
-    return (position == hand.landlord_seat) == (hand.winner == Winner.LANDLORD)
+    landlord_side = position in (hand.landlord_seat, hand.partner_seat)
+    return landlord_side == (hand.winner == Winner.LANDLORD)

@@ -25,12 +25,12 @@ from referee.rules.actions import (
     PlayCards,
     Redouble,
 )
-from referee.rules.cards import rank_text
 from referee.rules.errors import BadResult, RulesError
-from referee.rules.games import WILD, action_reader, deal_json_checked, deal_json_from_seed
+from referee.rules.games import action_reader, deal_json_checked, deal_json_from_seed
 from referee.rules.physical import PhysicalHandState, check_deal, deal_written_in
 from referee.rules.profiles import RuleProfile, get_profile
 from referee.rules.scoring import DealResult, result_from_json, score_hand
+from referee.rules.six_hand import Call, SixHandState
 from tournaments.common.errors import ApplicationError
 from tournaments.common.model_validation import model_validate
 from tournaments.common.profiles import rules_of
@@ -46,12 +46,14 @@ from tournaments.common.validation import (
     reason_check,
     seat_check,
 )
-from tournaments.hands.boards import boards_not_replayed_check
+from tournaments.hands.boards import board_deal_json, boards_not_replayed_check
 from tournaments.hands.replay import (
     AnyHandState,
     HandReplay,
     hand_replay_stored,
+    hand_summary_set,
     hand_wild_due,
+    replay_of_snapshot,
     rules_error,
     snapshot_new,
 )
@@ -84,6 +86,7 @@ _KIND_OF_ACTION: dict[type, str] = {
     PlayCards: HandEventKind.PLAY,
     DeclaredPlay: HandEventKind.PLAY,
     Pass: HandEventKind.PLAY,
+    Call: HandEventKind.CALL,
 }
 #: Seeds the server deals from: below 2**53 so that every JSON client reads them exactly.
 _SEED_LIMIT = 2**53
@@ -344,6 +347,8 @@ def hand_create(
         _big3_first_bidder_check(
             first_bidder, dealt=bool(sources) or board is not None, physical=physical_cards
         )
+    if profile.game == "six_p":
+        _six_players_start_check(first_bidder, physical=physical_cards)
     if first_bidder is None:
         first_bidder = selectors.table_first_bidder(table=table, hand_number=number)
     if random_deal:
@@ -372,11 +377,13 @@ def hand_create(
         seats=profile.seats,
         doubled=no_doubles(profile.seats),
     )
+    # A new hand has no log: its snapshot is the empty log's (the first write's state), and
+    # its summary the empty log's (six players: the face-up card's holder is the landlord,
+    # playing at the base of 1 from the start, R13.3).
+    hand_summary_set(hand=hand, replay=replay_of_snapshot(hand=hand, snapshot=snapshot_new()))
     # The row's check constraints hold by construction (and the database enforces them);
     # its one unique constraint, the number, is checked above under the table's lock.
     model_validate(hand, exclude=["table", "board"], constraints=False)
-    # A new hand has no log: its snapshot is the empty log's (the first write's state).
-    hand.state = snapshot_new()
     hand.save()
     return HandWrite(hand=hand)  # no event written: its answer is the empty log's state
 
@@ -385,15 +392,8 @@ def _board_deals_profile(board: Board, profile: RuleProfile) -> bool:
     """Whether ``board``'s cards are a deal of ``profile`` (a board dealt under another
     profile of as many seats, before the tournament's profile changed: a Dou Dizhu board
     is no Big Three deal)."""
-    data: dict[str, Any] = {
-        "hands": board.seat_cards,
-        "kitty": board.kitty,
-        "first_bidder": board.first_bidder,
-    }
-    if board.wild_rank is not None:
-        data[WILD] = rank_text(board.wild_rank)
     try:
-        deal_json_checked(profile, data)
+        deal_json_checked(profile, board_deal_json(board))
     except RulesError:
         return False
     return True
@@ -420,6 +420,30 @@ def _big3_first_bidder_check(first_bidder: int | None, *, dealt: bool, physical:
                 "the hole (R12.4): give the seat that holds it."
             ),
             extra={"rule_number": "R12.4"},
+        )
+
+
+def _six_players_start_check(first_bidder: int | None, *, physical: bool) -> None:
+    """Six players have no first bidder: the holder of the face-up card is the landlord
+    (R13.3), whom the deal names. Physical cards are not entered yet: the partner card is a
+    rank and a suit, and who holds its third copy follows only from the deal (R13.10)."""
+    if physical:
+        raise ApplicationError(
+            "physical_cards_not_for_profile",
+            _(
+                "Six-player hands are refereed from a known deal for now (random, a board or "
+                "a deal given): physical cards need each card's suit and copy (R13.10)."
+            ),
+            extra={"rule_number": "R13.10"},
+        )
+    if first_bidder is not None:
+        raise ApplicationError(
+            "first_bidder_from_face_up",
+            _(
+                "Six players have no first bidder: the holder of the face-up card is the "
+                "landlord (R13.3), and the deal names him. Leave it out."
+            ),
+            extra={"rule_number": "R13.3"},
         )
 
 
@@ -487,6 +511,8 @@ def hand_action_record(
             _wild_reading_check(replay=replay, action=parsed)
         state = _action_push(replay=replay, action=parsed)
         payload: dict[str, Any] = {"action": canonical}
+        if isinstance(state, SixHandState) and state.revealed_at == len(state.actions) - 1:
+            payload["reveals_partner"] = True  # the log records when he became known (R13.11)
         if state.is_over:
             payload.update(closes=True, needs_confirmation=hand_needs_confirmation(hand=locked))
         return NewEvent(_KIND_OF_ACTION[type(parsed)], payload, actor_seat=parsed.seat)
@@ -779,14 +805,28 @@ def result_entry_allowed(rule_profile: str) -> bool:
 def passed_out_possible(rule_profile: str) -> bool:
     """Whether a hand of ``rule_profile`` can be passed out (流局). Not in Big Three: its
     opening bid is compulsory (``big3``, R12.5.1) or three passes make the first bidder dig
-    at 1 (``big3_one_round``, 烂挖, R12.5.3); every deal is played and scored (R12.5.2)."""
+    at 1 (``big3_one_round``, 烂挖, R12.5.3); every deal is played and scored (R12.5.2).
+    Not in six players: the face-up card names the landlord, there is no auction (R13.3)."""
     profile = get_profile(rule_profile)
+    if profile.game == "six_p":
+        return False
     return not (profile.compulsory_opening or profile.all_pass == "first_bidder_digs")
 
 
 def passed_out_check(rule_profile: str) -> None:
     """Refuse a passed-out record (or correction) where the rules have none."""
     if not passed_out_possible(rule_profile):
+        if get_profile(rule_profile).game == "six_p":
+            raise ApplicationError(
+                "no_passed_out",
+                _(
+                    "Under the %(profile)s rules no deal is passed out: the face-up card names "
+                    "the landlord, there is no auction (R13.3). A deal the table redealt has "
+                    "no record: void the hand."
+                )
+                % {"profile": rule_profile},
+                extra={"rule_number": "R13.3"},
+            )
         raise ApplicationError(
             "no_passed_out",
             _(

@@ -309,7 +309,7 @@ def hand_event_append(
 
 
 #: What the per-seat rows and the standings depend on.
-_COUNTING_FIELDS = ("status", "confirmation", "scores", "landlord_seat")
+_COUNTING_FIELDS = ("status", "confirmation", "scores", "landlord_seat", "partner_seat")
 
 
 def hand_commit(*, hand: Hand, replay: HandReplay | None = None) -> Hand:

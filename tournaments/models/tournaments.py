@@ -1,4 +1,5 @@
 import secrets
+from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
@@ -57,7 +58,7 @@ class RuleProfileKey(models.TextChoices):
     SIX_P_NO_KITTY = "six_p_no_kitty", _("Six players, three packs, 27 each and no kitty")
 
 
-def offered_rule_profiles() -> list[tuple[str, str]]:
+def offered_rule_profiles() -> list[tuple[str, Any]]:
     """The rule profiles a director may choose, with their names: ``RuleProfileKey``'s
     choices without those in preparation (``seats.PROFILES_IN_PREPARATION``)."""
     return [(k, name) for k, name in RuleProfileKey.choices if k in OFFERED_PROFILES]

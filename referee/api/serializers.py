@@ -320,6 +320,30 @@ class EventOutput(serializers.Serializer):
     device_id = serializers.CharField(required=False, allow_blank=True)
 
 
+class SixPlayersOutput(serializers.Serializer):
+    """A six-player hand's landlord and partner as the table may know them (R13.11): the
+    partner only from the play that reveals him, or the end of the hand. Before, nothing
+    here, nor any other field of a non-director's read, names him."""
+
+    phase = serializers.ChoiceField(
+        choices=["calling", "playing", "finished"],
+        help_text="calling: the landlord is still to call the partner card (R13.4).",
+    )
+    face_up = serializers.CharField(help_text="The face-up card; its holder is the landlord.")
+    partner_card = serializers.CharField(
+        allow_null=True, help_text="The partner card called (♠2); null before the call or alone."
+    )
+    alone = serializers.BooleanField(
+        allow_null=True, help_text="The landlord called none and plays alone (R13.5)."
+    )
+    partner = serializers.IntegerField(
+        allow_null=True, help_text="The partner's seat once public; null before (R13.11)."
+    )
+    revealed_at = serializers.IntegerField(
+        allow_null=True, help_text="The index of the action that revealed him; null before."
+    )
+
+
 class HandStateOutput(serializers.Serializer):
     """A hand's state without its event log."""
 
@@ -426,6 +450,9 @@ class HandStateOutput(serializers.Serializer):
         allow_null=True,
         help_text="laizi: bombs played by class (soft, hard, pure_wild: R11.2.3), each scored "
         "by its own factor (R11.2.4); null on the other profiles.",
+    )
+    six = SixPlayersOutput(
+        allow_null=True, help_text="six_p: what the table may know of the sides; else null."
     )
     seed = serializers.IntegerField(
         allow_null=True, help_text="The server's deal seed; null when hidden or a board."

@@ -67,23 +67,45 @@ def _play_hand(client: Any, table: Table, rng: random.Random, deal: str) -> dict
     1, so that few hands are passed out)."""
     started = post(client, f"/api/v1/tables/{table.pk}/hands/", {"deal": deal})
     assert started.status_code == 201, started.json()
+    if started.json()["rule_profile"] in SIX_PLAYERS:
+        return _play_six_hand(client, started.json(), rng)
 
     def choose(hand: dict[str, Any], options: list[dict[str, Any]]) -> dict[str, Any]:
         if hand["version"] == 0:
             options = [a for a in options if a.get("bid") == 1] or options
-        if hand["rule_profile"] in SIX_PLAYERS:
-            _check_partner_kept(hand["id"])
         return rng.choice(options)
 
     hand = play_out(client, started.json(), choose)
-    if hand["rule_profile"] in SIX_PLAYERS:
-        _check_six_hand(hand["id"])
-    else:
-        _check_hand_read(hand)
+    _check_hand_read(hand)
     return hand
 
 
 SIX_PLAYERS = ("six_p", "six_p_no_kitty")
+
+
+def _play_six_hand(client: Any, hand: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """A six-player hand played by its referee, who reads no deal and no legal action
+    (R13.11: they would name the partner) and enters what the table plays: here a legal
+    action the rules list for the seat on turn, rank and suit only (the server picks the
+    copy, R13.10). Each answer the referee reads names no partner before his revealing play."""
+    while hand["status"] == "playing":
+        assert hand["hands"] is None and hand["deal"] is None and hand["legal_actions"] is None
+        _check_partner_kept(hand)
+        state = _six_state(Hand.objects.get(pk=hand["id"]))
+        action = rng.choice(state.legal_actions()).to_json()
+        if "play" in action and action["play"] != "pass":
+            action["play"] = " ".join(card.split("#")[0] for card in action["play"].split())
+        answer = post(
+            client,
+            f"/api/v1/hands/{hand['id']}/actions/",
+            action,
+            HTTP_IF_MATCH=str(hand["version"]),
+        )
+        assert answer.status_code == 200, (action, answer.json())
+        hand = answer.json()
+    _check_six_hand(hand["id"])
+    assert hand["six"]["partner"] == Hand.objects.get(pk=hand["id"]).partner_seat
+    return hand
 
 
 def _six_state(hand: Hand) -> SixHandState:
@@ -94,18 +116,19 @@ def _six_state(hand: Hand) -> SixHandState:
     return SixHandState.from_events(deal, actions, profile)
 
 
-def _check_partner_kept(hand_id: int) -> None:
-    """R13.11: the row names the partner only from the play that reveals him (the event
-    that says so), never before."""
-    hand = Hand.objects.get(pk=hand_id)
+def _check_partner_kept(read: dict[str, Any]) -> None:
+    """R13.11: the row and the referee's read name the partner only from the play that
+    reveals him (the event that says so), never before."""
+    hand = Hand.objects.get(pk=read["id"])
     revealing = [e.seq for e in hand.events.all() if e.payload.get("reveals_partner")]
     state = _six_state(hand)
     assert len(revealing) <= 1
     if revealing:
-        assert hand.partner_seat == state.partner is not None
-        assert state.revealed_at is not None
+        assert hand.partner_seat == state.partner == read["six"]["partner"] is not None
+        assert state.revealed_at == read["six"]["revealed_at"] is not None
     else:
         assert hand.partner_seat is None and state.revealed_at is None
+        assert read["six"]["partner"] is None and read["six"]["revealed_at"] is None
     assert hand.landlord_seat == state.deal.landlord and hand.bid == 1  # public from the deal
 
 

@@ -14,7 +14,9 @@ The rule (issue 16, point 2; issue 28, point 2):
 
 - Directors (staff) see everything, always.
 - A *live* hand (bidding, doubling, playing): its table's referees (assigned to the table or
-  to the whole round) see every card; nobody else sees its unplayed cards.
+  to the whole round) see every card; nobody else sees its unplayed cards. Six players
+  (``six_p``): nobody but directors, the table's referees included, sees a live hand's
+  unplayed cards, which name the landlord's secret partner (R13.11).
 - A hand dealt from a duplicate **board** (复式, one deal for every table of a section) that
   is not *released* (``tournaments.common.board_release``) shows nobody but directors and
   its own table's referees anything of the board (``NONE``): only which table plays which
@@ -44,6 +46,7 @@ from tournaments.common.access import referee_assigned
 from tournaments.common.board_release import LIVE_STATUSES, board_released_q, boards_released
 from tournaments.common.errors import ApplicationError
 from tournaments.common.roles import user_is_director
+from tournaments.common.seats import SIX_PLAYER_PROFILES
 from tournaments.models import Board, Hand, HandStatus, RoundBoard, Table
 
 __all__ = [
@@ -117,7 +120,10 @@ def _shown(
 
     live = hand.status in LIVE_STATUSES
     if live and own_table():
-        return ALL
+        # Six players: the deal names the secret partner (the third copy's holder), so not
+        # even the table's referee reads it, nor the legal plays of a seat, before the end
+        # (R13.11); he enters what the table plays, as with physical cards.
+        return PLAYED_ONLY if hand.rule_profile in SIX_PLAYER_PROFILES else ALL
     if hand.board_id is not None:
         if released is None:
             released = hand.board_id in boards_released(board_ids=[hand.board_id])

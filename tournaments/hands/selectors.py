@@ -9,16 +9,17 @@ from django.contrib.auth.models import Group
 from django.db.models import Count, Prefetch, Q, QuerySet
 
 from referee.rules.ahead import legal_ahead
-from referee.rules.cards import format_cards
-from referee.rules.errors import RulesError
+from referee.rules.cards import CARD_TEXT_OF_ID, format_cards
+from referee.rules.errors import NotationError, RulesError
 from referee.rules.hand import HandState
 from referee.rules.physical import IMPOSSIBLE_CHECKS, PhysicalHandState
 from referee.rules.profiles import capped_profile
 from referee.rules.scoring import DefenderStake, result_from_json, stakes_of_hand
+from referee.rules.six_hand import SixHandState, parse_six
 from tournaments.common.player_names import display_name
 from tournaments.common.roles import REFEREE_GROUP, user_is_director
 from tournaments.common.rows import Columns, column, fetch_one, table_name
-from tournaments.common.seats import seat_count, seat_positions
+from tournaments.common.seats import SIX_PLAYER_PROFILES, seat_count, seat_positions
 from tournaments.hands.card_secrecy import ALL, NO_CARDS, NONE, CardsShown, status_shown
 from tournaments.hands.replay import (
     AnyHandState,
@@ -234,14 +235,35 @@ def _payload_without_plays(payload: dict[str, Any]) -> dict[str, Any]:
     return payload
 
 
+def _payload_without_copies(payload: dict[str, Any]) -> dict[str, Any]:
+    """A six-player play's (or an undone play's) payload with its cards as the table saw them:
+    rank and suit, without the copy, a storage identity (R13.10, R13.11)."""
+    action = payload.get("action")
+    if isinstance(action, dict) and action.get("play") not in (None, "pass"):
+        try:
+            cards = parse_six(action["play"])
+        except NotationError:  # the log was checked when written
+            return payload
+        ids = sorted(card for _, card, _ in cards if card is not None)
+        return {**payload, "action": {**action, "play": " ".join(CARD_TEXT_OF_ID[i] for i in ids)}}
+    return payload
+
+
 def _event_row(
-    event: HandEvent, *, audit: bool, hide_deal: bool, hide_plays: bool = False
+    event: HandEvent,
+    *,
+    audit: bool,
+    hide_deal: bool,
+    hide_plays: bool = False,
+    hide_copies: bool = False,
 ) -> dict[str, Any]:
     payload = event.payload
     if hide_deal and event.kind == HandEventKind.DEAL:
         payload = {"check": payload.get("check")}
     if hide_plays:
         payload = _payload_without_plays(payload)
+    elif hide_copies:
+        payload = _payload_without_copies(payload)
     row: dict[str, Any] = {
         "seq": event.seq,
         "kind": event.kind,
@@ -269,7 +291,7 @@ def hand_detail(
     events = list(HandEvent.objects.filter(hand=hand).select_related("recorded_by").order_by("seq"))
     replay = hand_replay(hand=hand, events=events)
     out = _hand_fields(hand=hand, replay=replay, show_cards=show_cards)
-    out["events"] = [_event_row(e, audit=audit, **_hidden(show_cards)) for e in events]
+    out["events"] = [_event_row(e, audit=audit, **_hidden(show_cards, hand)) for e in events]
     return _shown(out, show_cards)
 
 
@@ -283,7 +305,7 @@ def hand_write_detail(*, written: HandWrite, show_cards: bool | CardsShown) -> d
     replay = written.replay or hand_replay_stored(hand=hand)
     out = _hand_fields(hand=hand, replay=replay, show_cards=show_cards)
     event = written.event
-    out["event"] = _event_row(event, audit=False, **_hidden(show_cards)) if event else None
+    out["event"] = _event_row(event, audit=False, **_hidden(show_cards, hand)) if event else None
     return _shown(out, show_cards)
 
 
@@ -295,10 +317,15 @@ def _cards_shown(show_cards: bool | CardsShown) -> CardsShown:
     return ALL if show_cards else NO_CARDS
 
 
-def _hidden(show_cards: bool | CardsShown) -> dict[str, bool]:
-    """What of its events a reader does not see (``_event_row``'s switches)."""
+def _hidden(show_cards: bool | CardsShown, hand: Hand) -> dict[str, bool]:
+    """What of its events a reader does not see (``_event_row``'s switches): a six-player
+    play's copies for a reader who does not see the deal."""
     shown = _cards_shown(show_cards)
-    return {"hide_deal": not shown.unplayed, "hide_plays": not shown.played}
+    return {
+        "hide_deal": not shown.unplayed,
+        "hide_plays": not shown.played,
+        "hide_copies": not shown.unplayed and hand.rule_profile in SIX_PLAYER_PROFILES,
+    }
 
 
 def _shown(out: dict[str, Any], show_cards: bool | CardsShown) -> dict[str, Any]:
@@ -354,6 +381,7 @@ def _hand_fields(
     if cards:
         data = hand_deal_json(hand=hand)
         out["deal"] = None if data is None else deal_json_shown(replay=replay, data=data)
+    out["six"] = _six_fields(state) if isinstance(state, SixHandState) else None
     out["wild"] = hand_wild_shown(replay=replay)
     out["wild_entry"] = hand_wild_entry(replay=replay)
     out["wild_due"] = hand_wild_due(replay=replay)
@@ -361,6 +389,21 @@ def _hand_fields(
     out["par"] = _par(hand) if shown.outcome else None
     out["secret"] = False
     return out
+
+
+def _six_fields(state: SixHandState) -> dict[str, Any]:
+    """What the table of a six-player hand may know of its landlord and partner (R13.11),
+    from ``SixHandState.public_view`` only: the face-up card, the partner card called (or the
+    landlord alone), and the partner and the event that revealed him once he is public."""
+    view = state.public_view()
+    return {
+        "phase": view["phase"],
+        "face_up": view["face_up"],
+        "partner_card": view["partner_card"],
+        "alone": view["alone"],
+        "partner": view["partner"],
+        "revealed_at": view["revealed_at"],
+    }
 
 
 def _par(hand: Hand) -> dict[str, Any] | None:
@@ -467,8 +510,7 @@ def hand_audit(*, hand: Hand, shown: CardsShown = ALL) -> list[dict[str, Any]]:
     events = HandEvent.objects.filter(hand=hand).select_related("recorded_by").order_by("seq")
     if not shown.outcome:  # a secret board's: nothing (its length tells how the hand went)
         return []
-    hide = {"hide_deal": not shown.unplayed, "hide_plays": not shown.played}
-    return [_event_row(e, audit=True, **hide) for e in events]
+    return [_event_row(e, audit=True, **_hidden(shown, hand)) for e in events]
 
 
 def seat_row(seat: Seat) -> dict[str, Any]:

@@ -69,6 +69,10 @@ def action_words(kind: str, value: Any = None) -> str:
         return _("digs at %(n)s: nobody bid (烂挖)") % {"n": value}
     if kind == "play":
         return _("plays %(cards)s") % {"cards": cards_words(value)}
+    if kind == "call":  # six players: the partner card (R13.4), or none: alone (R13.5)
+        if value == "none":
+            return _("calls no partner card: plays alone (R13.5)")
+        return _("calls the partner card %(card)s (叫牌)") % {"card": value}
     if kind == "announce":
         return ngettext(
             "announces %(n)s card left (报牌)", "announces %(n)s cards left (报牌)", value or 0
@@ -88,6 +92,8 @@ def action_step(action: Mapping[str, Any]) -> tuple[str, Any]:
         return "double", action["double"]
     if "redouble" in action:
         return "redouble", action["redouble"]
+    if "call" in action:
+        return "call", action["call"]
     if action.get("play") == "pass":
         return "pass", None
     return "play", action.get("play")

@@ -28,12 +28,13 @@ from django.db.models import (
 )
 from django.utils.translation import get_language
 
-from referee.rules.cards import Card, parse_cards, rank_text
+from referee.rules.cards import CARD_OF_ID, Card, parse_cards, rank_text
 from referee.rules.errors import RulesError
 from referee.rules.hand import HandState
 from referee.rules.laizi_scoring import BOMB_CLASS_FACTORS
 from referee.rules.profiles import get_profile
 from referee.rules.scoring import DefenderStake
+from referee.rules.six_hand import SixHandState, parse_six
 from tournaments.common.board_release import board_released_q, boards_secret
 from tournaments.common.player_names import display_name
 from tournaments.hands.card_secrecy import (
@@ -453,8 +454,11 @@ def _live_state(row: LiveTable, replay: HandReplay) -> None:
 
 
 def cards_of(text: str) -> list[Card] | None:
-    """Cards as written in the log (suits where known); None if unreadable."""
+    """Cards as written in the log (suits where known); None if unreadable. Six players'
+    cards with their copies (``♠7#2``) as the table sees them: rank and suit (R13.10)."""
     try:
+        if "#" in text:
+            return [CARD_OF_ID[card] for _, card, _ in parse_six(text) if card is not None]
         return list(parse_cards(text))
     except (RulesError, ValueError):  # a page renders whatever the log holds
         return None
@@ -502,6 +506,10 @@ class HandPage:
     status: str = ""
     #: the landlord's seat, None before the auction ends or on a secret board
     landlord: int | None = None
+    #: six players: the landlord's partner once public, and whether the sides are known (he
+    #: revealed himself, the landlord plays alone, or the hand is over: R13.11)
+    partner: int | None = None
+    sides_known: bool = True
     steps: list[Step] = field(default_factory=list)
     deal: list[list[Card]] | None = None
     kitty: list[Card] | None = None
@@ -564,11 +572,15 @@ def hand_page(*, hand: Hand) -> HandPage:
     if not shown.outcome:  # a secret board: nothing of it (card_secrecy)
         return page
     page.landlord = replay.summary["landlord_seat"]
+    page.partner = replay.summary["partner_seat"]  # six players: public, or None (R13.11)
+    page.sides_known = not isinstance(replay.state, SixHandState) or (
+        replay.state.partner_public or replay.state.is_over or replay.state.public_view()["alone"]
+    )
     data = hand_deal_json(hand=hand) if shown.unplayed else None
     if data is not None:
         order = card_sort_key(hand.rule_profile)  # Big Three: 4 … A 2 3 (R12.2)
-        page.deal = [sorted(parse_cards(h), key=order) for h in data["hands"]]
-        page.kitty = sorted(parse_cards(data["kitty"]), key=order)
+        page.deal = [sorted(cards_of(h) or [], key=order) for h in data["hands"]]
+        page.kitty = sorted(cards_of(data["kitty"]) or [], key=order)
     elif shown.played and isinstance(replay.state, HandState) and replay.state.kitty_revealed:
         page.kitty = list(replay.state.deal.kitty)
     if shown.played:
@@ -584,6 +596,8 @@ def hand_page(*, hand: Hand) -> HandPage:
         deal_counts=[profile.hand_size] * hand.seats if replay.state is not None else None,
         kitty_size=profile.kitty_size,
         first_bidder_digs=profile.all_pass == "first_bidder_digs",
+        # six players: the face-up card names the landlord before any action (R13.3)
+        landlord=replay.summary["landlord_seat"] if profile.game == "six_p" else None,
     )
     page.breakdown = breakdown(
         replay.summary,
@@ -612,6 +626,7 @@ def _steps(
     deal_counts: list[int] | None,
     kitty_size: int,
     first_bidder_digs: bool = False,
+    landlord: int | None = None,
 ) -> list[Step]:
     """Bids, doublings and plays grouped into tricks (a trick ends when every other seat
     passed), with the announcements (报牌) recorded for them. ``first_bidder_digs``
@@ -624,7 +639,7 @@ def _steps(
             announced.setdefault(event.payload.get("action_index", -1), []).append(event)
     counts = list(deal_counts) if deal_counts else None
     others = len(replay.summary["doubled"]) - 1
-    trick, passes, landlord, kitty_taken = 0, 0, None, False
+    trick, passes, kitty_taken = 0, 0, False
     no_bids: list[int] = []  # the seats that did not bid, while nobody has
     for index, event in enumerate(replay.actions):
         action = event.payload["action"]
@@ -642,6 +657,8 @@ def _steps(
             steps.append(Step("double", seat, action["double"], action=index))
         elif "redouble" in action:
             steps.append(Step("redouble", seat, action["redouble"], action=index))
+        elif "call" in action:  # six players: the partner card, or none (R13.4, R13.5)
+            steps.append(Step("call", seat, action["call"], action=index))
         elif action.get("play") == "pass":
             passes += 1
             steps.append(Step("pass", seat, trick=trick, action=index))

@@ -14,6 +14,7 @@ from django.utils.translation import ngettext, pgettext
 
 from referee.rules.cards import RANK_CHARS, SMALL_JOKER, Card
 from referee.rules.scoring import DefenderStake
+from referee.rules.six_hand import SixHandState
 from tournaments.common.player_names import display_name
 from tournaments.common.seat_names import seat_name
 from tournaments.hands.game_words import game_word as game_word_text
@@ -323,6 +324,9 @@ def live_card_html(*, tournament: Any, row: Any) -> str:
     profile = tournament.rule_profile
     summary = row.replay.summary if row.replay is not None else {}
     landlord = summary.get("landlord_seat")
+    partner = summary.get("partner_seat")  # six players: public only (R13.11)
+    state = row.replay.state if row.replay is not None else None
+    six = state.public_view() if isinstance(state, SixHandState) else None
     hand = row.hand
     title = escape(_("Table %(number)s") % {"number": row.number})
     out = [
@@ -340,14 +344,23 @@ def live_card_html(*, tournament: Any, row: Any) -> str:
     cards_left_title = escape(_("cards left"))
     for seat in row.seats:
         is_landlord = landlord == seat.position
+        is_partner = partner is not None and partner == seat.position
         badge = (
             f' <span class="badge">{escape(game_word_text("landlord", profile))}</span>'
             if is_landlord
+            else f' <span class="badge partner">{escape(_("partner (暗地主)"))}</span>'
+            if is_partner
             else ""
         )
         left = at(row.cards_left, seat.position)
         out.append(
-            ('<tr class="landlord">' if is_landlord else "<tr>")
+            (
+                '<tr class="landlord">'
+                if is_landlord
+                else '<tr class="partner">'
+                if is_partner
+                else "<tr>"
+            )
             + f"<th>{escape(seat_name(seat.position))}</th>"
             f"<td>{escape(seat.name)}{badge}</td>"
             f'<td class="num cards-left" title="{cards_left_title}">'
@@ -359,7 +372,17 @@ def live_card_html(*, tournament: Any, row: Any) -> str:
         out.append(f'<p class="muted board-secret">{text}</p>\n')
     elif hand is not None:
         out.append('<p class="live-facts">\n')
-        if summary.get("bid"):
+        if six is not None:  # no bid: the face-up card and the call (R13.3, R13.4)
+            face_up = escape(_("Face-up card"))
+            out.append(f'{face_up}: <b class="face-up">{escape(six["face_up"])}</b>')
+            if six["alone"]:
+                out.append(f' · <span class="alone">{escape(_("the landlord plays alone"))}</span>')
+            elif six["partner_card"]:
+                called = escape(_("Partner card"))
+                out.append(
+                    f' · {called}: <b class="partner-card">{escape(six["partner_card"])}</b>'
+                )
+        elif summary.get("bid"):
             out.append(f'{escape(_("Bid"))}: <b class="bid">{escape(summary["bid"])}</b>')
             if row.stakes:
                 stakes = " ·".join(

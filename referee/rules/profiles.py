@@ -247,15 +247,17 @@ GAME_PROFILES: dict[str, RuleProfile] = {
 }
 
 
-@functools.cache
 def capped_profile(key: str, cap: int | None) -> RuleProfile:
     """The profile ``key`` with an event's ``cap`` on *M* (R13.9, R14.7), or as registered when
     ``cap`` is None. ValueError for a cap the game has no place for, or below 1."""
     profile = get_profile(key)
-    if cap is None:
-        return profile
+    return profile if cap is None else _with_cap(profile, cap)
+
+
+@functools.cache
+def _with_cap(profile: RuleProfile, cap: int) -> RuleProfile:
     if not profile.cap_is_event_setting:
-        raise ValueError(f"the {key} rules have no cap (R8.3)")
+        raise ValueError(f"the {profile.key} rules have no cap (R8.3)")
     return dataclasses.replace(profile, cap=cap)
 
 

@@ -18,6 +18,7 @@ from tests.api.helpers import (
     start_hand,
 )
 from tests.play import random_hand_actions
+from tournaments.common.seats import MAX_SEATS
 from tournaments.hands.replay import hand_check_replays
 from tournaments.models import Hand, HandEvent, IdempotencyRecord
 
@@ -170,7 +171,10 @@ BAD_BODIES = [
     pytest.param({"seat": "zero", "bid": 1}, "validation", id="wrong-type"),
     pytest.param({"seat": 0, "bid": 1, "extra": 1}, "validation", id="unknown-field"),
     pytest.param([1, 2, 3], "validation", id="not-an-object"),
-    pytest.param({"seat": 5, "bid": 1}, "validation", id="seat-out-of-range"),
+    pytest.param({"seat": MAX_SEATS, "bid": 1}, "validation", id="seat-out-of-range"),
+    pytest.param(
+        {"seat": MAX_SEATS - 1, "bid": 1}, "seat_not_at_table", id="seat-of-a-bigger-table"
+    ),
     pytest.param('{"seat": 0, "play": "\\ud800"}', "invalid_unicode", id="lone-surrogate"),
     pytest.param('{"seat": 0, "bid": 1', "parse_error", id="broken-json"),
     pytest.param({"seat": 0, "play": "3" * 100_000}, "validation", id="huge-play"),

@@ -14,6 +14,7 @@ from django.db import transaction
 
 from tests import factories
 from tournaments.archive.export import archive_dumps, tournament_archive
+from tournaments.common.seats import MAX_SEATS
 from tournaments.models import (
     Entry,
     Hand,
@@ -260,7 +261,7 @@ def _first_hand(data: dict[str, Any]) -> dict[str, Any]:
             "rounds[1].tables[0].seats[0].entry: no entry 77",
         ),
         (lambda d: d["entries"][3].update(withdrawn="no"), "entries[3].withdrawn"),
-        (lambda d: d["boards"][0].update(first_bidder=5), "boards[0].first_bidder"),
+        (lambda d: d["boards"][0].update(first_bidder=MAX_SEATS), "boards[0].first_bidder"),
         (lambda d: d["tournament"].update(tiebreaks=["luck"]), "tournament.tiebreaks"),
         (lambda d: d["penalties"][0].pop("points"), "penalties[0].points: missing"),
         (lambda d: d.update(version=9), "version"),

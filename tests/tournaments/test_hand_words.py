@@ -101,9 +101,10 @@ def test_every_event_of_the_log_reads_in_words(director_client: Any, told: Story
             # the reasons typed in English stay as typed; everything else is Chinese
             words = re.sub(r"原因：.*$", "", words)
             assert not re.search(r"[A-Za-z]{3,}", words.replace("PIN", "")), (kind, words)
-    # rarer kinds (below), and the wild rank of a physical-cards laizi hand (issue 20,
-    # ``test_public_wild_cards``): the story is a comp2016 table's
-    every = {k.value for k in HandEventKind} - {"note", "seat_correction", "wild"}
+    # rarer kinds (below), the wild rank of a physical-cards laizi hand (issue 20,
+    # ``test_public_wild_cards``) and six players' call (below): the story is a comp2016
+    # table's
+    every = {k.value for k in HandEventKind} - {"note", "seat_correction", "wild", "call"}
     assert seen == every
 
 
@@ -134,6 +135,16 @@ def test_the_log_words_of_the_rarer_events() -> None:
         )
         assert event_words("play", {"action": {"seat": 1, "play": "pass"}}) == "南 · 1 号座 不要"
         assert event_words("wild", {"wild": "T"}) == "翻出的癞子：10。"
+        # six players: the call of the partner card, and the play that reveals the partner
+        assert event_words("call", {"action": {"seat": 3, "call": "♠A"}}) == "北 · 3 号座 叫牌 ♠A"
+        assert event_words("call", {"action": {"seat": 3, "call": "none"}}) == (
+            "北 · 3 号座 不叫牌：一人对五家（R13.5）"
+        )
+    with translation.override("en"):
+        revealing = {"action": {"seat": 1, "play": "♠A"}, "reveals_partner": True}
+        assert event_words("play", revealing) == (
+            "South (南) · seat 1 plays ♠A — the partner (暗地主) is revealed"
+        )
 
 
 def test_an_override_names_its_fields_in_words(

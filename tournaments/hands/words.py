@@ -299,8 +299,10 @@ def event_words(
     back (to say that the hand reopens); ``entry_names``: entry id → name, for a seat
     correction; ``profile_key``: the hand's rules, whose words a result is said in."""
     names = entry_names or {}
-    if kind in ("bid", "double", "redouble", "play"):
+    if kind in ("bid", "double", "redouble", "play", "call"):
         text = seat_action_words(payload.get("action") or {})
+        if payload.get("reveals_partner"):  # six players: he is public from here (R13.11)
+            text += _(" — the partner (暗地主) is revealed")
         if payload.get("closes"):
             text += _(" — the hand is over")
         return text

@@ -367,3 +367,20 @@ def test_a_six_player_tournament_of_twelve_played_through_the_api(
     assert any(h.partner_seat is not None for h in hands)
     revealed = [e for h in hands for e in h.events.all() if e.payload.get("reveals_partner")]
     assert revealed and all(e.kind == "play" for e in revealed)
+
+
+def test_a_six_player_duplicate_round_plays_each_board_at_both_tables() -> None:
+    """Duplicate six players: a board keeps its face-up card (its first bidder is the
+    landlord, R13.3); both tables play it from the same cards, the same landlord and the
+    same partner, and the standings compare them by seat position."""
+    tournament = play_tournament("six_p", 12, seed=7, format="duplicate", rounds=1, stake_cap=16)
+    _check_tournament(tournament, seats=6, players=12, rounds=1)
+    boards = {}
+    for hand in Hand.objects.filter(table__round__tournament=tournament).select_related("board"):
+        board = hand.board
+        assert board is not None and board.face_up
+        state = _six_state(hand)
+        assert board.first_bidder == state.deal.landlord == hand.landlord_seat
+        boards.setdefault(board.pk, set()).add((hand.landlord_seat, hand.partner_seat))
+    assert len(boards) == HANDS_PER_ROUND
+    assert all(len(sides) == 1 for sides in boards.values())  # one deal, one partner

@@ -20,14 +20,15 @@ pytestmark = pytest.mark.django_db
 
 def test_a_seat_is_named_by_its_wind_and_its_number() -> None:
     with translation.override("en"):
-        assert seat_names() == [  # every seat some table has: a five-seat table's fifth too
+        assert seat_names() == [  # every seat some table has: a six-seat table's too
             "East (东) · seat 0",
             "South (南) · seat 1",
             "West (西) · seat 2",
             "North (北) · seat 3",
             "Seat 4",  # four winds only
+            "Seat 5",
         ]
-        assert seat_wind(4) == "—"
+        assert seat_wind(4) == seat_wind(5) == "—"
     with translation.override("zh-hans"):
         assert seat_names() == [
             "东 · 0 号座",
@@ -35,6 +36,7 @@ def test_a_seat_is_named_by_its_wind_and_its_number() -> None:
             "西 · 2 号座",
             "北 · 3 号座",
             "4 号座",
+            "5 号座",
         ]
     assert seat_name(None) == "—"
     assert seat_name(7) == "7"

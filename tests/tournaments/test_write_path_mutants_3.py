@@ -376,7 +376,7 @@ def test_a_new_hand_stores_the_empty_logs_snapshot() -> None:
     assert (stored["actions"], stored["announced"]) == ([], [])
 
 
-@pytest.mark.parametrize("seat", [5, 6, -1])
+@pytest.mark.parametrize("seat", [6, 7, -1])
 def test_a_seat_of_no_table_is_refused_by_the_rules_reading_of_the_action(seat: int) -> None:
     hand = hand_create(table=factories.seated_table(), deal=deal_from_seed(7).to_json()).hand
     assert _refused(
@@ -388,7 +388,7 @@ def test_a_seat_of_no_table_is_refused_by_the_rules_reading_of_the_action(seat: 
     )
 
 
-@pytest.mark.parametrize("seat", [3, 4])  # a four- or five-seat table's
+@pytest.mark.parametrize("seat", [3, 4, 5])  # a four-, five- or six-seat table's
 def test_a_seat_of_bigger_tables_only_is_refused_naming_the_field(seat: int) -> None:
     hand = hand_create(table=factories.seated_table(), deal=deal_from_seed(7).to_json()).hand
     assert _refused(
@@ -541,7 +541,7 @@ def test_a_landlord_of_bigger_tables_only_is_refused_naming_the_field() -> None:
     )
 
 
-@pytest.mark.parametrize("landlord", [5, -1])
+@pytest.mark.parametrize("landlord", [6, -1])
 def test_a_landlord_of_no_table_is_refused_by_the_rules(landlord: int) -> None:
     hand = hand_create(table=factories.seated_table()).hand
     entry = {"landlord": landlord, "bid": 2, "winner": "landlord"}

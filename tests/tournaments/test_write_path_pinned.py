@@ -300,16 +300,17 @@ def test_a_device_id_of_65_characters_is_refused_and_nothing_written() -> None:
 @pytest.mark.parametrize(
     ("first_bidder", "code", "message"),
     [
-        (-1, "invalid", "first_bidder: must be between 0 and 4."),
-        (5, "invalid", "first_bidder: must be between 0 and 4."),
+        (-1, "invalid", "first_bidder: must be between 0 and 5."),
+        (6, "invalid", "first_bidder: must be between 0 and 5."),
         (3, "seat_not_at_table", "first_bidder: must be a seat of the table, 0 to 2."),
         (4, "seat_not_at_table", "first_bidder: must be a seat of the table, 0 to 2."),
+        (5, "seat_not_at_table", "first_bidder: must be a seat of the table, 0 to 2."),
     ],
 )
 def test_a_first_bidder_outside_the_seats_is_refused(
     first_bidder: int, code: str, message: str
 ) -> None:
-    """No table's seat: ``invalid``; a four- or five-seat table's seat at a three-seat one:
+    """No table's seat: ``invalid``; a four-, five- or six-seat table's seat at a three-seat one:
     ``seat_not_at_table``."""
     table = factories.seated_table()
     with pytest.raises(ApplicationError) as caught:

@@ -40,8 +40,9 @@ from tournaments.models import (
 ARCHIVE_FORMAT = "doudizhu-tournament-archive"
 #: 4: a table's ``exclusions`` (a director's exclusions of its hands) and the tournament's
 #: ``rounds_planned``;
-#: a tournament's and a hand's ``stake_cap`` (five players' cap, R14.7): optional on import,
-#: archives of version 4 written before it have none (no cap);
+#: a tournament's and a hand's ``stake_cap`` (five players' cap, R14.7), a board's ``face_up``
+#: and a hand's ``partner_seat`` (six players, R13.3, R13.11): optional on import, archives of
+#: version 4 written before them have none (no cap, no face-up card, no partner);
 #: 3: per-seat arrays (a hand's ``seats``, ``doubled``, ``scores``; a board's ``seat_cards``)
 #: and a ``laizi`` board's ``wild_rank``;
 #: 3 and 2 (the three-seat columns) are still read (``tournaments.archive.restore``).
@@ -63,7 +64,7 @@ TOURNAMENT_FIELDS = (
     "stake_cap",
 )
 PLAYER_FIELDS = ("name", "chinese_name", "club", "external_id")
-BOARD_FIELDS = ("number", "seed", "seat_cards", "kitty", "first_bidder", "wild_rank")
+BOARD_FIELDS = ("number", "seed", "seat_cards", "kitty", "first_bidder", "wild_rank", "face_up")
 HAND_FIELDS = (
     "number",
     "deal",
@@ -87,6 +88,7 @@ HAND_FIELDS = (
     "seed",
     "version",
     "stake_cap",
+    "partner_seat",
 )
 EVENT_FIELDS = ("seq", "kind", "actor_seat", "idempotency_key", "device_id")
 ROUND_FIELDS = ("number", "status", "seed", "seating_explanation")

@@ -476,6 +476,8 @@ class _Restore:
         boards = {}
         for i, b in enumerate(_list(data, "boards", "(top)")):
             where = f"boards[{i}]"
+            if isinstance(b, dict):
+                b = {"face_up": "", **b}  # archived before six players: none
             fields = _fields(Board, b, BOARD_FIELDS, where)
             _per_seat(fields, "seat_cards", where, str, len(_list(b, "seat_cards", where)))
             board = Board(tournament=tournament, **fields)
@@ -635,7 +637,7 @@ class _Restore:
         boards: dict[int, Board],
     ) -> Hand:
         if isinstance(h, dict):
-            h = {"stake_cap": None, **h}  # archived before the cap: none
+            h = {"stake_cap": None, "partner_seat": None, **h}  # archived before them: none
         fields = _fields(Hand, h, HAND_FIELDS, where)
         if fields["seats"] not in SEAT_COUNTS:
             raise ArchiveError(f"{where}.seats", f"expected one of {list(SEAT_COUNTS)}")

@@ -133,6 +133,9 @@ def test_what_a_season_counts(director: Any) -> None:
     five = tournament_finish(
         tournament=play_tournament("five_p", 5, seed=5, rounds=1), recorded_by=director
     )
+    six = tournament_finish(
+        tournament=play_tournament("six_p", 6, seed=6, rounds=1), recorded_by=director
+    )
     season = season_create(
         name="Comp only", slug="comp-only", profiles=["comp2016"], created_by=director
     )
@@ -140,9 +143,9 @@ def test_what_a_season_counts(director: Any) -> None:
     assert season_counted(season) == [comp]
     everything = season_create(name="All", slug="all", created_by=director)
     season_tournaments_set(
-        season=everything, tournaments=[comp, classic, four, five], recorded_by=director
+        season=everything, tournaments=[comp, classic, four, five, six], recorded_by=director
     )
-    assert season_counted(everything) == [comp, classic, four, five]
+    assert season_counted(everything) == [comp, classic, four, five, six]
     season_recompute(season_id=everything.pk)
     # four_p: one landlord against three farmers, rated like the others
     inputs = season_inputs_stored([four])
@@ -150,6 +153,16 @@ def test_what_a_season_counts(director: Any) -> None:
     # five_p: one landlord against four (R14.3)
     inputs = season_inputs_stored([five])
     assert inputs[0].hands and all(len(h.farmers) == 4 for h in inputs[0].hands)
+    # six_p: the landlord and his partner against four (R13.8), or alone against five
+    inputs = season_inputs_stored([six])
+    assert inputs == season_inputs_replayed([six])
+    hands = Hand.objects.filter(table__round__tournament=six)
+    with_partner = hands.filter(partner_seat__isnull=False).count()
+    assert inputs[0].hands and len(inputs[0].hands) == hands.count()
+    assert sum(bool(hand.partners) for hand in inputs[0].hands) == with_partner
+    for hand in inputs[0].hands:
+        assert len(hand.partners) + len(hand.farmers) == 5 and len(hand.partners) <= 1
+    assert any(hand.partners for hand in inputs[0].hands)
     assert season_compare(everything) == []
     for bad in ({"profiles": ["poker"]}, {"formats": ["knockout"]}):
         with pytest.raises(ApplicationError) as excinfo:

@@ -119,8 +119,10 @@ def season_inputs_stored(tournaments: Iterable[Tournament]) -> list[EventInput]:
         landlord = [p for p, is_landlord, _ in current if is_landlord]
         if len(landlord) == 1:
             won = next(w for p, is_landlord, w in current if is_landlord)
-            farmers = tuple(p for p, is_landlord, _ in current if not is_landlord)
-            hands[current_key[0]].append(HandOutcome(landlord[0], farmers, won))
+            # the landlord's side wins or loses with him: a six-player partner (R13.8)
+            partners = tuple(p for p, is_l, w in current if not is_l and w == won)
+            farmers = tuple(p for p, is_l, w in current if not is_l and w != won)
+            hands[current_key[0]].append(HandOutcome(landlord[0], farmers, won, partners))
 
     for tournament_id, hand_id, player, is_landlord, won, score, passed_out in rows:
         key = (tournament_id, hand_id)
@@ -172,13 +174,15 @@ def season_inputs_replayed(tournaments: Iterable[Tournament]) -> list[EventInput
                 totals[tournament_id][seated] += score
         if summary["status"] == HandStatus.PASSED_OUT or summary["landlord_seat"] is None:
             continue
-        landlord_seat = summary["landlord_seat"]
-        farmers = tuple(players[p] for p in sorted(players) if p != landlord_seat)
+        landlord_seat, partner_seat = summary["landlord_seat"], summary["partner_seat"]
+        side = (landlord_seat, partner_seat)
+        farmers = tuple(players[p] for p in sorted(players) if p not in side)
         hands_of[tournament_id].append(
             HandOutcome(
                 landlord=players[landlord_seat],
                 farmers=farmers,
                 landlord_won=summary["winner"] == Winner.LANDLORD,
+                partners=() if partner_seat is None else (players[partner_seat],),
             )
         )
     return [EventInput(tournament_id=i, hands=hands_of[i], totals=dict(totals[i])) for i in ids]

@@ -31,11 +31,13 @@ WINNER_POINTS = 50
 
 @dataclass(frozen=True)
 class HandOutcome:
-    """One counted hand: the landlord's player, the farmers' players, who won."""
+    """One counted hand: the landlord's player, the farmers' players, who won; six players:
+    the landlord's partner (暗地主) on his side (R13.8), none when he played alone."""
 
     landlord: int
     farmers: tuple[int, ...]
     landlord_won: bool
+    partners: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -136,19 +138,20 @@ def season_compute(events: Iterable[EventInput]) -> SeasonResult:
         played: dict[int, int] = {}
         before = {p: lines[p].ordinal for p in event.totals if p in lines and lines[p].events}
         for hand in event.hands:
-            seats = (hand.landlord, *hand.farmers)
-            for p in seats:
+            side = (hand.landlord, *hand.partners)
+            for p in (*side, *hand.farmers):
                 if p not in ratings:
                     ratings[p] = model.rating()
                 played[p] = played.get(p, 0) + 1
-            landlord = [ratings[hand.landlord]]
+            landlord = [ratings[p] for p in side]
             farmers = [ratings[p] for p in hand.farmers]
             # The teams in the order of the result: winners first.
             if hand.landlord_won:
                 new_landlord, new_farmers = rate(model, [landlord, farmers])
             else:
                 new_farmers, new_landlord = rate(model, [farmers, landlord])
-            ratings[hand.landlord] = new_landlord[0]
+            for p, r in zip(side, new_landlord, strict=True):
+                ratings[p] = r
             for p, r in zip(hand.farmers, new_farmers, strict=True):
                 ratings[p] = r
         for p in event.totals:

@@ -115,8 +115,10 @@ def head_to_head(*, season: Season, first: Player, second: Player) -> HeadToHead
         if len(seats) != 2:
             continue
         out.hands_together += 1
-        (a_landlord, a_won), (b_landlord, _b_won) = seats[first.pk], seats[second.pk]
-        if a_landlord or b_landlord:
+        (_a_landlord, a_won), (_b_landlord, b_won) = seats[first.pk], seats[second.pk]
+        # Two players at one table are on one side when they won or lost together: the two
+        # farmers, or the landlord and his six-player partner (R13.8).
+        if a_won != b_won:
             out.opposed += 1
             if a_won:
                 out.first_won += 1

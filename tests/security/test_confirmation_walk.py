@@ -370,3 +370,44 @@ def test_api_players_confirm_with_pins_at_a_larger_table(
 
     assert confirmed.status_code == 200, confirmed.json()
     assert confirmed.json()["confirmation"] == "confirmed"
+
+
+def test_api_a_six_player_partner_is_no_farmer_for_the_pins() -> None:
+    """Six players: the landlord's partner is on his side (R13.8), so his PIN with the
+    landlord's is one side only (422, nothing written); a farmer's makes the two sides."""
+    from referee.rules.games import six_deal_json, state_new
+    from referee.rules.profiles import get_profile
+    from tournaments.hands.write import hand_action_record
+
+    profile = get_profile("six_p")
+
+    def has_partner(seed: int) -> bool:
+        state = state_new(profile, six_deal_json(profile, seed))
+        state.push(state.legal_actions()[0])  # the call
+        return state.partner is not None
+
+    seed = next(s for s in range(50, 200) if has_partner(s))
+    table = playing_table(rule_profile="six_p", requires_confirmation=True, confirmed_by="players")
+    hand = hand_create(table=table, deal=six_deal_json(profile, seed)).hand
+    rng = random.Random(seed)
+    while hand.status == "playing":
+        state = state_new(profile, hand.deal)
+        for event in hand.events.order_by("seq"):
+            state.push(state._read_action(event.payload["action"]))
+        hand = hand_action_record(
+            hand=hand, action=rng.choice(state.legal_actions()).to_json()
+        ).hand
+    landlord, partner = hand.landlord_seat, hand.partner_seat
+    assert partner is not None and hand.confirmation == "pending"
+    farmer = next(s for s in range(6) if s not in (landlord, partner))
+    ref = referee_user("six-ref")
+    assign(ref, table)
+    client, url = client_for(ref), f"/api/v1/hands/{hand.pk}/confirm/"
+    pins = {s.position: s.entry.pin for s in Seat.objects.filter(table=table)}
+    before = _written(Hand.objects.get(pk=hand.pk))
+    one_side = post(client, url, _body(pins, landlord, partner))
+    assert one_side.status_code == 422 and one_side.json()["code"] == "pins_incomplete"
+    assert _written(Hand.objects.get(pk=hand.pk)) == before
+    confirmed = post(client, url, _body(pins, landlord, farmer))
+    assert confirmed.status_code == 200, confirmed.json()
+    assert confirmed.json()["confirmation"] == "confirmed"

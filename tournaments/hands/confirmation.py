@@ -213,14 +213,15 @@ def _hand_confirm_by_pins(
 
 
 def _sides_check(*, hand: Hand, seats: set[int], known: set[int]) -> None:
-    """One PIN of each side: the landlord's and a farmer's (a passed-out hand has no
-    sides: two players)."""
+    """One PIN of each side: the landlord's and a farmer's, not his six-player partner's, who
+    is on his side (R13.8) (a passed-out hand has no sides: two players)."""
     if not seats <= known:
         raise ApplicationError("pins_incomplete", _("A PIN is for a seat not at this table."))
     if hand.status == HandStatus.PASSED_OUT or hand.landlord_seat is None:
         enough = len(seats) >= 2
     else:
-        enough = hand.landlord_seat in seats and len(seats - {hand.landlord_seat}) >= 1
+        side = {hand.landlord_seat, hand.partner_seat}
+        enough = hand.landlord_seat in seats and len(seats - side) >= 1
     if not enough:
         raise ApplicationError(
             "pins_incomplete",

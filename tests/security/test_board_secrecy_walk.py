@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -251,9 +251,9 @@ def _client(user: Any) -> Client:
     return client
 
 
-def _read_all(world: World) -> None:
+def _read_all(world: World, readers: tuple[str, ...] = READERS) -> None:
     urls = read_routes(world)
-    for reader in READERS:
+    for reader in readers:
         client = _client(world.users[reader])
         for url in urls:
             response = client.get(url)
@@ -276,7 +276,9 @@ class _Rollback(Exception):
     pass
 
 
-def _read_world(profile: str, seed: int) -> World:
+def read_world(build: Callable[[], World], readers: tuple[str, ...] = READERS) -> World:
+    """The world ``build`` makes, read on every route by each of ``readers``, then rolled
+    back: the next world starts from the same ids and an empty cache."""
     for cache in caches.all():
         cache.clear()
     # Both worlds start from the same ids, whatever the tests before this one left in the
@@ -285,8 +287,8 @@ def _read_world(profile: str, seed: int) -> World:
     world: World | None = None
     try:
         with transaction.atomic():
-            world = _world(profile, seed)
-            _read_all(world)
+            world = build()
+            _read_all(world, readers)
             raise _Rollback
     except _Rollback:
         pass
@@ -299,7 +301,7 @@ def _read_world(profile: str, seed: int) -> World:
 
 def worlds(profile: str) -> tuple[World, World]:
     one, two = _seed_pair(profile)
-    return _read_world(profile, one), _read_world(profile, two)
+    return read_world(lambda: _world(profile, one)), read_world(lambda: _world(profile, two))
 
 
 # --- the tests ---------------------------------------------------------------------------

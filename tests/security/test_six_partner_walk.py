@@ -20,23 +20,13 @@ import random
 from typing import Any
 
 import pytest
-from django.core.cache import caches
-from django.db import transaction
 
 from referee.rules.games import six_deal_json, state_new
 from referee.rules.profiles import get_profile
-from referee.rules.six_hand import COPIES, SixDeal, SixHandState, id_text
+from referee.rules.six_hand import SixDeal, SixHandState, id_text
 from tests import factories
 from tests.api.helpers import assign, client_for, post, referee_user
-from tests.security.test_board_secrecy_walk import (
-    World,
-    _client,
-    _explain,
-    _normal,
-    _reset_sequences,
-    _Rollback,
-    read_routes,
-)
+from tests.security.test_board_secrecy_walk import World, _client, _explain, read_world
 from tournaments.hands.write import hand_create
 from tournaments.models import Hand, Player, Round, RoundStatus, Table, Tournament
 from tournaments.rounds.services import round_create, round_start
@@ -47,11 +37,6 @@ pytestmark = pytest.mark.django_db
 
 READERS = ("anonymous", "user", "referee_live", "referee_other", "director")
 REFEREE_TABLE = {"referee_live": 1, "referee_other": 2}
-
-
-def _id(text: str) -> int:
-    """A physical card's id from its text with its copy (``♠7#2``)."""
-    return next(i for i in range(54 * COPIES) if id_text(i) == text)
 
 
 def deal_pair(seed: int = 11) -> tuple[dict[str, Any], dict[str, Any], int, int]:
@@ -128,31 +113,6 @@ def _world(data: dict[str, Any], moves: list[dict[str, Any]]) -> World:
     return World(tournament, tables, hands, entries, users)
 
 
-def _read_world(data: dict[str, Any], moves: list[dict[str, Any]]) -> World:
-    for cache in caches.all():
-        cache.clear()
-    _reset_sequences()
-    world: World | None = None
-    try:
-        with transaction.atomic():
-            world = _world(data, moves)
-            urls = read_routes(world)
-            for reader in READERS:
-                client = _client(world.users[reader])
-                for url in urls:
-                    response = client.get(url)
-                    body = b"".join(response) if response.streaming else response.content
-                    world.reads[(reader, url)] = (response.status_code, _normal(body.decode()))
-            raise _Rollback
-    except _Rollback:
-        pass
-    _reset_sequences()
-    for cache in caches.all():
-        cache.clear()
-    assert world is not None
-    return world
-
-
 def test_the_partner_reads_the_same_whoever_he_is_before_he_plays_the_card() -> None:
     """Non-interference: every reader but a director — the table's referee too — reads the
     same on every route whichever farmer holds the third copy; the walk has the power to tell
@@ -160,7 +120,8 @@ def test_the_partner_reads_the_same_whoever_he_is_before_he_plays_the_card() -> 
     first_deal, second_deal, one, two = deal_pair()
     profile = get_profile("six_p")
     moves = _public_moves(state_new(profile, first_deal), {one, two})
-    first, second = _read_world(first_deal, moves), _read_world(second_deal, moves)
+    first = read_world(lambda: _world(first_deal, moves), READERS)
+    second = read_world(lambda: _world(second_deal, moves), READERS)
     assert first.reads.keys() == second.reads.keys()
     assert len({url for _, url in first.reads}) > 40  # the URL conf was walked
     failed = [key for key, (status, _) in first.reads.items() if status >= 500]

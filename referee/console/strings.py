@@ -46,12 +46,37 @@ def big3_strings() -> dict[str, str]:
     }
 
 
+def six_strings() -> dict[str, str]:
+    """Six players (六人斗地主, SPEC §13): the face-up card, the call and the partner as the
+    table may know him (R13.11)."""
+    return {
+        "six:face_up": _("Face-up card"),
+        "six:partner_card": _("Partner card"),
+        "six:alone": _("the landlord plays alone"),
+        "six:partner": _("Partner (暗地主)"),
+        "six:partner_unknown": _("unknown until the partner card is played"),
+        "six:call_title": _(
+            "The landlord calls the partner card: the highest card he holds exactly twice "
+            "(R13.4). Tap its suit and rank, then Call."
+        ),
+        "six:call": _("Call %(card)s"),
+        "six:call_none": _("None: he plays alone (R13.5)"),
+        "six:suit": _("Suit"),
+        "six:revealed": _(" — the partner (暗地主) is revealed"),
+        "six:cards_hidden": _(
+            "Six players: nobody but a director sees the seats' cards before the end, they "
+            "would name the partner. Tap the suit, then the rank, of each card played."
+        ),
+    }
+
+
 def console_strings() -> dict[str, str]:
     labels = {f"status_{value}": str(label) for value, label in HandStatus.choices}
     labels |= {f"confirmation_{value}": str(label) for value, label in Confirmation.choices}
     labels |= {f"seat_{position}": name for position, name in enumerate(seat_names())}
     labels |= hand_strings()
     labels |= big3_strings()
+    labels |= six_strings()
     labels |= counted("cards_left_n", "%(n)s card left", "%(n)s cards left")
     labels |= counted(
         "round_complete_detail",

@@ -27,6 +27,17 @@ import { RANKS, ranksFor, ranksOf } from "./provisional.js";
  * helper passed to ``map`` gets an index there, which means no order. */
 const ranksIn = (order) => (typeof order === "string" ? order : RANKS);
 
+/** The suits, as six players' cards are written (♠ ♥ ♣ ♦, R13.10). */
+export const SUITS = ["♠", "♥", "♣", "♦"];
+
+/** Six players: the four suit buttons, ``chosen`` pressed; a tap calls ``pick(suit)``. */
+export function suitRow(T, chosen, pick) {
+  return el("div", { class: "suits", role: "group", "aria-label": T["six:suit"] }, SUITS.map((s) => el("button", {
+    type: "button", class: "suit" + (s === chosen ? " chosen" : "") + (s === "♥" || s === "♦" ? " red" : ""),
+    "data-suit": s, "aria-pressed": String(s === chosen), text: s, onclick: () => pick(s),
+  })));
+}
+
 /** How many legal plays show before the "more" toggle. */
 export const SHOWN_PLAYS = 12;
 
@@ -264,7 +275,13 @@ export function renderPlayEntry(ctx, h, seat, p, box, seatName) {
     if (list) list.closest("section").hidden = Boolean(tapped); // the tapped cards narrow it
   }
   input.oninput = (e) => { state.composer = e.target.value; update(); };
-  const add = (rank) => { state.composer += rank; update(); };
+  // Six players (h.six): each card with its suit, as the table sees it (R13.10): "♠7 ♥7 X ".
+  const six = Boolean(h.six);
+  state.suit = state.suit || SUITS[0];
+  const add = (rank) => {
+    state.composer += six ? (rank === "X" || rank === "D" ? rank : state.suit + rank) + " " : rank;
+    update();
+  };
 
   // Following with the legal plays known: one tap records the play.
   const following = Boolean(h.top_play) && !p && seat === h.turn && canPassLegal && held !== null;
@@ -343,6 +360,18 @@ export function renderPlayEntry(ctx, h, seat, p, box, seatName) {
     // the game when the cards are unknown (physical cards; Big Three: no joker).
     let allowed = null;
     if (p && p.held && p.held[seat] !== null) allowed = p.held[seat];
+    if (six) {
+      box.appendChild(el("p", { class: "hint cards-hidden", id: "cards-hidden", text: T["six:cards_hidden"] }));
+      const suits = suitRow(T, state.suit, (s) => {
+        state.suit = s;
+        suits.querySelectorAll("button").forEach((b) => {
+          const on = b.getAttribute("data-suit") === s;
+          b.classList.toggle("chosen", on);
+          b.setAttribute("aria-pressed", String(on));
+        });
+      });
+      box.appendChild(suits);
+    }
     const rankRow = el("div", { class: "ranks", "data-pad": order });
     order.split("").forEach((r) => {
       if (allowed !== null && !allowed.includes(r)) return;

@@ -45,6 +45,8 @@ export function actionWords(W, action, name) {
   if ("bid" in action) return action.bid === 0 ? fmt(W.ev_no_bid, { seat }) : fmt(W.ev_bid, { seat, n: action.bid });
   if ("double" in action) return fmt(action.double ? W.ev_double : W.ev_no_double, { seat });
   if ("redouble" in action) return fmt(action.redouble ? W.ev_redouble : W.ev_no_redouble, { seat });
+  // six players: the landlord's call of the partner card (R13.4), or none (R13.5)
+  if ("call" in action) return seat + " · " + (action.call === "none" ? W["six:call_none"] : fmt(W["six:call"], { card: action.call }));
   if (action.play === "pass") return fmt(W.ev_pass, { seat });
   if (action.play === null || action.play === undefined) return fmt(W.ev_play_hidden, { seat });
   // A play with wild cards (癞子) says what they stood for: "77K → KKK".
@@ -85,7 +87,9 @@ export function eventWords(W, event, name) {
     case "double":
     case "redouble":
     case "play":
+    case "call":
       text = actionWords(W, p.action, name);
+      if (p.reveals_partner) text += W["six:revealed"]; // six players: public from here (R13.11)
       break;
     case "announce":
       text = fmtn(W, "ev_announce", { seat: name(p.seat), n: p.cards_left });

@@ -2,7 +2,7 @@
  * controller's ``do`` callbacks (main.js). No request is made here. */
 
 import { el, fmt, fmtn } from "./dom.js";
-import { orderPlays, rankLabel, renderLeadAfter, renderPlayEntry } from "./entry.js";
+import { SUITS, orderPlays, rankLabel, renderLeadAfter, renderPlayEntry, suitRow } from "./entry.js";
 import {
   handRow, renderAwaiting, renderConfirmation, renderEarlier, renderHandList, renderHandNotes, renderLogWords,
   stateWords,
@@ -35,6 +35,7 @@ export function actionText(ctx, body) {
   if ("bid" in body) what = body.bid === 0 ? T.no_bid : fmt(T.bid_n, { n: body.bid });
   else if ("double" in body) what = body.double ? T.double : T.no_double;
   else if ("redouble" in body) what = body.redouble ? T.redouble : T.no_redouble;
+  else if ("call" in body) what = body.call === "none" ? T["six:call_none"] : fmt(T["six:call"], { card: body.call });
   else if ("play" in body) {
     what = body.play === "pass" ? T.pass : T.play + " " + body.play + (body.as ? " → " + body.as : "");
   }
@@ -179,10 +180,19 @@ function renderHand(ctx, h) {
     [T.turn, h.turn === null ? "—" : seatName(ctx, h.turn)],
     [T.to_beat, h.top_play ? h.top_play.cards + " (" + seatName(ctx, h.top_play.seat) + ")" : (h.status === "playing" ? T.nothing_to_beat : "—")],
     [T.landlord, h.landlord === null ? "—" : seatName(ctx, h.landlord)],
-    [T.bid, h.bid === null ? "—" : String(h.bid)],
-    [T.multiplier, h.stakes ? h.stakes.filter((s) => s !== null).join(" / ") : "—"],
-    [T.cards_left, h.cards_left ? h.cards_left.map((n, s) => s + ": " + n).join(" · ") : "—"],
   ];
+  if (h.six) {
+    // Six players: no bid; the face-up card names the landlord, his call the partner card,
+    // and the partner is named only once public (R13.11): what the table may know.
+    const six = h.six;
+    rows.push([T["six:face_up"], six.face_up]);
+    rows.push([T["six:partner_card"], six.alone ? T["six:alone"] : (six.partner_card || "—")]);
+    if (!six.alone) rows.push([T["six:partner"], six.partner === null ? T["six:partner_unknown"] : seatName(ctx, six.partner)]);
+  } else {
+    rows.push([T.bid, h.bid === null ? "—" : String(h.bid)]);
+    rows.push([T.multiplier, h.stakes ? h.stakes.filter((s) => s !== null).join(" / ") : "—"]);
+  }
+  rows.push([T.cards_left, h.cards_left ? h.cards_left.map((n, s) => s + ": " + n).join(" · ") : "—"]);
   if (h.wild) rows.push([T.wild, rankLabel(ranksOf(h.wild), T)]);
   if (h.kitty) rows.push([T.kitty, h.kitty]);
   if (h.scores) rows.push([T.scores, h.scores.map((n, s) => s + ": " + n).join(" · ")]);
@@ -336,8 +346,44 @@ function renderControls(ctx, h, p) {
     app.appendChild(box);
     return;
   }
+  if (h.six && h.six.phase === "calling") {
+    renderCall(ctx, h, box);
+    app.appendChild(box);
+    return;
+  }
   renderPlayEntry(ctx, h, seat, p, box, seatName);
   app.appendChild(box);
+}
+
+/** Six players: the landlord's call of the partner card (R13.4), as he says it at the
+ * table: its suit and rank, or none (he plays alone, R13.5). The server checks it. */
+function renderCall(ctx, h, box) {
+  const { T, state } = ctx;
+  const seat = h.landlord;
+  state.callSuit = state.callSuit || SUITS[0];
+  const card = () => (state.callRank ? state.callSuit + state.callRank : null);
+  const send = el("button", {
+    type: "button", class: "big call", id: "call-card", disabled: !card(),
+    text: card() ? fmt(T["six:call"], { card: state.callSuit + rankLabel(state.callRank, T) }) : fmt(T["six:call"], { card: "…" }),
+    onclick: () => { if (card()) ctx.do.act({ seat, call: card() }); },
+  });
+  const redraw = () => ctx.do.redraw();
+  box.appendChild(el("section", { class: "call-entry", id: "call-entry" }, [
+    el("h3", { text: T["six:call_title"] }),
+    suitRow(T, state.callSuit, (s) => { state.callSuit = s; redraw(); }),
+    el("div", { class: "ranks" }, RANKS.replace(/[XD]/g, "").split("").map((rank) => el("button", {
+      type: "button", class: "rank" + (rank === state.callRank ? " chosen" : ""), "data-call-rank": rank,
+      "aria-pressed": String(rank === state.callRank), text: rankLabel(rank, T),
+      onclick: () => { state.callRank = rank; redraw(); },
+    }))),
+    el("div", { class: "buttons" }, [
+      send,
+      el("button", {
+        type: "button", class: "secondary call-none", id: "call-none", text: T["six:call_none"],
+        onclick: () => ctx.do.act({ seat, call: "none" }),
+      }),
+    ]),
+  ]));
 }
 
 /** Undo: the button alone; a tap asks, right there, why (the reason the log keeps), and

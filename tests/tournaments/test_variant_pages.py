@@ -23,7 +23,7 @@ pytestmark = pytest.mark.django_db
 NORTH = "North (北)"
 FIFTH = "Seat 4"
 #: The profiles without doubling (R11.1, R14.3).
-NO_DOUBLING = ("four_p", "five_p")
+NO_DOUBLING = ("four_p", "five_p", "six_p")
 
 
 def _pages(tournament: Tournament) -> tuple[list[str], list[str]]:
@@ -62,6 +62,8 @@ def _pages(tournament: Tournament) -> tuple[list[str], list[str]]:
         ("five_p", 5, "table"),
         ("five_p", 10, "duplicate"),
         ("laizi", 3, "table"),
+        ("six_p", 6, "table"),
+        ("six_p", 12, "duplicate"),
     ],
 )
 def test_every_page_of_a_variant_tournament_answers(
@@ -83,7 +85,7 @@ def test_every_page_of_a_variant_tournament_answers(
     seats = seat_count(profile)
     slug = tournament.slug
     assert (NORTH in shown[f"/director/t/{slug}/rounds/1/print/"]) == (seats >= 4)
-    assert (FIFTH in shown[f"/director/t/{slug}/rounds/1/print/"]) == (seats == 5)
+    assert (FIFTH in shown[f"/director/t/{slug}/rounds/1/print/"]) == (seats >= 5)
     # the score slip asks for what the rules score: no doubling in four_p and five_p (R11.1,
     # R14.3), the bombs
     # by class and the rockets in laizi (R11.2.4); a cell under every heading
@@ -94,6 +96,9 @@ def test_every_page_of_a_variant_tournament_answers(
     wild = ["soft (软炸弹)", "hard (硬炸弹)", "pure wild (纯癞子炸弹)", "Rockets"]
     assert (set(wild) <= set(heads)) == (profile == "laizi")
     assert ("Bombs" in heads) == (profile != "laizi")
+    # six players: no bid; the partner card called and the partner (R13.3, R13.4)
+    assert ("Bid" in heads) == (profile != "six_p")
+    assert ("Partner (暗地主)" in heads) == (profile == "six_p")
     assert first_row.count("<td>") == len(heads)
     standings = shown[f"/director/t/{slug}/export/standings.csv"]
     assert standings.count("\n") == players + 1
@@ -103,7 +108,7 @@ def test_every_page_of_a_variant_tournament_answers(
     assert hand is not None
     page = shown[f"/t/{slug}/hands/{hand.pk}/"]
     assert (NORTH in page) == (seats >= 4)
-    assert (FIFTH in page) == (seats == 5)
+    assert (FIFTH in page) == (seats >= 5)
 
 
 @pytest.mark.parametrize(

@@ -245,5 +245,7 @@ def round_print(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         "wild_cards": profile.wild_cards,
         # Big Three: no bombs at all (R12.9); the digger (挖坑者), the bid and the winner
         "has_bombs": profile.game != "big3",
+        # six players: no bid; the partner card called and the partner (R13.4, R13.8)
+        "six_players": profile.game == "six_p",
     }
     return render(request, "director/round_print.html", context)

@@ -108,6 +108,11 @@ APPLICATION_ERROR_STATUS = {
             "no_passed_out",  # Big Three passes out no deal (R12.5.2)
             "first_bidder_from_hearts",  # Big Three: a dealt hand's is the deal's (R12.4)
             "first_bidder_required",  # Big Three, physical cards: the referee names it
+            # six players (R13.3, R13.4, R13.10)
+            "wrong_partner_card",
+            "first_bidder_from_face_up",
+            "physical_cards_not_for_profile",
+            "no_call",
         ),
         status.HTTP_422_UNPROCESSABLE_ENTITY,
     ),

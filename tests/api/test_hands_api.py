@@ -180,6 +180,7 @@ BAD_BODIES = [
     pytest.param({"seat": 0, "play": "3" * 100_000}, "validation", id="huge-play"),
     pytest.param({"seat": 0, "play": "Z?"}, "bad_notation", id="bad-notation"),
     pytest.param({"seat": 0, "bid": True}, "validation", id="bool-as-bid"),
+    pytest.param({"seat": 0, "call": "♠A"}, "no_call", id="call-outside-six-players"),
 ]
 
 

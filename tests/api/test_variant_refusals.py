@@ -104,6 +104,8 @@ def test_actions_outside_the_profile_are_refused(referee: tuple[Any, Table], pro
     url = f"/api/v1/hands/{hand['id']}/actions/"
     turn = hand["turn"]
     refusals = [({"seat": turn, "bid": 1, "as": "3"}, 400, "validation")]  # as: with a play
+    # a call is six players' (R13.4): well-formed, refused by these rules
+    refusals.append(({"seat": turn, "call": "♠A"}, 422, "no_call"))
     if SEATS[profile] < MAX_SEATS:
         refusals.append(({"seat": SEATS[profile], "bid": 1}, 422, "seat_not_at_table"))
     if profile == "laizi":

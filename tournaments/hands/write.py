@@ -485,6 +485,15 @@ def hand_action_record(
     seat = action.get("seat") if isinstance(action, dict) else None
     if type(seat) is int and profile.seats <= seat < MAX_SEATS:
         seat_check("seat", seat, profile.seats)
+    if isinstance(action, dict) and "call" in action and profile.game != "six_p":
+        raise ApplicationError(
+            "no_call",
+            _(
+                "The %(profile)s rules have no call: only the six-player landlord calls a "
+                "partner card (R13.4)."
+            )
+            % {"profile": profile.key},
+        )
     if isinstance(action, dict) and "as" in action and not profile.wild_cards:
         raise ApplicationError(
             "no_wild_cards",

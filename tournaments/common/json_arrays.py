@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import BooleanField, F, Func, IntegerField, Q
+from django.db.models import BigIntegerField, BooleanField, F, Func, IntegerField, Q
 from django.db.models.lookups import Exact, IsNull
 
 from tournaments.common.seats import SEAT_COUNTS
@@ -49,15 +49,15 @@ class JsonIntElement(_JsonElement):
     """Element ``index`` of the JSON array column ``field`` when it is a JSON integer, else NULL
     (missing, a fraction such as 12.5, a string such as "-6", a boolean, an array, an object):
     so a check that the element is not NULL is a check that it is an integer. SQLite and
-    PostgreSQL only, as the service."""
+    PostgreSQL only, as the service. 64 bits, as a score can be (six players are uncapped)."""
 
-    output_field = IntegerField()
+    output_field = BigIntegerField()
     sqlite = "(CASE WHEN json_type({sql}, {path}) = 'integer' THEN json_extract({sql}, {path}) END)"
     # jsonb has one number type: the text of an integer is digits alone (12.0 is not).
     postgresql = (
         "(CASE WHEN jsonb_typeof(({sql}) -> {index}) = 'number'"
         " AND (({sql}) ->> {index}) ~ '^-?[0-9]+$'"
-        " THEN (({sql}) ->> {index})::integer END)"
+        " THEN (({sql}) ->> {index})::bigint END)"
     )
 
 

@@ -54,7 +54,9 @@ class HandSeatResult(models.Model):
     )
     is_landlord = models.BooleanField(_("landlord (地主)"))
     won = models.BooleanField(_("won"))
-    score = models.IntegerField(_("score"))
+    # 64 bits: six players are uncapped (5 × 2^42 a hand, R13.9), a five-player landlord
+    # pays 4 × 3 × 2^28 (R14.7): beyond PostgreSQL's integer (migration 0038).
+    score = models.BigIntegerField(_("score"))
     passed_out = models.BooleanField(_("passed out (流局)"), default=False)
 
     class Meta:

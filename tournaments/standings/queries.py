@@ -49,7 +49,10 @@ from tournaments.standings.ranking import (
 # per value (a few rows per group), then a running sum over the values in ascending order
 # gives, for each value, the results below it (running sum − its own count c), so
 # MP = 2·lower + (c − 1).  Groups of one result are not scored (R10.8.4).  (The casts
-# keep PostgreSQL's sums in integers, not numeric: its numeric sums are much slower.)
+# keep PostgreSQL's sums in integers, not numeric: its numeric sums are much slower, and
+# its driver reads numeric as Decimal. Counts fit an INTEGER; scores and their sums are
+# BIGINT: six players are uncapped, 5 × 2^42 a hand, R13.9. PostgreSQL's SUM of a BIGINT is
+# numeric, so every sum of scores is cast back.)
 #
 # The per-seat rows meet the matchpoints on one combined key, board · MAX_SEATS + position
 # (positions are 0 … MAX_SEATS − 1, so no two groups share a key), and the score: on the three
@@ -78,7 +81,7 @@ WITH scores AS (
 ), per_table AS (
     SELECT r.table_id, r.round_id, r.entry_id, m.n,
            CAST(COUNT(*) AS INTEGER) AS hands,
-           CAST(SUM(r.score) AS INTEGER) AS points,
+           CAST(SUM(r.score) AS BIGINT) AS points,
            CAST(SUM(CASE WHEN r.is_landlord THEN 1 ELSE 0 END) AS INTEGER) AS landlord,
            CAST(SUM(CASE WHEN r.is_landlord AND r.won THEN 1 ELSE 0 END) AS INTEGER) AS won,
            CAST(SUM(m.mp) AS INTEGER) AS mp,
@@ -92,8 +95,8 @@ WITH scores AS (
     WHERE r.tournament_id = %s{secret_rows}
     GROUP BY r.table_id, r.round_id, r.entry_id, m.n
 )
-SELECT p.entry_id, p.n, SUM(p.hands), SUM(p.points), SUM(p.landlord), SUM(p.won), SUM(p.mp),
-       SUM(p.tops), MAX(rd.number * 200000 + p.last), NULL
+SELECT p.entry_id, p.n, SUM(p.hands), CAST(SUM(p.points) AS BIGINT), SUM(p.landlord),
+       SUM(p.won), SUM(p.mp), SUM(p.tops), MAX(rd.number * 200000 + p.last), NULL
 FROM per_table p
 JOIN {rounds} rd ON rd.id = p.round_id
 GROUP BY p.entry_id, p.n
@@ -102,7 +105,8 @@ GROUP BY p.entry_id, p.n
 # and the table's id stands where ``last`` stands in the per-entry rows.
 _MEETINGS_SQL = """
 UNION ALL
-SELECT entry_id, NULL, NULL, SUM(points), NULL, NULL, NULL, NULL, NULL, table_id
+SELECT entry_id, NULL, NULL, CAST(SUM(points) AS BIGINT), NULL, NULL, NULL, NULL, NULL,
+       table_id
 FROM per_table
 GROUP BY table_id, entry_id
 """

@@ -113,6 +113,9 @@ APPLICATION_ERROR_STATUS = {
             "first_bidder_from_face_up",
             "physical_cards_not_for_profile",
             "no_call",
+            "partner_required",  # a six-player result names the partner (R13.4)
+            "no_partner",  # ... and only a six-player one
+            "bid_required",  # every other game's result names the bid
         ),
         status.HTTP_422_UNPROCESSABLE_ENTITY,
     ),

@@ -63,11 +63,12 @@ def _action_schema() -> dict[str, Any]:
 
 
 #: A correction names these, unless it is passed out (``CorrectionInput.validate``).
-RESULT_FIELDS = ("landlord", "bid", "winner")
+#: (The bid too but in six players: the services ask for it, ``bid_required``.)
+RESULT_FIELDS = ("landlord", "winner")
 
 
 def _correction_shapes() -> list[dict[str, Any]]:
-    """The result's three fields, or ``passed_out: true`` (beside the body's properties)."""
+    """The result's fields, or ``passed_out: true`` (beside the body's properties)."""
     return [
         {"title": "result", "required": list(RESULT_FIELDS)},
         {

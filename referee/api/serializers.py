@@ -8,6 +8,7 @@ from rest_framework import serializers
 from rest_framework.authtoken.serializers import AuthTokenSerializer
 
 from referee.api.schema import RESULT_FIELDS
+from referee.rules.six_five_scoring import MAX_BOMBS_SIX
 from tournaments.common.errors import ApplicationError
 from tournaments.common.seats import MAX_SEATS, SEAT_COUNTS
 from tournaments.common.validation import PENALTY_POINTS_MAX
@@ -197,7 +198,20 @@ class ResultInput(StrictSerializer):
     """A hand's result (result-only entry), scored by the rules library."""
 
     landlord = seat_field()
-    bid = serializers.IntegerField(min_value=1, max_value=3)
+    bid = serializers.IntegerField(
+        min_value=1,
+        max_value=3,
+        required=False,
+        help_text="The landlord's bid; required but in six players (base 1, no auction: R13.3).",
+    )
+    partner = seat_field(
+        required=False,
+        allow_null=True,
+        help_text=(
+            "Six players only, and required there: the landlord's partner (暗地主), the holder "
+            "of the partner card's third copy, or null when the landlord played alone (R13.4)."
+        ),
+    )
     winner = serializers.ChoiceField(choices=["landlord", "defenders"])
     doubled = serializers.ListField(
         child=serializers.BooleanField(),
@@ -207,7 +221,9 @@ class ResultInput(StrictSerializer):
         help_text="One flag a seat of the table.",
     )
     redoubled = serializers.BooleanField(default=False)
-    bombs = serializers.IntegerField(default=0, min_value=0, max_value=13)
+    # the most any game's packs hold (three packs: MAX_BOMBS_SIX, R13.7); each game's rules
+    # refuse more than its own (``invalid_result``)
+    bombs = serializers.IntegerField(default=0, min_value=0, max_value=MAX_BOMBS_SIX)
     rockets = serializers.IntegerField(default=0, min_value=0, max_value=1)
     spring = serializers.BooleanField(default=False)
     anti_spring = serializers.BooleanField(default=False)
@@ -329,7 +345,10 @@ class SixPlayersOutput(serializers.Serializer):
         choices=["calling", "playing", "finished"],
         help_text="calling: the landlord is still to call the partner card (R13.4).",
     )
-    face_up = serializers.CharField(help_text="The face-up card; its holder is the landlord.")
+    face_up = serializers.CharField(
+        allow_null=True,
+        help_text="The face-up card; its holder is the landlord. Null: entered by its result.",
+    )
     partner_card = serializers.CharField(
         allow_null=True, help_text="The partner card called (♠2); null before the call or alone."
     )
@@ -595,13 +614,26 @@ class TableOutput(serializers.Serializer):
     awaiting_confirmation = AwaitingHandOutput(many=True)
 
 
+class _PresentOnly(serializers.IntegerField):
+    """An output field shown only where its key is present (``None`` is a value there)."""
+
+    def get_attribute(self, instance: Any) -> Any:
+        if self.field_name not in instance:
+            raise serializers.SkipField
+        return instance[self.field_name]
+
+
 class ResultOutput(serializers.Serializer):
+    """A result as the rules library writes it; six players' has the partner and no bid,
+    doubling or rocket (R13.3, R13.4)."""
+
     landlord = serializers.IntegerField()
-    bid = serializers.IntegerField()
-    doubled = serializers.ListField(child=serializers.BooleanField())
-    redoubled = serializers.BooleanField()
+    partner = _PresentOnly(allow_null=True, help_text="Six players only: null, alone.")
+    bid = serializers.IntegerField(required=False)
+    doubled = serializers.ListField(child=serializers.BooleanField(), required=False)
+    redoubled = serializers.BooleanField(required=False)
     bombs = serializers.IntegerField()
-    rockets = serializers.IntegerField()
+    rockets = serializers.IntegerField(required=False)
     spring = serializers.BooleanField()
     anti_spring = serializers.BooleanField()
     winner = serializers.ChoiceField(choices=["landlord", "defenders"])

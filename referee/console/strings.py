@@ -63,6 +63,8 @@ def six_strings() -> dict[str, str]:
         "six:call_none": _("None: he plays alone (R13.5)"),
         "six:suit": _("Suit"),
         "six:revealed": _(" — the partner (暗地主) is revealed"),
+        "six:partner_none": _("Nobody: the landlord played alone"),
+        "six:res_partner": _("partner %(seat)s"),
         "six:cards_hidden": _(
             "Six players: nobody but a director sees the seats' cards before the end, they "
             "would name the partner. Tap the suit, then the rank, of each card played."

@@ -23,7 +23,6 @@ from django.db import IntegrityError, transaction
 from referee.rules.errors import RulesError
 from referee.rules.games import deal_json_checked
 from referee.rules.profiles import get_profile
-from referee.rules.scoring import DealResult
 from tournaments.archive.export import (
     ARCHIVE_FORMAT,
     ARCHIVE_VERSION,
@@ -55,7 +54,7 @@ from tournaments.hands.replay import (
     hand_summary_of_row,
 )
 from tournaments.hands.results import hand_result_rows
-from tournaments.hands.write import passed_out_possible, result_payload
+from tournaments.hands.write import passed_out_possible, result_of_json, result_payload
 from tournaments.models import (
     AnalysisStatus,
     Board,
@@ -302,7 +301,8 @@ def result_event_rescore(hand: Hand, event: HandEvent, where: str) -> None:
     if not isinstance(r, dict):
         raise ArchiveError(f"{where}.payload.result", "expected an object")
     try:
-        expected = result_payload(DealResult.from_json(r), rules_of(hand))
+        profile = rules_of(hand)
+        expected = result_payload(result_of_json(r, profile), profile)
     except (ApplicationError, RulesError) as exc:
         raise ArchiveError(f"{where}.payload.result", f"no rule scores it: {exc}") from exc
     if payload.get("scores") != expected["scores"]:

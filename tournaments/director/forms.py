@@ -8,6 +8,7 @@ from django.utils.functional import lazy
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from referee.rules.six_five_scoring import MAX_BOMBS_SIX
 from tournaments.common.limits import (
     HANDS_PER_ROUND_MAX,
     REGISTRATION_ORDER_MAX,
@@ -138,6 +139,10 @@ class ResultForm(forms.Form):
 
     landlord = forms.TypedChoiceField(label=_("Landlord seat"), coerce=int)
     bid = forms.TypedChoiceField(label=_("Bid"), coerce=int, choices=[(1, "1"), (2, "2"), (3, "3")])
+    # six players only (``CorrectionForm``): the third copy's holder, or nobody (R13.4)
+    partner = forms.TypedChoiceField(
+        label=_("Partner (暗地主)"), coerce=int, empty_value=None, required=False
+    )
     winner = forms.ChoiceField(
         label=_("Winner"), choices=[("landlord", _("Landlord")), ("defenders", _("Defenders"))]
     )
@@ -153,6 +158,8 @@ class ResultForm(forms.Form):
         self.seats = seats
         landlord: Any = self.fields["landlord"]
         landlord.choices = [(position, seat_name_lazy(position)) for position in range(seats)]
+        partner: Any = self.fields["partner"]
+        partner.choices = [("", _("Nobody: the landlord played alone")), *landlord.choices]
         boxes = {
             f"doubled_{position}": forms.BooleanField(
                 label=_doubled_label(position), required=False
@@ -215,6 +222,12 @@ class CorrectionForm(ResultForm):
             assert result_fields is not None
             kept = (*result_fields, "override", "reason")
             self.fields = {name: self.fields[name] for name in kept if name in self.fields}
+        if "partner" in self.fields and "partner" not in (result_fields or ()):
+            del self.fields["partner"]
+        elif "partner" in self.fields:  # six players: three packs' bombs (R13.7)
+            self.fields["bombs"] = forms.IntegerField(
+                label=_("Bombs"), min_value=0, max_value=MAX_BOMBS_SIX, initial=0
+            )
         if not passed_out:
             self.fields.pop("passed_out", None)
         if big3:
@@ -225,6 +238,7 @@ class CorrectionForm(ResultForm):
         for name, value in (self.initial or {}).items():
             if name in self.fields:
                 text = ("true" if value else "false") if isinstance(value, bool) else str(value)
+                text = "" if value is None else text
                 self.fields[name].widget.attrs["data-old"] = text
         # reason last
         self.fields["reason"] = self.fields.pop("reason")
@@ -237,10 +251,14 @@ class CorrectionForm(ResultForm):
 
     @staticmethod
     def initial_of(detail: dict[str, object]) -> dict[str, object]:
-        """The form's starting values: the hand's result as it stands."""
+        """The form's starting values: the hand's result as it stands (six players': with
+        the partner, public once the hand is closed)."""
         doubled = detail["doubled"]
         assert isinstance(doubled, list)
+        six = detail.get("six")
+        assert six is None or isinstance(six, dict)
         return {
+            **({"partner": six["partner"]} if six is not None else {}),
             "landlord": detail["landlord"] if detail["landlord"] is not None else 0,
             "bid": detail["bid"] or 1,
             "winner": detail["winner"] or "landlord",

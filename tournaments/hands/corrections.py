@@ -12,7 +12,10 @@ from tournaments.common.transactions import hand_write_atomic
 from tournaments.common.validation import bool_check, reason_check
 from tournaments.hands.replay import RESULT_FIELDS, HandReplay
 from tournaments.hands.write import (
+    LEFT_OUT,
+    LeftOut,
     hand_needs_confirmation,
+    partner_given,
     passed_out_check,
     result_entry,
     result_payload,
@@ -116,6 +119,7 @@ def hand_result_correct(
     reason: str,
     landlord: int | None = None,
     bid: int | None = None,
+    partner: int | LeftOut | None = LEFT_OUT,
     winner: str | None = None,
     doubled: Sequence[bool] | None = None,
     redoubled: bool = False,
@@ -155,7 +159,7 @@ def hand_result_correct(
         fields = {
             "landlord": landlord, "bid": bid, "doubled": doubled, "redoubled": redoubled,
             "bombs": bombs, "rockets": rockets, "spring": spring, "anti_spring": anti_spring,
-            "winner": winner,
+            "winner": winner, **partner_given(partner),
         }  # fmt: skip
         result = result_entry(fields, hand=hand)
         payload = result_payload(result, profile)

@@ -23,7 +23,6 @@ from referee.rules.laizi import parse_wild
 from referee.rules.laizi_hand import LaiziHandState
 from referee.rules.physical import PhysicalHandState
 from referee.rules.profiles import capped_profile, get_profile
-from referee.rules.scoring import DealResult
 from referee.rules.six_hand import SixHandState
 from tournaments.common.errors import ApplicationError
 from tournaments.common.profiles import rules_of
@@ -52,8 +51,8 @@ SUMMARY_FIELDS = (
 #: first contradiction is named in it, and an override's changes are listed in it (a stored
 #: payload's keys come back in another order from PostgreSQL's jsonb).
 RESULT_FIELDS = (
-    "passed_out", "landlord", "bid", "winner", "doubled", "redoubled", "bombs", "rockets",
-    "spring", "anti_spring",
+    "passed_out", "landlord", "partner", "bid", "winner", "doubled", "redoubled", "bombs",
+    "rockets", "spring", "anti_spring",
 )  # fmt: skip
 
 _STATUS_OF_PHASE = {
@@ -501,7 +500,7 @@ def _summary(
         out["scores"] = [0] * seats
     elif result is not None:
         out.update(
-            _result_columns(DealResult.from_json(result.payload["result"])),
+            _result_columns(result.payload["result"], seats),
             status=HandStatus.FINISHED,
             rule_profile_hash=result.payload.get("rule_profile_hash", profile_hash),
         )
@@ -537,18 +536,21 @@ def _summary(
     return out
 
 
-def _result_columns(result: DealResult) -> dict[str, Any]:
-    """A result as the hand row's summary columns hold it."""
+def _result_columns(result: dict[str, Any], seats: int) -> dict[str, Any]:
+    """A stored result (checked when written) as the hand row's summary columns hold it:
+    six players' has no bid (the base, 1: R13.3), no doubling and no rocket, and names the
+    partner (public: the hand is over)."""
     return {
-        "landlord_seat": result.landlord,
-        "bid": result.bid,
-        "winner": result.winner,
-        "doubled": list(result.doubled),
-        "redoubled": result.redoubled,
-        "bombs": result.bombs,
-        "rockets": result.rockets,
-        "spring": result.spring,
-        "anti_spring": result.anti_spring,
+        "landlord_seat": result["landlord"],
+        "partner_seat": result.get("partner"),
+        "bid": result.get("bid", 1),
+        "winner": result["winner"],
+        "doubled": list(result.get("doubled") or no_doubles(seats)),
+        "redoubled": result.get("redoubled", False),
+        "bombs": result.get("bombs", 0),
+        "rockets": result.get("rockets", 0),
+        "spring": result.get("spring", False),
+        "anti_spring": result.get("anti_spring", False),
     }
 
 

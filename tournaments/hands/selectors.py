@@ -13,7 +13,7 @@ from referee.rules.cards import CARD_TEXT_OF_ID, format_cards
 from referee.rules.errors import NotationError, RulesError
 from referee.rules.hand import HandState
 from referee.rules.physical import IMPOSSIBLE_CHECKS, PhysicalHandState
-from referee.rules.profiles import capped_profile
+from referee.rules.profiles import capped_profile, get_profile
 from referee.rules.scoring import DefenderStake, result_from_json, stakes_of_hand
 from referee.rules.six_hand import SixHandState, parse_six
 from tournaments.common.player_names import display_name
@@ -381,7 +381,7 @@ def _hand_fields(
     if cards:
         data = hand_deal_json(hand=hand)
         out["deal"] = None if data is None else deal_json_shown(replay=replay, data=data)
-    out["six"] = _six_fields(state) if isinstance(state, SixHandState) else None
+    out["six"] = _six_fields(state) if isinstance(state, SixHandState) else _six_of_result(hand)
     out["wild"] = hand_wild_shown(replay=replay)
     out["wild_entry"] = hand_wild_entry(replay=replay)
     out["wild_due"] = hand_wild_due(replay=replay)
@@ -403,6 +403,22 @@ def _six_fields(state: SixHandState) -> dict[str, Any]:
         "alone": view["alone"],
         "partner": view["partner"],
         "revealed_at": view["revealed_at"],
+    }
+
+
+def _six_of_result(hand: Hand) -> dict[str, Any] | None:
+    """A six-player hand entered by its result (no log, no deal): the partner it names,
+    public with the result (R13.11: the hand is over)."""
+    if hand.status != HandStatus.FINISHED or get_profile(hand.rule_profile).game != "six_p":
+        return None
+    partner = hand.partner_seat
+    return {
+        "phase": "finished",
+        "face_up": None,
+        "partner_card": None,
+        "alone": partner is None,
+        "partner": partner,
+        "revealed_at": None,
     }
 
 

@@ -9,6 +9,7 @@ API, the admin, the commands and the tests call these.
 
 import secrets
 from collections.abc import Mapping, Sequence
+from enum import Enum
 from typing import Any, cast
 
 from django.db import connection
@@ -30,6 +31,7 @@ from referee.rules.games import action_reader, deal_json_checked, deal_json_from
 from referee.rules.physical import PhysicalHandState, check_deal, deal_written_in
 from referee.rules.profiles import RuleProfile, get_profile
 from referee.rules.scoring import DealResult, result_from_json, score_hand
+from referee.rules.six_five_scoring import SixResult
 from referee.rules.six_hand import Call, SixHandState
 from tournaments.common.errors import ApplicationError
 from tournaments.common.model_validation import model_validate
@@ -756,7 +758,35 @@ def hand_deal_record(
 
 
 # --------------------------------------------------------------------------- result-only
-def result_payload(result: DealResult, profile: RuleProfile) -> dict[str, Any]:
+class LeftOut(Enum):
+    """A field the caller left out, where None is a value (six players' ``partner``: None
+    is the landlord alone)."""
+
+    LEFT_OUT = "left out"
+
+
+LEFT_OUT = LeftOut.LEFT_OUT
+
+
+def partner_given(partner: int | LeftOut | None) -> dict[str, int | None]:
+    """``partner`` as a result entry's field: none when left out."""
+    return {} if partner is LEFT_OUT else {"partner": partner}
+
+
+#: A result-only entry's result: a three-player or Big Three ``DealResult``; six players'
+#: own, with the partner (R13.4, R13.9).
+EntryResult = DealResult | SixResult
+
+
+def result_of_json(data: object, profile: RuleProfile) -> EntryResult:
+    """A stored result (a result or correction event's ``result``) read back as the entry
+    that wrote it: six players' with the partner, every other game's as ``DealResult``."""
+    if profile.game == "six_p":
+        return SixResult.from_json(data)
+    return DealResult.from_json(data)
+
+
+def result_payload(result: EntryResult, profile: RuleProfile) -> dict[str, Any]:
     """A result event's payload: the result, its scores (``score_hand``, the rules library's
     one scoring entry point) and the profile (``rules_of`` the hand: its cap included)."""
     try:
@@ -778,7 +808,7 @@ _ENTRY_DEFAULTS: dict[str, Any] = {
     "redoubled": False, "bombs": 0, "rockets": 0, "spring": False, "anti_spring": False,
 }  # fmt: skip
 
-_RESULT_FIELDS = frozenset(DealResult.__dataclass_fields__)
+_RESULT_FIELDS = frozenset(DealResult.__dataclass_fields__) | {"partner"}
 
 
 #: A three-player result-only entry's fields, in the order a form shows them.
@@ -789,25 +819,33 @@ FULL_RESULT_FIELDS = (
 #: What a Big Three result-only entry asks (R12.11, R12.12.2): the digger (``landlord``), his
 #: bid and the side that went out first; it has no doubling, bomb, rocket or spring.
 BIG3_RESULT_FIELDS = ("landlord", "bid", "winner")
+#: What a six-player result-only entry asks (R13.4, R13.9): the landlord (the face-up card's
+#: holder), his partner (the third copy's holder, or nobody: he played alone), the winning
+#: side, the bombs and a spring; no bid (the base is 1), no doubling, no rocket.
+SIX_RESULT_FIELDS = ("landlord", "partner", "winner", "bombs", "spring", "anti_spring")
 
 
 def result_entry_fields(rule_profile: str) -> tuple[str, ...]:
     """The fields a result-only entry (or a correction) of a hand of ``rule_profile`` asks:
     every field of a three-player result; the digger, his bid and the winner in Big Three
-    (SPEC §12); none in a variant, whose result comes from its log (``result_entry``)."""
+    (SPEC §12); the landlord, his partner, the winner, bombs and spring in six players
+    (§13); none in another variant, whose result comes from its log (``result_entry``)."""
     profile = get_profile(rule_profile)
     if profile.is_three_player:
         return FULL_RESULT_FIELDS
     if profile.game == "big3":
         return BIG3_RESULT_FIELDS
+    if profile.game == "six_p":
+        return SIX_RESULT_FIELDS
     return ()
 
 
 def result_entry_allowed(rule_profile: str) -> bool:
     """Whether a hand of ``rule_profile`` may be entered, or corrected, by its result's
-    fields (``result_entry_fields``): the three-player profiles and Big Three. A variant's
-    result comes from its log (``result_entry``); the referee's phone (the assignments'
-    ``result_only``) and the director's correction form show the fields by this answer."""
+    fields (``result_entry_fields``): the three-player profiles, Big Three and six players.
+    Another variant's result comes from its log (``result_entry``); the referee's phone (the
+    assignments' ``result_only``) and the director's correction form show the fields by this
+    answer."""
     return bool(result_entry_fields(rule_profile))
 
 
@@ -848,15 +886,16 @@ def passed_out_check(rule_profile: str) -> None:
         )
 
 
-def result_entry(fields: Mapping[str, Any], *, hand: Hand) -> DealResult:
+def result_entry(fields: Mapping[str, Any], *, hand: Hand) -> EntryResult:
     """A result-only entry's (or a correction's) fields, in ``DealResult.to_json``'s form
     (``doubled`` a tuple too; the flags, the bombs and the rocket may be left out), as a
-    ``DealResult``. A flag of the wrong type is refused here (``invalid``); a landlord, bid,
-    bomb or rocket count or winner of the wrong type is a contradiction the rules name with
-    its rule, as one out of range is (``invalid_result``, in ``result_entry_check``).
-    Nobody doubled when ``doubled`` is left out or None. A variant hand's result comes from
-    its log only (``result_from_log``): its own factors (two packs' bombs, bomb classes) are
-    not a three-player result's."""
+    ``DealResult``; six players' as a ``SixResult``, with ``partner`` (a seat, or None: the
+    landlord played alone) and no bid. A flag of the wrong type is refused here
+    (``invalid``); a landlord, bid, bomb or rocket count or winner of the wrong type is a
+    contradiction the rules name with its rule, as one out of range is (``invalid_result``,
+    in ``result_entry_check``). Nobody doubled when ``doubled`` is left out or None. Another
+    variant hand's result comes from its log only (``result_from_log``): its own factors (two
+    packs' bombs, bomb classes) are not a three-player result's."""
     profile = get_profile(hand.rule_profile)
     if not result_entry_allowed(hand.rule_profile):
         raise ApplicationError(
@@ -875,15 +914,17 @@ def result_entry(fields: Mapping[str, Any], *, hand: Hand) -> DealResult:
     if unknown:
         raise TypeError(f"result_entry() got unexpected fields {sorted(unknown)}")
     data = {**_ENTRY_DEFAULTS, **fields}
+    _partner_and_bid_check(data, profile)
     if data.get("doubled") is None:
         data["doubled"] = no_doubles(seats)
     bool_per_seat_check("doubled", data["doubled"], seats)
     bool_check(redoubled=data["redoubled"], spring=data["spring"], anti_spring=data["anti_spring"])
     if not profile.is_three_player:
         # the game's own reading refuses what its rules cannot produce (Big Three: a double,
-        # a bomb, a rocket, a spring: R12.11.1, R12.9, R12.10), naming the rule
+        # a bomb, a rocket, a spring: R12.11.1, R12.9, R12.10; six players: a bid other than
+        # the base, R13.3), naming the rule
         try:
-            result_from_json({**data, "doubled": list(data["doubled"])}, profile)
+            read = result_from_json({**data, "doubled": list(data["doubled"])}, profile)
         except BadResult as exc:
             raise ApplicationError(
                 "invalid_result",
@@ -892,11 +933,46 @@ def result_entry(fields: Mapping[str, Any], *, hand: Hand) -> DealResult:
             ) from exc
         except RulesError as exc:
             raise rules_error(exc) from exc
+        if isinstance(read, SixResult):
+            return read
+    data.pop("partner", None)
     return DealResult(**{**data, "doubled": tuple(data["doubled"])})
 
 
+def _partner_and_bid_check(data: dict[str, Any], profile: RuleProfile) -> None:
+    """Six players' result names the partner (or None: alone) and has no bid but the base
+    (R13.3, R13.4); every other game's names a bid and has no partner."""
+    if profile.game == "six_p":
+        if "partner" not in data:
+            raise ApplicationError(
+                "partner_required",
+                _(
+                    "A six-player result names the landlord's partner (暗地主), the holder "
+                    "of the partner card's third copy, or null when the landlord played alone "
+                    "(R13.4)."
+                ),
+                extra={"field": "partner", "rule_number": "R13.4"},
+            )
+        if data.get("bid") is None:
+            data.pop("bid", None)  # the base, 1 (R13.3)
+        return
+    if data.get("partner") is not None:
+        raise ApplicationError(
+            "no_partner",
+            _("Only a six-player landlord has a partner (R13.4): leave it out."),
+            extra={"field": "partner", "rule_number": "R13.4"},
+        )
+    data.pop("partner", None)
+    if data.get("bid") is None:
+        raise ApplicationError(
+            "bid_required",
+            _("A result names the landlord's bid."),
+            extra={"field": "bid"},
+        )
+
+
 def result_entry_check(
-    *, hand: Hand, result: DealResult, replay: HandReplay | None = None
+    *, hand: Hand, result: EntryResult, replay: HandReplay | None = None
 ) -> dict[str, Any]:
     """What entering ``result`` on ``hand`` must pass, in this order: the hand is open
     (``hand_closed``), its actions are not being logged (``hand_logged_live``), and the
@@ -928,8 +1004,9 @@ def hand_record_result(
     *,
     hand: Hand,
     landlord: int,
-    bid: int,
     winner: str,
+    bid: int | None = None,
+    partner: int | LeftOut | None = LEFT_OUT,
     doubled: Sequence[bool] | None = None,
     redoubled: bool = False,
     bombs: int = 0,
@@ -945,12 +1022,13 @@ def hand_record_result(
 
     For tables that do not log plays: refused once actions are logged. Checked for
     consistency and scored by ``score_hand`` under the hand's rule profile
-    (``result_entry_check``, which the preview runs too).
+    (``result_entry_check``, which the preview runs too). ``partner``: six players only (a
+    seat, or None: the landlord played alone), where ``bid`` is left out.
     """
     fields = {
         "landlord": landlord, "bid": bid, "doubled": doubled, "redoubled": redoubled,
         "bombs": bombs, "rockets": rockets, "spring": spring, "anti_spring": anti_spring,
-        "winner": winner,
+        "winner": winner, **partner_given(partner),
     }  # fmt: skip
     result = result_entry(fields, hand=hand)
 
@@ -1010,6 +1088,8 @@ def hand_record_passed_out(
 
 __all__ = [
     "CLOSED_STATUSES",
+    "LEFT_OUT",
+    "LeftOut",
     "hand_action_record",
     "hand_action_undo",
     "hand_announcement_record",
@@ -1021,10 +1101,12 @@ __all__ = [
     "hand_record_passed_out",
     "hand_record_result",
     "hand_result_preview",
+    "partner_given",
     "passed_out_check",
     "passed_out_possible",
     "result_entry",
     "result_entry_allowed",
     "result_entry_check",
     "result_entry_fields",
+    "result_of_json",
 ]

@@ -19,7 +19,7 @@ from referee.rules.games import six_deal_json, state_new
 from referee.rules.profiles import get_profile
 from referee.rules.six_hand import SixHandState
 from tests.api.helpers import assign, playing_table, referee_user
-from tests.browser.console.conftest import console_open_table
+from tests.browser.console.conftest import console_open_table, console_sign_in
 from tests.browser.console.conftest import phone_context as _phone
 from tournaments.common.seat_names import seat_name
 from tournaments.hands.write import hand_create
@@ -138,4 +138,63 @@ def test_a_six_seat_hand_from_the_call_to_the_partners_reveal(
     assert events.last().payload.get("reveals_partner") is True
     expect(page.locator("#log li").last).to_contain_text("partner")
     page.screenshot(path=artefacts / "console-six-revealed.png", full_page=True)
+    context.close()
+
+
+def test_a_six_seat_hand_entered_by_its_result(
+    live_server: Any, console_browser: Browser, http_cookies: None, artefacts: Path
+) -> None:
+    """Result only at a six-player table: the form asks the landlord, his partner (or
+    nobody), the winner, the bombs and a spring — no bid, doubling, rocket or "passed out"
+    (R13.3, R13.9); the summary names the partner and shows the server's pairwise scores
+    before saving (landlord and partner +4×, each farmer −2×, R13.9)."""
+    table = playing_table(name="Six-player results", slug="six-p-results", rule_profile="six_p")
+    referee = referee_user("six-result-ref")
+    referee.set_password(PASSWORD)
+    referee.save()
+    assign(referee, table)
+    context = _phone(console_browser, live_server, "en")
+    page = context.new_page()
+    console_sign_in(page, referee.username, PASSWORD, "en")
+    page.click("button.table-open")
+    page.click("button[data-deal=none]")
+
+    form = page.locator("#result-form")
+    expect(form).to_have_attribute("data-game", "six_p")
+    names = form.locator("select, input").evaluate_all("els => els.map(e => e.name)")
+    assert names == ["landlord", "partner", "winner", "bombs", "spring", "anti_spring"]
+    expect(page.locator("#passed-out")).to_have_count(0)
+    partners = form.locator("select[name=partner] option")
+    assert partners.count() == 7
+    assert partners.first.inner_text() == "Nobody: the landlord played alone"
+    form.locator("select[name=landlord]").select_option("3")
+    form.locator("select[name=partner]").select_option("3")  # his own partner: refused
+    form.locator("select[name=winner]").select_option("landlord")
+    form.locator("input[name=bombs]").fill("2")
+    page.click("#review-result")
+    expect(page.locator("#result-refusal")).to_contain_text("R13.4")
+    form.locator("select[name=partner]").select_option("0")
+    page.click("#review-result")
+
+    summary = page.locator("#result-summary")
+    expect(summary).to_be_visible()
+    with translation.override("en"):
+        partner_name = seat_name(0)
+    terms, values = summary.locator("dt").all_inner_texts(), summary.locator("dd").all_inner_texts()
+    rows = dict(zip(terms, values, strict=True))
+    assert rows["Partner (暗地主)"].startswith(partner_name)
+    assert "Bid" not in rows
+    scores = summary.locator("#summary-scores li")
+    expect(scores).to_have_count(6)
+    assert [s.get_attribute("data-score") for s in scores.all()] == [
+        "16", "-8", "-8", "16", "-8", "-8",
+    ]  # fmt: skip
+    page.screenshot(path=artefacts / "console-six-result.png", full_page=True)
+    page.click("#save-result")
+
+    expect(page.locator("section.hand")).to_have_attribute("data-status", "finished")
+    hand = Hand.objects.get(table=table)
+    assert (hand.partner_seat, hand.landlord_seat, hand.bombs) == (0, 3, 2)
+    assert hand.scores == [16, -8, -8, 16, -8, -8]
+    expect(page.locator("#log li").last).to_contain_text("partner")
     context.close()

@@ -25,7 +25,10 @@ export function scoresWords(scores) {
 /** A result (the API's result fields: landlord, bid, doubled…, winner) in words, with the
  * scores when given. */
 export function resultWords(W, result, name, scores) {
-  const parts = [fmt(W.res_landlord, { seat: name(result.landlord) }), fmt(W.res_bid, { n: result.bid })];
+  const parts = [fmt(W.res_landlord, { seat: name(result.landlord) })];
+  // six players: the partner (or nobody) and no bid (the base, R13.3)
+  if ("partner" in result) parts.push(result.partner === null ? W["six:partner_none"] : fmt(W["six:res_partner"], { seat: name(result.partner) }));
+  if (result.bid != null) parts.push(fmt(W.res_bid, { n: result.bid }));
   const doubled = (result.doubled || []).map((d, s) => (d ? s : null)).filter((s) => s !== null);
   if (doubled.length) parts.push(fmt(W.res_doubled, { seats: doubled.map(name).join(W.comma) }));
   if (result.redoubled) parts.push(W.res_redoubled);

@@ -8,6 +8,11 @@ export const BIG3_RANKS = "456789TJQKA23";
 
 /** Does the rule profile ``profile`` (a hand's or a table's ``rule_profile``) play Big Three
  * (大三 / 挖坑: ``big3``, ``big3_one_round``)? */
+/** Whether ``profile`` is a six-player game's (六人斗地主, SPEC §13: a partner, no bid). */
+export function isSix(profile) {
+  return typeof profile === "string" && profile.startsWith("six_p");
+}
+
 export function isBig3(profile) {
   return typeof profile === "string" && (profile === "big3" || profile.startsWith("big3_"));
 }

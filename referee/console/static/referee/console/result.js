@@ -6,12 +6,16 @@
  *
  * Big Three (大三 / 挖坑, ``big3`` and ``big3_one_round``) scores the digger, his bid and who
  * went out first (SPEC R12.11), nothing else: its form asks those three, in the game's words
- * (ctx.T), and has no "passed out" (every deal has a digger, R12.5.2). */
+ * (ctx.T), and has no "passed out" (every deal has a digger, R12.5.2).
+ *
+ * Six players (``six_p``, SPEC §13) ask the landlord, his partner (暗地主: the holder of the
+ * partner card's third copy, or nobody), the winner, the bombs (three packs: up to 41) and a
+ * spring; no bid, no doubling, no rocket, no "passed out" (R13.3, R13.9). */
 
 import { DONE, RETRY, classify, refusalParts } from "./api.js";
 import { el } from "./dom.js";
 import { resultWords, signed } from "./history.js";
-import { isBig3 } from "./provisional.js";
+import { isBig3, isSix } from "./provisional.js";
 import { seatName, seatPositions } from "./views.js";
 
 /** The summary's rows [label, value] of a result-only entry's body (``big3``: a Big Three
@@ -21,6 +25,15 @@ export function resultSummary(W, body, name, big3 = false) {
   if (big3) return [[W.landlord, name(body.landlord)], [W.bid, String(body.bid)], winner];
   const doubled = (body.doubled || []).map((d, s) => (d ? s : null)).filter((s) => s !== null);
   const ending = body.spring ? W.spring : body.anti_spring ? W.anti_spring : W.none;
+  if ("partner" in body) {
+    return [
+      [W.landlord, name(body.landlord)],
+      [W["six:partner"], body.partner === null ? W["six:partner_none"] : name(body.partner)],
+      [W.bombs, String(body.bombs || 0)],
+      [W.spring_kind, ending],
+      winner,
+    ];
+  }
   return [
     [W.landlord, name(body.landlord)],
     [W.bid, String(body.bid)],
@@ -88,6 +101,26 @@ function renderForm(ctx, h, entry) {
     }, [el("h2", { text: T.result_form }), field(T.landlord, landlord), field(T.bid, bid), field(T.winner, winner), refusalBox, review]));
     return;
   }
+  if (isSix(h.rule_profile)) {
+    // Six players: the partner (or nobody), no bid, no doubling, no rocket, no passing out.
+    const partner = el("select", { name: "partner" }, [el("option", { value: "", selected: was.partner === null, text: T["six:partner_none"] })]
+      .concat(seatPositions(ctx).map((s) => el("option", { value: String(s), selected: s === was.partner, text: seatName(ctx, s) }))));
+    const sixBombs = number("bombs", 0, 41, was.bombs ?? 0);
+    const sixBody = () => ({
+      landlord: parseInt(landlord.value, 10), partner: partner.value === "" ? null : parseInt(partner.value, 10),
+      winner: winner.value, bombs: parseInt(sixBombs.value, 10) || 0, spring: spring.checked, anti_spring: anti.checked,
+    });
+    ctx.app.appendChild(el("form", {
+      class: "stack result-form", id: "result-form", "data-game": "six_p",
+      onsubmit: (e) => { e.preventDefault(); ctx.do.reviewResult(h, sixBody()); },
+    }, [
+      el("h2", { text: T.result_form }),
+      field(T.landlord, landlord), field(T["six:partner"], partner), field(T.winner, winner),
+      field(T.bombs, sixBombs), field(T.spring, spring), field(T.anti_spring, anti),
+      refusalBox, review,
+    ]));
+    return;
+  }
   ctx.app.appendChild(el("form", {
     class: "stack result-form", id: "result-form",
     onsubmit: (e) => { e.preventDefault(); ctx.do.reviewResult(h, body()); },
@@ -116,7 +149,7 @@ function renderSummary(ctx, h, entry) {
     preview
       ? el("ul", { class: "seat-scores", id: "summary-scores" }, preview.scores.map((n, s) => el("li", {
         "data-seat": String(s), "data-score": String(n),
-        text: name(s) + (s === entry.body.landlord ? " · " + T.landlord : "") + ": " + signed(n),
+        text: name(s) + (s === entry.body.landlord ? " · " + T.landlord : "") + (s === entry.body.partner ? " · " + T["six:partner"] : "") + ": " + signed(n),
       })))
       : el("p", { class: "message waiting", id: "summary-offline", text: T.summary_offline }),
     preview && preview.needs_confirmation ? el("p", { class: "muted", text: T.summary_needs_confirmation }) : null,

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 from typing import Any
 
 import pytest
+from django.db import IntegrityError, connection, transaction
 from django.urls import reverse
 
 from referee.rules.six_five_scoring import (
@@ -24,14 +26,10 @@ from referee.rules.six_five_scoring import (
     score_six,
 )
 from tests import factories
-from tournaments.common.profiles import rules_of
-from tournaments.common.transactions import hand_write_atomic
-from tournaments.hands.write import hand_create
-from tournaments.hands.writing import HandWrite, NewEvent, hand_write
+from tournaments.hands.results import hand_results_sync
 from tournaments.models import (
     Entry,
     Hand,
-    HandEventKind,
     HandSeatResult,
     HandStatus,
     Round,
@@ -49,29 +47,32 @@ pytestmark = pytest.mark.django_db
 INT4_MAX = 2**31 - 1
 
 
-@hand_write_atomic
-def _close(hand: Hand, result: dict[str, Any], scores: tuple[int, ...]) -> HandWrite:
-    """Close ``hand`` with a result event of ``result`` scored ``scores`` (the rules' own):
-    the hand write every result goes through (``hand_write``: the event, then
-    ``hand_commit``: the row's summary and the per-seat rows by ``hand_results_sync``), as
-    a result-only entry writes it. A five-player hand's result comes from its log in the
-    service; a log of 27 bombs is beyond a test, and its last play closes the hand through
-    the same ``hand_commit``."""
-    profile = rules_of(hand)
-    payload = {
-        "result": {"doubled": [False] * hand.seats, "redoubled": False, "rockets": 0, **result},
-        "scores": list(scores),
-        "rule_profile": profile.key,
-        "rule_profile_hash": profile.content_hash,
-        "needs_confirmation": False,
-    }
-    return hand_write(
-        hand=hand,
-        idempotency_key=None,
-        expected_version=None,
-        same_request=lambda e: False,
-        decide=lambda locked, replay: NewEvent(HandEventKind.RESULT, payload),
+def _closed(table: Table, result: SixResult | FiveResult, scores: tuple[int, ...]) -> Hand:
+    """A hand of ``table`` closed with ``result`` and its scores (the rules' own), and its
+    per-seat rows written as every closed hand's are (``hand_results_sync``: the rows, the
+    tournament's log version). The row is built, not played: a log of 41 (or 27) bombs is
+    beyond a test, and whatever closes a hand (its last play, a result entry) ends here."""
+    seats = len(scores)
+    hand = factories.HandFactory(
+        table=table,
+        seats=seats,
+        doubled=[False] * seats,
+        status=HandStatus.FINISHED,
+        landlord_seat=result.landlord,
+        partner_seat=getattr(result, "partner", None),
+        bid=getattr(result, "bid", 1),
+        winner=result.winner,
+        bombs=result.bombs,
+        spring=result.spring,
+        anti_spring=result.anti_spring,
+        scores=list(scores),
     )
+    hand_results_sync(hand=hand)
+    hand.refresh_from_db()
+    assert hand.counts and hand.scores == list(scores)
+    rows = HandSeatResult.objects.filter(hand=hand).order_by("position")
+    assert [(r.position, r.score) for r in rows] == list(enumerate(scores))
+    return hand
 
 
 def _table(profile: str) -> Table:
@@ -128,13 +129,10 @@ def test_six_players_uncapped_store_and_sum_a_landlord_alone_springing_41_bombs(
     table = _table("six_p")
     assert table.round.tournament.stake_cap is None  # uncapped: the rules' own bound
     totals = dict.fromkeys(range(6), 0)
-    for _ in range(2):
-        hand = hand_create(table=table, random_deal=True).hand
-        landlord = hand.landlord_seat  # the face-up card's holder (R13.3)
-        assert landlord is not None
+    for landlord in (3, 0):
         result = SixResult(
             landlord=landlord,
-            partner=None,
+            partner=None,  # alone (R13.5)
             bombs=MAX_BOMBS_SIX,
             spring=True,
             anti_spring=False,
@@ -143,11 +141,8 @@ def test_six_players_uncapped_store_and_sum_a_landlord_alone_springing_41_bombs(
         scores = score_six(result)
         assert scores[landlord] == 5 * 2**42 > INT4_MAX
         assert all(s == -(2**42) for p, s in enumerate(scores) if p != landlord)
-        _close(hand, {**result.to_json(), "bid": 1}, scores)
-        hand.refresh_from_db()
-        assert hand.status == HandStatus.FINISHED and hand.scores == list(scores)
+        hand = _closed(table, result, scores)
         rows = HandSeatResult.objects.filter(hand=hand).order_by("position")
-        assert [r.score for r in rows] == list(scores)
         assert [r.won for r in rows] == [p == landlord for p in range(6)]
         for position, score in enumerate(scores):
             totals[position] += score
@@ -159,30 +154,22 @@ def test_six_players_uncapped_store_and_sum_a_landlord_alone_springing_41_bombs(
 
 def test_five_players_store_a_landlord_paying_four_times_a_farmer_beyond_2_31() -> None:
     table = _table("five_p")
-    hand = hand_create(table=table, random_deal=True).hand
     result = FiveResult(
         landlord=2, bid=3, bombs=MAX_BOMBS_FIVE, spring=False, anti_spring=True, winner="defenders"
     )
     scores = score_five(result)
     assert scores[2] == -4 * 3 * 2**28 < -INT4_MAX - 1
     assert all(s == 3 * 2**28 for p, s in enumerate(scores) if p != 2)
-    _close(hand, result.to_json(), scores)
-    hand.refresh_from_db()
-    assert hand.scores == list(scores)
-    assert [r.score for r in HandSeatResult.objects.filter(hand=hand).order_by("position")] == list(
-        scores
-    )
+    _closed(table, result, scores)
     _check_stored(table, dict(enumerate(scores)), {})
 
 
 def test_the_public_standings_show_totals_beyond_2_31(client: Any) -> None:
     table = _table("six_p")
     tournament = table.round.tournament
-    hand = hand_create(table=table, random_deal=True).hand
-    landlord = hand.landlord_seat
-    assert landlord is not None
+    landlord = 4
     result = SixResult(landlord, None, MAX_BOMBS_SIX, True, False, "landlord")
-    _close(hand, {**result.to_json(), "bid": 1}, score_six(result))
+    _closed(table, result, score_six(result))
     standings_snapshot_update(tournament_id=tournament.pk)
     response = client.get(reverse("public:standings-csv", args=[tournament.slug]))
     assert response.status_code == 200
@@ -196,3 +183,50 @@ def test_the_public_standings_show_totals_beyond_2_31(client: Any) -> None:
         page = client.get(url)
         assert page.status_code == 200
         assert str(5 * 2**42) in page.content.decode()
+
+
+@pytest.mark.parametrize(
+    ("scores", "sound"),
+    [
+        ([5 * 2**42, *[-(2**42)] * 5], True),
+        ([2**63 - 1, -(2**63 - 1), 0, 0, 0, 0], True),
+        ([5 * 2**42, *[-(2**42)] * 4, -(2**42) + 1], False),  # not zero-sum
+    ],
+)
+def test_the_hand_check_takes_every_64_bit_score_and_refuses_others(
+    scores: list[int], sound: bool
+) -> None:
+    table = _table("six_p")
+    fields = {
+        "table": table, "rule_profile": "six_p", "seats": 6, "doubled": [False] * 6,
+        "status": HandStatus.FINISHED, "landlord_seat": 0, "bid": 1, "winner": "landlord",
+        "scores": scores,
+    }  # fmt: skip
+    if sound:
+        hand = factories.HandFactory(**fields)
+        hand.refresh_from_db()
+        assert hand.scores == scores
+        return
+    with (
+        pytest.raises(IntegrityError, match="hand_scores_one_a_seat_zero_sum"),
+        transaction.atomic(),
+    ):
+        factories.HandFactory(**fields)
+
+
+@pytest.mark.postgresql
+@pytest.mark.parametrize(
+    ("scores", "sound"),
+    [
+        ([5 * 2**42, *[-(2**42)] * 5], True),
+        ([2**63 - 1, 2**63 - 1, -(2**63 - 1), -(2**63 - 1), 0, 0], True),  # sums past 2^63
+        ([2**63, -(2**63), 0, 0, 0, 0], False),  # no bigint: refused, not an error
+        ([10**30, -(10**30), 0, 0, 0, 0], False),
+    ],
+)
+def test_postgresql_scores_check_adds_up_without_overflow(scores: list[int], sound: bool) -> None:
+    """PostgreSQL's ``hand_scores_sound`` (migration 0038) answers for any JSON integer: it
+    adds the scores as numeric and refuses one that no bigint column could hold."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT hand_scores_sound(%s::jsonb, 6)", [json.dumps(scores)])
+        assert cursor.fetchone() == (sound,)

@@ -26,6 +26,7 @@ from referee.rules.six_five_scoring import (
     score_six,
 )
 from tests import factories
+from tests.api.helpers import assign, client_for, post, referee_user
 from tournaments.hands.results import hand_results_sync
 from tournaments.models import (
     Entry,
@@ -230,3 +231,23 @@ def test_postgresql_scores_check_adds_up_without_overflow(scores: list[int], sou
     with connection.cursor() as cursor:
         cursor.execute("SELECT hand_scores_sound(%s::jsonb, 6)", [json.dumps(scores)])
         assert cursor.fetchone() == (sound,)
+
+
+def test_a_referee_enters_a_six_player_result_beyond_2_31_through_the_api() -> None:
+    """The result-only entry of the referee's phone: the hand that answered a 500 on
+    PostgreSQL ("integer out of range") is recorded, and the standings add it up."""
+    table = _table("six_p")
+    referee = referee_user("six-range-referee")
+    assign(referee, table)
+    client = client_for(referee)
+    totals = dict.fromkeys(range(6), 0)
+    for landlord in (1, 5):
+        hand = post(client, f"/api/v1/tables/{table.pk}/hands/", {"deal": "none"}).json()
+        body = {"landlord": landlord, "partner": None, "winner": "landlord", "bombs": 41}
+        answer = post(client, f"/api/v1/hands/{hand['id']}/result/", {**body, "spring": True})
+        assert answer.status_code == 200, answer.json()
+        scores = score_six(SixResult(landlord, None, MAX_BOMBS_SIX, True, False, "landlord"))
+        assert answer.json()["scores"] == list(scores)
+        for position, score in enumerate(scores):
+            totals[position] += score
+    _check_stored(table, totals, {})

@@ -74,6 +74,9 @@ class Phase(StrEnum):
     PLAYING = "playing"
     FINISHED = "finished"
     PASSED_OUT = "passed_out"
+    # six_p, physical cards: the hand ended before the partner played the partner card, so
+    # who he is (and the scores) waits for the referee to name him (R13.8, R13.10)
+    NAMING = "naming"
 
 
 ENDED = (Phase.FINISHED, Phase.PASSED_OUT)

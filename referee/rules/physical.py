@@ -60,6 +60,19 @@ from referee.rules.laizi import legal_plays_wild
 from referee.rules.laizi_hand import LaiziHandState
 from referee.rules.profiles import COMP2016, FIVE_P, FOUR_P, RuleProfile
 from referee.rules.scoring import DealResult, Winner
+from referee.rules.six_five_scoring import SixResult
+from referee.rules.six_hand import (
+    _RANK_OF_ID,
+    COPIES,
+    Call,
+    PartnerShown,
+    SixDeal,
+    SixHandState,
+    base_text,
+    called_base,
+    parse_six,
+)
+from referee.rules.six_hand import _key as _six_key
 
 #: What physical-cards mode cannot check without the deal (a read of the hand says so).
 IMPOSSIBLE_CHECKS = ("cards_held", "kitty")
@@ -194,8 +207,190 @@ class _SeenFiveCards(_SeenFourCards, FiveHandState):
     ``FiveHandState``."""
 
 
-def _placeholder(profile: RuleProfile, first_bidder: int) -> Deal | FourDeal | Big3Deal | FiveDeal:
-    """A deal of ``profile`` whose cards are never looked at (only its sizes are)."""
+class _SeenSixCards(SixHandState):
+    """``SixHandState`` with the deal unknown (``six_p``, three packs, R13.10): the landlord is
+    the referee's to give (the face-up card's holder, R13.3), his call is taken as made (the
+    deal written in afterwards checks it, R13.4), and each card is written with its suit but
+    no copy (the backs are identical): a play takes the lowest copy of each card not yet
+    seen. The partner is who first plays the third copy of the partner card (the landlord
+    holds two, R13.4); when the hand ends before that, the referee records the seat that shows
+    it (``PartnerShown``, phase ``naming``) and the hand is scored then (R13.8, R13.9)."""
+
+    # the partner card and the partner follow from the log, not from the placeholder deal
+    @property
+    def _partner_base(self) -> int | None:
+        log: list[Any] = self.actions  # a six-player log holds calls too
+        calls = [a.card for a in log if type(a) is Call]
+        return called_base(calls[0]) if calls else None
+
+    @_partner_base.setter
+    def _partner_base(self, value: int | None) -> None:
+        """The placeholder deal's partner card is nobody's: ignored."""
+
+    @property
+    def _partner(self) -> int | None:
+        base = self._partner_base
+        if base is None:
+            return None
+        landlord = self._core.landlord
+        for seat, _, _, ids in self._core.plays:
+            if seat != landlord and any(i is not None and i // COPIES == base for i in ids):
+                return seat
+        log: list[Any] = self.actions
+        shown = [a.seat for a in log if type(a) is PartnerShown]
+        return shown[0] if shown else None
+
+    @_partner.setter
+    def _partner(self, value: int | None) -> None:
+        """The placeholder deal's partner is nobody's: ignored."""
+
+    @property
+    def turn(self) -> int | None:
+        return None if self._core.phase is Phase.NAMING else super().turn
+
+    def public_view(self) -> dict[str, Any]:
+        view = super().public_view()
+        view["face_up"] = None  # the placeholder's: the table's face-up card is not entered
+        return view
+
+    def legal_actions(self) -> list[Action]:
+        c = self._core
+        if c.phase is Phase.CALLING:
+            return []  # any card he holds twice: the cards are unknown
+        if c.phase is Phase.NAMING:
+            return [
+                PartnerShown(seat)  # type: ignore[misc]
+                for seat, (_, size, _) in enumerate(c.seats)
+                if seat != c.landlord and size > 0
+            ]
+        return super().legal_actions()
+
+    def _call_seen(self, c: _Core, action: Call) -> None:
+        if c.phase is not Phase.CALLING:
+            raise IllegalAction("phase", f"no call during {c.phase.value}")
+        if action.seat != c.landlord:
+            raise IllegalAction("out_of_turn", f"only the landlord, seat {c.landlord}, calls")
+        base = called_base(action.card)
+        if base is not None and base >= 52:
+            raise IllegalAction("wrong_partner_card", "the partner card is never a joker (R13.4)")
+        c.phase = Phase.PLAYING
+
+    def _shown(self, c: _Core, action: PartnerShown) -> None:
+        if c.phase is not Phase.NAMING:
+            raise IllegalAction(
+                "phase",
+                "the partner is named only when the hand ended before he played the partner "
+                f"card (R13.8), not during {c.phase.value}",
+            )
+        seat = action.seat
+        if seat == c.landlord:
+            raise IllegalAction("invalid_partner", "the landlord is not his own partner (R13.4)")
+        if c.seats[seat][_SIZE] == 0:
+            raise IllegalAction(
+                "invalid_partner",
+                f"seat {seat} went out without playing the partner card: it was not his",
+            )
+        c.phase = Phase.FINISHED
+
+    _APPLY: ClassVar[dict[type, Any]] = {
+        **SixHandState._APPLY,
+        Call: _call_seen,
+        PartnerShown: _shown,
+    }
+
+    def _take(
+        self, c: _Core, seat: int, cards: object
+    ) -> tuple[tuple[int, ...], tuple[int | None, ...], int, _Seat]:
+        """The cards as written, each with its suit and no copy: no more than the seat's count,
+        no more than three of a card in the three packs, the partner card's copies as the
+        call allows them (the landlord's two, one other seat's third)."""
+        read = parse_six(cards)
+        if any(copy is not None for _, _, copy in read):
+            raise NotationError(
+                "physical cards are written without their copy: the backs are identical (R13.10)"
+            )
+        seat_key, size, held = c.seats[seat]
+        if len(read) > size:
+            raise IllegalAction("not_held", f"seat {seat} has {size} cards, not {len(read)}")
+        seen = {i for p in c.plays for i in p[3]}
+        taken: list[int] = []
+        for _, base, _ in read:
+            assert base is not None  # six_p cards carry their suit (parse_six)
+            free = next((i for i in range(base * COPIES, (base + 1) * COPIES) if i not in seen), -1)
+            if free < 0:
+                raise IllegalAction(
+                    "not_held", f"three packs have no more {base_text(base * COPIES)}"
+                )
+            seen.add(free)
+            taken.append(free)
+        self._partner_card_check(c, seat, taken)
+        ids = tuple(sorted(taken))
+        ranks = tuple(_RANK_OF_ID[i] for i in ids)
+        return ranks, ids, _six_key(ids), (seat_key, size - len(ids), held)
+
+    def _partner_card_check(self, c: _Core, seat: int, taken: list[int]) -> None:
+        base = self._partner_base
+        if base is None:
+            return
+        mine = sum(i // COPIES == base for i in taken)
+        if not mine:
+            return
+        card = base_text(base * COPIES)
+        if seat == c.landlord:
+            before = sum(
+                i is not None and i // COPIES == base
+                for s, _, _, ids in c.plays
+                if s == seat
+                for i in ids
+            )
+            if before + mine > 2:
+                raise IllegalAction(
+                    "not_held",
+                    f"the landlord holds {card} twice (R13.4): the third is his partner's",
+                )
+            return
+        partner = self._partner
+        if mine > 1 or (partner is not None and partner != seat):
+            raise IllegalAction(
+                "not_held", f"the landlord holds {card} twice (R13.4): one seat holds the third"
+            )
+
+    def _taken(
+        self, c: _Core, seat: int, cards: str
+    ) -> tuple[tuple[int, ...], tuple[int | None, ...], int, _Seat]:
+        return self._take(c, seat, cards)
+
+    def _play_effect(
+        self,
+        c: _Core,
+        seat: int,
+        play: Play,
+        ranks: tuple[int, ...],
+        ids: tuple[int | None, ...],
+        after: _Seat,
+    ) -> None:
+        super()._play_effect(c, seat, play, ranks, ids, after)
+        # over, the partner card called and never played by its third holder: the winner is
+        # known (the landlord went out, or a farmer did: a partner going out would have played
+        # it), his partner is not
+        if c.phase is Phase.FINISHED and self._partner_base is not None and self._partner is None:
+            c.phase = Phase.NAMING
+
+
+def _placeholder(
+    profile: RuleProfile, first_bidder: int
+) -> Deal | FourDeal | Big3Deal | FiveDeal | SixDeal:
+    """A deal of ``profile`` whose cards are never looked at (only its sizes are); six
+    players': its face-up card in the hand of the landlord given (``first_bidder``)."""
+    if profile.game == "six_p":
+        seeded = SixDeal.from_json(
+            deal_json_from_seed(profile, 0), no_kitty=profile.kitty_size == 0
+        )
+        shift = (first_bidder - seeded.landlord) % len(seeded.hands)
+        hands = tuple(
+            seeded.hands[(s - shift) % len(seeded.hands)] for s in range(len(seeded.hands))
+        )
+        return SixDeal(hands, seeded.kitty, seeded.face_up, seeded.no_kitty)
     if profile.game == "big3":  # without its hearts: the first bidder is the referee's
         data = deal_json_from_seed(profile, 0)
         return Big3Deal.from_json({**data, "hearts": None, "first_bidder": first_bidder})
@@ -223,8 +418,10 @@ class PhysicalHandState:
         placeholder = _placeholder(profile, first_bidder)
         if wild is not None and not profile.wild_cards:
             raise ValueError(f"profile {profile.key} has no wild cards")
-        self._hand: _SeenCards | _SeenFourCards
-        if isinstance(placeholder, FiveDeal):
+        self._hand: _SeenCards | _SeenFourCards | _SeenSixCards
+        if isinstance(placeholder, SixDeal):
+            self._hand = _SeenSixCards(placeholder, profile)
+        elif isinstance(placeholder, FiveDeal):
             self._hand = _SeenFiveCards(placeholder, profile)
         elif isinstance(placeholder, FourDeal):
             self._hand = _SeenFourCards(placeholder, profile)
@@ -266,7 +463,7 @@ class PhysicalHandState:
         state = cls(first_bidder, profile, wild=wild)
         hand = state._hand
         # four_p, five_p keep no unchecked way in; big3 replays checked (``_replays_checked``)
-        if isinstance(hand, _SeenFourCards | _SeenBig3Cards):
+        if isinstance(hand, _SeenFourCards | _SeenBig3Cards | _SeenSixCards):
             apply_log(hand.push, actions, action_reader(profile), hand.actions)
         else:
             hand._reapply(actions)
@@ -361,8 +558,19 @@ class PhysicalHandState:
         return hand.bomb_classes if isinstance(hand, _SeenWildCards) else None
 
     @property
+    def six(self) -> SixHandState | None:
+        """Six players: the hand as its table may know it (``public_view``), None otherwise."""
+        hand = self._hand
+        return hand if isinstance(hand, _SeenSixCards) else None
+
+    @property
     def plays(self) -> tuple[SeenPlay, ...]:
         hand = self._hand
+        if isinstance(hand, _SeenSixCards):  # one card of one pack per physical card
+            return tuple(
+                SeenPlay(seat, play, tuple(CARD_OF_ID[i // COPIES] for i in ids))  # type: ignore[operator]
+                for seat, play, _, ids in hand._core.plays
+            )
         if isinstance(hand, _SeenFourCards):  # the cards as written: the plays' actions
             laid = [a for a in hand.actions if type(a) is PlayCards]
             return tuple(
@@ -373,7 +581,7 @@ class PhysicalHandState:
             SeenPlay(p.seat, p.play, tuple(map(_card, p.ranks, p.card_ids))) for p in hand.plays
         )
 
-    def result(self) -> DealResult | FourResult | None:
+    def result(self) -> DealResult | FourResult | SixResult | None:
         return self._hand.result()
 
     def scores(self) -> tuple[int, ...] | None:
@@ -434,9 +642,13 @@ def _card(rank: int, card_id: int | None) -> Card:
     return Card(rank) if card_id is None else CARD_OF_ID[card_id]
 
 
-def deal_written_in(profile: RuleProfile, data: object) -> Deal | FourDeal | Big3Deal | FiveDeal:
+def deal_written_in(
+    profile: RuleProfile, data: object
+) -> Deal | FourDeal | Big3Deal | FiveDeal | SixDeal:
     """The deal of a physical-cards hand of ``profile`` written in afterwards (InvalidDeal
     when it is not one); a ``laizi`` hand's wild rank is the one typed in, not the deal's."""
+    if profile.game == "six_p":
+        return SixDeal.from_json(data, no_kitty=profile.kitty_size == 0)
     if profile.game == "big3":
         return Big3Deal.from_json(data)
     if profile.seats == FIVE_P.seats:
@@ -449,7 +661,7 @@ def deal_written_in(profile: RuleProfile, data: object) -> Deal | FourDeal | Big
 
 
 def check_deal(
-    deal: Deal | FourDeal | Big3Deal | FiveDeal,
+    deal: Deal | FourDeal | Big3Deal | FiveDeal | SixDeal,
     events: Iterable[Action | dict[str, Any]],
     profile: RuleProfile = COMP2016,
     *,
@@ -462,7 +674,9 @@ def check_deal(
     ``index`` is the action's position in the log).
     """
     try:
-        if isinstance(deal, FiveDeal):
+        if isinstance(deal, SixDeal):
+            _check_six_deal(deal, list(events), profile)
+        elif isinstance(deal, FiveDeal):
             FiveHandState.from_events(deal, events, profile)
         elif isinstance(deal, FourDeal):
             FourHandState.from_events(deal, events, profile)
@@ -477,3 +691,32 @@ def check_deal(
     except RulesError as exc:
         return exc
     return None
+
+
+def _check_six_deal(
+    deal: SixDeal, events: list[Action | dict[str, Any]], profile: RuleProfile
+) -> None:
+    """A six-player log against its deal: the call, each play as the deal holds it, and the
+    partner shown at the end (``PartnerShown``), who must hold the third copy (R13.4)."""
+
+    def shown(event: object) -> int | None:
+        """The seat a ``PartnerShown`` event names, None for every other event."""
+        if isinstance(event, PartnerShown):
+            return event.seat
+        if isinstance(event, dict) and "partner" in event:
+            seat = event.get("seat")
+            return seat if type(seat) is int else -1
+        return None
+
+    played = [e for e in events if shown(e) is None]
+    state = SixHandState.from_events(deal, played, profile)
+    for index, event in enumerate(events):
+        seat = shown(event)
+        if seat is not None and seat != state.partner:
+            error = IllegalAction(
+                "invalid_partner",
+                f"seat {seat} was named the partner, but the deal gives the third copy of "
+                f"the partner card to seat {state.partner} (R13.4)",
+            )
+            error.index = index
+            raise error

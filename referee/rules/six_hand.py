@@ -248,6 +248,19 @@ def partner_card_of(cards: Iterable[int]) -> int | None:
 
 
 # --------------------------------------------------------------------------- the call
+def called_base(text: object) -> int | None:
+    """The one-pack id of the card a call names (``♠2``), None for ``none`` (alone, R13.5);
+    NotationError for anything else (a copy, several cards, no suit)."""
+    if type(text) is not str:
+        raise NotationError(f"a call is card text or 'none', not {text!r}")
+    if text.strip().lower() == "none":
+        return None
+    cards = parse_six(text)
+    if len(cards) != 1 or cards[0][2] is not None:
+        raise NotationError(f"a call is one card, rank and suit, no copy: {text!r}")
+    return cards[0][1]
+
+
 @_value_object
 class Call(NamedTuple):
     """The landlord's call of the partner card (R13.4): rank and suit (``♠2``), or ``none``."""
@@ -259,8 +272,21 @@ class Call(NamedTuple):
         return {"seat": self.seat, "call": self.card}
 
 
-def six_action_from_json(event: object) -> Action | Call:
-    """An event of the six seats: ``action_from_json``'s four shapes, or a call."""
+@_value_object
+class PartnerShown(NamedTuple):
+    """Physical cards only: the hand ended before the partner played the partner card, and
+    ``seat`` shows its third copy at the end (R13.8): the referee records who the partner is
+    (``{"seat": 4, "partner": true}``)."""
+
+    seat: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seat": self.seat, "partner": True}
+
+
+def six_action_from_json(event: object) -> Action | Call | PartnerShown:
+    """An event of the six seats: ``action_from_json``'s four shapes, a call, or (physical
+    cards) the partner shown at the end."""
     if type(event) is not dict:
         raise BadEvent("an event must be a JSON object")
     seat = event.get("seat")
@@ -270,6 +296,10 @@ def six_action_from_json(event: object) -> Action | Call:
         if len(event) != 2 or type(event["call"]) is not str:
             raise BadEvent("a call is a seat and the card text, or 'none'")
         return Call(seat, event["call"])
+    if "partner" in event:
+        if len(event) != 2 or event["partner"] is not True:
+            raise BadEvent('the partner shown is a seat and "partner": true')
+        return PartnerShown(seat)
     return action_from_json({**event, "seat": 0})._replace(seat=seat)
 
 
@@ -471,15 +501,7 @@ class SixHandState(HandState):
         if action.seat != c.landlord:
             raise IllegalAction("out_of_turn", f"only the landlord, seat {c.landlord}, calls")
         text = action.card
-        if type(text) is not str:
-            raise NotationError(f"a call is card text or 'none', not {text!r}")
-        if text.strip().lower() == "none":
-            called = None
-        else:
-            cards = parse_six(text)
-            if len(cards) != 1 or cards[0][2] is not None:
-                raise NotationError(f"a call is one card, rank and suit, no copy: {text!r}")
-            called = cards[0][1]
+        called = called_base(text)
         if called != self._partner_base:
             raise IllegalAction(
                 "wrong_partner_card",

@@ -111,11 +111,12 @@ APPLICATION_ERROR_STATUS = {
             # six players (R13.3, R13.4, R13.10)
             "wrong_partner_card",
             "first_bidder_from_face_up",
-            "physical_cards_not_for_profile",
             "no_call",
             "partner_required",  # a six-player result names the partner (R13.4)
             "no_partner",  # ... and only a six-player one
             "bid_required",  # every other game's result names the bid
+            "no_partner_shown",  # a dealt six-player hand's deal names the partner (R13.10)
+            "invalid_partner",  # the seat shown is no partner the log allows (R13.4, R13.8)
         ),
         status.HTTP_422_UNPROCESSABLE_ENTITY,
     ),

@@ -42,6 +42,11 @@ _ACTION_FIELDS: dict[str, dict[str, Any]] = {
         "pattern": r"^[^\x00]*$",
         "description": 'six_p: the partner card called ("♠2") or "none" (R13.4).',
     },
+    "partner": {
+        "enum": [True],
+        "description": "six_p, physical cards: the hand ended before the partner played the "
+        "partner card; this seat shows its third copy (R13.8).",
+    },
 }
 
 
@@ -57,7 +62,7 @@ def _action_schema() -> dict[str, Any]:
         for name, field in _ACTION_FIELDS.items()
     ]
     return {
-        "description": "A seat and exactly one of bid, double, redouble, play or call.",
+        "description": "A seat and exactly one of bid, double, redouble, play, call or partner.",
         "oneOf": shapes,
     }
 

@@ -156,13 +156,20 @@ class ActionInput(StrictSerializer):
         help_text='six_p: the partner card the landlord calls, rank and suit ("♠2"), or '
         '"none" (R13.4, R13.5).',
     )
+    partner = serializers.BooleanField(
+        required=False,
+        help_text="six_p, physical cards: true, this seat shows the partner card's third copy "
+        "at the end, the hand having ended before he played it (R13.8).",
+    )
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        given = [k for k in ("bid", "double", "redouble", "play", "call") if k in attrs]
+        given = [k for k in ("bid", "double", "redouble", "play", "call", "partner") if k in attrs]
         if len(given) != 1:
             raise serializers.ValidationError(
-                _("Give exactly one of bid, double, redouble, play or call.")
+                _("Give exactly one of bid, double, redouble, play, call or partner.")
             )
+        if attrs.get("partner") is False:
+            raise serializers.ValidationError({"partner": [_("Only true: this seat shows it.")]})
         if "as" in attrs and "play" not in attrs:
             raise serializers.ValidationError({"as": [_("Only a play declares its wild cards.")]})
         return attrs
@@ -262,7 +269,16 @@ class DealInput(StrictSerializer):
         help_text="One a seat of the table.",
     )
     kitty = cards_field(60)
-    first_bidder = seat_field()
+    first_bidder = seat_field(
+        required=False, help_text="Required but in six players, whose face_up names the landlord."
+    )
+    face_up = serializers.RegexField(
+        NO_NUL,
+        required=False,
+        max_length=16,
+        help_text='Six players: the face-up card with its copy ("♠7#2"); its holder is the '
+        "landlord (R13.3).",
+    )
 
 
 class WildInput(StrictSerializer):
@@ -342,8 +358,10 @@ class SixPlayersOutput(serializers.Serializer):
     here, nor any other field of a non-director's read, names him."""
 
     phase = serializers.ChoiceField(
-        choices=["calling", "playing", "finished"],
-        help_text="calling: the landlord is still to call the partner card (R13.4).",
+        choices=["calling", "playing", "naming", "finished"],
+        help_text="calling: the landlord is still to call the partner card (R13.4); naming "
+        "(physical cards): the hand ended before the partner played it, the seat that shows "
+        "it is to be entered (R13.8).",
     )
     face_up = serializers.CharField(
         allow_null=True,
@@ -645,7 +663,7 @@ class ResultPreviewOutput(serializers.Serializer):
 
     result = ResultOutput()
     scores = serializers.ListField(
-        child=serializers.IntegerField(), help_text="Seats 0, 1, 2 (zero-sum)."
+        child=serializers.IntegerField(), help_text="One a seat of the table, in seat order (zero-sum)."
     )
     rule_profile = serializers.CharField()
     needs_confirmation = serializers.BooleanField(

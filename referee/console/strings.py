@@ -65,6 +65,15 @@ def six_strings() -> dict[str, str]:
         "six:revealed": _(" — the partner (暗地主) is revealed"),
         "six:partner_none": _("Nobody: the landlord played alone"),
         "six:res_partner": _("partner %(seat)s"),
+        "six:shown": _("shows the partner card: the partner (暗地主)"),
+        "six:landlord_seat": _(
+            "Six players: the holder of the face-up card is the landlord (R13.3). For physical "
+            "cards, choose his seat."
+        ),
+        "six:naming": _(
+            "The hand is over, but the partner never played %(card)s: which seat shows its "
+            "third copy? (R13.8)"
+        ),
         "six:cards_hidden": _(
             "Six players: nobody but a director sees the seats' cards before the end, they "
             "would name the partner. Tap the suit, then the rank, of each card played."

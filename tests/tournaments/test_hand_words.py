@@ -102,9 +102,10 @@ def test_every_event_of_the_log_reads_in_words(director_client: Any, told: Story
             words = re.sub(r"原因：.*$", "", words)
             assert not re.search(r"[A-Za-z]{3,}", words.replace("PIN", "")), (kind, words)
     # rarer kinds (below), the wild rank of a physical-cards laizi hand (issue 20,
-    # ``test_public_wild_cards``) and six players' call (below): the story is a comp2016
-    # table's
-    every = {k.value for k in HandEventKind} - {"note", "seat_correction", "wild", "call"}
+    # ``test_public_wild_cards``) and six players' call and partner shown (below): the story
+    # is a comp2016 table's
+    rarer = {"note", "seat_correction", "wild", "call", "partner"}
+    every = {k.value for k in HandEventKind} - rarer
     assert seen == every
 
 
@@ -140,6 +141,9 @@ def test_the_log_words_of_the_rarer_events() -> None:
         assert event_words("call", {"action": {"seat": 3, "call": "none"}}) == (
             "北 · 3 号座 不叫牌：一人对五家（R13.5）"
         )
+        # physical cards: the seat that shows the partner card at the end (R13.8)
+        shown = {"action": {"seat": 4, "partner": True}, "closes": True}
+        assert event_words("partner", shown) == "4 号座 亮出叫牌：暗地主 —— 本副牌结束"
     with translation.override("en"):
         revealing = {"action": {"seat": 1, "play": "♠A"}, "reveals_partner": True}
         assert event_words("play", revealing) == (

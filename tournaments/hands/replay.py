@@ -62,6 +62,8 @@ _STATUS_OF_PHASE = {
     # six players: the landlord's call of the partner card opens the play (R13.4, R13.8);
     # ``phase`` tells the two apart where it matters
     Phase.CALLING: HandStatus.PLAYING,
+    # six players, physical cards: over, but the partner to be named (R13.8): still live
+    Phase.NAMING: HandStatus.PLAYING,
     Phase.FINISHED: HandStatus.FINISHED,
     Phase.PASSED_OUT: HandStatus.PASSED_OUT,
 }
@@ -521,8 +523,9 @@ def _summary(
             spring=state.spring,
             anti_spring=state.anti_spring,
         )
-        if isinstance(state, SixHandState) and state.partner_public:  # R13.11: public only
-            out["partner_seat"] = state.partner
+        six = six_state(state)
+        if six is not None and six.partner_public:  # R13.11: public only
+            out["partner_seat"] = six.partner
         if state.is_over:
             scores = state.scores()
             assert scores is not None
@@ -534,6 +537,14 @@ def _summary(
         out.update(status=HandStatus.VOIDED, scores=None)
         out["confirmation"] = Confirmation.NOT_REQUIRED
     return out
+
+
+def six_state(state: object) -> SixHandState | None:
+    """A six-player hand's rules state, dealt or from physical cards (``partner``,
+    ``partner_public``, ``public_view``); None in every other game."""
+    if isinstance(state, SixHandState):
+        return state
+    return state.six if isinstance(state, PhysicalHandState) else None
 
 
 def _result_columns(result: dict[str, Any], seats: int) -> dict[str, Any]:
@@ -620,6 +631,7 @@ __all__ = [
     "hand_summary_set",
     "replay_of_snapshot",
     "rules_error",
+    "six_state",
     "snapshot_fold",
     "snapshot_new",
 ]

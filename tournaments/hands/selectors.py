@@ -32,6 +32,7 @@ from tournaments.hands.replay import (
     hand_wild_due,
     hand_wild_entry,
     hand_wild_shown,
+    six_state,
 )
 from tournaments.hands.write import (
     passed_out_possible,
@@ -381,7 +382,8 @@ def _hand_fields(
     if cards:
         data = hand_deal_json(hand=hand)
         out["deal"] = None if data is None else deal_json_shown(replay=replay, data=data)
-    out["six"] = _six_fields(state) if isinstance(state, SixHandState) else _six_of_result(hand)
+    six = six_state(state)
+    out["six"] = _six_fields(six) if six is not None else _six_of_result(hand)
     out["wild"] = hand_wild_shown(replay=replay)
     out["wild_entry"] = hand_wild_entry(replay=replay)
     out["wild_due"] = hand_wild_due(replay=replay)

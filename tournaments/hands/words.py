@@ -73,6 +73,8 @@ def action_words(kind: str, value: Any = None) -> str:
         if value == "none":
             return _("calls no partner card: plays alone (R13.5)")
         return _("calls the partner card %(card)s (叫牌)") % {"card": value}
+    if kind == "partner":  # six players, physical cards: shown at the end (R13.8)
+        return _("shows the partner card: the partner (暗地主)")
     if kind == "announce":
         return ngettext(
             "announces %(n)s card left (报牌)", "announces %(n)s cards left (报牌)", value or 0
@@ -94,6 +96,8 @@ def action_step(action: Mapping[str, Any]) -> tuple[str, Any]:
         return "redouble", action["redouble"]
     if "call" in action:
         return "call", action["call"]
+    if "partner" in action:
+        return "partner", True
     if action.get("play") == "pass":
         return "pass", None
     return "play", action.get("play")
@@ -299,7 +303,7 @@ def event_words(
     back (to say that the hand reopens); ``entry_names``: entry id → name, for a seat
     correction; ``profile_key``: the hand's rules, whose words a result is said in."""
     names = entry_names or {}
-    if kind in ("bid", "double", "redouble", "play", "call"):
+    if kind in ("bid", "double", "redouble", "play", "call", "partner"):
         text = seat_action_words(payload.get("action") or {})
         if payload.get("reveals_partner"):  # six players: he is public from here (R13.11)
             text += _(" — the partner (暗地主) is revealed")

@@ -32,7 +32,7 @@ from referee.rules.physical import PhysicalHandState, check_deal, deal_written_i
 from referee.rules.profiles import RuleProfile, get_profile
 from referee.rules.scoring import DealResult, result_from_json, score_hand
 from referee.rules.six_five_scoring import SixResult
-from referee.rules.six_hand import Call, SixHandState
+from referee.rules.six_hand import Call, PartnerShown
 from tournaments.common.errors import ApplicationError
 from tournaments.common.model_validation import model_validate
 from tournaments.common.profiles import rules_of
@@ -57,6 +57,7 @@ from tournaments.hands.replay import (
     hand_wild_due,
     replay_of_snapshot,
     rules_error,
+    six_state,
     snapshot_new,
 )
 from tournaments.hands.results import results_final_error
@@ -89,6 +90,7 @@ _KIND_OF_ACTION: dict[type, str] = {
     DeclaredPlay: HandEventKind.PLAY,
     Pass: HandEventKind.PLAY,
     Call: HandEventKind.CALL,
+    PartnerShown: HandEventKind.PARTNER,
 }
 #: Seeds the server deals from: below 2**53 so that every JSON client reads them exactly.
 _SEED_LIMIT = 2**53
@@ -427,17 +429,19 @@ def _big3_first_bidder_check(first_bidder: int | None, *, dealt: bool, physical:
 
 def _six_players_start_check(first_bidder: int | None, *, physical: bool) -> None:
     """Six players have no first bidder: the holder of the face-up card is the landlord
-    (R13.3), whom the deal names. Physical cards are not entered yet: the partner card is a
-    rank and a suit, and who holds its third copy follows only from the deal (R13.10)."""
+    (R13.3), whom a dealt hand's deal names; a physical-cards hand's is the seat the referee
+    sees it in, so it is given (``first_bidder``: the landlord)."""
     if physical:
-        raise ApplicationError(
-            "physical_cards_not_for_profile",
-            _(
-                "Six-player hands are refereed from a known deal for now (random, a board or "
-                "a deal given): physical cards need each card's suit and copy (R13.10)."
-            ),
-            extra={"rule_number": "R13.10"},
-        )
+        if first_bidder is None:
+            raise ApplicationError(
+                "first_bidder_required",
+                _(
+                    "In six players the holder of the face-up card is the landlord (R13.3): "
+                    "give his seat (first_bidder)."
+                ),
+                extra={"rule_number": "R13.3"},
+            )
+        return
     if first_bidder is not None:
         raise ApplicationError(
             "first_bidder_from_face_up",
@@ -487,6 +491,15 @@ def hand_action_record(
     seat = action.get("seat") if isinstance(action, dict) else None
     if type(seat) is int and profile.seats <= seat < MAX_SEATS:
         seat_check("seat", seat, profile.seats)
+    if isinstance(action, dict) and "partner" in action and not hand.physical_cards:
+        raise ApplicationError(
+            "no_partner_shown",
+            _(
+                "Only a six-player hand from physical cards names its partner at the end: a "
+                "dealt hand's deal names him (R13.8, R13.10)."
+            ),
+            extra={"rule_number": "R13.10"},
+        )
     if isinstance(action, dict) and "call" in action and profile.game != "six_p":
         raise ApplicationError(
             "no_call",
@@ -522,7 +535,8 @@ def hand_action_record(
             _wild_reading_check(replay=replay, action=parsed)
         state = _action_push(replay=replay, action=parsed)
         payload: dict[str, Any] = {"action": canonical}
-        if isinstance(state, SixHandState) and state.revealed_at == len(state.actions) - 1:
+        six = six_state(state)
+        if six is not None and six.revealed_at == len(six.actions) - 1:
             payload["reveals_partner"] = True  # the log records when he became known (R13.11)
         if state.is_over:
             payload.update(closes=True, needs_confirmation=hand_needs_confirmation(hand=locked))
@@ -719,7 +733,8 @@ def hand_deal_record(
                 "hand_live",
                 _("The deal of a physical-cards hand is written in once the hand has ended."),
             )
-        if canonical.get("first_bidder") != locked.first_bidder:
+        # six players: the face-up card's holder, the landlord the referee gave (R13.3)
+        if parsed.first_bidder != locked.first_bidder:
             raise ApplicationError(
                 "first_bidder_mismatch",
                 _("The deal's first bidder must be the hand's (%(seat)s).")

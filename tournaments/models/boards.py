@@ -24,7 +24,8 @@ class Board(models.Model):
     seed = models.BigIntegerField(_("seed"))
     #: Each seat's cards, by seat position, in canonical text: one string a seat.
     seat_cards = models.JSONField(_("cards, by seat"))
-    kitty = models.CharField(_("kitty (底牌)"), max_length=40)
+    # blank: six players with 27 each have no kitty (six_p_no_kitty, R13.2)
+    kitty = models.CharField(_("kitty (底牌)"), max_length=40, blank=True)
     #: A ``laizi`` board's wild rank (0 … 12: 3 … 2), kept from the table until the landlord
     #: is known (R11.2.1); None on the other profiles' boards.
     wild_rank = models.SmallIntegerField(_("wild rank (癞子)"), null=True, blank=True)

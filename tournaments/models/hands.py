@@ -273,6 +273,7 @@ class HandEventKind(models.TextChoices):
     SEAT_CORRECTION = "seat_correction", _("Seat correction")
     WILD = "wild", _("Wild rank drawn")
     CALL = "call", _("Partner card called (叫牌)")
+    PARTNER = "partner", _("Partner shown at the end (暗地主)")
 
 
 #: Events that are the rules library's actions (their payload is the action's JSON form).
@@ -283,6 +284,7 @@ ACTION_KINDS = frozenset(
         HandEventKind.REDOUBLE,
         HandEventKind.PLAY,
         HandEventKind.CALL,
+        HandEventKind.PARTNER,
     }
 )
 

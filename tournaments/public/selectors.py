@@ -34,7 +34,7 @@ from referee.rules.hand import HandState
 from referee.rules.laizi_scoring import BOMB_CLASS_FACTORS
 from referee.rules.profiles import get_profile
 from referee.rules.scoring import DefenderStake
-from referee.rules.six_hand import SixHandState, parse_six
+from referee.rules.six_hand import parse_six
 from tournaments.common.board_release import board_released_q, boards_secret
 from tournaments.common.player_names import display_name
 from tournaments.hands.card_secrecy import (
@@ -55,6 +55,7 @@ from tournaments.hands.replay import (
     hand_replay_stored,
     hand_wild_shown,
     result_confirm_event,
+    six_state,
 )
 from tournaments.hands.selectors import hand_stakes
 from tournaments.models import (
@@ -573,8 +574,9 @@ def hand_page(*, hand: Hand) -> HandPage:
         return page
     page.landlord = replay.summary["landlord_seat"]
     page.partner = replay.summary["partner_seat"]  # six players: public, or None (R13.11)
-    page.sides_known = not isinstance(replay.state, SixHandState) or (
-        replay.state.partner_public or replay.state.is_over or replay.state.public_view()["alone"]
+    six = six_state(replay.state)
+    page.sides_known = six is None or (
+        six.partner_public or six.is_over or six.public_view()["alone"]
     )
     data = hand_deal_json(hand=hand) if shown.unplayed else None
     if data is not None:
@@ -659,6 +661,8 @@ def _steps(
             steps.append(Step("redouble", seat, action["redouble"], action=index))
         elif "call" in action:  # six players: the partner card, or none (R13.4, R13.5)
             steps.append(Step("call", seat, action["call"], action=index))
+        elif "partner" in action:  # six players, physical cards: shown at the end (R13.8)
+            steps.append(Step("partner", seat, True, action=index))
         elif action.get("play") == "pass":
             passes += 1
             steps.append(Step("pass", seat, trick=trick, action=index))

@@ -14,11 +14,11 @@ from django.utils.translation import ngettext, pgettext
 
 from referee.rules.cards import RANK_CHARS, SMALL_JOKER, Card
 from referee.rules.scoring import DefenderStake
-from referee.rules.six_hand import SixHandState
 from tournaments.common.player_names import display_name
 from tournaments.common.seat_names import seat_name
 from tournaments.hands.game_words import game_word as game_word_text
 from tournaments.hands.game_words import plays_big3
+from tournaments.hands.replay import six_state
 from tournaments.hands.words import (
     action_words,
     change_words,
@@ -326,7 +326,8 @@ def live_card_html(*, tournament: Any, row: Any) -> str:
     landlord = summary.get("landlord_seat")
     partner = summary.get("partner_seat")  # six players: public only (R13.11)
     state = row.replay.state if row.replay is not None else None
-    six = state.public_view() if isinstance(state, SixHandState) else None
+    six_hand = six_state(state)  # dealt, or from physical cards
+    six = six_hand.public_view() if six_hand is not None else None
     hand = row.hand
     title = escape(_("Table %(number)s") % {"number": row.number})
     out = [
@@ -373,15 +374,16 @@ def live_card_html(*, tournament: Any, row: Any) -> str:
     elif hand is not None:
         out.append('<p class="live-facts">\n')
         if six is not None:  # no bid: the face-up card and the call (R13.3, R13.4)
-            face_up = escape(_("Face-up card"))
-            out.append(f'{face_up}: <b class="face-up">{escape(six["face_up"])}</b>')
+            facts = []
+            if six["face_up"] is not None:  # physical cards: not entered
+                face_up = escape(_("Face-up card"))
+                facts.append(f'{face_up}: <b class="face-up">{escape(six["face_up"])}</b>')
             if six["alone"]:
-                out.append(f' · <span class="alone">{escape(_("the landlord plays alone"))}</span>')
+                facts.append(f'<span class="alone">{escape(_("the landlord plays alone"))}</span>')
             elif six["partner_card"]:
                 called = escape(_("Partner card"))
-                out.append(
-                    f' · {called}: <b class="partner-card">{escape(six["partner_card"])}</b>'
-                )
+                facts.append(f'{called}: <b class="partner-card">{escape(six["partner_card"])}</b>')
+            out.append(" · ".join(facts))
         elif summary.get("bid"):
             out.append(f'{escape(_("Bid"))}: <b class="bid">{escape(summary["bid"])}</b>')
             if row.stakes:

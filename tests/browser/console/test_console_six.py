@@ -22,7 +22,7 @@ from tests.api.helpers import assign, playing_table, referee_user
 from tests.browser.console.conftest import console_open_table, console_sign_in
 from tests.browser.console.conftest import phone_context as _phone
 from tournaments.common.seat_names import seat_name
-from tournaments.hands.write import hand_create
+from tournaments.hands.write import hand_action_record, hand_create
 from tournaments.models import Hand
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -197,4 +197,72 @@ def test_a_six_seat_hand_entered_by_its_result(
     assert (hand.partner_seat, hand.landlord_seat, hand.bombs) == (0, 3, 2)
     assert hand.scores == [16, -8, -8, 16, -8, -8]
     expect(page.locator("#log li").last).to_contain_text("partner")
+    context.close()
+
+
+def _hand_ending_before_the_reveal() -> tuple[SixHandState, list[dict[str, Any]]]:
+    """A random legal hand whose partner never plays the partner card and whose last play
+    is short (the referee taps it), with its events as written at the table (no copies)."""
+    profile = get_profile("six_p")
+    for seed in range(600):
+        state = state_new(profile, six_deal_json(profile, seed))
+        assert isinstance(state, SixHandState)
+        rng = random.Random(seed)
+        while not state.is_over:
+            state.push(rng.choice(state.legal_actions()))
+        last = state.actions[-1].to_json()
+        if (
+            state.partner is not None
+            and state.revealed_at is None
+            and len(last["play"].split()) <= 3
+        ):
+            events = [a.to_json() for a in state.actions]
+            for event in events:
+                if event.get("play", "pass") != "pass":
+                    event["play"] = " ".join(c.split("#")[0] for c in event["play"].split())
+            return state, events
+    raise AssertionError("no such hand")
+
+
+def test_physical_cards_name_the_partner_who_never_played_his_card(
+    live_server: Any, console_browser: Browser, http_cookies: None, artefacts: Path
+) -> None:
+    """Physical cards at a six-player table: the referee starts the hand from the landlord's
+    seat (the face-up card's holder, R13.3); the hand ends before the partner played the
+    partner card, so the phone asks which seat shows its third copy (R13.8): every seat but
+    the landlord's and the one gone out; the tap scores the hand."""
+    dealt, events = _hand_ending_before_the_reveal()
+    landlord = dealt.landlord
+    assert landlord is not None
+    table = playing_table(name="Six-player cards", slug="six-p-cards", rule_profile="six_p")
+    referee = referee_user("six-cards-ref")
+    referee.set_password(PASSWORD)
+    referee.save()
+    assign(referee, table)
+    context = _phone(console_browser, live_server, "en")
+    page = context.new_page()
+    console_sign_in(page, referee.username, PASSWORD, "en")
+    page.click("button.table-open")
+    expect(page.locator("#first-bidder-hint")).to_contain_text("face-up card is the landlord")
+    page.locator("select[name=first_bidder]").select_option(str(landlord))
+    page.click("button[data-deal=physical]")
+    expect(page.locator("#call-entry")).to_be_visible()
+    hand = Hand.objects.get(table=table)
+    assert (hand.physical_cards, hand.landlord_seat) == (True, landlord)
+    for event in events[:-1]:  # the hand up to its last play, as the table's log
+        hand_action_record(hand=Hand.objects.get(pk=hand.pk), action=event)
+    page.reload()
+    _enter(page, events[-1])
+    naming = page.locator("#partner-naming")
+    expect(naming).to_be_visible()
+    expect(naming.locator("h3")).to_contain_text(dealt.partner_card or "")
+    offered = {int(b.get_attribute("data-seat") or -1) for b in naming.locator("button").all()}
+    out = events[-1]["seat"]
+    assert landlord not in offered and out not in offered and dealt.partner in offered
+    page.screenshot(path=artefacts / "console-six-naming.png", full_page=True)
+    naming.locator(f"button[data-seat='{dealt.partner}']").click()
+    expect(page.locator("section.hand")).to_have_attribute("data-status", "finished")
+    stored = Hand.objects.get(pk=hand.pk)
+    assert (stored.partner_seat, stored.scores) == (dealt.partner, list(dealt.scores() or ()))
+    expect(page.locator("#log li").last).to_contain_text("shows the partner card")
     context.close()

@@ -50,6 +50,8 @@ export function actionWords(W, action, name) {
   if ("redouble" in action) return fmt(action.redouble ? W.ev_redouble : W.ev_no_redouble, { seat });
   // six players: the landlord's call of the partner card (R13.4), or none (R13.5)
   if ("call" in action) return seat + " · " + (action.call === "none" ? W["six:call_none"] : fmt(W["six:call"], { card: action.call }));
+  // six players, physical cards: the seat that shows the partner card at the end (R13.8)
+  if ("partner" in action) return seat + " · " + W["six:shown"];
   if (action.play === "pass") return fmt(W.ev_pass, { seat });
   if (action.play === null || action.play === undefined) return fmt(W.ev_play_hidden, { seat });
   // A play with wild cards (癞子) says what they stood for: "77K → KKK".
@@ -91,6 +93,7 @@ export function eventWords(W, event, name) {
     case "redouble":
     case "play":
     case "call":
+    case "partner":
       text = actionWords(W, p.action, name);
       if (p.reveals_partner) text += W["six:revealed"]; // six players: public from here (R13.11)
       break;

@@ -7,7 +7,7 @@ import {
   handRow, renderAwaiting, renderConfirmation, renderEarlier, renderHandList, renderHandNotes, renderLogWords,
   stateWords,
 } from "./history.js";
-import { RANKS, isBig3, provisional, ranksFor, ranksOf } from "./provisional.js";
+import { RANKS, isBig3, isSix, provisional, ranksFor, ranksOf } from "./provisional.js";
 import { renderResultEntry } from "./result.js";
 import { handsLeft } from "./round.js";
 
@@ -36,6 +36,7 @@ export function actionText(ctx, body) {
   else if ("double" in body) what = body.double ? T.double : T.no_double;
   else if ("redouble" in body) what = body.redouble ? T.redouble : T.no_redouble;
   else if ("call" in body) what = body.call === "none" ? T["six:call_none"] : fmt(T["six:call"], { card: body.call });
+  else if ("partner" in body) what = T["six:shown"];
   else if ("play" in body) {
     what = body.play === "pass" ? T.pass : T.play + " " + body.play + (body.as ? " → " + body.as : "");
   }
@@ -163,6 +164,8 @@ function renderStart(ctx) {
     el("div", { class: "row" }, [board, el("button", { type: "button", "data-deal": "board", text: T.deal_board, onclick: () => start("board") })]),
     // Big Three: the first bidder holds ♥4, or the lowest heart (R12.4): said beside the seat.
     isBig3(state.table.rule_profile) ? el("p", { class: "hint first-bidder-hint", id: "first-bidder-hint", text: T.first_bidder }) : null,
+    // Six players: physical cards start from the seat of the face-up card, the landlord (R13.3).
+    isSix(state.table.rule_profile) ? el("p", { class: "hint first-bidder-hint", id: "first-bidder-hint", text: T["six:landlord_seat"] }) : null,
     el("div", { class: "row" }, [first, el("button", { type: "button", "data-deal": "physical", text: T.deal_physical, onclick: () => start("physical") })]),
   ]));
 }
@@ -185,7 +188,7 @@ function renderHand(ctx, h) {
     // Six players: no bid; the face-up card names the landlord, his call the partner card,
     // and the partner is named only once public (R13.11): what the table may know.
     const six = h.six;
-    rows.push([T["six:face_up"], six.face_up]);
+    rows.push([T["six:face_up"], six.face_up || "—"]); // physical cards: not entered
     rows.push([T["six:partner_card"], six.alone ? T["six:alone"] : (six.partner_card || "—")]);
     if (!six.alone) rows.push([T["six:partner"], six.partner === null ? T["six:partner_unknown"] : seatName(ctx, six.partner)]);
   } else {
@@ -351,6 +354,11 @@ function renderControls(ctx, h, p) {
     app.appendChild(box);
     return;
   }
+  if (h.six && h.six.phase === "naming") {
+    renderNaming(ctx, h, box);
+    app.appendChild(box);
+    return;
+  }
   renderPlayEntry(ctx, h, seat, p, box, seatName);
   app.appendChild(box);
 }
@@ -383,6 +391,21 @@ function renderCall(ctx, h, box) {
         onclick: () => ctx.do.act({ seat, call: "none" }),
       }),
     ]),
+  ]));
+}
+
+/** Six players from physical cards: the hand ended before the partner played the partner
+ * card, so the seat that shows its third copy is entered (R13.8): any seat but the
+ * landlord's that still holds cards. */
+function renderNaming(ctx, h, box) {
+  const { T } = ctx;
+  const seats = seatPositions(ctx).filter((s) => s !== h.landlord && (!h.cards_left || h.cards_left[s] > 0));
+  box.replaceChildren(el("section", { class: "naming", id: "partner-naming" }, [
+    el("h3", { text: fmt(T["six:naming"], { card: h.six.partner_card }) }),
+    el("div", { class: "buttons" }, seats.map((s) => el("button", {
+      type: "button", class: "big partner-shown", "data-seat": String(s), text: seatName(ctx, s),
+      onclick: () => ctx.do.act({ seat: s, partner: true }),
+    }))),
   ]));
 }
 

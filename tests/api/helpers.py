@@ -80,3 +80,47 @@ def play_out(client: APIClient, hand: dict[str, Any], choose: Choose) -> dict[st
         assert answer.status_code == 200, (action, answer.json())
         hand = answer.json()
     return hand
+
+
+def six_state(hand: Any) -> Any:
+    """A six-player hand's rules state as the server's deal and log make it (the referee
+    reads neither: R13.11), for a test to choose what the table plays."""
+    from referee.rules.profiles import capped_profile
+    from referee.rules.six_hand import SixDeal, SixHandState
+    from tournaments.hands.boards import board_deal_json
+
+    data = hand.deal if hand.board is None else board_deal_json(hand.board)
+    profile = capped_profile(hand.rule_profile, hand.stake_cap)
+    deal = SixDeal.from_json(data, no_kitty=profile.kitty_size == 0)
+    actions = [e.payload["action"] for e in hand.events.order_by("seq")]
+    return SixHandState.from_events(deal, actions, profile)
+
+
+def play_six_out(
+    client: APIClient,
+    hand: dict[str, Any],
+    rng: Any,
+    each: Callable[[dict[str, Any]], None] | None = None,
+) -> dict[str, Any]:
+    """A six-player hand (its read) played to its end by its referee, who reads no deal and
+    no legal action (R13.11): each action one the rules list for the seat on turn, entered
+    with rank and suit only (the server picks the copy, R13.10); ``each`` sees every read
+    before the next action. The last read."""
+    from tournaments.models import Hand
+
+    while hand["status"] == "playing":
+        if each is not None:
+            each(hand)
+        state = six_state(Hand.objects.get(pk=hand["id"]))
+        action = rng.choice(state.legal_actions()).to_json()
+        if "play" in action and action["play"] != "pass":
+            action["play"] = " ".join(card.split("#")[0] for card in action["play"].split())
+        answer = post(
+            client,
+            f"/api/v1/hands/{hand['id']}/actions/",
+            action,
+            HTTP_IF_MATCH=str(hand["version"]),
+        )
+        assert answer.status_code == 200, (action, answer.json())
+        hand = answer.json()
+    return hand

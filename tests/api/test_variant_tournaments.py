@@ -15,11 +15,16 @@ from typing import Any
 import pytest
 
 from referee.rules.profiles import capped_profile
-from referee.rules.six_hand import SixDeal, SixHandState
-from tests.api.helpers import assign, client_for, play_out, post, referee_user
-from tournaments.common.seats import PROFILES_IN_PREPARATION
+from tests.api.helpers import (
+    assign,
+    client_for,
+    play_out,
+    play_six_out,
+    post,
+    referee_user,
+    six_state,
+)
 from tournaments.hands.audit import hands_audit
-from tournaments.hands.boards import board_deal_json
 from tournaments.models import (
     Hand,
     HandSeatResult,
@@ -51,10 +56,7 @@ def _tournament(
         "hands_per_round": HANDS_PER_ROUND,
         "stake_cap": stake_cap,
     }
-    if profile in PROFILES_IN_PREPARATION:  # no director's choice yet: the row as it would be
-        tournament = Tournament.objects.create(**settings)
-    else:
-        tournament = tournament_create(**settings)
+    tournament = tournament_create(**settings)
     for i in range(players):
         player = Player.objects.create(name=f"{profile} player {i + 1}", club=f"club {i % 5}")
         entry_create(tournament=tournament, player=player)
@@ -84,36 +86,20 @@ SIX_PLAYERS = ("six_p", "six_p_no_kitty")
 
 
 def _play_six_hand(client: Any, hand: dict[str, Any], rng: random.Random) -> dict[str, Any]:
-    """A six-player hand played by its referee, who reads no deal and no legal action
-    (R13.11: they would name the partner) and enters what the table plays: here a legal
-    action the rules list for the seat on turn, rank and suit only (the server picks the
-    copy, R13.10). Each answer the referee reads names no partner before his revealing play."""
-    while hand["status"] == "playing":
-        assert hand["hands"] is None and hand["deal"] is None and hand["legal_actions"] is None
-        _check_partner_kept(hand)
-        state = _six_state(Hand.objects.get(pk=hand["id"]))
-        action = rng.choice(state.legal_actions()).to_json()
-        if "play" in action and action["play"] != "pass":
-            action["play"] = " ".join(card.split("#")[0] for card in action["play"].split())
-        answer = post(
-            client,
-            f"/api/v1/hands/{hand['id']}/actions/",
-            action,
-            HTTP_IF_MATCH=str(hand["version"]),
-        )
-        assert answer.status_code == 200, (action, answer.json())
-        hand = answer.json()
+    """A six-player hand played by its referee (``play_six_out``), each answer he reads
+    naming no partner before his revealing play and listing no deal and no legal action."""
+
+    def kept(read: dict[str, Any]) -> None:
+        assert read["hands"] is None and read["deal"] is None and read["legal_actions"] is None
+        _check_partner_kept(read)
+
+    hand = play_six_out(client, hand, rng, kept)
     _check_six_hand(hand["id"])
     assert hand["six"]["partner"] == Hand.objects.get(pk=hand["id"]).partner_seat
     return hand
 
 
-def _six_state(hand: Hand) -> SixHandState:
-    data = hand.deal if hand.board is None else board_deal_json(hand.board)
-    profile = capped_profile(hand.rule_profile, hand.stake_cap)
-    deal = SixDeal.from_json(data, no_kitty=profile.kitty_size == 0)
-    actions = [e.payload["action"] for e in hand.events.order_by("seq")]
-    return SixHandState.from_events(deal, actions, profile)
+_six_state = six_state
 
 
 def _check_partner_kept(read: dict[str, Any]) -> None:

@@ -35,8 +35,9 @@ from django.urls import URLPattern, URLResolver, get_resolver
 
 from referee.rules.games import WILD, deal_json_from_seed
 from referee.rules.profiles import PROFILES, VARIANT_PROFILES, get_profile
+from referee.rules.six_hand import SixDeal
 from tests import factories
-from tests.api.helpers import assign, client_for, play_out, post, referee_user
+from tests.api.helpers import assign, client_for, play_out, play_six_out, post, referee_user
 from tournaments.common.seats import OFFERED_PROFILES
 from tournaments.director.exports import KINDS
 from tournaments.hands.boards import board_create
@@ -70,14 +71,23 @@ class World:
     reads: dict[tuple[str, str], tuple[int, str]] = field(default_factory=dict)
 
 
+def _opening(profile: str, deal: dict[str, Any]) -> int:
+    """What a board shows openly: its first bidder (printed on the seating sheet); in six
+    players the landlord, the face-up card's holder (R13.3)."""
+    rules = get_profile(profile)
+    if rules.game == "six_p":
+        return SixDeal.from_json(deal, no_kitty=rules.kitty_size == 0).landlord
+    return int(deal["first_bidder"])
+
+
 def _seed_pair(profile: str) -> tuple[int, int]:
     """Two board seeds whose deals differ (cards; the wild rank under ``laizi``) and agree
-    on what a board shows openly: its first bidder (printed on the seating sheet)."""
+    on what a board shows openly (``_opening``)."""
     rules = get_profile(profile)
     first = deal_json_from_seed(rules, 1001)
     for seed in range(1002, 1200):
         deal = deal_json_from_seed(rules, seed)
-        if deal["first_bidder"] != first["first_bidder"]:
+        if _opening(profile, deal) != _opening(profile, first):
             continue
         if WILD in deal and deal[WILD] == first[WILD]:
             continue
@@ -95,7 +105,8 @@ def _choose(rng: random.Random) -> Any:
 
 
 def _world(profile: str, seed: int) -> World:
-    """Table 1 finished the board, table 2 is bidding on it, table 3 has not started it."""
+    """Table 1 finished the board, table 2 is bidding on it (six players: calling), table 3
+    has not started it."""
     seats = get_profile(profile).seats
     tournament = tournament_create(
         name="Secret boards",
@@ -128,7 +139,11 @@ def _world(profile: str, seed: int) -> World:
         {"deal": "board"},
     )
     assert finished.status_code == 201, finished.json()
-    play_out(client_for(users["referee_finished"]), finished.json(), _choose(random.Random(3)))
+    referee = client_for(users["referee_finished"])
+    if get_profile(profile).game == "six_p":  # the referee reads no legal action (R13.11)
+        play_six_out(referee, finished.json(), random.Random(3))
+    else:
+        play_out(referee, finished.json(), _choose(random.Random(3)))
     live = post(
         client_for(users["referee_live"]),
         f"/api/v1/tables/{tables[1].pk}/hands/",
@@ -137,7 +152,9 @@ def _world(profile: str, seed: int) -> World:
     assert live.status_code == 201, live.json()
     standings_snapshot_update(tournament_id=tournament.pk)  # what the task does on commit
     hands = {h.table.number: h for h in Hand.objects.filter(table__round=round_)}
-    assert hands[1].status == HandStatus.FINISHED and hands[2].status == HandStatus.BIDDING
+    # six players: no auction, the face-up card's holder calls (R13.3): the hand is playing
+    live_status = HandStatus.PLAYING if get_profile(profile).game == "six_p" else HandStatus.BIDDING
+    assert hands[1].status == HandStatus.FINISHED and hands[2].status == live_status
     entries = list(tournament.entries.order_by("pk"))
     return World(tournament, tables, hands, entries, users)
 

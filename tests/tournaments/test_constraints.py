@@ -471,19 +471,15 @@ def test_the_service_profiles_are_the_tournaments_choices_and_set_the_seat_count
     assert MAX_SEATS == max(SEAT_COUNTS) == 6
     assert set(GAME_PROFILES) <= set(SERVICE_PROFILES)
     assert {k for k, _ in offered_rule_profiles()} == set(OFFERED_PROFILES)
-    assert set(SERVICE_PROFILES) - set(OFFERED_PROFILES) == {"six_p", "six_p_no_kitty"}
+    assert set(OFFERED_PROFILES) == set(SERVICE_PROFILES)
 
 
 @pytest.mark.parametrize("profile", ["six_p", "six_p_no_kitty"])
-def test_a_profile_in_preparation_is_no_directors_choice(profile: str, director: Any) -> None:
-    from tournaments.common.errors import ApplicationError
+def test_six_players_are_a_directors_choice(profile: str, director: Any) -> None:
     from tournaments.tournament.services import tournament_create, tournament_update
 
-    with pytest.raises(ApplicationError) as excinfo:
-        tournament_create(name="Six", slug="six", rule_profile=profile)
-    assert excinfo.value.code == "rule_profile_not_offered"
+    six = tournament_create(name="Six", slug="six", rule_profile=profile, stake_cap=64)
+    assert (six.rule_profile, six.stake_cap) == (profile, 64)
     tournament = tournament_create(name="Three", slug="three")
-    with pytest.raises(ApplicationError) as excinfo:
-        tournament_update(tournament=tournament, rule_profile=profile, recorded_by=director)
-    assert excinfo.value.code == "rule_profile_not_offered"
-    assert Tournament.objects.get().rule_profile == "comp2016"
+    tournament_update(tournament=tournament, rule_profile=profile, recorded_by=director)
+    assert Tournament.objects.get(slug="three").rule_profile == profile

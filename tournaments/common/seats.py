@@ -24,15 +24,8 @@ SERVICE_PROFILES: tuple[str, ...] = (
     "six_p",
     "six_p_no_kitty",
 )
-#: Offered profiles whose tables the service is still being built for: the database knows
-#: them (their seat counts are in its checks) but no tournament may choose them yet
-#: (``rule_profile_not_offered``). Six players: the secret partner is not yet kept secret on
-#: every read path (R13.11, issue 32 point 3).
-PROFILES_IN_PREPARATION: tuple[str, ...] = ("six_p", "six_p_no_kitty")
-#: What a director may choose.
-OFFERED_PROFILES: tuple[str, ...] = tuple(
-    k for k in SERVICE_PROFILES if k not in PROFILES_IN_PREPARATION
-)
+#: What a director may choose: every profile of the service.
+OFFERED_PROFILES: tuple[str, ...] = SERVICE_PROFILES
 #: The six-player profiles: a face-up card names the landlord, his call a secret partner.
 SIX_PLAYER_PROFILES: tuple[str, ...] = tuple(
     k for k in SERVICE_PROFILES if get_profile(k).game == "six_p"

@@ -60,7 +60,7 @@ class RuleProfileKey(models.TextChoices):
 
 def offered_rule_profiles() -> list[tuple[str, Any]]:
     """The rule profiles a director may choose, with their names: ``RuleProfileKey``'s
-    choices without those in preparation (``seats.PROFILES_IN_PREPARATION``)."""
+    choices of ``seats.OFFERED_PROFILES``."""
     return [(k, name) for k, name in RuleProfileKey.choices if k in OFFERED_PROFILES]
 
 

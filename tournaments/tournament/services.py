@@ -16,7 +16,6 @@ from tournaments.common.limits import (
 )
 from tournaments.common.model_validation import model_validate
 from tournaments.common.roles import user_is_director
-from tournaments.common.seats import PROFILES_IN_PREPARATION
 from tournaments.common.validation import at_most_check, reason_check
 from tournaments.hands.gate import results_gate_check, tournament_gate
 from tournaments.hands.results import tournament_scores_changed
@@ -59,12 +58,6 @@ def _check_rule_profile(key: str) -> None:
     if key not in RuleProfileKey.values:
         raise ApplicationError(
             "unknown_rule_profile", _("Unknown rule profile %(key)r.") % {"key": key}
-        )
-    if key in PROFILES_IN_PREPARATION:
-        raise ApplicationError(
-            "rule_profile_not_offered",
-            _("The %(key)s rules are not offered yet: their tables are still being built.")
-            % {"key": key},
         )
     try:
         get_profile(key)

@@ -663,7 +663,8 @@ class ResultPreviewOutput(serializers.Serializer):
 
     result = ResultOutput()
     scores = serializers.ListField(
-        child=serializers.IntegerField(), help_text="One a seat of the table, in seat order (zero-sum)."
+        child=serializers.IntegerField(),
+        help_text="One a seat of the table, in seat order (zero-sum).",
     )
     rule_profile = serializers.CharField()
     needs_confirmation = serializers.BooleanField(

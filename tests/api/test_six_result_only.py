@@ -178,3 +178,31 @@ def test_a_correction_names_the_partner_and_another_game_names_none() -> None:
     assert not HandEvent.objects.filter(hand=plain).exists()
     for checked in Hand.objects.filter(pk__in=[hand.pk, plain.pk]):
         assert hand_check_replays(hand=checked) == []
+
+
+def test_another_games_result_over_http_names_its_bid_and_no_partner() -> None:
+    """What the schema now allows (a result without a bid, with a partner, 41 bombs) is a
+    422 with its code on a three-player hand, the hand unchanged; ``"partner": null`` (no
+    partner) is what a three-player hand has, and is taken as such."""
+    table = factories.seated_table(slug="three-http")
+    Round.objects.filter(pk=table.round_id).update(status=RoundStatus.PLAYING)
+    user = referee_user("three-referee")
+    assign(user, table)
+    client = client_for(user)
+    hand = post(client, f"/api/v1/tables/{table.pk}/hands/", {"deal": "none"}).json()
+    url = f"/api/v1/hands/{hand['id']}/result/"
+    base = {"landlord": 0, "bid": 2, "winner": "landlord"}
+    for body, code in (
+        ({"landlord": 0, "winner": "landlord"}, "bid_required"),
+        ({**base, "partner": 1}, "no_partner"),
+        ({**base, "bombs": MAX_BOMBS_SIX}, "invalid_result"),
+    ):
+        for path in (url + "preview/", url):
+            answer = post(client, path, body)
+            assert (answer.status_code, answer.json().get("code")) == (422, code), (
+                body,
+                answer.json(),
+            )
+    assert _written(hand["id"]) == (0, 0, [])
+    done = post(client, url, base)
+    assert done.status_code == 200 and "partner" not in done.json().get("result", {})

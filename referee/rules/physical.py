@@ -251,6 +251,8 @@ class _SeenSixCards(SixHandState):
     def public_view(self) -> dict[str, Any]:
         view = super().public_view()
         view["face_up"] = None  # the placeholder's: the table's face-up card is not entered
+        # alone is the call's "none", not a partner still unknown
+        view["alone"] = (self._partner_base is None) if self.called else None
         return view
 
     def legal_actions(self) -> list[Action]:

@@ -7,39 +7,24 @@ in afterwards checks the whole log, the partner shown included. What the rules r
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 import pytest
 
-from referee.rules.games import six_deal_json, state_new
-from referee.rules.profiles import get_profile
 from referee.rules.six_hand import SixHandState
 from tests.api.helpers import assign, client_for, playing_table, post, referee_user
+from tests.rules.helpers import as_at_the_table, random_six_hand
 from tournaments.hands.replay import hand_check_replays
 from tournaments.models import Hand, HandEvent, HandSeatResult
 
 pytestmark = pytest.mark.django_db
 
 
-def _as_entered(event: dict[str, Any]) -> dict[str, Any]:
-    play = event.get("play")
-    if play is None or play == "pass":
-        return event
-    return {**event, "play": " ".join(card.split("#")[0] for card in play.split())}
-
-
 def _hand_where(revealed: bool, profile: str = "six_p") -> tuple[dict[str, Any], SixHandState]:
     """A deal and a random legal hand on it, whose partner plays the partner card
     (``revealed``) or never does."""
-    rules = get_profile(profile)
     for seed in range(400):
-        data = six_deal_json(rules, seed)
-        state = state_new(rules, data)
-        assert isinstance(state, SixHandState)
-        rng = random.Random(seed)
-        while not state.is_over:
-            state.push(rng.choice(state.legal_actions()))
+        data, state, _ = random_six_hand(profile, seed)
         if state.partner is not None and (state.revealed_at is not None) == revealed:
             return data, state
     raise AssertionError("no such hand")
@@ -77,7 +62,7 @@ def _written(hand_id: int) -> tuple[int, int]:
 def test_the_partner_is_public_from_his_play_of_the_third_copy(referee: Any) -> None:
     client, table = referee
     data, dealt = _hand_where(revealed=True)
-    events = [_as_entered(a.to_json()) for a in dealt.actions]
+    events = [as_at_the_table(a.to_json()) for a in dealt.actions]
     hand = _start(client, table, dealt.landlord or 0)
     started = (hand["status"], hand["landlord"], hand["six"]["phase"])
     assert started == ("playing", dealt.landlord, "calling")
@@ -88,6 +73,7 @@ def test_the_partner_is_public_from_his_play_of_the_third_copy(referee: Any) -> 
     anonymous = client_for(None).get(f"/api/v1/hands/{hand['id']}/").json()
     for read in (before, anonymous):
         assert read["six"]["partner"] is None and read["six"]["partner_card"] == dealt.partner_card
+        assert read["six"]["alone"] is False  # a partner card called: he is somebody
     revealing = _enter(client, hand["id"], [events[at]])
     assert (revealing["six"]["partner"], revealing["six"]["revealed_at"]) == (dealt.partner, at)
     assert (
@@ -112,7 +98,7 @@ def test_a_hand_over_before_the_partner_card_waits_for_the_seat_that_shows_it(
 ) -> None:
     client, table = referee
     data, dealt = _hand_where(revealed=False)
-    events = [_as_entered(a.to_json()) for a in dealt.actions]
+    events = [as_at_the_table(a.to_json()) for a in dealt.actions]
     hand = _start(client, table, dealt.landlord or 0)
     waiting = _enter(client, hand["id"], events)
     assert (waiting["status"], waiting["six"]["phase"], waiting["turn"]) == (
@@ -146,7 +132,7 @@ def test_a_hand_over_before_the_partner_card_waits_for_the_seat_that_shows_it(
 def test_a_partner_shown_whom_the_deal_contradicts_makes_the_hand_irregular(referee: Any) -> None:
     client, table = referee
     data, dealt = _hand_where(revealed=False)
-    events = [_as_entered(a.to_json()) for a in dealt.actions]
+    events = [as_at_the_table(a.to_json()) for a in dealt.actions]
     hand = _start(client, table, dealt.landlord or 0)
     _enter(client, hand["id"], events)
     out = events[-1]["seat"]

@@ -78,3 +78,29 @@ def snapshot(state: HandState) -> dict[str, Any]:
         "legal_actions": state.legal_actions(),
         "result": state.result(),
     }
+
+
+def as_at_the_table(event: dict[str, Any]) -> dict[str, Any]:
+    """A six-player event as a referee at the table writes it: no copy (the backs are
+    identical, R13.10)."""
+    play = event.get("play")
+    if play is None or play == "pass":
+        return event
+    return {**event, "play": " ".join(card.split("#")[0] for card in play.split())}
+
+
+def random_six_hand(profile_key: str, seed: int) -> tuple[dict[str, Any], Any, list[Any]]:
+    """A six-player deal of ``seed``, a random legal hand on it to its end (its
+    ``SixHandState``), and the hand's events as written at the table (``as_at_the_table``)."""
+    import random
+
+    from referee.rules.games import six_deal_json, state_new
+    from referee.rules.profiles import get_profile
+
+    profile = get_profile(profile_key)
+    data = six_deal_json(profile, seed)
+    state = state_new(profile, data)
+    rng = random.Random(seed)
+    while not state.is_over:
+        state.push(rng.choice(state.legal_actions()))
+    return data, state, [as_at_the_table(a.to_json()) for a in state.actions]

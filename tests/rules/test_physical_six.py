@@ -6,7 +6,6 @@ dealt hand's result and scores, and the deal written in afterwards accepts its l
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 import pytest
@@ -20,28 +19,15 @@ from referee.rules.hand import Phase
 from referee.rules.physical import PhysicalHandState, check_deal, deal_written_in
 from referee.rules.profiles import get_profile
 from referee.rules.six_hand import Call, PartnerShown, SixHandState, six_action_from_json
+from tests.rules.helpers import random_six_hand
 
 PROFILES = ["six_p", "six_p_no_kitty"]
 
 
-def _without_copies(event: dict[str, Any]) -> dict[str, Any]:
-    """An event as the referee at the table writes it: no copy (the backs are identical)."""
-    play = event.get("play")
-    if play is None or play == "pass":
-        return event
-    return {**event, "play": " ".join(card.split("#")[0] for card in play.split())}
-
-
 def _random_hand(profile_key: str, seed: int) -> tuple[dict[str, Any], SixHandState, list[Any]]:
-    """A deal and a random legal hand on it to the end, with the events as entered."""
-    profile = get_profile(profile_key)
-    data = six_deal_json(profile, seed)
-    state = state_new(profile, data)
+    data, state, events = random_six_hand(profile_key, seed)
     assert isinstance(state, SixHandState)
-    rng = random.Random(seed)
-    while not state.is_over:
-        state.push(rng.choice(state.legal_actions()))
-    return data, state, [_without_copies(a.to_json()) for a in state.actions]
+    return data, state, events
 
 
 def _entered(profile_key: str, landlord: int, events: list[Any]) -> PhysicalHandState:
@@ -60,6 +46,7 @@ def test_a_hand_entered_without_its_deal_ends_as_the_dealt_hand(profile: str, se
         assert physical.result() is None and physical.scores() is None
         six = physical.six
         assert six is not None and six.public_view()["partner"] is None
+        assert six.public_view()["alone"] is False
         options = physical.legal_actions()
         assert PartnerShown(partner) in options and all(o.seat != dealt.landlord for o in options)
         physical.push(PartnerShown(partner))

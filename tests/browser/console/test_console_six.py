@@ -21,6 +21,7 @@ from referee.rules.six_hand import SixHandState
 from tests.api.helpers import assign, playing_table, referee_user
 from tests.browser.console.conftest import console_open_table, console_sign_in
 from tests.browser.console.conftest import phone_context as _phone
+from tests.rules.helpers import random_six_hand
 from tournaments.common.seat_names import seat_name
 from tournaments.hands.write import hand_action_record, hand_create
 from tournaments.models import Hand
@@ -141,6 +142,21 @@ def test_a_six_seat_hand_from_the_call_to_the_partners_reveal(
     context.close()
 
 
+def _six_table_open(browser: Browser, live_server: Any, slug: str) -> tuple[Any, Any, Page]:
+    """A six-player table with no hand yet, its referee's phone signed in and the table open
+    (its start screen)."""
+    table = playing_table(name=slug, slug=slug, rule_profile="six_p")
+    referee = referee_user(f"{slug}-ref")
+    referee.set_password(PASSWORD)
+    referee.save()
+    assign(referee, table)
+    context = _phone(browser, live_server, "en")
+    page = context.new_page()
+    console_sign_in(page, referee.username, PASSWORD, "en")
+    page.click("button.table-open")
+    return table, context, page
+
+
 def test_a_six_seat_hand_entered_by_its_result(
     live_server: Any, console_browser: Browser, http_cookies: None, artefacts: Path
 ) -> None:
@@ -148,15 +164,7 @@ def test_a_six_seat_hand_entered_by_its_result(
     nobody), the winner, the bombs and a spring — no bid, doubling, rocket or "passed out"
     (R13.3, R13.9); the summary names the partner and shows the server's pairwise scores
     before saving (landlord and partner +4×, each farmer −2×, R13.9)."""
-    table = playing_table(name="Six-player results", slug="six-p-results", rule_profile="six_p")
-    referee = referee_user("six-result-ref")
-    referee.set_password(PASSWORD)
-    referee.save()
-    assign(referee, table)
-    context = _phone(console_browser, live_server, "en")
-    page = context.new_page()
-    console_sign_in(page, referee.username, PASSWORD, "en")
-    page.click("button.table-open")
+    table, context, page = _six_table_open(console_browser, live_server, "six-p-results")
     page.click("button[data-deal=none]")
 
     form = page.locator("#result-form")
@@ -203,23 +211,10 @@ def test_a_six_seat_hand_entered_by_its_result(
 def _hand_ending_before_the_reveal() -> tuple[SixHandState, list[dict[str, Any]]]:
     """A random legal hand whose partner never plays the partner card and whose last play
     is short (the referee taps it), with its events as written at the table (no copies)."""
-    profile = get_profile("six_p")
     for seed in range(600):
-        state = state_new(profile, six_deal_json(profile, seed))
-        assert isinstance(state, SixHandState)
-        rng = random.Random(seed)
-        while not state.is_over:
-            state.push(rng.choice(state.legal_actions()))
-        last = state.actions[-1].to_json()
-        if (
-            state.partner is not None
-            and state.revealed_at is None
-            and len(last["play"].split()) <= 3
-        ):
-            events = [a.to_json() for a in state.actions]
-            for event in events:
-                if event.get("play", "pass") != "pass":
-                    event["play"] = " ".join(c.split("#")[0] for c in event["play"].split())
+        _, state, events = random_six_hand("six_p", seed)
+        short = len(events[-1]["play"].split()) <= 3
+        if state.partner is not None and state.revealed_at is None and short:
             return state, events
     raise AssertionError("no such hand")
 
@@ -234,15 +229,7 @@ def test_physical_cards_name_the_partner_who_never_played_his_card(
     dealt, events = _hand_ending_before_the_reveal()
     landlord = dealt.landlord
     assert landlord is not None
-    table = playing_table(name="Six-player cards", slug="six-p-cards", rule_profile="six_p")
-    referee = referee_user("six-cards-ref")
-    referee.set_password(PASSWORD)
-    referee.save()
-    assign(referee, table)
-    context = _phone(console_browser, live_server, "en")
-    page = context.new_page()
-    console_sign_in(page, referee.username, PASSWORD, "en")
-    page.click("button.table-open")
+    table, context, page = _six_table_open(console_browser, live_server, "six-p-cards")
     expect(page.locator("#first-bidder-hint")).to_contain_text("face-up card is the landlord")
     page.locator("select[name=first_bidder]").select_option(str(landlord))
     page.click("button[data-deal=physical]")
@@ -251,11 +238,15 @@ def test_physical_cards_name_the_partner_who_never_played_his_card(
     assert (hand.physical_cards, hand.landlord_seat) == (True, landlord)
     for event in events[:-1]:  # the hand up to its last play, as the table's log
         hand_action_record(hand=Hand.objects.get(pk=hand.pk), action=event)
-    page.reload()
+    page.reload()  # the phone reads the hand as the table's log left it: its home, then the table
+    page.click("button.table-open")
+    expect(page.locator("section.hand")).to_have_attribute("data-version", str(len(events) - 1))
     _enter(page, events[-1])
     naming = page.locator("#partner-naming")
     expect(naming).to_be_visible()
     expect(naming.locator("h3")).to_contain_text(dealt.partner_card or "")
+    assert _state(page)["Partner card"] == dealt.partner_card  # called, not "alone"
+    assert _state(page)["Partner (暗地主)"] == "unknown until the partner card is played"
     offered = {int(b.get_attribute("data-seat") or -1) for b in naming.locator("button").all()}
     out = events[-1]["seat"]
     assert landlord not in offered and out not in offered and dealt.partner in offered

@@ -169,6 +169,7 @@ def test_a_six_seat_hand_entered_by_its_result(
 
     form = page.locator("#result-form")
     expect(form).to_have_attribute("data-game", "six_p")
+    assert "Bid" not in _state(page)  # no auction in six players (R13.3)
     names = form.locator("select, input").evaluate_all("els => els.map(e => e.name)")
     assert names == ["landlord", "partner", "winner", "bombs", "spring", "anti_spring"]
     expect(page.locator("#passed-out")).to_have_count(0)

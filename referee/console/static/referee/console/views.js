@@ -191,7 +191,8 @@ function renderHand(ctx, h) {
     rows.push([T["six:face_up"], six.face_up || "—"]); // physical cards: not entered
     rows.push([T["six:partner_card"], six.alone ? T["six:alone"] : (six.partner_card || "—")]);
     if (!six.alone) rows.push([T["six:partner"], six.partner === null ? T["six:partner_unknown"] : seatName(ctx, six.partner)]);
-  } else {
+  } else if (!isSix(h.rule_profile)) {
+    // (a six-player hand entered by its result has no bid and no stake per farmer: R13.9)
     rows.push([T.bid, h.bid === null ? "—" : String(h.bid)]);
     rows.push([T.multiplier, h.stakes ? h.stakes.filter((s) => s !== null).join(" / ") : "—"]);
   }

@@ -275,6 +275,7 @@ class DealInput(StrictSerializer):
     face_up = serializers.RegexField(
         NO_NUL,
         required=False,
+        min_length=1,  # the schema says so: "" is no card (schemathesis ST202)
         max_length=16,
         help_text='Six players: the face-up card with its copy ("♠7#2"); its holder is the '
         "landlord (R13.3).",

@@ -1,6 +1,7 @@
 """The OpenAPI schema describes every endpoint, header, body and error, without warnings."""
 
 import functools
+import re
 from pathlib import Path
 from typing import Any
 
@@ -277,3 +278,34 @@ def test_a_value_of_another_json_type_than_the_schema_says_is_refused_400(
     assert message in refused.json()["details"]["fields"][field][0]
     after = staff.get(f"/api/v1/hands/{hand['id']}/").json()
     assert after["version"] == hand["version"] and after["status"] == hand["status"]
+
+
+def test_no_input_refuses_a_blank_string_that_its_schema_allows(served: Any) -> None:
+    """ST202 of the deal body's ``face_up`` (schemathesis, CI): a text field that DRF refuses
+    blank must say ``minLength`` in the served schema, for every input body and list item."""
+    from rest_framework import serializers as drf
+
+    checked: set[tuple[str, str]] = set()
+    for name, schema in served["components"]["schemas"].items():
+        body = getattr(serializers, name, None)
+        if not name.endswith("Input") or body is None:
+            continue
+        fields = body().fields
+        for prop, spec in schema.get("properties", {}).items():
+            field = fields.get(prop)
+            pairs = [(spec, field)]
+            if isinstance(field, drf.ListField):
+                pairs.append((spec.get("items", {}), field.child))
+            for part, declared in pairs:
+                if part.get("type") == "string" and isinstance(declared, drf.CharField):
+                    checked.add((name, prop))
+                    pattern = part.get("pattern")
+                    refused = part.get("minLength", 0) >= 1 or (
+                        pattern is not None and re.search(pattern, "") is None
+                    )
+                    assert declared.allow_blank or refused, (name, prop)
+    assert {
+        ("DealInput", "face_up"),
+        ("DealInput", "hands"),
+        ("CorrectionInput", "reason"),
+    } <= checked

@@ -166,3 +166,19 @@ def test_what_six_players_from_physical_cards_refuse(referee: Any) -> None:
     assert _written(hand["id"]) == before
     dealt = post(client, f"/api/v1/tables/{table.pk}/hands/", {"deal": "random"})
     assert dealt.status_code == 409  # one live hand a table
+
+
+def test_the_partner_shown_is_no_action_of_another_games_physical_hand() -> None:
+    """schemathesis's ST202: ``{"seat": 1, "partner": true}`` on a three-player physical-cards
+    hand is the rules' refusal (422 ``no_partner_shown``), not a bad request."""
+    table = playing_table(slug="three-physical")
+    user = referee_user("three-physical-referee")
+    assign(user, table)
+    client = client_for(user)
+    started = post(
+        client, f"/api/v1/tables/{table.pk}/hands/", {"deal": "physical", "first_bidder": 0}
+    )
+    hand = started.json()
+    answer = post(client, f"/api/v1/hands/{hand['id']}/actions/", {"seat": 1, "partner": True})
+    assert (answer.status_code, answer.json()["code"]) == (422, "no_partner_shown")
+    assert _written(hand["id"]) == (0, 0)

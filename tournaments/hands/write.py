@@ -491,7 +491,11 @@ def hand_action_record(
     seat = action.get("seat") if isinstance(action, dict) else None
     if type(seat) is int and profile.seats <= seat < MAX_SEATS:
         seat_check("seat", seat, profile.seats)
-    if isinstance(action, dict) and "partner" in action and not hand.physical_cards:
+    if (
+        isinstance(action, dict)
+        and "partner" in action
+        and (profile.game != "six_p" or not hand.physical_cards)
+    ):
         raise ApplicationError(
             "no_partner_shown",
             _(

@@ -273,10 +273,10 @@ class DealInput(StrictSerializer):
         required=False, help_text="Required but in six players, whose face_up names the landlord."
     )
     face_up = serializers.RegexField(
-        NO_NUL,
+        VISIBLE,  # the schema says so: "" and "\r" are no card (schemathesis ST202)
         required=False,
-        min_length=1,  # the schema says so: "" is no card (schemathesis ST202)
         max_length=16,
+        trim_whitespace=False,
         help_text='Six players: the face-up card with its copy ("♠7#2"); its holder is the '
         "landlord (R13.3).",
     )
@@ -647,7 +647,11 @@ class ResultOutput(serializers.Serializer):
     doubling or rocket (R13.3, R13.4)."""
 
     landlord = serializers.IntegerField()
-    partner = _PresentOnly(allow_null=True, help_text="Six players only: null, alone.")
+    partner = _PresentOnly(
+        allow_null=True,
+        required=False,  # absent but in six players (schemathesis ST108)
+        help_text="Six players only: null, alone.",
+    )
     bid = serializers.IntegerField(required=False)
     doubled = serializers.ListField(child=serializers.BooleanField(), required=False)
     redoubled = serializers.BooleanField(required=False)

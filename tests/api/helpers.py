@@ -4,6 +4,7 @@ import itertools
 from collections.abc import Callable
 from typing import Any
 
+import jsonschema_rs
 from django.contrib.auth.models import Group
 from rest_framework.test import APIClient
 
@@ -12,6 +13,17 @@ from tournaments.common.roles import REFEREE_GROUP
 from tournaments.models import RefereeAssignment, Round, RoundStatus, Table
 
 _keys = itertools.count(1)
+
+
+def assert_as_served(component: str, body: Any) -> None:
+    """``body`` is valid under the served OpenAPI schema's ``component`` (what schemathesis
+    holds every response to: ST108)."""
+    from django.test import Client
+
+    served = Client().get("/api/schema/", {"format": "json"}).json()
+    schema = {"$ref": f"#/components/schemas/{component}", "components": served["components"]}
+    errors = [e.message for e in jsonschema_rs.validator_for(schema).iter_errors(body)]
+    assert not errors, (component, errors, body)
 
 
 def new_key() -> str:

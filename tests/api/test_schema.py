@@ -304,6 +304,14 @@ def test_no_input_refuses_a_blank_string_that_its_schema_allows(served: Any) -> 
                         pattern is not None and re.search(pattern, "") is None
                     )
                     assert declared.allow_blank or refused, (name, prop)
+                    if declared.trim_whitespace and not declared.allow_blank:
+                        # DRF trims "\r" to blank: the pattern must refuse it too
+                        for space in (" ", "\r", "\u3000"):
+                            assert pattern is not None and re.search(pattern, space) is None, (
+                                name,
+                                prop,
+                                space,
+                            )
     assert {
         ("DealInput", "face_up"),
         ("DealInput", "hands"),

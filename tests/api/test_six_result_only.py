@@ -15,7 +15,7 @@ from referee.rules.profiles import capped_profile
 from referee.rules.scoring import score_hand
 from referee.rules.six_five_scoring import MAX_BOMBS_SIX, SixResult
 from tests import factories
-from tests.api.helpers import assign, client_for, post, referee_user
+from tests.api.helpers import assert_as_served, assign, client_for, post, referee_user
 from tournaments.common.errors import ApplicationError
 from tournaments.hands.corrections import hand_result_correct
 from tournaments.hands.replay import hand_check_replays
@@ -74,6 +74,7 @@ def test_a_result_with_a_partner_scores_every_winner_against_every_loser(
     assert preview.json()["scores"] == [-16, -16, 32, -16, 32, -16] == _expected(**body)
     assert preview.json()["result"]["partner"] == 4
     assert "bid" not in preview.json()["result"]
+    assert_as_served("ResultPreviewOutput", preview.json())
     done = post(client, url + "result/", body)
     assert done.status_code == 200, done.json()
     read = done.json()

@@ -11,7 +11,14 @@ from hypothesis import strategies as st
 
 from referee.rules.cards import deal_from_seed
 from tests import factories
-from tests.api.helpers import assign, client_for, playing_table, post, referee_user
+from tests.api.helpers import (
+    assert_as_served,
+    assign,
+    client_for,
+    playing_table,
+    post,
+    referee_user,
+)
 from tests.play import random_hand_actions
 from tournaments.common.errors import ApplicationError
 from tournaments.common.roles import REFEREE_GROUP
@@ -250,6 +257,7 @@ def test_a_preview_answers_the_scores_the_entry_records_and_writes_nothing(
         "rule_profile": "comp2016",
         "needs_confirmation": False,
     }  # fmt: skip
+    assert_as_served("ResultPreviewOutput", preview.json())  # no partner but in six players
     assert _written(hand.pk) == before
     saved = post(ref, f"/api/v1/hands/{hand.pk}/result/", body)
     assert saved.status_code == 200 and saved.json()["scores"] == [96, -120, 24]

@@ -119,3 +119,36 @@ def test_the_live_board_and_the_hand_page_name_the_partner_only_from_his_play(
         assert words["partner"] in rows[partner].inner_text()
         assert card.locator(".badge.partner").count() == 1
         screenshot(page, f"six-live-after-{language}")
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_a_finished_six_player_hand_page_fits_a_phone(
+    new_page: Any, screenshot: Any, language: str
+) -> None:
+    """Six seats, 33 cards a hand dealt and the score breakdown: the page scrolls down, never
+    sideways (its wide tables scroll inside their own box)."""
+    profile = get_profile("six_p")
+    table = factories.seated_table(
+        slug="six-phone", name="Six Phone", rule_profile="six_p", is_public=True, status="running"
+    )
+    Round.objects.filter(pk=table.round_id).update(status=RoundStatus.PLAYING)
+    data = six_deal_json(profile, 7)
+    hand = hand_create(table=table, deal=data).hand
+    rng = random.Random(7)
+    while not (state := _state(hand, data)).is_over:
+        hand = hand_action_record(
+            hand=hand, action=rng.choice(state.legal_actions()).to_json()
+        ).hand
+    assert hand.status == "finished"
+
+    phone = new_page(language, viewport={"width": 390, "height": 844}, is_mobile=True)
+    assert phone.goto(reverse("public:hand", args=["six-phone", hand.pk])).status == 200
+    assert phone.locator("table.seats tbody tr").count() == 6
+    wide = phone.evaluate(  # what sticks out of the page, should anything
+        "[...document.querySelectorAll('main *')]"
+        ".filter(e => e.getBoundingClientRect().right > 390"
+        " && !e.parentElement.closest('table, .table-scroll'))"
+        ".map(e => e.tagName + '.' + e.className)"
+    )
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390, wide
+    screenshot(phone, f"six-hand-phone-{language}")

@@ -87,8 +87,11 @@ def _check_profile(position: Position, profile: RuleProfile) -> None:
 
 def _signature(top: Play) -> tuple[str, int | None, int]:
     """What beating a play depends on (R5.21): kind, body rank, body length; kickers never
-    count, so two tops with the same signature are one table entry."""
-    return (top.kind.value, top.rank, top.length)
+    count, so two tops with the same signature are one table entry. The kind's ``_value_``:
+    its ``value`` is an enum property and the member's own hash is Python code, both slower
+    (30 endgames of 7-10 cards, seed 7, back to back: 21.7 -> 19.4 s with ``_value_``; with
+    the member, 19.8 -> 26.3 s)."""
+    return (top.kind._value_, top.rank, top.length)
 
 
 class Solver:

@@ -10,6 +10,7 @@ import pytest
 from django.urls import reverse
 
 from tests import factories
+from tests.browser.phone import PHONE, fits, sideways
 from tests.public_data import hand_play, hand_played, tournament_with_tables
 from tournaments.models import Hand, HandStatus
 from tournaments.standings.snapshots import standings_snapshot_update
@@ -110,11 +111,26 @@ def test_phone_layout_and_print(new_page: Any, screenshot: Any) -> None:
     tournament, tables = tournament_with_tables(tables=2)
     for table in tables:
         hand_played(table, seed=3)
-    phone = new_page("zh", viewport={"width": 390, "height": 844}, is_mobile=True)
+    phone = new_page("zh", viewport=PHONE, is_mobile=True)
     phone.goto(reverse("public:round", args=[tournament.slug, 1]))
-    width = phone.evaluate("document.documentElement.scrollWidth")
-    assert width <= 390, width  # no sideways scrolling on a phone
+    assert fits(phone), sideways(phone)  # no sideways scrolling on a phone
     screenshot(phone, "round-phone-zh")
     phone.emulate_media(media="print")
     assert phone.locator("header").is_hidden()
     screenshot(phone, "round-print-zh")
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_every_public_page_fits_a_phone(new_page: Any, language: str) -> None:
+    """A spectator's phone (390 px) scrolls every public page down, never sideways: wide
+    tables (the traveller, the score breakdown, the standings) scroll inside their box."""
+    tournament, tables = tournament_with_tables(tables=3, format="duplicate", name="Chengdu Open")
+    board = factories.BoardFactory(tournament=tournament, number=1)
+    hands = [hand_played(table, seed=0, board=board) for table in tables]
+    standings_snapshot_update(tournament_id=tournament.pk)
+    phone = new_page(language, viewport=PHONE, is_mobile=True)
+    for name, url in _pages(tournament, hands[0], board.number).items():
+        assert phone.goto(url).status == 200, name
+        if name == "hand-replay":
+            phone.locator('[data-step="last"]').click()  # the whole hand, its breakdown shown
+        assert fits(phone), (name, sideways(phone))

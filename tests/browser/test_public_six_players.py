@@ -16,6 +16,7 @@ from referee.rules.games import six_deal_json, state_new
 from referee.rules.profiles import get_profile
 from referee.rules.six_hand import SixDeal, SixHandState
 from tests import factories
+from tests.browser.phone import PHONE, fits, sideways
 from tournaments.hands.write import hand_action_record, hand_create
 from tournaments.models import Hand, Round, RoundStatus
 
@@ -141,14 +142,8 @@ def test_a_finished_six_player_hand_page_fits_a_phone(
         ).hand
     assert hand.status == "finished"
 
-    phone = new_page(language, viewport={"width": 390, "height": 844}, is_mobile=True)
+    phone = new_page(language, viewport=PHONE, is_mobile=True)
     assert phone.goto(reverse("public:hand", args=["six-phone", hand.pk])).status == 200
     assert phone.locator("table.seats tbody tr").count() == 6
-    wide = phone.evaluate(  # what sticks out of the page, should anything
-        "[...document.querySelectorAll('main *')]"
-        ".filter(e => e.getBoundingClientRect().right > 390"
-        " && !e.parentElement.closest('table, .table-scroll'))"
-        ".map(e => e.tagName + '.' + e.className)"
-    )
-    assert phone.evaluate("document.documentElement.scrollWidth") <= 390, wide
+    assert fits(phone), sideways(phone)
     screenshot(phone, f"six-hand-phone-{language}")

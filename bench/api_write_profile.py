@@ -211,6 +211,8 @@ def main() -> None:
     elif profiler is not None:
         out = io.StringIO()
         stats = pstats.Stats(profiler, stream=out)
+        if os.environ.get("PROFILE_DUMP"):
+            stats.dump_stats(os.environ["PROFILE_DUMP"])
         stats.sort_stats(os.environ.get("PROFILE_SORT", "cumulative"))
         stats.print_stats(int(os.environ.get("PROFILE_LINES", "40")))
         print(out.getvalue())

@@ -14,7 +14,15 @@ from referee.rules.combos import readings_of
 from referee.rules.moves import legal_plays
 from referee.rules.profiles import CLASSIC, COMP2016, RuleProfile
 from referee.rules.protocol import handle_request
-from referee.rules.solver import LineError, Position, brute_force, check_line, hand_text, solve
+from referee.rules.solver import (
+    LineError,
+    Position,
+    Solver,
+    brute_force,
+    check_line,
+    hand_text,
+    solve,
+)
 
 PACK = [r for r in range(13) for _ in range(4)] + [13, 14]
 VECTORS = Path(__file__).parent / "data" / "solve.jsonl"
@@ -64,6 +72,30 @@ def test_solver_agrees_with_brute_force_when_one_hand_holds_up_to_six_cards() ->
         position = random_position(rng, sizes=sizes)
         found = solve(position, profile)
         assert found.landlord_wins is brute_force(position, profile), position
+
+
+def test_the_line_is_read_from_the_search_table_not_searched_again() -> None:
+    # endgames of 4-7 cards a hand: the value's search proved every step of the line, so the
+    # line costs one table lookup a step (searching the moves in the generator's order
+    # instead cost more than the value itself)
+    rng = random.Random(35)
+    for index in range(40):
+        profile = COMP2016 if index % 2 else CLASSIC
+        position = random_position(rng, sizes=[rng.randint(4, 7) for _ in range(3)])
+        solver = Solver(profile)
+        wins = solver.value(position)
+        searched = solver.nodes
+        line = solver.line(position, wins)
+        assert solver.nodes - searched <= len(line), position
+        assert line and not all(_after_line(position, line).hands)
+
+
+def _after_line(position: Position, line: tuple) -> Position:
+    hands = list(position.hands)
+    for seat, play in line:
+        if play is not None:
+            hands[seat] -= play.key
+    return position._replace(hands=(hands[0], hands[1], hands[2]))
 
 
 def test_check_line_refuses_a_line_that_lets_a_defence_escape() -> None:
@@ -134,6 +166,12 @@ def test_solve_vectors_agree_with_the_brute_force_and_the_protocol() -> None:
         answer = handle_request(request)
         assert answer["landlord_wins"] is expected["landlord_wins"]
         assert answer["line"] == expected["line"]
+        # one winning line of many: the one recorded must prove what it claims
+        steps = [
+            (e["seat"], None if e["play"] == "pass" else readings_of(e["play"], profile)[0])
+            for e in expected["line"]
+        ]
+        check_line(position, steps, expected["landlord_wins"], profile)
 
 
 def test_solve_refuses_bad_requests() -> None:

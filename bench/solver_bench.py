@@ -7,6 +7,8 @@ The default run is short (a few deals, budgets capped at ``--seconds``). The ful
 
     python bench/solver_bench.py --deals 100 --endgames 200 --seconds 60
 
+``--bands 7-10`` runs one band of endgames only.
+
 A query is solved within t seconds when its time is at most t; a query is stopped at the
 largest budget and counted unsolved at every budget. Single process, no Django.
 """
@@ -57,6 +59,9 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=1.0, help="largest budget per query")
     parser.add_argument("--profile", default="comp2016", choices=("comp2016", "classic"))
     parser.add_argument("--seed", type=int, default=33)
+    parser.add_argument(
+        "--bands", default="7-10,10-13", help="endgame sizes, cards a hand (e.g. 7-10)"
+    )
     args = parser.parse_args()
     profile = get_profile(args.profile)
     warm_up([profile])
@@ -77,7 +82,8 @@ def main() -> int:
             keys = (key_of(hands[0]), key_of(hands[1]), key_of(hands[2]))
             runs.append(run(Position(keys, landlord, landlord)))
         _report(f"full deals, landlord seat {landlord} ({args.deals})", runs, args.seconds)
-    for low, high in ((7, 10), (10, 13)) if args.endgames else ():
+    bands = [tuple(int(n) for n in band.split("-")) for band in args.bands.split(",")]
+    for low, high in bands if args.endgames else ():
         runs = []
         for _ in range(args.endgames):
             sizes = [rng.randint(low, high) for _ in range(3)]

@@ -258,13 +258,16 @@ class Solver:
                         == maximiser
                     ):
                         result = maximiser
-        if self.max_entries is not None and len(self.table) >= self.max_entries:
-            raise _OutOfBudget
         self.table[key] = result
         return result
 
     def _check_budget(self) -> None:
+        # every 1,024 nodes: a node adds at most one entry, so the table ends at most 1,024
+        # entries past ``max_entries`` (checked at every entry: 2-3 % slower on 30
+        # endgames of 7-10 cards, seeds 7 and 8)
         if self.max_nodes is not None and self.nodes > self.max_nodes:
+            raise _OutOfBudget
+        if self.max_entries is not None and len(self.table) >= self.max_entries:
             raise _OutOfBudget
         if self.max_ms is not None and time.perf_counter() > self._deadline:
             raise _OutOfBudget

@@ -179,20 +179,18 @@ class Solver:
 
     def value(self, position: Position) -> bool:
         """True when the landlord wins; raises _OutOfBudget."""
-        top = position.top
+        h0, h1, h2, turn, signature, top_seat = self._key(position)
+        top = None if signature is None else position.top
+        return self._search(h0, h1, h2, turn, top, signature, top_seat, position.landlord)
+
+    def _key(self, position: Position) -> tuple[int, int, int, int, int | None, int | None]:
+        """The position's table key: the three hands, the seat on turn, the top's signature
+        number and its seat (both None at a lead, as when the top is the turn's own)."""
         h0, h1, h2 = position.hands
+        top = position.top
         if top is None or position.top_seat == position.turn:
-            return self._search(h0, h1, h2, position.turn, None, None, None, position.landlord)
-        return self._search(
-            h0,
-            h1,
-            h2,
-            position.turn,
-            top,
-            self._signature_id(top),
-            position.top_seat,
-            position.landlord,
-        )
+            return (h0, h1, h2, position.turn, None, None)
+        return (h0, h1, h2, position.turn, self._signature_id(top), position.top_seat)
 
     def _search(
         self,
@@ -312,10 +310,7 @@ class Solver:
         done = _winner_is_landlord(position)
         if done is not None:
             return done
-        if position.top is None or position.top_seat == position.turn:
-            return self.table.get((*position.hands, position.turn, None, None))
-        signature = self._signature_id(position.top)
-        return self.table.get((*position.hands, position.turn, signature, position.top_seat))
+        return self.table.get(self._key(position))
 
     def line(self, position: Position, landlord_wins: bool) -> tuple[Step, ...]:
         """A line in which the winning side goes out: its moves are winning ones, every

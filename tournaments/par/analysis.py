@@ -26,7 +26,7 @@ from referee.rules.combos import Play
 from referee.rules.hand import HandState, Phase
 from referee.rules.profiles import RuleProfile
 from referee.rules.scoring import DealResult, score_result
-from referee.rules.solver import Position, Solution, Solver
+from referee.rules.solver import Position, Solution, solver_for
 
 #: The profiles the solver takes (``referee.rules.solver``): the others are not analysed.
 PAR_PROFILES = frozenset({"comp2016", "classic"})
@@ -71,7 +71,9 @@ def query(
     """One solver query within ``budget``; ``should_stop`` is asked before it."""
     if should_stop is not None and should_stop():
         raise Cancelled
-    solver = Solver(profile, max_ms=budget.ms, max_nodes=budget.nodes, max_entries=budget.entries)
+    solver = solver_for(
+        position, profile, max_ms=budget.ms, max_nodes=budget.nodes, max_entries=budget.entries
+    )
     return effort.add(solver.solve(position))
 
 

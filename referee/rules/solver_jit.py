@@ -1,0 +1,429 @@
+"""The open-hand solver's search compiled with numba: an optional accelerator (issue 33).
+
+``solver.Solver`` is the reference and the fallback: pure Python, always there. This module is
+used only when numba is installed (``pip install numba``: wheels, no compiler on the user's
+machine) and gives the same values: the same AND/OR search, transposition table, move ordering
+and budget, over arrays instead of dictionaries of ``Play`` objects.
+
+Before the search, every sub-multiset of each of the three hands is listed (a hand of 10 cards
+has at most 1,024) with its leads in the reference's order (``Solver._leads_of``: the fewest
+plays left to go out first, then the most cards, then the lower rank). An answer to a top is a
+lead of the same hand that beats it: with one reading a multiset (``comp2016`` and ``classic``,
+checked) the answers ``legal_plays`` lists are exactly those leads. The compiled search then runs
+on small ints: a hand is its index among its seat's sub-multisets, a top its signature's number
+(``Solver._signature_id``); the table is an open-addressing hash of packed int64 keys.
+
+``JitSolver`` overrides two hooks of ``Solver`` (``value`` and ``_proven``), so the winning line
+is read from the compiled table by the reference's own ``line``. Positions whose hands have too
+many sub-multisets (full deals) go to the reference search.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from referee.rules.cards import KEY_BITS, NUM_RANKS, UNIT
+from referee.rules.combos import Kind
+from referee.rules.profiles import COMP2016, RuleProfile
+from referee.rules.solver import (
+    Position,
+    Solution,
+    Solver,
+    _OutOfBudget,
+    _winner_is_landlord,
+)
+from referee.rules.table import unique_readings
+
+try:  # the accelerator is optional: without numba, ``available()`` is False
+    import numba
+    import numpy as np
+
+    _NUMBA = True
+except ImportError:  # pragma: no cover - exercised where numba is not installed
+    _NUMBA = False
+
+#: At most this many sub-multisets of one hand (2**14 = 16,384: 14 bits of the packed key);
+#: more and the position goes to the reference search. A hand of 13 distinct ranks has 8,192.
+MAX_SUB_HANDS = 1 << 13
+_HAND_BITS = 14
+_SIG_BITS = 12  # signature numbers + 1 (0: no top); a profile has 308 signatures
+
+_KIND_CODE = {kind._value_: code for code, kind in enumerate(Kind)}
+_BOMB = _KIND_CODE[Kind.BOMB._value_]
+_ROCKET = _KIND_CODE[Kind.ROCKET._value_]
+
+# state slots shared with the compiled search
+_NODES, _NEXT_CHECK, _ABORT, _ENTRIES, _MAX_NODES, _MAX_ENTRIES = range(6)
+# the header of the compiled search's ``data``: the seats' first hand numbers (0-2), then where
+# each array starts, then how many signatures + 1 (the killers' stride)
+_D_START, _D_CHILD, _D_SIG, _D_KIND, _D_RANK, _D_LENGTH, _D_SIGS = range(3, 10)
+# why a search stopped: the budget ran out, or the table is half full and must grow first
+_OUT_OF_BUDGET, _GROW = 1, 2
+#: The table starts with this many slots and grows fourfold when half full (the search then
+#: starts again from the root, every proven entry kept): a table sized for the whole budget
+#: at once (4,194,304 slots, 32 MB) cost 10 ms a query to fill, more than most searches.
+_FIRST_CAPACITY = 1 << 16
+
+
+def available() -> bool:
+    """True when numba imports: the compiled search can run."""
+    return _NUMBA
+
+
+def _sub_hands(hand: int) -> list[int]:
+    """Every sub-multiset of ``hand``, the empty one first."""
+    keys = [0]
+    for rank in range(NUM_RANKS):
+        count = (hand >> (KEY_BITS * rank)) & 0xF
+        if count:
+            unit = UNIT[rank]
+            keys = [key + n * unit for key in keys for n in range(count + 1)]
+    return keys
+
+
+def sub_hand_count(hand: int) -> int:
+    """How many sub-multisets ``hand`` has (the empty one and itself included)."""
+    total = 1
+    for rank in range(NUM_RANKS):
+        total *= ((hand >> (KEY_BITS * rank)) & 0xF) + 1
+    return total
+
+
+if _NUMBA:
+
+    @numba.njit(cache=True)
+    def _beats(kind: int, rank: int, length: int, top_kind: int, top_rank: int, top_length: int):
+        # R5.21, as ``combos.beats``: the rocket over all, a bomb over any non-bomb and lower
+        # bombs, else the same kind and length with a higher body rank
+        if kind == _ROCKET:
+            return top_kind != _ROCKET
+        if top_kind == _ROCKET:
+            return False
+        if kind == _BOMB:
+            return top_kind != _BOMB or rank > top_rank
+        return kind == top_kind and length == top_length and rank > top_rank
+
+    @numba.njit(cache=True)
+    def _now():
+        with numba.objmode(t="float64"):
+            t = time.perf_counter()
+        return t
+
+    @numba.njit(cache=True)
+    def _slot(key, mask):
+        # Fibonacci hashing: the product's high bits
+        return int((np.uint64(key) * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(32)) & mask
+
+    @numba.njit(cache=True)
+    def _search(h0, h1, h2, turn, sig, top_seat, landlord, data, table, killers, state, deadline):
+        # ``data``: the static arrays in one (fewer arguments a call: each array is seven
+        # words), at the offsets its first slots hold; ``table``: key << 1 | value, -1 empty;
+        # ``killers``: per hand and top, the entry that last refuted it, -1 none
+        state[_NODES] += 1
+        if state[_NODES] >= state[_NEXT_CHECK]:
+            over_nodes = state[_MAX_NODES] >= 0 and state[_NODES] > state[_MAX_NODES]
+            over_entries = state[_ENTRIES] >= state[_MAX_ENTRIES]
+            if over_nodes or over_entries or (deadline > 0.0 and _now() > deadline):
+                state[_ABORT] = _OUT_OF_BUDGET
+            elif 2 * (state[_ENTRIES] + 1024) > table.shape[0]:
+                state[_ABORT] = _GROW  # a node adds at most one entry: 1,024 until the next
+            if state[_ABORT]:
+                return False
+            state[_NEXT_CHECK] = state[_NODES] + 1024
+        key = (
+            h0
+            | (h1 << _HAND_BITS)
+            | (h2 << (2 * _HAND_BITS))
+            | (turn << (3 * _HAND_BITS))
+            | ((sig + 1) << (3 * _HAND_BITS + 2))
+            | ((top_seat + 1) << (3 * _HAND_BITS + 2 + _SIG_BITS))
+        )
+        mask = table.shape[0] - 1
+        slot = _slot(key, mask)
+        while table[slot] != -1:
+            if table[slot] >> 1 == key:
+                return (table[slot] & 1) == 1
+            slot = (slot + 1) & mask
+        maximiser = turn == landlord
+        hand = h0 if turn == 0 else h1 if turn == 1 else h2
+        gid = data[turn] + hand
+        start = data[data[_D_START] + gid]
+        end = data[data[_D_START] + gid + 1]
+        child_at = data[_D_CHILD]
+        sig_at = data[_D_SIG]
+        kind_at = data[_D_KIND]
+        rank_at = data[_D_RANK]
+        length_at = data[_D_LENGTH]
+        if sig >= 0:
+            top_kind = data[kind_at + sig]
+            top_rank = data[rank_at + sig]
+            top_length = data[length_at + sig]
+        else:
+            top_kind = top_rank = top_length = -1
+        nxt = (turn + 1) % 3
+        result = not maximiser
+        out_at_once = False
+        if start < end and data[child_at + start] == 0:  # the play that empties the hand
+            if sig < 0:
+                out_at_once = True
+            else:
+                s = data[sig_at + start]
+                out_at_once = _beats(
+                    data[kind_at + s], data[rank_at + s], data[length_at + s],
+                    top_kind, top_rank, top_length,
+                )  # fmt: skip
+        if out_at_once:
+            result = maximiser
+        else:
+            if nxt != top_seat:
+                pass_sig = sig
+                pass_seat = top_seat
+            else:
+                pass_sig = -1
+                pass_seat = -1
+            pass_first = (not maximiser) and top_seat >= 0 and top_seat != landlord
+            done = False
+            if pass_first:
+                value = _search(
+                    h0, h1, h2, nxt, pass_sig, pass_seat, landlord, data, table, killers,
+                    state, deadline,
+                )  # fmt: skip
+                if state[_ABORT]:
+                    return False
+                if value == maximiser:
+                    result = maximiser
+                    done = True
+            if not done:
+                killer_slot = gid * data[_D_SIGS] + sig + 1
+                killer = killers[killer_slot]
+                # the killer first, then the rest in order (the reference moves it to the
+                # front of its list: the same idea, one slot)
+                for i in range(start - 1, end):
+                    if i < start:
+                        if killer < 0:
+                            continue
+                        e = killer
+                    else:
+                        e = i
+                        if e == killer:
+                            continue
+                    play_sig = data[sig_at + e]
+                    if sig >= 0 and not _beats(
+                        data[kind_at + play_sig], data[rank_at + play_sig],
+                        data[length_at + play_sig], top_kind, top_rank, top_length,
+                    ):  # fmt: skip
+                        continue
+                    child = data[child_at + e]
+                    if turn == 0:
+                        value = _search(
+                            child, h1, h2, nxt, play_sig, turn, landlord, data, table, killers,
+                            state, deadline,
+                        )  # fmt: skip
+                    elif turn == 1:
+                        value = _search(
+                            h0, child, h2, nxt, play_sig, turn, landlord, data, table, killers,
+                            state, deadline,
+                        )  # fmt: skip
+                    else:
+                        value = _search(
+                            h0, h1, child, nxt, play_sig, turn, landlord, data, table, killers,
+                            state, deadline,
+                        )  # fmt: skip
+                    if state[_ABORT]:
+                        return False
+                    if value == maximiser:
+                        result = maximiser
+                        done = True
+                        killers[killer_slot] = e
+                        break
+                if not done and sig >= 0 and not pass_first:
+                    value = _search(
+                        h0, h1, h2, nxt, pass_sig, pass_seat, landlord, data, table, killers,
+                        state, deadline,
+                    )  # fmt: skip
+                    if state[_ABORT]:
+                        return False
+                    if value == maximiser:
+                        result = maximiser
+        while table[slot] != -1:  # the subtree may have filled this slot: probe on
+            slot = (slot + 1) & mask
+        table[slot] = (key << 1) | (1 if result else 0)
+        state[_ENTRIES] += 1
+        return result
+
+    @numba.njit(cache=True)
+    def _rehash(table, new_table):
+        mask = new_table.shape[0] - 1
+        for i in range(table.shape[0]):
+            entry = table[i]
+            if entry != -1:
+                slot = _slot(entry >> 1, mask)
+                while new_table[slot] != -1:
+                    slot = (slot + 1) & mask
+                new_table[slot] = entry
+
+    @numba.njit(cache=True)
+    def _lookup(key, table):
+        mask = table.shape[0] - 1
+        slot = _slot(key, mask)
+        while table[slot] != -1:
+            if table[slot] >> 1 == key:
+                return table[slot] & 1
+            slot = (slot + 1) & mask
+        return -1
+
+
+_compiled = False
+
+
+def _compile() -> None:
+    """Compile every function of the search once a process (a few seconds the first time,
+    then a fraction of one from numba's cache on disk), so that no query's budget pays it."""
+    global _compiled
+    if _compiled:
+        return
+    _compiled = True
+    tiny = Position((UNIT[0], UNIT[1], UNIT[2]), 0, 0)
+    solver = JitSolver(COMP2016, max_ms=60_000)
+    solver._prepare(tiny)
+    solver._grow()  # _rehash
+    Solver.solve(solver, tiny)  # _search, _beats, _now, _lookup (the line)
+
+
+class JitSolver(Solver):
+    """``Solver`` with its search compiled: ``value`` and ``_proven`` read and write the
+    compiled table; the line, the budget's meaning and the answers are the reference's."""
+
+    def __init__(
+        self,
+        profile: RuleProfile,
+        *,
+        max_ms: float | None = None,
+        max_nodes: int | None = None,
+        max_entries: int | None = 2_000_000,
+    ) -> None:
+        super().__init__(profile, max_ms=max_ms, max_nodes=max_nodes, max_entries=max_entries)
+        self._data: Any = None
+        self._table: Any = None
+        self._killers: Any = None
+        self._state: Any = None
+        self._index: list[dict[int, int]] = []
+
+    def solve(self, position: Position) -> Solution:
+        """As ``Solver.solve``; the first query of a process compiles the search first (or
+        loads it from numba's cache), outside the clock."""
+        _compile()
+        return super().solve(position)
+
+    @staticmethod
+    def takes(position: Position, profile: RuleProfile) -> bool:
+        """Whether the compiled search takes the position: numba there, one reading a
+        multiset, and few enough sub-multisets a hand."""
+        return (
+            available()
+            and unique_readings(profile)
+            and all(sub_hand_count(hand) <= MAX_SUB_HANDS for hand in position.hands)
+        )
+
+    def _prepare(self, position: Position) -> None:
+        hands = position.hands
+        subs = [_sub_hands(hand) for hand in hands]
+        self._index = [{key: i for i, key in enumerate(keys)} for keys in subs]
+        if position.top is not None:
+            self._signature_id(position.top)
+        starts: list[int] = []
+        children: list[int] = []
+        sigs: list[int] = []
+        for seat in range(3):
+            index = self._index[seat]
+            for key in subs[seat]:
+                starts.append(len(children))
+                if key:
+                    for _, signature, play_key in self._leads_of(key):
+                        children.append(index[key - play_key])
+                        sigs.append(signature)
+        starts.append(len(children))
+        signatures = sorted(self._signatures.items(), key=lambda item: item[1])
+        if len(signatures) >= (1 << _SIG_BITS) - 1:  # pragma: no cover - a profile has 308
+            raise AssertionError("too many signatures for the packed key")
+        kinds = [_KIND_CODE[kind] for (kind, _, _), _ in signatures]
+        ranks = [-1 if rank is None else rank for (_, rank, _), _ in signatures]
+        lengths = [length for (_, _, length), _ in signatures]
+        header = [0, len(subs[0]), len(subs[0]) + len(subs[1]), 0, 0, 0, 0, 0, 0, 0]
+        data = header
+        for slot, part in (
+            (_D_START, starts),
+            (_D_CHILD, children),
+            (_D_SIG, sigs),
+            (_D_KIND, kinds),
+            (_D_RANK, ranks),
+            (_D_LENGTH, lengths),
+        ):
+            data[slot] = len(data)
+            data = data + part
+        data[_D_SIGS] = len(signatures) + 1
+        self._data = np.array(data, dtype=np.int64)
+        self._table = np.full(_FIRST_CAPACITY, -1, dtype=np.int64)
+        self._killers = np.full((len(starts) - 1) * (len(signatures) + 1), -1, dtype=np.int64)
+        state = np.zeros(6, dtype=np.int64)
+        state[_MAX_NODES] = -1 if self.max_nodes is None else self.max_nodes
+        # no budget of entries: 2**24 of them (a table of 2**26 slots, 512 MB) at most
+        state[_MAX_ENTRIES] = 1 << 24 if self.max_entries is None else self.max_entries
+        self._state = state
+
+    def _grow(self) -> None:
+        table = np.full(4 * self._table.shape[0], -1, dtype=np.int64)
+        _rehash(self._table, table)
+        self._table = table
+
+    def _packed(self, position: Position) -> tuple[int, int, int, int, int, int]:
+        h0, h1, h2, turn, signature, top_seat = self._key(position)
+        index = self._index
+        return (
+            index[0][h0],
+            index[1][h1],
+            index[2][h2],
+            turn,
+            -1 if signature is None else signature,
+            -1 if top_seat is None else top_seat,
+        )
+
+    def value(self, position: Position) -> bool:
+        if self._data is None:
+            self._prepare(position)
+        state = self._state
+        h0, h1, h2, turn, signature, top_seat = self._packed(position)
+        deadline = self._deadline if self.max_ms is not None else 0.0
+        while True:
+            state[_NODES] = self.nodes
+            state[_NEXT_CHECK] = 0
+            state[_ABORT] = 0
+            result = _search(
+                h0, h1, h2, turn, signature, top_seat, position.landlord, self._data,
+                self._table, self._killers, state, deadline,
+            )  # fmt: skip
+            self.nodes = int(state[_NODES])
+            if state[_ABORT] == _OUT_OF_BUDGET:
+                raise _OutOfBudget
+            if state[_ABORT] != _GROW:
+                return bool(result)
+            self._grow()
+
+    def _proven(self, position: Position) -> bool | None:
+        done = _winner_is_landlord(position)
+        if done is not None:
+            return done
+        if self._data is None:
+            return None
+        h0, h1, h2, turn, signature, top_seat = self._packed(position)
+        key = (
+            h0
+            | (h1 << _HAND_BITS)
+            | (h2 << (2 * _HAND_BITS))
+            | (turn << (3 * _HAND_BITS))
+            | ((signature + 1) << (3 * _HAND_BITS + 2))
+            | ((top_seat + 1) << (3 * _HAND_BITS + 2 + _SIG_BITS))
+        )
+        found = int(_lookup(key, self._table))
+        return None if found < 0 else found == 1

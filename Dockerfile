@@ -28,6 +28,10 @@ RUN SECRET_KEY=collectstatic-only-throwaway-key-never-used-at-run-time-012345678
 
 USER app
 
+# numba's cache of the solver's compiled search (referee/rules/solver_jit.py): the code is
+# read-only to the app user, so the cache lives where it may write
+ENV NUMBA_CACHE_DIR=/tmp/numba-cache
+
 EXPOSE 8000
 
 # config/gunicorn.py: gthread workers, WEB_CONCURRENCY processes x GUNICORN_THREADS threads.

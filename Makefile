@@ -100,10 +100,10 @@ lock:
 	echo "Resolving dependencies in throwaway venvs ($$tmp)"; \
 	project=$$($(PYTHON) -c 'import tomllib; print(tomllib.load(open("pyproject.toml", "rb"))["project"]["name"])'); \
 	$(PYTHON) -m venv "$$tmp/all"; \
-	"$$tmp/all/bin/python" -m pip install --disable-pip-version-check --quiet "$$tmp/src[dev]"; \
+	"$$tmp/all/bin/python" -m pip install --disable-pip-version-check --quiet "$$tmp/src[dev,fast]"; \
 	"$$tmp/all/bin/python" -m pip freeze --all --disable-pip-version-check --exclude pip --exclude "$$project" > "$$tmp/all.txt"; \
 	$(PYTHON) -m venv "$$tmp/runtime"; \
-	"$$tmp/runtime/bin/python" -m pip install --disable-pip-version-check --quiet -c "$$tmp/all.txt" "$$tmp/src"; \
+	"$$tmp/runtime/bin/python" -m pip install --disable-pip-version-check --quiet -c "$$tmp/all.txt" "$$tmp/src[fast]"; \
 	"$$tmp/runtime/bin/python" -m pip freeze --disable-pip-version-check --exclude "$$project" > "$$tmp/runtime.txt"; \
 	if cat "$$tmp/all.txt" "$$tmp/runtime.txt" | grep -v '^#' | grep -qv '=='; then \
 		echo "lock: unexpected unpinned line in pip freeze output:" >&2; cat "$$tmp/all.txt" "$$tmp/runtime.txt" | grep -v '^#' | grep -v '==' >&2; exit 1; \

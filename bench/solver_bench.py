@@ -7,7 +7,9 @@ The default run is short (a few deals, budgets capped at ``--seconds``). The ful
 
     python bench/solver_bench.py --deals 100 --endgames 200 --seconds 60
 
-``--bands 7-10`` runs one band of endgames only.
+``--bands 7-10`` runs one band of endgames only. ``--engine`` picks the search: ``auto`` (the
+default, as the service: the compiled one of ``solver_jit`` where numba is installed and it takes
+the position, else the reference), ``reference`` (pure Python) or ``compiled``.
 
 A query is solved within t seconds when its time is at most t; a query is stopped at the
 largest budget and counted unsolved at every budget. Single process, no Django.
@@ -26,6 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from referee.rules.cards import key_of
 from referee.rules.profiles import get_profile
 from referee.rules.solver import Position, solve
+from referee.rules.solver_jit import available
 from referee.rules.table import warm_up
 
 PACK = [r for r in range(13) for _ in range(4)] + [13, 14]
@@ -62,17 +65,22 @@ def main() -> int:
     parser.add_argument(
         "--bands", default="7-10,10-13", help="endgame sizes, cards a hand (e.g. 7-10)"
     )
+    parser.add_argument("--engine", default="auto", choices=("auto", "reference", "compiled"))
     args = parser.parse_args()
+    compiled = {"auto": None, "reference": False, "compiled": True}[args.engine]
     profile = get_profile(args.profile)
     warm_up([profile])
     rng = random.Random(args.seed)
     cap_ms = args.seconds * 1000
 
     def run(position: Position) -> tuple[bool | None, float, int]:
-        found = solve(position, profile, max_ms=cap_ms)
+        found = solve(position, profile, max_ms=cap_ms, compiled=compiled)
         return found.landlord_wins, found.ms, found.nodes
 
-    print(f"profile {args.profile}, seed {args.seed}, budget cap {args.seconds:g} s per query")
+    print(
+        f"profile {args.profile}, seed {args.seed}, budget cap {args.seconds:g} s per query, "
+        f"engine {args.engine} (numba {'installed' if available() else 'not installed'})"
+    )
     for landlord in range(3 if args.deals else 0):
         runs = []
         for _ in range(args.deals):

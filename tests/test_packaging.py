@@ -75,6 +75,9 @@ def test_the_runtime_lock_pins_every_runtime_dependency_and_no_development_tool(
     assert includes == []
     for requirement in PYPROJECT["project"]["dependencies"]:
         assert _name(requirement) in runtime, requirement
+    # the solver's compiled search is optional for the library, carried by the image
+    for requirement in PYPROJECT["project"]["optional-dependencies"]["fast"]:
+        assert _name(requirement) in runtime, requirement
     assert not TOOLS & set(runtime), TOOLS & set(runtime)
 
 

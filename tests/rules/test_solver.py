@@ -6,6 +6,7 @@ import json
 import random
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -48,14 +49,15 @@ def random_position(
     return Position((hands[0], hands[1], hands[2]), rng.randrange(3), turn, top, top_seat)
 
 
-def test_solver_agrees_with_brute_force_on_thousands_of_small_positions() -> None:
+@pytest.mark.parametrize("compiled", [False, True], ids=["reference", "compiled"])
+def test_solver_agrees_with_brute_force_on_thousands_of_small_positions(compiled: bool) -> None:
     rng = random.Random(33)
     wins = 0
     for index in range(2400):
         profile = COMP2016 if index % 2 else CLASSIC
         position = random_position(rng)
         expected = brute_force(position, profile)
-        found = solve(position, profile)
+        found = solve(position, profile, compiled=compiled)
         assert found.landlord_wins is expected, position
         wins += expected
         if index % 4 == 0:  # every claimed win re-verified: each defence still loses
@@ -63,14 +65,17 @@ def test_solver_agrees_with_brute_force_on_thousands_of_small_positions() -> Non
     assert 400 < wins < 2000  # both answers are exercised
 
 
-def test_solver_agrees_with_brute_force_when_one_hand_holds_up_to_six_cards() -> None:
+@pytest.mark.parametrize("compiled", [False, True], ids=["reference", "compiled"])
+def test_solver_agrees_with_brute_force_when_one_hand_holds_up_to_six_cards(
+    compiled: bool,
+) -> None:
     rng = random.Random(34)
     for index in range(300):
         sizes = [rng.randint(4, 6), rng.randint(1, 2), rng.randint(1, 2)]
         rng.shuffle(sizes)
         profile = COMP2016 if index % 2 else CLASSIC
         position = random_position(rng, sizes=sizes)
-        found = solve(position, profile)
+        found = solve(position, profile, compiled=compiled)
         assert found.landlord_wins is brute_force(position, profile), position
 
 

@@ -1,0 +1,164 @@
+"""The solver's compiled search (``referee/rules/solver_jit.py``) against the reference search
+of ``solver.py``: the same values, lines that prove what they claim, the same budgets."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from referee.rules import solver_jit
+from referee.rules.cards import key_of
+from referee.rules.moves import legal_plays
+from referee.rules.profiles import CLASSIC, COMP2016, RuleProfile
+from referee.rules.solver import (
+    Position,
+    Solver,
+    SolverError,
+    Step,
+    _after,
+    _options,
+    check_line,
+    solve,
+    solver_for,
+)
+from referee.rules.solver_jit import JitSolver, sub_hand_count
+from tests.rules.test_solver import PACK, random_position
+
+
+def _endgame(rng: random.Random, low: int, high: int) -> Position:
+    sizes = [rng.randint(low, high) for _ in range(3)]
+    cards = rng.sample(PACK, sum(sizes))
+    hands = (
+        key_of(cards[: sizes[0]]),
+        key_of(cards[sizes[0] : sizes[0] + sizes[1]]),
+        key_of(cards[sizes[0] + sizes[1] :]),
+    )
+    landlord = rng.randrange(3)
+    return Position(hands, landlord, landlord)
+
+
+def test_numba_is_installed_where_the_tests_run() -> None:
+    # the dev lock carries the accelerator (requirements.lock pins it): these tests run it
+    assert solver_jit.available()
+
+
+def test_the_compiled_search_agrees_with_the_reference_on_endgames() -> None:
+    rng = random.Random(41)
+    wins = 0
+    for index in range(60):
+        profile = COMP2016 if index % 2 else CLASSIC
+        small = index % 3 == 0
+        position = random_position(rng, 4) if small else _endgame(rng, 3, 6)
+        reference = solve(position, profile, compiled=False)
+        found = solve(position, profile, compiled=True)
+        assert found.landlord_wins is reference.landlord_wins is not None, position
+        wins += bool(found.landlord_wins)
+        # the compiled line is read from the compiled table; it must prove the value too
+        if small:  # by the brute force
+            check_line(position, found.line, bool(found.landlord_wins), profile)
+        else:  # by the reference search: every defence at every step still loses
+            _check_line_by_reference(position, found.line, bool(found.landlord_wins), profile)
+    assert 5 < wins < 55
+
+
+def _check_line_by_reference(
+    position: Position, line: tuple[Step, ...], landlord_wins: bool, profile: RuleProfile
+) -> None:
+    pos = position
+    for seat, move in line:
+        assert seat == pos.turn
+        options = _options(pos, profile)
+        assert move is None or any(o is not None and o.key == move.key for o in options)
+        if (pos.turn == pos.landlord) != landlord_wins:
+            for other in options:
+                child = _after(pos, other)
+                if all(child.hands):
+                    assert solve(child, profile, compiled=False).landlord_wins is landlord_wins
+                else:
+                    assert (child.hands[pos.landlord] == 0) is landlord_wins
+        pos = _after(pos, move)
+    assert not all(pos.hands) and (pos.hands[pos.landlord] == 0) is landlord_wins
+
+
+def test_the_compiled_table_grows_and_keeps_its_entries() -> None:
+    # an endgame of 7-10 cards a hand may need far more entries than the table's first 65,536
+    # slots hold: it grows fourfold (rehashing every entry) and the search starts again
+    rng = random.Random(7)
+    positions = [_endgame(rng, 7, 10) for _ in range(11)]
+    position = positions[10]  # the landlord loses; 540,000 nodes by the reference search
+    solver = JitSolver(COMP2016)
+    found = solver.solve(position)
+    assert solver._table.shape[0] > solver_jit._FIRST_CAPACITY
+    assert found.landlord_wins is solve(position, COMP2016, compiled=False).landlord_wins
+    assert found.line and found.line[-1][1] is not None  # the winning side goes out
+
+
+def test_the_compiled_search_answers_unsolved_when_a_budget_runs_out() -> None:
+    rng = random.Random(7)
+    position = _endgame(rng, 8, 9)
+    for budget in ({"max_nodes": 2000}, {"max_entries": 3000}, {"max_ms": 1}):
+        found = solve(position, COMP2016, compiled=True, **budget)  # type: ignore[arg-type]
+        assert found.landlord_wins is None and found.line == (), budget
+    found = solve(position, COMP2016, compiled=True, max_nodes=2000)
+    assert 2000 < found.nodes <= 2000 + 1024  # checked every 1,024 nodes, as the reference
+
+
+def test_full_deals_go_to_the_reference_search() -> None:
+    rng = random.Random(5)
+    cards = rng.sample(PACK, 54)
+    hands = (key_of(cards[:20]), key_of(cards[20:37]), key_of(cards[37:]))
+    position = Position(hands, 0, 0)
+    assert max(sub_hand_count(hand) for hand in hands) > solver_jit.MAX_SUB_HANDS
+    assert type(solver_for(position, COMP2016)) is Solver
+    with pytest.raises(SolverError):
+        solver_for(position, COMP2016, compiled=True)
+    assert solve(position, COMP2016, max_nodes=2000).landlord_wins is None
+
+
+def test_without_numba_every_position_goes_to_the_reference(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    position = Position((key_of([0]), key_of([1]), key_of([2])), 0, 0)
+    assert type(solver_for(position, COMP2016)) is JitSolver
+    monkeypatch.setattr(solver_jit, "_NUMBA", False)
+    assert type(solver_for(position, COMP2016)) is Solver
+    assert solve(position, COMP2016).landlord_wins is True
+    with pytest.raises(SolverError):
+        solve(position, COMP2016, compiled=True)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.randoms(use_true_random=False))
+def test_a_compiled_answer_list_is_legal_plays_answer_list(rng: random.Random) -> None:
+    # the compiled search answers a top with the leads of the hand that beat it
+    # (``_beats``, R5.21): exactly the plays ``legal_plays`` lists as answers
+    cards = rng.sample(PACK, rng.randint(2, 16))
+    cut = rng.randint(1, min(len(cards) - 1, 9))  # the hand's sub-hands are all prepared
+    hand, other = key_of(cards[:cut]), key_of(cards[cut:])
+    profile = rng.choice([COMP2016, CLASSIC])
+    top = rng.choice(legal_plays(other, None, profile))
+    solver = JitSolver(profile)
+    solver._prepare(Position((hand, other, key_of([])), 0, 0, top, 1))
+    data = solver._data
+    gid = solver._index[0][hand]  # seat 0's hands come first
+    start, end = (data[data[solver_jit._D_START] + gid + i] for i in (0, 1))
+    kinds, ranks, lengths = (
+        data[data[slot] :]
+        for slot in (solver_jit._D_KIND, solver_jit._D_RANK, solver_jit._D_LENGTH)
+    )
+    top_sig = solver._signature_id(top)
+    plays = solver._leads_of(hand)  # the entries, in order (no search has reordered them)
+    assert end - start == len(plays)
+    found = set()
+    for entry in range(start, end):
+        sig = int(data[data[solver_jit._D_SIG] + entry])
+        play, play_sig, _ = plays[entry - start]
+        assert sig == play_sig
+        if solver_jit._beats(
+            kinds[sig], ranks[sig], lengths[sig], kinds[top_sig], ranks[top_sig], lengths[top_sig]
+        ):
+            found.add(play.key)
+    assert found == {play.key for play in legal_plays(hand, top, profile)}

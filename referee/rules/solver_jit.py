@@ -50,14 +50,35 @@ _HAND_BITS = 14
 _SIG_BITS = 12  # signature numbers + 1 (0: no top); a profile has 308 signatures
 
 _KIND_CODE = {kind._value_: code for code, kind in enumerate(Kind)}
-_BOMB = _KIND_CODE[Kind.BOMB._value_]
-_ROCKET = _KIND_CODE[Kind.ROCKET._value_]
+#: A play's class: what a play must share with the top to beat it by rank (kind and length),
+#: the bomb and the rocket classes of their own.
+_BOMB_CLASS, _ROCKET_CLASS = 1 << 10, (1 << 10) + 1
+
+
+def _class(kind: str, length: int) -> int:
+    if kind == Kind.BOMB._value_:
+        return _BOMB_CLASS
+    if kind == Kind.ROCKET._value_:
+        return _ROCKET_CLASS
+    return _KIND_CODE[kind] << 5 | length
+
 
 # state slots shared with the compiled search
 _NODES, _NEXT_CHECK, _ABORT, _ENTRIES, _MAX_NODES, _MAX_ENTRIES = range(6)
 # the header of the compiled search's ``data``: the seats' first hand numbers (0-2), then where
 # each array starts, then how many signatures + 1 (the killers' stride)
-_D_START, _D_CHILD, _D_SIG, _D_KIND, _D_RANK, _D_LENGTH, _D_SIGS = range(3, 10)
+_D_START, _D_CHILD, _D_SIG, _D_CLASS, _D_RANK, _D_ECLASS, _D_ERANK, _D_SIGS = range(3, 11)
+#: ``max_entries`` is a memory budget counted in the reference's entries, about 160 bytes each
+#: with the memos (1,933,286 entries of seed 11's endgame 119: 312 MB). A compiled entry takes
+#: 16-64 bytes (an 8-byte slot, the table between an eighth and half full): the compiled search
+#: keeps four for each of the budget's, in less memory.
+ENTRIES_PER_BUDGET = 4
+#: No budget of entries: 2**25 of them (a table of 2**26 slots, 512 MB) at most.
+_NO_ENTRY_BUDGET = 1 << 25
+#: A node is stored when its search took at least this many nodes below it: a node that goes
+#: out at once (none) is found again as fast as it is looked up. 3 and 8 searched 8-43 % more
+#: nodes on seed 11's hardest endgames, no faster.
+_STORE_FROM = 1
 # why a search stopped: the budget ran out, or the table is half full and must grow first
 _OUT_OF_BUDGET, _GROW = 1, 2
 #: The table starts with this many slots and grows fourfold when half full (the search then
@@ -93,16 +114,15 @@ def sub_hand_count(hand: int) -> int:
 if _NUMBA:
 
     @numba.njit(cache=True)
-    def _beats(kind: int, rank: int, length: int, top_kind: int, top_rank: int, top_length: int):
-        # R5.21, as ``combos.beats``: the rocket over all, a bomb over any non-bomb and lower
-        # bombs, else the same kind and length with a higher body rank
-        if kind == _ROCKET:
-            return top_kind != _ROCKET
-        if top_kind == _ROCKET:
-            return False
-        if kind == _BOMB:
-            return top_kind != _BOMB or rank > top_rank
-        return kind == top_kind and length == top_length and rank > top_rank
+    def _beats(play_class: int, rank: int, top_class: int, top_rank: int):
+        # R5.21, as ``combos.beats``: the same kind and length (class) with a higher body rank
+        # (a higher bomb over a bomb: the rocket has no rank to beat), else a bomb over any
+        # non-bomb, the rocket over all
+        if play_class == top_class:
+            return rank > top_rank
+        if play_class == _BOMB_CLASS:
+            return top_class != _ROCKET_CLASS
+        return play_class == _ROCKET_CLASS
 
     @numba.njit(cache=True)
     def _now():
@@ -145,6 +165,7 @@ if _NUMBA:
             if table[slot] >> 1 == key:
                 return (table[slot] & 1) == 1
             slot = (slot + 1) & mask
+        first_node = state[_NODES]
         maximiser = turn == landlord
         hand = h0 if turn == 0 else h1 if turn == 1 else h2
         gid = data[turn] + hand
@@ -152,15 +173,13 @@ if _NUMBA:
         end = data[data[_D_START] + gid + 1]
         child_at = data[_D_CHILD]
         sig_at = data[_D_SIG]
-        kind_at = data[_D_KIND]
-        rank_at = data[_D_RANK]
-        length_at = data[_D_LENGTH]
+        class_at = data[_D_ECLASS]
+        rank_at = data[_D_ERANK]
         if sig >= 0:
-            top_kind = data[kind_at + sig]
-            top_rank = data[rank_at + sig]
-            top_length = data[length_at + sig]
+            top_class = data[data[_D_CLASS] + sig]
+            top_rank = data[data[_D_RANK] + sig]
         else:
-            top_kind = top_rank = top_length = -1
+            top_class = top_rank = -1
         nxt = (turn + 1) % 3
         result = not maximiser
         out_at_once = False
@@ -168,11 +187,9 @@ if _NUMBA:
             if sig < 0:
                 out_at_once = True
             else:
-                s = data[sig_at + start]
                 out_at_once = _beats(
-                    data[kind_at + s], data[rank_at + s], data[length_at + s],
-                    top_kind, top_rank, top_length,
-                )  # fmt: skip
+                    data[class_at + start], data[rank_at + start], top_class, top_rank
+                )
         if out_at_once:
             result = maximiser
         else:
@@ -208,12 +225,13 @@ if _NUMBA:
                         e = i
                         if e == killer:
                             continue
-                    play_sig = data[sig_at + e]
+                    # an answer: a lead of the hand that beats the top (its class and rank
+                    # stored beside the entry)
                     if sig >= 0 and not _beats(
-                        data[kind_at + play_sig], data[rank_at + play_sig],
-                        data[length_at + play_sig], top_kind, top_rank, top_length,
-                    ):  # fmt: skip
+                        data[class_at + e], data[rank_at + e], top_class, top_rank
+                    ):
                         continue
+                    play_sig = data[sig_at + e]
                     child = data[child_at + e]
                     if turn == 0:
                         value = _search(
@@ -246,10 +264,11 @@ if _NUMBA:
                         return False
                     if value == maximiser:
                         result = maximiser
-        while table[slot] != -1:  # the subtree may have filled this slot: probe on
-            slot = (slot + 1) & mask
-        table[slot] = (key << 1) | (1 if result else 0)
-        state[_ENTRIES] += 1
+        if state[_NODES] - first_node >= _STORE_FROM:
+            while table[slot] != -1:  # the subtree may have filled this slot: probe on
+                slot = (slot + 1) & mask
+            table[slot] = (key << 1) | (1 if result else 0)
+            state[_ENTRIES] += 1
         return result
 
     @numba.njit(cache=True)
@@ -347,18 +366,20 @@ class JitSolver(Solver):
         signatures = sorted(self._signatures.items(), key=lambda item: item[1])
         if len(signatures) >= (1 << _SIG_BITS) - 1:  # pragma: no cover - a profile has 308
             raise AssertionError("too many signatures for the packed key")
-        kinds = [_KIND_CODE[kind] for (kind, _, _), _ in signatures]
+        classes = [_class(kind, length) for (kind, _, length), _ in signatures]
         ranks = [-1 if rank is None else rank for (_, rank, _), _ in signatures]
-        lengths = [length for (_, _, length), _ in signatures]
-        header = [0, len(subs[0]), len(subs[0]) + len(subs[1]), 0, 0, 0, 0, 0, 0, 0]
+        entry_classes = [classes[sig] for sig in sigs]
+        entry_ranks = [ranks[sig] for sig in sigs]
+        header = [0, len(subs[0]), len(subs[0]) + len(subs[1]), 0, 0, 0, 0, 0, 0, 0, 0]
         data = header
         for slot, part in (
             (_D_START, starts),
             (_D_CHILD, children),
             (_D_SIG, sigs),
-            (_D_KIND, kinds),
+            (_D_CLASS, classes),
             (_D_RANK, ranks),
-            (_D_LENGTH, lengths),
+            (_D_ECLASS, entry_classes),
+            (_D_ERANK, entry_ranks),
         ):
             data[slot] = len(data)
             data = data + part
@@ -368,8 +389,9 @@ class JitSolver(Solver):
         self._killers = np.full((len(starts) - 1) * (len(signatures) + 1), -1, dtype=np.int64)
         state = np.zeros(6, dtype=np.int64)
         state[_MAX_NODES] = -1 if self.max_nodes is None else self.max_nodes
-        # no budget of entries: 2**24 of them (a table of 2**26 slots, 512 MB) at most
-        state[_MAX_ENTRIES] = 1 << 24 if self.max_entries is None else self.max_entries
+        state[_MAX_ENTRIES] = (
+            _NO_ENTRY_BUDGET if self.max_entries is None else ENTRIES_PER_BUDGET * self.max_entries
+        )
         self._state = state
 
     def _grow(self) -> None:

@@ -145,20 +145,23 @@ def test_a_compiled_answer_list_is_legal_plays_answer_list(rng: random.Random) -
     data = solver._data
     gid = solver._index[0][hand]  # seat 0's hands come first
     start, end = (data[data[solver_jit._D_START] + gid + i] for i in (0, 1))
-    kinds, ranks, lengths = (
-        data[data[slot] :]
-        for slot in (solver_jit._D_KIND, solver_jit._D_RANK, solver_jit._D_LENGTH)
-    )
+    at = {slot: int(data[slot]) for slot in range(solver_jit._D_START, solver_jit._D_SIGS)}
     top_sig = solver._signature_id(top)
+    top_class, top_rank = (
+        data[at[solver_jit._D_CLASS] + top_sig],
+        data[at[solver_jit._D_RANK] + top_sig],
+    )
     plays = solver._leads_of(hand)  # the entries, in order (no search has reordered them)
     assert end - start == len(plays)
     found = set()
     for entry in range(start, end):
-        sig = int(data[data[solver_jit._D_SIG] + entry])
+        sig = int(data[at[solver_jit._D_SIG] + entry])
         play, play_sig, _ = plays[entry - start]
         assert sig == play_sig
+        play_class = data[at[solver_jit._D_ECLASS] + entry]
+        assert play_class == data[at[solver_jit._D_CLASS] + sig]
         if solver_jit._beats(
-            kinds[sig], ranks[sig], lengths[sig], kinds[top_sig], ranks[top_sig], lengths[top_sig]
+            play_class, data[at[solver_jit._D_ERANK] + entry], top_class, top_rank
         ):
             found.add(play.key)
     assert found == {play.key for play in legal_plays(hand, top, profile)}

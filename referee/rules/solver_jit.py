@@ -193,31 +193,26 @@ if _NUMBA:
         if out_at_once:
             result = maximiser
         else:
-            if nxt != top_seat:
-                pass_sig = sig
-                pass_seat = top_seat
-            else:
-                pass_sig = -1
-                pass_seat = -1
+            # the moves in order: a pass first (a farmer whose partner holds the top), the
+            # killer (the entry that last refuted this hand and top: the reference moves it to
+            # the front of its list, the same idea in one slot), the entries, a pass last
+            # (anyone else, when there is a top to pass on)
             pass_first = (not maximiser) and top_seat >= 0 and top_seat != landlord
-            done = False
-            if pass_first:
-                value = _search(
-                    h0, h1, h2, nxt, pass_sig, pass_seat, landlord, data, table, killers,
-                    state, deadline,
-                )  # fmt: skip
-                if state[_ABORT]:
-                    return False
-                if value == maximiser:
-                    result = maximiser
-                    done = True
-            if not done:
-                killer_slot = gid * data[_D_SIGS] + sig + 1
-                killer = killers[killer_slot]
-                # the killer first, then the rest in order (the reference moves it to the
-                # front of its list: the same idea, one slot)
-                for i in range(start - 1, end):
-                    if i < start:
+            pass_last = sig >= 0 and not pass_first
+            killer_slot = gid * data[_D_SIGS] + sig + 1
+            killer = killers[killer_slot]
+            for i in range(start - 2, end + 1):
+                if i == start - 2 or i == end:  # a pass
+                    if not (pass_first if i < start else pass_last):
+                        continue
+                    e = -1
+                    c0, c1, c2 = h0, h1, h2
+                    if nxt != top_seat:  # the next seat answers the same top
+                        next_sig, next_seat = sig, top_seat
+                    else:  # both others passed: the top's seat leads
+                        next_sig, next_seat = -1, -1
+                else:
+                    if i == start - 1:
                         if killer < 0:
                             continue
                         e = killer
@@ -231,39 +226,22 @@ if _NUMBA:
                         data[class_at + e], data[rank_at + e], top_class, top_rank
                     ):
                         continue
-                    play_sig = data[sig_at + e]
                     child = data[child_at + e]
-                    if turn == 0:
-                        value = _search(
-                            child, h1, h2, nxt, play_sig, turn, landlord, data, table, killers,
-                            state, deadline,
-                        )  # fmt: skip
-                    elif turn == 1:
-                        value = _search(
-                            h0, child, h2, nxt, play_sig, turn, landlord, data, table, killers,
-                            state, deadline,
-                        )  # fmt: skip
-                    else:
-                        value = _search(
-                            h0, h1, child, nxt, play_sig, turn, landlord, data, table, killers,
-                            state, deadline,
-                        )  # fmt: skip
-                    if state[_ABORT]:
-                        return False
-                    if value == maximiser:
-                        result = maximiser
-                        done = True
+                    c0 = child if turn == 0 else h0
+                    c1 = child if turn == 1 else h1
+                    c2 = child if turn == 2 else h2
+                    next_sig, next_seat = data[sig_at + e], turn
+                value = _search(
+                    c0, c1, c2, nxt, next_sig, next_seat, landlord, data, table, killers, state,
+                    deadline,
+                )  # fmt: skip
+                if state[_ABORT]:
+                    return False
+                if value == maximiser:
+                    result = maximiser
+                    if e >= 0:
                         killers[killer_slot] = e
-                        break
-                if not done and sig >= 0 and not pass_first:
-                    value = _search(
-                        h0, h1, h2, nxt, pass_sig, pass_seat, landlord, data, table, killers,
-                        state, deadline,
-                    )  # fmt: skip
-                    if state[_ABORT]:
-                        return False
-                    if value == maximiser:
-                        result = maximiser
+                    break
         if state[_NODES] - first_node >= _STORE_FROM:
             while table[slot] != -1:  # the subtree may have filled this slot: probe on
                 slot = (slot + 1) & mask

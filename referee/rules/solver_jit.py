@@ -364,7 +364,7 @@ class JitSolver(Solver):
         data[_D_SIGS] = len(signatures) + 1
         self._data = np.array(data, dtype=np.int64)
         self._table = np.full(_FIRST_CAPACITY, -1, dtype=np.int64)
-        self._killers = np.full((len(starts) - 1) * (len(signatures) + 1), -1, dtype=np.int64)
+        self._killers = np.full((len(starts) - 1) * (len(signatures) + 1), -1, dtype=np.int32)
         state = np.zeros(6, dtype=np.int64)
         state[_MAX_NODES] = -1 if self.max_nodes is None else self.max_nodes
         state[_MAX_ENTRIES] = (

@@ -79,6 +79,14 @@ _NO_ENTRY_BUDGET = 1 << 25
 #: out at once (none) is found again as fast as it is looked up. 3 and 8 searched 8-43 % more
 #: nodes on seed 11's hardest endgames, no faster.
 _STORE_FROM = 1
+# a frame of the compiled search's stack: the node (its hands, turn, top), its table key and
+# slot, the nodes counted when it was entered, its moves (the entries' range, the killer, the
+# top's class and rank, the killer's slot) and the move being searched (its index, its entry)
+(_F_H0, _F_H1, _F_H2, _F_TURN, _F_SIG, _F_SEAT, _F_KEY, _F_SLOT, _F_FIRST, _F_START, _F_END,
+ _F_KILLER, _F_CLASS, _F_RANK, _F_KSLOT, _F_I, _F_E) = range(17)  # fmt: skip
+#: Frames: a path never has more nodes than moves, and three moves (two passes) at least take
+#: a card: 3 * 54 + 1 at most.
+_MAX_DEPTH = 3 * 54 + 2
 # why a search stopped: the budget ran out, or the table is half full and must grow first
 _OUT_OF_BUDGET, _GROW = 1, 2
 #: The table starts with this many slots and grows fourfold when half full (the search then
@@ -136,118 +144,174 @@ if _NUMBA:
         return int((np.uint64(key) * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(32)) & mask
 
     @numba.njit(cache=True)
-    def _search(h0, h1, h2, turn, sig, top_seat, landlord, data, table, killers, state, deadline):
-        # ``data``: the static arrays in one (fewer arguments a call: each array is seven
-        # words), at the offsets its first slots hold; ``table``: key << 1 | value, -1 empty;
-        # ``killers``: per hand and top, the entry that last refuted it, -1 none
-        state[_NODES] += 1
-        if state[_NODES] >= state[_NEXT_CHECK]:
-            over_nodes = state[_MAX_NODES] >= 0 and state[_NODES] > state[_MAX_NODES]
-            over_entries = state[_ENTRIES] >= state[_MAX_ENTRIES]
-            if over_nodes or over_entries or (deadline > 0.0 and _now() > deadline):
-                state[_ABORT] = _OUT_OF_BUDGET
-            elif 2 * (state[_ENTRIES] + 1024) > table.shape[0]:
-                state[_ABORT] = _GROW  # a node adds at most one entry: 1,024 until the next
-            if state[_ABORT]:
-                return False
-            state[_NEXT_CHECK] = state[_NODES] + 1024
-        key = (
-            h0
-            | (h1 << _HAND_BITS)
-            | (h2 << (2 * _HAND_BITS))
-            | (turn << (3 * _HAND_BITS))
-            | ((sig + 1) << (3 * _HAND_BITS + 2))
-            | ((top_seat + 1) << (3 * _HAND_BITS + 2 + _SIG_BITS))
-        )
-        mask = table.shape[0] - 1
-        slot = _slot(key, mask)
-        while table[slot] != -1:
-            if table[slot] >> 1 == key:
-                return (table[slot] & 1) == 1
-            slot = (slot + 1) & mask
-        first_node = state[_NODES]
-        maximiser = turn == landlord
-        hand = h0 if turn == 0 else h1 if turn == 1 else h2
-        gid = data[turn] + hand
-        start = data[data[_D_START] + gid]
-        end = data[data[_D_START] + gid + 1]
+    def _search(
+        h0, h1, h2, turn, sig, top_seat, landlord, data, table, killers, frames, state, deadline
+    ):
+        # Depth-first with an explicit stack (``frames``: a row a node on the path), not
+        # recursion: a call of 12 arguments, four of them arrays, cost more than the node's
+        # work. ``data``: the static arrays in one, at the offsets its first slots hold;
+        # ``table``: key << 1 | value, -1 empty; ``killers``: per hand and top, the entry
+        # that last refuted it, -1 none.
+        depth = 0
+        frames[0, _F_H0] = h0
+        frames[0, _F_H1] = h1
+        frames[0, _F_H2] = h2
+        frames[0, _F_TURN] = turn
+        frames[0, _F_SIG] = sig
+        frames[0, _F_SEAT] = top_seat
         child_at = data[_D_CHILD]
         sig_at = data[_D_SIG]
         class_at = data[_D_ECLASS]
         rank_at = data[_D_ERANK]
-        if sig >= 0:
-            top_class = data[data[_D_CLASS] + sig]
-            top_rank = data[data[_D_RANK] + sig]
-        else:
-            top_class = top_rank = -1
-        nxt = (turn + 1) % 3
-        result = not maximiser
-        out_at_once = False
-        if start < end and data[child_at + start] == 0:  # the play that empties the hand
-            if sig < 0:
-                out_at_once = True
-            else:
-                out_at_once = _beats(
-                    data[class_at + start], data[rank_at + start], top_class, top_rank
+        mask = table.shape[0] - 1
+        entering = True
+        value = False
+        while True:
+            h0 = frames[depth, _F_H0]
+            h1 = frames[depth, _F_H1]
+            h2 = frames[depth, _F_H2]
+            turn = frames[depth, _F_TURN]
+            sig = frames[depth, _F_SIG]
+            top_seat = frames[depth, _F_SEAT]
+            maximiser = turn == landlord
+            settled = False  # the node's value is known: store it and return to the parent
+            result = False
+            if entering:
+                state[_NODES] += 1
+                if state[_NODES] >= state[_NEXT_CHECK]:
+                    over_nodes = state[_MAX_NODES] >= 0 and state[_NODES] > state[_MAX_NODES]
+                    over_entries = state[_ENTRIES] >= state[_MAX_ENTRIES]
+                    if over_nodes or over_entries or (deadline > 0.0 and _now() > deadline):
+                        state[_ABORT] = _OUT_OF_BUDGET
+                    elif 2 * (state[_ENTRIES] + 1024) > table.shape[0]:
+                        state[_ABORT] = _GROW  # a node adds at most one entry until the next
+                    if state[_ABORT]:
+                        return False
+                    state[_NEXT_CHECK] = state[_NODES] + 1024
+                key = (
+                    h0
+                    | (h1 << _HAND_BITS)
+                    | (h2 << (2 * _HAND_BITS))
+                    | (turn << (3 * _HAND_BITS))
+                    | ((sig + 1) << (3 * _HAND_BITS + 2))
+                    | ((top_seat + 1) << (3 * _HAND_BITS + 2 + _SIG_BITS))
                 )
-        if out_at_once:
-            result = maximiser
-        else:
-            # the moves in order: a pass first (a farmer whose partner holds the top), the
-            # killer (the entry that last refuted this hand and top: the reference moves it to
-            # the front of its list, the same idea in one slot), the entries, a pass last
-            # (anyone else, when there is a top to pass on)
-            pass_first = (not maximiser) and top_seat >= 0 and top_seat != landlord
-            pass_last = sig >= 0 and not pass_first
-            killer_slot = gid * data[_D_SIGS] + sig + 1
-            killer = killers[killer_slot]
-            for i in range(start - 2, end + 1):
-                if i == start - 2 or i == end:  # a pass
-                    if not (pass_first if i < start else pass_last):
-                        continue
-                    e = -1
-                    c0, c1, c2 = h0, h1, h2
-                    if nxt != top_seat:  # the next seat answers the same top
-                        next_sig, next_seat = sig, top_seat
-                    else:  # both others passed: the top's seat leads
-                        next_sig, next_seat = -1, -1
+                slot = _slot(key, mask)
+                known = -1
+                while table[slot] != -1:
+                    if table[slot] >> 1 == key:
+                        known = table[slot] & 1
+                        break
+                    slot = (slot + 1) & mask
+                if known >= 0:  # in the table: back to the parent, nothing to store
+                    value = known == 1
+                    depth -= 1
+                    if depth < 0:
+                        return value
+                    entering = False
+                    continue
+                frames[depth, _F_KEY] = key
+                frames[depth, _F_SLOT] = slot
+                frames[depth, _F_FIRST] = state[_NODES]
+                hand = h0 if turn == 0 else h1 if turn == 1 else h2
+                gid = data[turn] + hand
+                start = data[data[_D_START] + gid]
+                end = data[data[_D_START] + gid + 1]
+                if sig >= 0:
+                    top_class = data[data[_D_CLASS] + sig]
+                    top_rank = data[data[_D_RANK] + sig]
                 else:
-                    if i == start - 1:
-                        if killer < 0:
-                            continue
-                        e = killer
-                    else:
-                        e = i
-                        if e == killer:
-                            continue
-                    # an answer: a lead of the hand that beats the top (its class and rank
-                    # stored beside the entry)
-                    if sig >= 0 and not _beats(
-                        data[class_at + e], data[rank_at + e], top_class, top_rank
-                    ):
-                        continue
-                    child = data[child_at + e]
-                    c0 = child if turn == 0 else h0
-                    c1 = child if turn == 1 else h1
-                    c2 = child if turn == 2 else h2
-                    next_sig, next_seat = data[sig_at + e], turn
-                value = _search(
-                    c0, c1, c2, nxt, next_sig, next_seat, landlord, data, table, killers, state,
-                    deadline,
-                )  # fmt: skip
-                if state[_ABORT]:
-                    return False
-                if value == maximiser:
+                    top_class = top_rank = -1
+                frames[depth, _F_START] = start
+                frames[depth, _F_END] = end
+                frames[depth, _F_CLASS] = top_class
+                frames[depth, _F_RANK] = top_rank
+                killer_slot = gid * data[_D_SIGS] + sig + 1
+                frames[depth, _F_KSLOT] = killer_slot
+                frames[depth, _F_KILLER] = killers[killer_slot]
+                empties = start < end and data[child_at + start] == 0  # first in order
+                if empties and (
+                    sig < 0
+                    or _beats(data[class_at + start], data[rank_at + start], top_class, top_rank)
+                ):
+                    settled = True
                     result = maximiser
+                i = start - 2
+            else:  # back from the child at ``_F_E`` with its ``value``
+                if value == maximiser:
+                    settled = True
+                    result = maximiser
+                    e = frames[depth, _F_E]
                     if e >= 0:
-                        killers[killer_slot] = e
-                    break
-        if state[_NODES] - first_node >= _STORE_FROM:
-            while table[slot] != -1:  # the subtree may have filled this slot: probe on
-                slot = (slot + 1) & mask
-            table[slot] = (key << 1) | (1 if result else 0)
-            state[_ENTRIES] += 1
-        return result
+                        killers[frames[depth, _F_KSLOT]] = e
+                i = frames[depth, _F_I] + 1
+            if not settled:
+                # the next move in order: a pass first (a farmer whose partner holds the
+                # top), the killer (the entry that last refuted this hand and top: the
+                # reference moves it to the front of its list, the same idea in one slot), the
+                # entries, a pass last (anyone else, when there is a top to pass on)
+                start = frames[depth, _F_START]
+                end = frames[depth, _F_END]
+                killer = frames[depth, _F_KILLER]
+                top_class = frames[depth, _F_CLASS]
+                top_rank = frames[depth, _F_RANK]
+                nxt = (turn + 1) % 3
+                found = False
+                e = -1
+                while i <= end:
+                    if i == start - 2 or i == end:  # a pass
+                        pass_first = (not maximiser) and top_seat >= 0 and top_seat != landlord
+                        if pass_first if i < start else (sig >= 0 and not pass_first):
+                            e = -1
+                            found = True
+                            break
+                    else:
+                        e = killer if i == start - 1 else i if i != killer else -1
+                        # an answer: a lead of the hand that beats the top (its class and
+                        # rank stored beside the entry)
+                        if e >= 0 and (
+                            sig < 0
+                            or _beats(data[class_at + e], data[rank_at + e], top_class, top_rank)
+                        ):
+                            found = True
+                            break
+                    i += 1
+                if found:
+                    frames[depth, _F_I] = i
+                    frames[depth, _F_E] = e
+                    depth += 1
+                    if e < 0:  # a pass: the next seat answers the same top, or leads
+                        frames[depth, _F_H0] = h0
+                        frames[depth, _F_H1] = h1
+                        frames[depth, _F_H2] = h2
+                        if nxt != top_seat:
+                            frames[depth, _F_SIG] = sig
+                            frames[depth, _F_SEAT] = top_seat
+                        else:
+                            frames[depth, _F_SIG] = -1
+                            frames[depth, _F_SEAT] = -1
+                    else:
+                        child = data[child_at + e]
+                        frames[depth, _F_H0] = child if turn == 0 else h0
+                        frames[depth, _F_H1] = child if turn == 1 else h1
+                        frames[depth, _F_H2] = child if turn == 2 else h2
+                        frames[depth, _F_SIG] = data[sig_at + e]
+                        frames[depth, _F_SEAT] = turn
+                    frames[depth, _F_TURN] = nxt
+                    entering = True
+                    continue
+                result = not maximiser  # no move escapes
+            if state[_NODES] - frames[depth, _F_FIRST] >= _STORE_FROM:
+                slot = frames[depth, _F_SLOT]
+                while table[slot] != -1:  # the subtree may have filled this slot: probe on
+                    slot = (slot + 1) & mask
+                table[slot] = (frames[depth, _F_KEY] << 1) | (1 if result else 0)
+                state[_ENTRIES] += 1
+            value = result
+            depth -= 1
+            if depth < 0:
+                return value
+            entering = False
 
     @numba.njit(cache=True)
     def _rehash(table, new_table):
@@ -304,6 +368,7 @@ class JitSolver(Solver):
         self._data: Any = None
         self._table: Any = None
         self._killers: Any = None
+        self._frames: Any = None
         self._state: Any = None
         self._index: list[dict[int, int]] = []
 
@@ -365,6 +430,7 @@ class JitSolver(Solver):
         self._data = np.array(data, dtype=np.int64)
         self._table = np.full(_FIRST_CAPACITY, -1, dtype=np.int64)
         self._killers = np.full((len(starts) - 1) * (len(signatures) + 1), -1, dtype=np.int32)
+        self._frames = np.zeros((_MAX_DEPTH, 17), dtype=np.int64)
         state = np.zeros(6, dtype=np.int64)
         state[_MAX_NODES] = -1 if self.max_nodes is None else self.max_nodes
         state[_MAX_ENTRIES] = (
@@ -401,7 +467,7 @@ class JitSolver(Solver):
             state[_ABORT] = 0
             result = _search(
                 h0, h1, h2, turn, signature, top_seat, position.landlord, self._data,
-                self._table, self._killers, state, deadline,
+                self._table, self._killers, self._frames, state, deadline,
             )  # fmt: skip
             self.nodes = int(state[_NODES])
             if state[_ABORT] == _OUT_OF_BUDGET:

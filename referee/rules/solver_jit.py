@@ -346,10 +346,8 @@ def _compile() -> None:
         return
     _compiled = True
     tiny = Position((UNIT[0], UNIT[1], UNIT[2]), 0, 0)
-    solver = JitSolver(COMP2016, max_ms=60_000)
-    solver._prepare(tiny)
-    solver._grow()  # _rehash
-    Solver.solve(solver, tiny)  # _search, _beats, _now, _lookup (the line)
+    _rehash(np.full(4, -1, dtype=np.int64), np.full(16, -1, dtype=np.int64))
+    Solver.solve(JitSolver(COMP2016, max_ms=60_000), tiny)  # _search, _beats, _now, _lookup
 
 
 class JitSolver(Solver):
@@ -399,7 +397,9 @@ class JitSolver(Solver):
         sigs: list[int] = []
         for seat in range(3):
             index = self._index[seat]
-            for key in subs[seat]:
+            for n, key in enumerate(subs[seat]):
+                if n % 256 == 0 and self.max_ms is not None and self._late():
+                    raise _OutOfBudget  # preparing is part of the query's time
                 starts.append(len(children))
                 if key:
                     for _, signature, play_key in self._leads_of(key):
@@ -437,6 +437,9 @@ class JitSolver(Solver):
             _NO_ENTRY_BUDGET if self.max_entries is None else ENTRIES_PER_BUDGET * self.max_entries
         )
         self._state = state
+
+    def _late(self) -> bool:
+        return time.perf_counter() > self._deadline
 
     def _grow(self) -> None:
         table = np.full(4 * self._table.shape[0], -1, dtype=np.int64)

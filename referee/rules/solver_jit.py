@@ -139,6 +139,19 @@ if _NUMBA:
         return t
 
     @numba.njit(cache=True)
+    def _pack(h0, h1, h2, turn, sig, top_seat):
+        # the table's key: the three hands' numbers, the turn, the top's signature number and
+        # its seat (-1: none), 58 bits
+        return (
+            h0
+            | (h1 << _HAND_BITS)
+            | (h2 << (2 * _HAND_BITS))
+            | (turn << (3 * _HAND_BITS))
+            | ((sig + 1) << (3 * _HAND_BITS + 2))
+            | ((top_seat + 1) << (3 * _HAND_BITS + 2 + _SIG_BITS))
+        )
+
+    @numba.njit(cache=True)
     def _slot(key, mask):
         # Fibonacci hashing: the product's high bits
         return int((np.uint64(key) * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(32)) & mask
@@ -188,14 +201,7 @@ if _NUMBA:
                     if state[_ABORT]:
                         return False
                     state[_NEXT_CHECK] = state[_NODES] + 1024
-                key = (
-                    h0
-                    | (h1 << _HAND_BITS)
-                    | (h2 << (2 * _HAND_BITS))
-                    | (turn << (3 * _HAND_BITS))
-                    | ((sig + 1) << (3 * _HAND_BITS + 2))
-                    | ((top_seat + 1) << (3 * _HAND_BITS + 2 + _SIG_BITS))
-                )
+                key = _pack(h0, h1, h2, turn, sig, top_seat)
                 slot = _slot(key, mask)
                 known = -1
                 while table[slot] != -1:
@@ -354,21 +360,14 @@ class JitSolver(Solver):
     """``Solver`` with its search compiled: ``value`` and ``_proven`` read and write the
     compiled table; the line, the budget's meaning and the answers are the reference's."""
 
-    def __init__(
-        self,
-        profile: RuleProfile,
-        *,
-        max_ms: float | None = None,
-        max_nodes: int | None = None,
-        max_entries: int | None = 2_000_000,
-    ) -> None:
-        super().__init__(profile, max_ms=max_ms, max_nodes=max_nodes, max_entries=max_entries)
-        self._data: Any = None
-        self._table: Any = None
-        self._killers: Any = None
-        self._frames: Any = None
-        self._state: Any = None
-        self._index: list[dict[int, int]] = []
+    # set by ``_prepare`` at the first ``value``: the arrays of the compiled search, and each
+    # seat's sub-multisets numbered
+    _data: Any = None
+    _table: Any = None
+    _killers: Any = None
+    _frames: Any = None
+    _state: Any = None
+    _index: tuple[dict[int, int], ...] = ()
 
     def solve(self, position: Position) -> Solution:
         """As ``Solver.solve``; the first query of a process compiles the search first (or
@@ -389,7 +388,7 @@ class JitSolver(Solver):
     def _prepare(self, position: Position) -> None:
         hands = position.hands
         subs = [_sub_hands(hand) for hand in hands]
-        self._index = [{key: i for i, key in enumerate(keys)} for keys in subs]
+        self._index = tuple({key: i for i, key in enumerate(keys)} for keys in subs)
         if position.top is not None:
             self._signature_id(position.top)
         starts: list[int] = []
@@ -485,14 +484,5 @@ class JitSolver(Solver):
             return done
         if self._data is None:
             return None
-        h0, h1, h2, turn, signature, top_seat = self._packed(position)
-        key = (
-            h0
-            | (h1 << _HAND_BITS)
-            | (h2 << (2 * _HAND_BITS))
-            | (turn << (3 * _HAND_BITS))
-            | ((signature + 1) << (3 * _HAND_BITS + 2))
-            | ((top_seat + 1) << (3 * _HAND_BITS + 2 + _SIG_BITS))
-        )
-        found = int(_lookup(key, self._table))
+        found = int(_lookup(_pack(*self._packed(position)), self._table))
         return None if found < 0 else found == 1

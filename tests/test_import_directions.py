@@ -115,13 +115,28 @@ def test_every_module_of_both_apps_is_parsed() -> None:
         assert module in SOURCES
 
 
+#: The solver's optional compiled search may import numba and numpy (issue 33 allows a compiled
+#: accelerator beside the pure-Python search); nothing else of the library may.
+ACCELERATOR = ("referee.rules.solver_jit", ("numba", "numpy"))
+
+
 def test_the_rules_library_imports_only_the_standard_library_and_itself() -> None:
     offenders = [
         str(i)
         for i in _imports_of("referee.rules")
         if not (i.target.split(".")[0] in STDLIB or _within(i.target, "referee.rules"))
+        and not (i.source == ACCELERATOR[0] and i.target.split(".")[0] in ACCELERATOR[1])
     ]
     assert offenders == []
+
+
+def test_the_accelerator_is_optional() -> None:
+    # imported under ``try`` (ImportError: the pure search answers) and by nothing at import
+    # time but ``solver.solver_for``, lazily
+    text = (ROOT / "referee" / "rules" / "solver_jit.py").read_text("utf-8")
+    assert "try:  # the accelerator is optional" in text and "except ImportError:" in text
+    importers = {i.source for i in IMPORTS if i.target == ACCELERATOR[0]}
+    assert importers <= {"referee.rules.solver"}, importers
 
 
 def test_the_seating_engine_and_the_ranking_import_only_the_standard_library() -> None:

@@ -425,11 +425,13 @@ def solver_for(
 ) -> Solver:
     """A solver for ``position``: the compiled search (``solver_jit``, numba) when it is
     installed and takes the position, else this module's. ``compiled=False`` asks for this
-    module's (the reference); ``compiled=True`` for the compiled one or a SolverError."""
+    module's (the reference); ``compiled=True`` for the compiled one or a SolverError. Left to
+    choose, a node budget too small to pay for preparing the compiled search goes to the
+    reference (``solver_jit.pays``)."""
     if compiled is not False:
-        from referee.rules.solver_jit import JitSolver  # it imports this module
+        from referee.rules.solver_jit import JitSolver, pays  # it imports this module
 
-        if JitSolver.takes(position, profile):
+        if JitSolver.takes(position, profile) and (compiled or pays(position, max_nodes)):
             return JitSolver(profile, max_ms=max_ms, max_nodes=max_nodes, max_entries=max_entries)
         if compiled:
             raise SolverError("the compiled search is not installed or does not take this position")

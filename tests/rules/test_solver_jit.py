@@ -118,6 +118,17 @@ def test_full_deals_go_to_the_reference_search() -> None:
     assert solve(position, COMP2016, max_nodes=2000).landlord_wins is None
 
 
+def test_a_node_budget_too_small_to_pay_for_preparing_goes_to_the_reference() -> None:
+    rng = random.Random(7)
+    position = _endgame(rng, 8, 9)
+    prepared = sum(sub_hand_count(hand) for hand in position.hands)
+    small = solver_jit.NODES_PER_SUB_HAND * prepared - 1
+    assert type(solver_for(position, COMP2016, max_nodes=small)) is Solver
+    assert type(solver_for(position, COMP2016, max_nodes=small + 1)) is JitSolver
+    assert type(solver_for(position, COMP2016)) is JitSolver
+    assert type(solver_for(position, COMP2016, max_nodes=small, compiled=True)) is JitSolver
+
+
 def test_without_numba_every_position_goes_to_the_reference(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

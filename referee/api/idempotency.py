@@ -64,6 +64,17 @@ def _record_of(user_id: Any, key: str) -> IdempotencyRecord | None:
     return None if row is None else _RECORD.instance(row)
 
 
+class NotKept(Exception):
+    """A refusal that ``idempotent_write``'s ``perform`` raises and the key does not keep,
+    whatever its status: the request was not allowed (its permission check, run in the
+    write's transaction to read the hand once), so the key stays free, as for a refusal
+    before the write runs."""
+
+    def __init__(self, refusal: ApplicationError) -> None:
+        super().__init__(refusal.code)
+        self.refusal = refusal
+
+
 def idempotency_key(request: Request) -> str:
     key = request.headers.get("Idempotency-Key")
     if not key:
@@ -153,6 +164,8 @@ def idempotent_write(
         if record is None:
             raise
         return _replay(record, fingerprint)
+    except NotKept as not_kept:
+        raise not_kept.refusal from None
     except ApplicationError as refusal:
         return refusal_answer(request, key, refusal, fingerprint=fingerprint)
     # The record's text is the answer: encoded once, not again by DRF's renderer (the API

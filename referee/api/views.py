@@ -21,6 +21,7 @@ from rest_framework.views import APIView as DrfApiView
 
 from referee.api import serializers as io
 from referee.api.idempotency import (
+    NotKept,
     device_id,
     expected_version,
     idempotency_key,
@@ -41,7 +42,7 @@ from tournaments.hands import corrections as hand_corrections
 from tournaments.hands import selectors as hand_selectors
 from tournaments.hands import wild as hand_wild
 from tournaments.hands import write as hands
-from tournaments.hands.writing import HandWrite
+from tournaments.hands.writing import HandWrite, hand_prelocked
 from tournaments.models import Board, Entry, Hand, Penalty, Tournament
 from tournaments.tournament import penalties, selectors
 
@@ -304,21 +305,34 @@ class HandWriteApi(APIView):
         raise NotImplementedError
 
     def post(self, request: Request, hand_id: int) -> HttpResponse:
-        hand, assigned = _for_write(
-            hand_selectors.hand_get_for_write(hand_id=hand_id, user=request.user)
-        )
-        self.check(request, hand, assigned=assigned)
+        access.authenticated_check(user=request.user)  # before any lock
         key = idempotency_key(request)
-        write = {
-            "idempotency_key": key,
-            "expected_version": expected_version(request),
-            "device_id": device_id(request),
-            "recorded_by": request.user,
-        }
-        data = _validated(self.input_serializer, request)
 
         def perform() -> tuple[int, dict[str, Any]]:
-            written = self.perform(request, hand, data, **write)
+            # The hand is read for the permission check with its row locked, in the write's
+            # transaction: the write takes that lock (``hand_prelocked``), one statement
+            # fewer. A refusal of the check is not kept under the key (``NotKept``), as
+            # when it came before the transaction.
+            found = hand_selectors.hand_lock_for_write(
+                hand_id=hand_id, user=request.user, idempotency_key=key
+            )
+            if found is None:
+                raise NotKept(ApplicationError("not_found", _("No such hand.")))
+            locked, assigned = found
+            hand = locked.hand
+            try:
+                self.check(request, hand, assigned=assigned)
+            except ApplicationError as refusal:
+                raise NotKept(refusal) from refusal
+            write = {
+                "idempotency_key": key,
+                "expected_version": expected_version(request),
+                "device_id": device_id(request),
+                "recorded_by": request.user,
+            }
+            data = _validated(self.input_serializer, request)
+            with hand_prelocked(locked, key):
+                written = self.perform(request, hand, data, **write)
             body = _hand_write_response(request, written, writer=self.table_writer)
             event = body.get("event")
             if event is not None:  # a retry whose record has expired is refused

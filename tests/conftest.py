@@ -148,6 +148,22 @@ def public_versions_read_afresh(settings: Any) -> None:
     settings.PUBLIC_BOARD_SECONDS = 0
 
 
+#: ``page_cache.PAGE_REFRESH_SECONDS`` in the tests: one bucket, whatever the clock.
+ONE_REFRESH_BUCKET = 10**12
+
+
+@pytest.fixture(autouse=True)
+def one_page_refresh_bucket(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A tournament's pages take a new version every ``PAGE_REFRESH_SECONDS`` (300 s, for
+    what their fingerprint does not see): a test whose requests straddled the end of such
+    a bucket saw a page rendered twice or a 200 for its 304 (a flake, one run in a few
+    hundred). The tests keep one bucket; the refresh is tested with its own clock
+    (tests/tournaments/test_public_cache.py)."""
+    from tournaments.public import page_cache
+
+    monkeypatch.setattr(page_cache, "PAGE_REFRESH_SECONDS", ONE_REFRESH_BUCKET)
+
+
 @pytest.fixture(autouse=True)
 def empty_django_cache() -> Iterator[None]:
     """Each test leaves Django's cache (local memory in the tests) empty: the public standings

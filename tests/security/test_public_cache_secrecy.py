@@ -29,6 +29,7 @@ from django.core.cache.backends.redis import RedisCache
 from django.db import connection, transaction
 from django.test import Client
 
+from tests.conftest import ONE_REFRESH_BUCKET
 from tests.security.test_board_secrecy_walk import (
     ALL_PROFILES,
     _normal,
@@ -132,12 +133,10 @@ def _cached_world(profile: str, seed: int) -> tuple[list[tuple[str, str]], list[
 
 
 @pytest.mark.parametrize("profile", ALL_PROFILES[:2])
-def test_the_public_cache_holds_nothing_of_a_secret_board(
-    profile: str, settings: Any, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_the_public_cache_holds_nothing_of_a_secret_board(profile: str, settings: Any) -> None:
     settings.PUBLIC_BOARD_SECONDS = 600  # one version per page for the walk's length
-    # and one time bucket for both worlds (page_cache.PAGE_REFRESH_SECONDS)
-    monkeypatch.setattr(page_cache, "PAGE_REFRESH_SECONDS", 10**9)
+    # and one time bucket for both worlds: page_cache.PAGE_REFRESH_SECONDS, as every test
+    assert page_cache.PAGE_REFRESH_SECONDS == ONE_REFRESH_BUCKET
     one, two = _seed_pair(profile)
     first, deal = _cached_world(profile, one)
     second, _ = _cached_world(profile, two)

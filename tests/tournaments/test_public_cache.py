@@ -28,6 +28,7 @@ from tournaments.hands.replay import hand_replay
 from tournaments.models import Hand, Round, RoundStatus
 from tournaments.public import page_cache
 from tournaments.public import urls as public_urls
+from tournaments.public.page_cache import page_version
 
 pytestmark = pytest.mark.django_db
 
@@ -275,6 +276,25 @@ def test_each_page_is_rendered_once_per_version_and_language(client: Any, settin
             renders.clear()
     finally:
         template_rendered.disconnect(rendered)
+
+
+def test_a_tournaments_pages_take_a_new_version_every_refresh_bucket(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """What a page's fingerprint does not see (a player's name…) is refreshed every
+    ``PAGE_REFRESH_SECONDS``: the tournament family's version changes at the end of each
+    bucket, and only there (the other tests keep one bucket: ``one_page_refresh_bucket``)."""
+    monkeypatch.setattr(page_cache, "PAGE_REFRESH_SECONDS", 300)
+    tournament, _ = tournament_with_tables(tables=1)
+    clock = [1_800_000_000.0]  # a bucket's start (300 divides it)
+    monkeypatch.setattr(page_cache, "time", type("Clock", (), {"time": lambda: clock[0]}))
+    start = page_version("tournament", tournament.slug)
+    clock[0] += 299.9
+    assert page_version("tournament", tournament.slug) == start
+    clock[0] += 0.1
+    later = page_version("tournament", tournament.slug)
+    assert later is not None and later != start
+    assert later.rsplit(".", 1)[0] == start.rsplit(".", 1)[0]  # the same data's version
 
 
 def _sections(html: str) -> list[str]:

@@ -8,7 +8,7 @@ Permissions are checked by ``tournaments.common.access`` (which answers with sta
 
 from collections.abc import Callable
 from datetime import datetime
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from django.http import HttpResponse
 from django.utils.translation import gettext as _
@@ -147,8 +147,13 @@ def _hand_write_response(
     return hand_selectors.hand_write_detail(written=written, show_cards=shown)
 
 
-def _for_write(found: tuple[Hand, bool] | None) -> tuple[Hand, bool]:
-    """``hand_selectors.hand_get_for_write``'s answer, or ``not_found``."""
+#: The hand as read for a write: a ``Hand`` or a ``LockedHand``.
+_Found = TypeVar("_Found")
+
+
+def _for_write(found: tuple[_Found, bool] | None) -> tuple[_Found, bool]:
+    """``hand_selectors.hand_get_for_write``'s (or ``hand_lock_for_write``'s) answer, or
+    ``not_found``."""
     if found is None:
         raise ApplicationError("not_found", _("No such hand."))
     return found
@@ -316,11 +321,9 @@ class HandWriteApi(APIView):
             found = hand_selectors.hand_lock_for_write(
                 hand_id=hand_id, user=request.user, idempotency_key=key
             )
-            if found is None:
-                raise NotKept(ApplicationError("not_found", _("No such hand.")))
-            locked, assigned = found
-            hand = locked.hand
             try:
+                locked, assigned = _for_write(found)
+                hand = locked.hand
                 self.check(request, hand, assigned=assigned)
             except ApplicationError as refusal:
                 raise NotKept(refusal) from refusal

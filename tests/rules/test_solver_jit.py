@@ -176,3 +176,57 @@ def test_a_compiled_answer_list_is_legal_plays_answer_list(rng: random.Random) -
         ):
             found.add(play.key)
     assert found == {play.key for play in legal_plays(hand, top, profile)}
+
+
+def _unstoppable(position: Position, profile: RuleProfile) -> bool:
+    # the compiled search's run-out check at the position's root, on its prepared arrays
+    solver = JitSolver(profile)
+    solver._prepare(position)
+    data = solver._data
+    h0, h1, h2, turn, sig, _ = solver._packed(position)
+    top_class = top_rank = -1
+    if sig >= 0:
+        top_class = data[data[solver_jit._D_CLASS] + sig]
+        top_rank = data[data[solver_jit._D_RANK] + sig]
+    return bool(
+        solver_jit._unstoppable(data, h0, h1, h2, turn, position.landlord, sig, top_class, top_rank)
+    )
+
+
+def test_a_way_out_no_opponent_can_stop_is_a_win_for_its_side() -> None:
+    # the run-out check settles a node without searching it: wherever it says "goes out",
+    # the reference search (which has no such check) finds the side on turn winning
+    rng = random.Random(61)
+    claims = 0
+    for index in range(600):
+        profile = COMP2016 if index % 2 else CLASSIC
+        position = random_position(rng, sizes=[rng.randint(2, 6) for _ in range(3)])
+        jokers = key_of([13, 14])
+        if index % 3 == 0 and not any(hand & jokers for hand in position.hands):
+            # a third with the rocket in one hand (the one play whose rank is none)
+            hands = list(position.hands)
+            hands[rng.randrange(3)] += jokers
+            position = Position((hands[0], hands[1], hands[2]), *position[1:])
+        if _unstoppable(position, profile):
+            claims += 1
+            wins = solve(position, profile, compiled=False).landlord_wins
+            assert wins is (position.turn == position.landlord), position
+    assert claims > 60  # the check fires on a good share of small positions
+
+
+def test_the_run_out_check_settles_a_node_without_searching_below_it() -> None:
+    # the landlord leads a pair of 2s no farmer can beat (no bomb, no rocket, no 2 among
+    # them), then his 3: one node, where the search without the check tries his 3 first
+    landlord, low = key_of([12, 12, 0]), key_of([1, 2, 3])
+    position = Position((landlord, low, key_of([4, 5, 6])), 0, 0)
+    assert _unstoppable(position, COMP2016)
+    solver = JitSolver(COMP2016)
+    assert solver.value(position) is True
+    assert solver.nodes == 1
+    # a farmer's bomb stops it, and so does a farmer's rocket (whose rank is none: it must
+    # still count as held): the check says nothing, the search decides
+    for stopper in ([7, 7, 7, 7], [13, 14, 4]):
+        stopped = Position((landlord, low, key_of(stopper)), 0, 0)
+        assert not _unstoppable(stopped, COMP2016)
+        reference = solve(stopped, COMP2016, compiled=False).landlord_wins
+        assert JitSolver(COMP2016).value(stopped) is reference

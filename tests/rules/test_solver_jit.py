@@ -99,7 +99,7 @@ def test_the_compiled_table_grows_and_keeps_its_entries() -> None:
 def test_the_compiled_search_answers_unsolved_when_a_budget_runs_out() -> None:
     rng = random.Random(7)
     position = _endgame(rng, 8, 9)
-    for budget in ({"max_nodes": 2000}, {"max_entries": 3000}, {"max_ms": 1}):
+    for budget in ({"max_nodes": 2000}, {"max_entries": 500}, {"max_ms": 1}):
         found = solve(position, COMP2016, compiled=True, **budget)  # type: ignore[arg-type]
         assert found.landlord_wins is None and found.line == (), budget
     found = solve(position, COMP2016, compiled=True, max_nodes=2000)
@@ -230,3 +230,21 @@ def test_the_run_out_check_settles_a_node_without_searching_below_it() -> None:
         assert not _unstoppable(stopped, COMP2016)
         reference = solve(stopped, COMP2016, compiled=False).landlord_wins
         assert JitSolver(COMP2016).value(stopped) is reference
+
+
+def test_a_forced_pass_is_passed_over_by_the_search_and_by_the_lookup() -> None:
+    # seat 1 holds nothing above the landlord's 2: it must pass. The search neither looks
+    # such a node up nor stores it; the line's lookup (``_proven``) follows the pass to the
+    # node that is stored, so the value is still read from the table
+    landlord, two = key_of([12, 0, 1]), legal_plays(key_of([12]), None, COMP2016)[0]
+    farmer = key_of([6, 8, 10, 13])  # four plays: searched, so its node is stored
+    position = Position((landlord, key_of([3, 4, 5]), farmer), 0, 1, two, 0)
+    solver = JitSolver(COMP2016)
+    solver._prepare(position)
+    h0, h1, h2, turn, sig, _ = solver._packed(position)
+    assert solver_jit._forced_pass(solver._data, h0, h1, h2, turn, sig)
+    assert not solver_jit._forced_pass(solver._data, h0, h1, h2, 2, sig)  # a joker beats it
+    wins = solver.value(position)
+    assert wins is solve(position, COMP2016, compiled=False).landlord_wins
+    assert solver._proven(position) is wins
+    check_line(position, solver.line(position, wins), wins, COMP2016)

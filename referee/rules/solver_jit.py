@@ -333,6 +333,37 @@ if _NUMBA:
                         frames[depth, _F_SIG] = -1
                         frames[depth, _F_SEAT] = -1
                     continue
+                hand = h0 if turn == 0 else h1 if turn == 1 else h2
+                gid = data[turn] + hand
+                start = data[data[_D_START] + gid]
+                end = data[data[_D_START] + gid + 1]
+                if sig >= 0:
+                    top_class = data[data[_D_CLASS] + sig]
+                    top_rank = data[data[_D_RANK] + sig]
+                else:
+                    top_class = top_rank = -1
+                # a node settled before any move is never stored (no node below it): these
+                # checks come before the table's lookup, which would always miss
+                empties = start < end and data[child_at + start] == 0  # first in order
+                if (
+                    empties
+                    and (
+                        sig < 0
+                        or _beats(
+                            data[class_at + start], data[rank_at + start], top_class, top_rank
+                        )
+                    )
+                ) or _unstoppable(data, h0, h1, h2, turn, landlord, sig, top_class, top_rank):
+                    # the hand goes out now, or by a way out that no opponent can stop:
+                    # 38,801,758 -> 27,504,457 nodes (-29 %) and 6.1-6.5 -> 5.1-5.3 s on six
+                    # of the hardest endgames of 7-10 cards (seeds 11, 12, 14); ways out of at
+                    # most 2 plays: -22 %, of 4 (recursive, not cacheable by numba): -30 %
+                    value = maximiser
+                    depth -= 1
+                    if depth < 0:
+                        return value
+                    entering = False
+                    continue
                 key = _pack(h0, h1, h2, turn, sig, top_seat)
                 slot = _slot(key, mask)
                 known = -1
@@ -351,15 +382,6 @@ if _NUMBA:
                 frames[depth, _F_KEY] = key
                 frames[depth, _F_SLOT] = slot
                 frames[depth, _F_FIRST] = state[_NODES]
-                hand = h0 if turn == 0 else h1 if turn == 1 else h2
-                gid = data[turn] + hand
-                start = data[data[_D_START] + gid]
-                end = data[data[_D_START] + gid + 1]
-                if sig >= 0:
-                    top_class = data[data[_D_CLASS] + sig]
-                    top_rank = data[data[_D_RANK] + sig]
-                else:
-                    top_class = top_rank = -1
                 frames[depth, _F_START] = start
                 frames[depth, _F_END] = end
                 frames[depth, _F_CLASS] = top_class
@@ -367,22 +389,6 @@ if _NUMBA:
                 killer_slot = gid * data[_D_SIGS] + sig + 1
                 frames[depth, _F_KSLOT] = killer_slot
                 frames[depth, _F_KILLER] = killers[killer_slot]
-                empties = start < end and data[child_at + start] == 0  # first in order
-                if empties and (
-                    sig < 0
-                    or _beats(data[class_at + start], data[rank_at + start], top_class, top_rank)
-                ):
-                    settled = True
-                    result = maximiser
-                if not settled and _unstoppable(
-                    data, h0, h1, h2, turn, landlord, sig, top_class, top_rank
-                ):
-                    # a way out that no opponent can stop: 38,801,758 -> 27,504,457 nodes
-                    # (-29 %) and 6.1-6.5 -> 5.1-5.3 s on six of the hardest endgames of 7-10
-                    # cards (seeds 11, 12, 14); ways out of at most 2 plays: -22 %, of 4
-                    # (recursive, not cacheable by numba): -30 %
-                    settled = True
-                    result = maximiser
                 i = start - 2
             else:  # back from the child at ``_F_E`` with its ``value``
                 if value == maximiser:

@@ -13,6 +13,11 @@ checked) the answers ``legal_plays`` lists are exactly those leads. The compiled
 on small ints: a hand is its index among its seat's sub-multisets, a top its signature's number
 (``Solver._signature_id``); the table is an open-addressing hash of packed int64 keys.
 
+Two shortcuts of its own, both sound (docs/solver.md): a node whose seat on turn goes out in at
+most three plays that no opponent can beat but the last is settled unsearched (``_unstoppable``),
+and a forced pass is passed over without a lookup (``_forced_pass``). The reference has neither
+(in Python the run-out check cost what it saved); the values agree, the node counts do not.
+
 ``JitSolver`` overrides two hooks of ``Solver`` (``value`` and ``_proven``), so the winning line
 is read from the compiled table by the reference's own ``line``. Positions whose hands have too
 many sub-multisets (full deals) go to the reference search.

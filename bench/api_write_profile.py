@@ -15,6 +15,8 @@ service under load.
 
 Options: --hands 20  --db doudizhu_profile (dropped and created)  --sql [KIND]  --profile [KIND]
 --pg-statements  --deal-seed N (the same deals in two checkouts compared back to back);
+--functions [KIND] (each function of ``FUNCTIONS``'s thread CPU a write of KIND, default play;
+the query capture off, as in production; ``--function module:Qualname`` adds one);
 PROFILE_SAMPLER=1 with --profile: pyinstrument's call tree (when installed; it is not a
 dependency) instead of cProfile's table
 """
@@ -32,6 +34,7 @@ import sys
 import time
 import uuid
 from collections import defaultdict
+from collections.abc import Sequence
 from contextlib import nullcontext
 from pathlib import Path
 from typing import Any
@@ -41,6 +44,99 @@ sys.path.insert(0, str(ROOT.parent))
 sys.path.insert(0, str(ROOT))
 
 from api_load import database_url, fresh_database, setup_tables  # noqa: E402
+
+#: The functions ``--functions`` times (module:qualname), outermost first: a referee
+#: write's request (Django's handler with every middleware, then the view without them),
+#: authentication, the write in its transaction (``idempotent_write``), the input's check,
+#: the lock with the permission read, the service (``hand_action_record``: the replay with
+#: the deal's read, the rules' check of the action, the event's insert, the row's summary
+#: and update), the answer (the legal actions and the look-ahead within it), the
+#: idempotency record, the key's fingerprint and the commit.
+FUNCTIONS: tuple[str, ...] = (
+    "django.core.handlers.base:BaseHandler.get_response",
+    "django.core.handlers.base:BaseHandler._get_response",
+    "referee.api.authentication:TokenAuthentication.authenticate",
+    "referee.api.idempotency:idempotent_write",
+    "referee.api.views:_validated",
+    "tournaments.hands.selectors:hand_lock_for_write",
+    "tournaments.hands.write:hand_action_record",
+    "tournaments.hands.replay:hand_replay_stored",
+    "tournaments.hands.replay:hand_deal",
+    "tournaments.hands.write:_action_push",
+    "tournaments.hands.writing:hand_event_append",
+    "tournaments.hands.writing:hand_commit",
+    "tournaments.hands.replay:hand_row_write",
+    "referee.api.views:_hand_write_response",
+    "referee.rules.hand:HandState.legal_actions",
+    "referee.rules.ahead:legal_ahead",
+    "referee.api.idempotency:_record_save",
+    "referee.api.idempotency:_fingerprint",
+    "django.db.backends.base.base:BaseDatabaseWrapper.commit",
+)
+
+
+class FunctionTimers:
+    """Each named function replaced, wherever a module or class holds it, by a wrapper that
+    adds the thread CPU (``time.thread_time_ns``) of its outermost calls while ``on``.
+
+    A function imported by name (``from x import f``) is replaced in the importing module
+    too: every loaded module's attribute that is the same object."""
+
+    def __init__(self, names: Sequence[str]) -> None:
+        import importlib
+
+        self.on = False
+        self.writes = 0
+        self.names = list(names)
+        self.spent: dict[str, int] = defaultdict(int)
+        self.calls: dict[str, int] = defaultdict(int)
+        for name in self.names:
+            module_name, qualname = name.split(":")
+            owner: Any = importlib.import_module(module_name)
+            *path, attr = qualname.split(".")
+            for part in path:
+                owner = getattr(owner, part)
+            original = getattr(owner, attr)  # on a class: its own, or the one it inherits
+            wrapper = self._wrap(name, original)
+            setattr(owner, attr, wrapper)
+            if not isinstance(owner, type):
+                for module in list(sys.modules.values()):
+                    for key, value in list(getattr(module, "__dict__", {}).items()):
+                        if value is original:
+                            setattr(module, key, wrapper)
+
+    def _wrap(self, name: str, original: Any) -> Any:
+        import functools
+
+        active = [0]  # nested calls (recursion) count once
+
+        @functools.wraps(original)
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            if not self.on or active[0]:
+                return original(*args, **kwargs)
+            active[0] += 1
+            start = time.thread_time_ns()
+            try:
+                return original(*args, **kwargs)
+            finally:
+                self.spent[name] += time.thread_time_ns() - start
+                self.calls[name] += 1
+                active[0] -= 1
+
+        return timed
+
+    def report(self, kind: str, cpu_ms: float) -> None:
+        print(
+            f"thread CPU a {kind} ({self.writes} writes; {cpu_ms * 1000:.0f} us of this "
+            "process's CPU a write), each function with what it calls:"
+        )
+        print(f"{'us a write':>10} {'calls':>6}  function")
+        for name in self.names:
+            if self.writes:
+                print(
+                    f"{self.spent[name] / self.writes / 1000:>10.0f} "
+                    f"{self.calls[name] / self.writes:>6.2f}  {name}"
+                )
 
 
 def main() -> None:
@@ -68,6 +164,20 @@ def main() -> None:
         const="all",
         choices=("all", "start", "bid", "double", "redouble", "play"),
         help="cProfile the writes (of one kind: --profile start)",
+    )
+    parser.add_argument(
+        "--functions",
+        nargs="?",
+        const="play",
+        choices=("start", "bid", "double", "redouble", "play"),
+        help="thread CPU a write of this kind in each function of FUNCTIONS (default: play)",
+    )
+    parser.add_argument(
+        "--function",
+        action="append",
+        default=[],
+        metavar="MODULE:QUALNAME",
+        help="with --functions, time this function too (repeatable)",
     )
     parser.add_argument(
         "--pg-statements",
@@ -127,13 +237,22 @@ def main() -> None:
                 backend.append(cursor.fetchone()[0])
         return int(Path(f"/proc/{backend[0]}/schedstat").read_text().split()[0])
 
+    timers = FunctionTimers(FUNCTIONS + tuple(args.function)) if args.functions else None
+    if timers is not None:  # the middleware chain holds the view's handler it was built with
+        client.handler.load_middleware()
+
     def write(kind: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
         s0 = backend_cpu_ns()
         # Capturing queries puts Django's debug cursor (which renders every statement's SQL)
-        # in the path: not while profiling, whose numbers would then be mostly that.
+        # in the path: not while profiling or timing functions, whose numbers would then be
+        # mostly that.
         capture: Any = (
-            nullcontext([]) if profiler is not None else CaptureQueriesContext(connection)
+            nullcontext([])
+            if profiler is not None or timers is not None
+            else CaptureQueriesContext(connection)
         )
+        if timers is not None:
+            timers.on = kind == args.functions
         with capture as captured:
             if profiler is not None and args.profile in ("all", kind):
                 profiler.start() if sampler is not None else profiler.enable()
@@ -143,6 +262,9 @@ def main() -> None:
             )
             elapsed = time.perf_counter() - t0
             cpu[kind].append((time.process_time() - c0) * 1000)
+            if timers is not None and timers.on:
+                timers.writes += 1
+                timers.on = False
             if sampler is not None and sampler.is_running:
                 sampler.stop()
             elif profiler is not None and sampler is None:
@@ -204,6 +326,8 @@ def main() -> None:
         print(f"{'pg cpu ms':>10} {'mean':>6} {'count':>6}  statement")
         for sql, spent in sorted(by_statement.items(), key=lambda item: -sum(item[1]))[:25]:
             print(f"{sum(spent):>10.1f} {statistics.mean(spent):>6.3f} {len(spent):>6}  {sql}")
+    if timers is not None:
+        timers.report(args.functions, statistics.mean(cpu[args.functions]))
     for sql in shown_sql:
         print("  SQL:", sql[:220])
     if sampler is not None:

@@ -40,6 +40,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench import _postgres  # noqa: E402
+from bench._cpu import cpu_line, cpu_reading  # noqa: E402
 from bench.api_load import (  # noqa: E402
     Connection,
     fresh_database,
@@ -169,9 +170,11 @@ def main() -> None:
     try:
         for endpoint in ENDPOINTS:
             for think in (float(t) for t in args.think.split(",")):
+                cpu_before = cpu_reading({"gunicorn": server.pid})
                 ms, failed, wall = asyncio.run(
                     run(endpoint, args.tables, token, args.port, think, args.budget)
                 )
+                cpu_after = cpu_reading({"gunicorn": server.pid})
                 ms = [x * 1000 for x in ms]
                 print(
                     f"{endpoint:>8} {think:>5.1f} {len(ms) / wall:>9.1f} "
@@ -179,6 +182,7 @@ def main() -> None:
                     f"{percentile(ms, 99):>7.1f} {len(failed):>6}  {os.getloadavg()[0]:.1f}",
                     flush=True,
                 )
+                print(cpu_line(cpu_before, cpu_after, len(ms) + len(failed), wall), flush=True)
                 failures += failed
     finally:
         server.send_signal(signal.SIGTERM)

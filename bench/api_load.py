@@ -54,6 +54,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench import _postgres  # noqa: E402
 from bench._celery import worker_start  # noqa: E402
+from bench._cpu import cpu_line, cpu_reading  # noqa: E402
 
 ILLEGAL_SHARE = 0.05
 RETRY_SHARE = 0.05
@@ -459,9 +460,11 @@ def main() -> None:
         all_failures: list[str] = []
         for n in levels:
             for think in thinks:
+                cpu_before = cpu_reading({"gunicorn": server.pid, "celery": worker.pid})
                 stats, wall = asyncio.run(
                     run_level(tables[n], token, args.port, args.budget, args.seed + n, think)
                 )
+                cpu_after = cpu_reading({"gunicorn": server.pid, "celery": worker.pid})
                 ms = [x * 1000 for x in stats.latencies]
                 load = os.getloadavg()[0]
                 print(
@@ -472,6 +475,8 @@ def main() -> None:
                     f"{stats.failed:>6}  {load:.1f}",
                     flush=True,
                 )
+                # every request answered: starts, actions, refusals and retries
+                print(cpu_line(cpu_before, cpu_after, len(stats.latencies), wall), flush=True)
                 all_failures += stats.failures
     finally:
         server.send_signal(signal.SIGTERM)

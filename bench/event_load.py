@@ -74,6 +74,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench import _nginx, _postgres  # noqa: E402
 from bench._celery import worker_start  # noqa: E402
+from bench._cpu import children, cpu_seconds, postgres_cpu  # noqa: E402
 from bench.api_load import (  # noqa: E402
     Connection,
     check_replays,
@@ -492,61 +493,22 @@ def report(stats: Stats, wall: float, lags: list[float], n_tables: int) -> None:
 Costs = dict[str, list[float]]
 
 
-def _cpu_seconds(pid: str | int) -> float:
-    """A process's user and system CPU seconds (0 if it is gone)."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def _children(pid: int) -> list[int]:
-    try:
-        return [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
-    except OSError:
-        return []
-
-
-def _postgres_cpu() -> float:
-    """The CPU seconds of this machine's PostgreSQL server so far: the postmaster's own and
-    those of its children gone (``cutime``/``cstime``: a backend closed during a run, as
-    CONN_MAX_AGE closes each one a minute after it opened, leaves its seconds there) and
-    of those alive. Every database's, so a difference of two readings is what the server
-    did meanwhile (0 when the server runs elsewhere)."""
-    ticks = os.sysconf("SC_CLK_TCK")
-    stats: dict[int, list[str]] = {}
-    for proc in Path("/proc").iterdir():
-        if proc.name.isdigit():
-            with contextlib.suppress(OSError):
-                text = (proc / "stat").read_text()
-                if text.split("(", 1)[1].startswith("postgres)"):
-                    stats[int(proc.name)] = text.rsplit(")", 1)[1].split()
-    total = 0
-    for fields in stats.values():
-        parent = int(fields[1])
-        total += int(fields[11]) + int(fields[12])  # utime, stime
-        if parent not in stats:  # the postmaster: its children gone are in cutime, cstime
-            total += int(fields[13]) + int(fields[14])
-    return total / ticks
-
-
 def costs_read(folder: str | None, worker_pids: list[int], nginx_pid: int | None = None) -> Costs:
     """What the served requests cost so far, by kind (``bench._wsgi_costs``: count, CPU
     seconds, wall seconds), summed over the web workers of every node, with the Celery
     workers' CPU seconds, nginx's (master, workers, cache processes), PostgreSQL's
-    (``_postgres_cpu``) and this process's (the phones and browsers) as kinds of their own."""
+    (``_cpu.postgres_cpu``) and this process's (the phones and browsers) as kinds of their own."""
     total: Costs = {}
     for path in Path(folder).glob("*.json") if folder else []:
         for kind, row in json.loads(path.read_text()).items():
             into = total.setdefault(kind, [0, 0.0, 0.0])
             for i, value in enumerate(row):
                 into[i] += value
-    total["celery workers"] = [0, sum(_cpu_seconds(pid) for pid in worker_pids), 0.0]
+    total["celery workers"] = [0, sum(cpu_seconds(pid) for pid in worker_pids), 0.0]
     if nginx_pid is not None:
-        nginx = [nginx_pid, *_children(nginx_pid)]
-        total["nginx"] = [0, sum(_cpu_seconds(pid) for pid in nginx), 0.0]
-    total["postgres"] = [0, _postgres_cpu(), 0.0]
+        nginx = [nginx_pid, *children(nginx_pid)]
+        total["nginx"] = [0, sum(cpu_seconds(pid) for pid in nginx), 0.0]
+    total["postgres"] = [0, postgres_cpu(), 0.0]
     total["bench client"] = [0, time.process_time(), 0.0]
     return total
 

@@ -45,6 +45,9 @@ sys.path.insert(0, str(ROOT))
 
 from api_load import database_url, fresh_database, setup_tables  # noqa: E402
 
+#: The kinds of write the profile plays, in the order it reports them.
+WRITE_KINDS = ("start", "bid", "double", "redouble", "play")
+
 #: The functions ``--functions`` times (module:qualname), outermost first: a referee
 #: write's request (Django's handler with every middleware, then the view without them),
 #: authentication, the write in its transaction (``idempotent_write``), the input's check,
@@ -158,21 +161,21 @@ def main() -> None:
         "--sql",
         nargs="?",
         const="play",
-        choices=("start", "bid", "double", "redouble", "play"),
+        choices=WRITE_KINDS,
         help="print the SQL of one write of this kind (default: a mid-hand play)",
     )
     parser.add_argument(
         "--profile",
         nargs="?",
         const="all",
-        choices=("all", "start", "bid", "double", "redouble", "play"),
+        choices=("all", *WRITE_KINDS),
         help="cProfile the writes (of one kind: --profile start)",
     )
     parser.add_argument(
         "--functions",
         nargs="?",
         const="play",
-        choices=("start", "bid", "double", "redouble", "play"),
+        choices=WRITE_KINDS,
         help="thread CPU a write of this kind in each function of FUNCTIONS (default: play)",
     )
     parser.add_argument(
@@ -309,7 +312,7 @@ def main() -> None:
         f"{'write':>9} {'count':>6} {'queries':>8} {'ms mean':>8} {'ms p50':>7} "
         f"{'cpu ms':>7} {'pg cpu':>7} {'bytes':>7}"
     )
-    for kind in ("start", "bid", "double", "redouble", "play"):
+    for kind in WRITE_KINDS:
         if not times[kind]:
             continue
         print(

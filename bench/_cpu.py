@@ -11,13 +11,19 @@ import time
 from pathlib import Path
 
 
-def cpu_seconds(pid: str | int) -> float:
-    """A process's user and system CPU seconds (0 if it is gone)."""
+def _stat_ticks(pid: str | int, fields_at: tuple[int, ...]) -> int:
+    """The sum of some clock-tick fields of ``/proc/<pid>/stat`` (after the command's
+    parenthesis: 11 utime, 12 stime, 13 cutime, 14 cstime); 0 if the process is gone."""
     try:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     except OSError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        return 0
+    return sum(int(fields[i]) for i in fields_at)
+
+
+def cpu_seconds(pid: str | int) -> float:
+    """A process's user and system CPU seconds (0 if it is gone)."""
+    return _stat_ticks(pid, (11, 12)) / os.sysconf("SC_CLK_TCK")
 
 
 def children(pid: int) -> list[int]:
@@ -30,12 +36,7 @@ def children(pid: int) -> list[int]:
 def tree_cpu(pid: int) -> float:
     """The CPU seconds of ``pid``, of its children gone (``cutime``/``cstime``: a worker
     that exited, once reaped) and of its descendants alive."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0.0
-    ticks = os.sysconf("SC_CLK_TCK")
-    own = sum(int(fields[i]) for i in (11, 12, 13, 14)) / ticks
+    own = _stat_ticks(pid, (11, 12, 13, 14)) / os.sysconf("SC_CLK_TCK")
     return own + sum(tree_cpu(child) for child in children(pid))
 
 

@@ -59,6 +59,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench import _nginx  # noqa: E402
+from bench._cpu import cpu_seconds  # noqa: E402
 
 POLL_S = 3.0  # templates/public/live.html data-interval
 
@@ -130,12 +131,7 @@ async def serve_application(port: int, update: float, size: int, push: bool) -> 
 
 
 def cpu(pids: list[int]) -> float:
-    total = 0.0
-    for pid in pids:
-        with contextlib.suppress(OSError):
-            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    return total
+    return sum(cpu_seconds(pid) for pid in pids)
 
 
 async def spectator_poll(port: int, stop: float, ages: list[float], got: list[int]) -> None:

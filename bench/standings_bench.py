@@ -39,6 +39,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from bench._celery import worker_start  # noqa: E402
+from bench._cpu import cpu_seconds  # noqa: E402
 from bench._postgres import database_url, postgres_required  # noqa: E402
 
 ROUNDS, HANDS = 10, 6
@@ -192,13 +193,6 @@ def peak_memory_mb(pid: int) -> float:
         if line.startswith("VmHWM:"):
             return int(line.split()[1]) / 1024
     return float("nan")
-
-
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU time of a process so far (the machine is shared: wall time is not
-    the work done)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def bench_recompute(

@@ -77,6 +77,20 @@ def test_a_rolled_back_write_keeps_the_prepared_statements(own: DatabaseWrapper)
     assert prepared(own) == before  # nothing deallocated, nothing prepared again
 
 
+def test_a_statement_prepared_in_the_rolled_back_transaction_stays_prepared(
+    own: DatabaseWrapper,
+) -> None:
+    """Statements are not transactional on the server: one that the transaction prepared is
+    still there after the rollback, where the client's cache says it is."""
+    assert prepared(own) == {}
+    with pytest.raises(Refused), transaction.atomic(using=ALIAS):
+        kept = count_prepared(own)
+        raise Refused
+    assert prepared(own) == kept
+    assert groups_named(own) == 0
+    assert prepared(own) == kept  # run as prepared, not prepared again
+
+
 def test_a_statement_that_failed_is_rolled_back_and_the_statements_still_run(
     own: DatabaseWrapper,
 ) -> None:

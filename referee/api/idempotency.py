@@ -28,6 +28,7 @@ from rest_framework.response import Response
 
 from referee.api.exception_handlers import application_error_answer
 from tournaments.common.errors import ApplicationError
+from tournaments.common.idempotency import key_expired_refusal
 from tournaments.common.rows import Columns, Insert, column, fetch_one, table_name
 from tournaments.common.transactions import caller_transaction
 from tournaments.models import IdempotencyRecord
@@ -73,6 +74,14 @@ class NotKept(Exception):
     def __init__(self, refusal: ApplicationError) -> None:
         super().__init__(refusal.code)
         self.refusal = refusal
+
+
+class KeyAnswered(Exception):
+    """Raised by ``idempotent_write``'s ``perform`` when its service found, under its row
+    lock, the write of the request's key already done (a retry; it wrote nothing): the
+    key's record is the answer. Nothing is built for an answer and the record's insert is not
+    tried, which would fail on the key's unique constraint (and leave an ``ERROR`` in
+    PostgreSQL's log for every retry at a table)."""
 
 
 def idempotency_key(request: Request) -> str:
@@ -143,9 +152,10 @@ def idempotent_write(
 
     ``perform_finds_retries``: the write's service recognises a retry itself, under its
     row lock, and writes nothing for it (a hand's log holds the key of every write to the
-    hand), so the record is not looked up first: a retry then fails to insert the record
-    again, rolls back, and answers the recorded original. So does the retry of a refused
-    write that the state would now accept; refused again, it answers the recorded refusal.
+    hand), so the record is not looked up first: ``perform`` raises ``KeyAnswered`` for a
+    retry, which rolls back and answers the recorded original. The retry of a refused write
+    (whose key has no event) fails to insert the record again, or, refused again, answers
+    the recorded refusal.
     """
     fingerprint = _fingerprint(request)
     user: Any = request.user
@@ -157,6 +167,11 @@ def idempotent_write(
         with caller_transaction():
             status, body = perform()
             text = _record_save(user.pk, key, fingerprint, status, body)
+    except KeyAnswered:
+        record = _record_of(user.pk, key)
+        if record is None:  # removed as expired since the service's check of the event's age
+            raise key_expired_refusal() from None
+        return _replay(record, fingerprint)
     except IntegrityError:
         # A concurrent request with the same key committed first: its insert of the record
         # won. The answer is the original's.

@@ -21,6 +21,7 @@ from rest_framework.views import APIView as DrfApiView
 
 from referee.api import serializers as io
 from referee.api.idempotency import (
+    KeyAnswered,
     NotKept,
     device_id,
     expected_version,
@@ -341,6 +342,10 @@ class HandWriteApi(APIView):
             data = _validated(self.input_serializer, request)
             with hand_prelocked(locked, key):
                 written = self.perform(request, hand, data, **write)
+            if written.retried and written.event is not None:
+                # The key's record answers (``KeyAnswered``), unless it has expired.
+                idempotency_retry_check(recorded_at=written.event.recorded_at)
+                raise KeyAnswered
             body = _hand_write_response(request, written, writer=self.table_writer)
             event = body.get("event")
             if event is not None:  # a retry whose record has expired is refused

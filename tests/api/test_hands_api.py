@@ -5,6 +5,8 @@ import json
 from typing import Any
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from referee.rules.cards import Deal
 from referee.rules.hand import HandState
@@ -23,6 +25,8 @@ from tournaments.hands.replay import hand_check_replays
 from tournaments.models import Hand, HandEvent, IdempotencyRecord
 
 pytestmark = pytest.mark.django_db
+
+WRITES = ("INSERT", "UPDATE", "DELETE")
 
 
 @pytest.fixture
@@ -126,6 +130,38 @@ def test_retry_returns_the_original_answer_and_records_nothing(ref: Any, table: 
     missing = post(ref, url, action, key=None)
     assert missing.status_code == 400
     assert missing.json()["code"] == "idempotency_key_required"
+
+
+def test_a_retry_tries_no_insert_and_answers_from_the_record(ref: Any, table: Any) -> None:
+    """The service finds the key's event under the row lock: the record answers, and the
+    record's insert is not tried (it would fail on the key's unique constraint, an ERROR in
+    PostgreSQL's log for every retry)."""
+    hand = start_hand(ref, table).json()
+    action = {"seat": Deal.from_json(hand["deal"]).first_bidder, "bid": 1}
+    url = f"/api/v1/hands/{hand['id']}/actions/"
+    first = post(ref, url, action, key="once")
+    with CaptureQueriesContext(connection) as queries:
+        again = post(ref, url, action, key="once")
+    assert (again.status_code, again.json()) == (first.status_code, first.json())
+    assert again["Idempotent-Replayed"] == "true"
+    written = [q["sql"] for q in queries if q["sql"].lstrip().upper().startswith(WRITES)]
+    assert written == []
+    assert IdempotencyRecord.objects.filter(key="once").count() == 1
+
+
+def test_a_retry_whose_record_is_gone_is_refused_as_expired(ref: Any, table: Any) -> None:
+    """The record removed (the expiry task, between the service's check of the event's age
+    and the read of the record): the key's answer is no longer kept, as after its expiry;
+    nothing is written again."""
+    hand = start_hand(ref, table).json()
+    action = {"seat": Deal.from_json(hand["deal"]).first_bidder, "bid": 1}
+    url = f"/api/v1/hands/{hand['id']}/actions/"
+    assert post(ref, url, action, key="gone").status_code == 200
+    IdempotencyRecord.objects.filter(key="gone").delete()
+    late = post(ref, url, action, key="gone")
+    assert late.status_code == 409 and late.json()["code"] == "idempotency_key_expired"
+    assert HandEvent.objects.filter(hand_id=hand["id"]).count() == 1
+    assert not IdempotencyRecord.objects.filter(key="gone").exists()
 
 
 def test_if_match_with_an_old_version_is_a_version_conflict(ref: Any, table: Any) -> None:

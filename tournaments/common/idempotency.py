@@ -28,19 +28,24 @@ def idempotency_cutoff() -> datetime:
 def idempotency_retry_check(*, recorded_at: datetime) -> None:
     """Refuse a retry of a write recorded at ``recorded_at`` whose answer has expired."""
     if recorded_at < idempotency_cutoff():
-        raise ApplicationError(
-            "idempotency_key_expired",
-            ngettext(
-                "This Idempotency-Key was used for a write more than %(days)s day ago, which "
-                "was recorded once; its answer is no longer kept. Read the current state "
-                "instead, or use a new key for a new write.",
-                "This Idempotency-Key was used for a write more than %(days)s days ago, which "
-                "was recorded once; its answer is no longer kept. Read the current state "
-                "instead, or use a new key for a new write.",
-                settings.IDEMPOTENCY_RECORD_DAYS,
-            )
-            % {"days": settings.IDEMPOTENCY_RECORD_DAYS},
+        raise key_expired_refusal()
+
+
+def key_expired_refusal() -> ApplicationError:
+    """The refusal of a retry whose key's answer is no longer kept."""
+    return ApplicationError(
+        "idempotency_key_expired",
+        ngettext(
+            "This Idempotency-Key was used for a write more than %(days)s day ago, which "
+            "was recorded once; its answer is no longer kept. Read the current state "
+            "instead, or use a new key for a new write.",
+            "This Idempotency-Key was used for a write more than %(days)s days ago, which "
+            "was recorded once; its answer is no longer kept. Read the current state "
+            "instead, or use a new key for a new write.",
+            settings.IDEMPOTENCY_RECORD_DAYS,
         )
+        % {"days": settings.IDEMPOTENCY_RECORD_DAYS},
+    )
 
 
 def idempotency_records_expire(*, batch: int = EXPIRE_BATCH) -> int:

@@ -68,11 +68,13 @@ class HandWrite:
     (``selectors.hand_detail``): the hand as written (or as it is, for a retry), the event
     recorded under the request's key (the one appended, or a retry's; None without a key or
     when nothing was appended) and the replay the write computed (None: the row's snapshot
-    holds it, as for a retry)."""
+    holds it, as for a retry). ``retried``: the key's event was in the log already, so the
+    write is a retry and wrote nothing."""
 
     hand: Hand
     event: HandEvent | None = None
     replay: HandReplay | None = None
+    retried: bool = False
 
 
 def hand_write(
@@ -106,7 +108,7 @@ def hand_write(
     )
     row = locked.hand
     if retry is not None:
-        return HandWrite(hand=row, event=retry)
+        return HandWrite(hand=row, event=retry, retried=True)
     replay = hand_replay_stored(hand=row)
     decided = decide(row, replay)
     new = [decided] if isinstance(decided, NewEvent) else list(decided)

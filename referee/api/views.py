@@ -7,7 +7,6 @@ Permissions are checked by ``tournaments.common.access`` (which answers with sta
 """
 
 from collections.abc import Callable
-from datetime import datetime
 from typing import Any, ClassVar, TypeVar
 
 from django.http import HttpResponse
@@ -346,11 +345,7 @@ class HandWriteApi(APIView):
                 # The key's record answers (``KeyAnswered``), unless it has expired.
                 idempotency_retry_check(recorded_at=written.event.recorded_at)
                 raise KeyAnswered
-            body = _hand_write_response(request, written, writer=self.table_writer)
-            event = body.get("event")
-            if event is not None:  # a retry whose record has expired is refused
-                idempotency_retry_check(recorded_at=datetime.fromisoformat(event["recorded_at"]))
-            return 200, body
+            return 200, _hand_write_response(request, written, writer=self.table_writer)
 
         # Every hand service finds a retry in the hand's log (``hands.writing.hand_write``).
         return idempotent_write(request, key, perform, perform_finds_retries=True)

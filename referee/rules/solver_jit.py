@@ -11,7 +11,12 @@ plays left to go out first, then the most cards, then the lower rank). An answer
 lead of the same hand that beats it: with one reading a multiset (``comp2016`` and ``classic``,
 checked) the answers ``legal_plays`` lists are exactly those leads. The compiled search then runs
 on small ints: a hand is its index among its seat's sub-multisets, a top its signature's number
-(``Solver._signature_id``); the table is an open-addressing hash of packed int64 keys.
+(``Solver._signature_id``); the table is an open-addressing hash of keys of two int64s.
+
+Where no hand holds a chain (a straight, a pair straight, an airplane), the table's key is the
+order of the ranks held, not the ranks (``_canonical``): positions that differ only by ranks no
+one holds any more are one entry. The reference keys the hands themselves; the values agree.
+On 1,600 endgames of 7-10 cards a hand: 241,086,950 -> 125,631,868 nodes (docs/solver.md).
 
 Two shortcuts of its own, both sound (docs/solver.md): a node whose seat on turn goes out in at
 most three plays that no opponent can beat but the last is settled unsearched (``_unstoppable``),
@@ -28,7 +33,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from referee.rules.cards import KEY_BITS, NUM_RANKS, UNIT
+from referee.rules.cards import KEY_BITS, NUM_RANKS, SMALL_JOKER, UNIT
 from referee.rules.combos import Kind
 from referee.rules.profiles import COMP2016, RuleProfile
 from referee.rules.solver import (
@@ -60,6 +65,23 @@ _KIND_CODE = {kind._value_: code for code, kind in enumerate(Kind)}
 _BOMB_CLASS, _ROCKET_CLASS = 1 << 10, (1 << 10) + 1
 
 
+#: The kinds whose ranks must be consecutive (R5.9-R5.16): a position where a hand holds one
+#: keeps the ranks themselves in the table's key (``_canonical``).
+_CHAIN_KINDS = frozenset(
+    kind._value_
+    for kind in (
+        Kind.STRAIGHT,
+        Kind.PAIR_STRAIGHT,
+        Kind.AIRPLANE,
+        Kind.AIRPLANE_SINGLES,
+        Kind.AIRPLANE_PAIRS,
+    )
+)
+_SMALL_JOKER = SMALL_JOKER
+#: Positions without chains share a key across ranks no one holds (``_canonical``).
+CANONICAL_KEYS = True
+
+
 def _class(kind: str, length: int) -> int:
     if kind == Kind.BOMB._value_:
         return _BOMB_CLASS
@@ -79,16 +101,20 @@ _D_START, _D_CHILD, _D_SIG, _D_CLASS, _D_RANK, _D_ECLASS, _D_ERANK, _D_SIGS = ra
 # many dense classes, the bomb's and the rocket's dense class (-1: no such play), each
 # signature's dense class
 _D_TRICKS, _D_ECC, _D_TOPS, _D_NCLS, _D_BOMB, _D_ROCKET, _D_SCC = range(11, 18)
-_HEADER = 18
+# ... then each sub-multiset's rank counts (its multiset key), whether it holds a chain (a
+# straight, a pair straight or an airplane: 1, else 0) and its ranks below the jokers (bit r:
+# rank r held), for the table's key of a chainless position (``_canonical``)
+_D_HAND, _D_CHAINS, _D_RANKS = 18, 19, 20
+_HEADER = 21
 #: The run-out check looks for a way out of at most this many plays (see ``_runs_out``).
 RUN_OUT_PLAYS = 3
 #: ``max_entries`` is a memory budget counted in the reference's entries, about 160 bytes each
 #: with the memos (1,933,286 entries of seed 11's endgame 119: 312 MB). A compiled entry takes
-#: 16-64 bytes (an 8-byte slot, the table between an eighth and half full): the compiled search
+#: 32-128 bytes (a 16-byte slot, the table between an eighth and half full): the compiled search
 #: keeps four for each of the budget's, in less memory.
 ENTRIES_PER_BUDGET = 4
-#: No budget of entries: 2**25 of them (a table of 2**26 slots, 512 MB) at most.
-_NO_ENTRY_BUDGET = 1 << 25
+#: No budget of entries: 2**24 of them (a table of 2**25 slots of 16 bytes, 512 MB) at most.
+_NO_ENTRY_BUDGET = 1 << 24
 #: A node is stored when its search took at least this many nodes below it: a node that goes
 #: out at once (none) is found again as fast as it is looked up. 3 and 8 searched 8-43 % more
 #: nodes on seed 11's hardest endgames, no faster.
@@ -97,7 +123,7 @@ _STORE_FROM = 1
 # slot, the nodes counted when it was entered, its moves (the entries' range, the killer, the
 # top's class and rank, the killer's slot) and the move being searched (its index, its entry)
 (_F_H0, _F_H1, _F_H2, _F_TURN, _F_SIG, _F_SEAT, _F_KEY, _F_SLOT, _F_FIRST, _F_START, _F_END,
- _F_KILLER, _F_CLASS, _F_RANK, _F_KSLOT, _F_I, _F_E) = range(17)  # fmt: skip
+ _F_KILLER, _F_CLASS, _F_RANK, _F_KSLOT, _F_I, _F_E, _F_KEY2) = range(18)  # fmt: skip
 #: Frames: a path never has more nodes than moves, and three moves (two passes) at least take
 #: a card: 3 * 54 + 1 at most.
 _MAX_DEPTH = 3 * 54 + 2
@@ -279,9 +305,97 @@ if _NUMBA:
         )
 
     @numba.njit(cache=True)
-    def _slot(key, mask):
+    def _canonical(data, h0, h1, h2, turn, sig, top_seat):
+        # The table's key of a position in which no hand holds a chain (a straight, a pair
+        # straight, an airplane), as two ints, or (-1, 0) when one does. Without chains a
+        # play's rank matters only by its order among the ranks still held (R5.21: a higher
+        # rank of the same kind, a bomb, the rocket): the key lists the ranks held, low to
+        # high, each by its three counts (c0 * 25 + c1 * 5 + c2, 7 bits), not by the rank
+        # itself, and the top's rank by how many of them are at or below it. Two positions
+        # that differ only by ranks no one holds any more are one entry (docs/solver.md).
+        # The jokers keep their own place (the rocket, the kickers' rules): who holds each.
+        # First int: 1 << 60, turn, top's seat + 1, top's class (11 bits) and place
+        # (5 bits), the jokers (2 bits each, 3: gone), the first 5 ranks held; second: the
+        # other 8 (13 ranks below the jokers at most).
+        g0 = data[0] + h0
+        g1 = data[1] + h1
+        g2 = data[2] + h2
+        chains = data[_D_CHAINS]
+        if data[chains + g0] or data[chains + g1] or data[chains + g2]:
+            return -1, 0
+        at = data[_D_HAND]
+        k0 = data[at + g0]
+        k1 = data[at + g1]
+        k2 = data[at + g2]
+        top_class = 0
+        top_rank = -1
+        if sig >= 0:
+            top_class = data[data[_D_CLASS] + sig]
+            top_rank = data[data[_D_RANK] + sig]
+        first = (1 << 60) | turn | ((top_seat + 1) << 2) | (top_class << 4)
+        for joker in range(_SMALL_JOKER, _SMALL_JOKER + 2):
+            shift = KEY_BITS * joker
+            holder = (
+                0
+                if (k0 >> shift) & 0xF
+                else 1
+                if (k1 >> shift) & 0xF
+                else 2
+                if (k2 >> shift) & 0xF
+                else 3
+            )
+            first |= holder << (20 + 2 * (joker - _SMALL_JOKER))
+        second = 0
+        held = 0
+        at_or_below = 0
+        ranks = data[_D_RANKS]
+        present = data[ranks + g0] | data[ranks + g1] | data[ranks + g2]
+        # the top's place counts the ranks at or below it that the seats who may answer it
+        # hold: its own seat never answers it (both others pass: it leads), so how it stands
+        # to that seat's own ranks does not matter
+        answering = 0
+        if top_seat >= 0:
+            answering = (
+                (data[ranks + g0] if top_seat != 0 else 0)
+                | (data[ranks + g1] if top_seat != 1 else 0)
+                | (data[ranks + g2] if top_seat != 2 else 0)
+            )
+        rank = 0
+        while present:
+            if present & 1:
+                shift = KEY_BITS * rank
+                code = (
+                    ((k0 >> shift) & 0xF) * 25 + ((k1 >> shift) & 0xF) * 5 + ((k2 >> shift) & 0xF)
+                )
+                if rank <= top_rank and (answering >> rank) & 1:
+                    at_or_below += 1
+                if held < 5:
+                    first |= code << (24 + 7 * held)
+                else:
+                    second |= code << (7 * (held - 5))
+                held += 1
+            present >>= 1
+            rank += 1
+        # a joker on top: above every rank held (13 at most), the big one above the small
+        place = at_or_below if top_rank < _SMALL_JOKER else 14 + top_rank - _SMALL_JOKER
+        return first | (place << 15), second
+
+    @numba.njit(cache=True)
+    def _key(data, h0, h1, h2, turn, sig, top_seat):
+        # the table's key: ``_canonical``'s when no hand holds a chain, else ``_pack``'s
+        if CANONICAL_KEYS:
+            first, second = _canonical(data, h0, h1, h2, turn, sig, top_seat)
+            if first >= 0:
+                return first, second
+        return _pack(h0, h1, h2, turn, sig, top_seat), 0
+
+    @numba.njit(cache=True)
+    def _slot(key, second, mask):
         # Fibonacci hashing: the product's high bits
-        return int((np.uint64(key) * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(32)) & mask
+        mixed = np.uint64(key) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(second) * np.uint64(
+            0xC2B2AE3D27D4EB4F
+        )
+        return int(mixed >> np.uint64(32)) & mask
 
     @numba.njit(cache=True)
     def _search(
@@ -369,12 +483,12 @@ if _NUMBA:
                         return value
                     entering = False
                     continue
-                key = _pack(h0, h1, h2, turn, sig, top_seat)
-                slot = _slot(key, mask)
+                key, second = _key(data, h0, h1, h2, turn, sig, top_seat)
+                slot = _slot(key, second, mask)
                 known = -1
-                while table[slot] != -1:
-                    if table[slot] >> 1 == key:
-                        known = table[slot] & 1
+                while table[slot, 0] != -1:
+                    if table[slot, 0] == key and table[slot, 1] >> 1 == second:
+                        known = table[slot, 1] & 1
                         break
                     slot = (slot + 1) & mask
                 if known >= 0:  # in the table: back to the parent, nothing to store
@@ -385,6 +499,7 @@ if _NUMBA:
                     entering = False
                     continue
                 frames[depth, _F_KEY] = key
+                frames[depth, _F_KEY2] = second
                 frames[depth, _F_SLOT] = slot
                 frames[depth, _F_FIRST] = state[_NODES]
                 frames[depth, _F_START] = start
@@ -461,9 +576,10 @@ if _NUMBA:
                 result = not maximiser  # no move escapes
             if state[_NODES] - frames[depth, _F_FIRST] >= _STORE_FROM:
                 slot = frames[depth, _F_SLOT]
-                while table[slot] != -1:  # the subtree may have filled this slot: probe on
+                while table[slot, 0] != -1:  # the subtree may have filled this slot: probe on
                     slot = (slot + 1) & mask
-                table[slot] = (frames[depth, _F_KEY] << 1) | (1 if result else 0)
+                table[slot, 0] = frames[depth, _F_KEY]
+                table[slot, 1] = (frames[depth, _F_KEY2] << 1) | (1 if result else 0)
                 state[_ENTRIES] += 1
             value = result
             depth -= 1
@@ -475,12 +591,13 @@ if _NUMBA:
     def _rehash(table, new_table):
         mask = new_table.shape[0] - 1
         for i in range(table.shape[0]):
-            entry = table[i]
-            if entry != -1:
-                slot = _slot(entry >> 1, mask)
-                while new_table[slot] != -1:
+            key = table[i, 0]
+            if key != -1:
+                slot = _slot(key, table[i, 1] >> 1, mask)
+                while new_table[slot, 0] != -1:
                     slot = (slot + 1) & mask
-                new_table[slot] = entry
+                new_table[slot, 0] = key
+                new_table[slot, 1] = table[i, 1]
 
     @numba.njit(cache=True)
     def _lookup_node(data, table, h0, h1, h2, turn, sig, top_seat):
@@ -489,15 +606,12 @@ if _NUMBA:
             turn = (turn + 1) % 3
             if turn == top_seat:
                 sig = top_seat = -1
-        return _lookup(_pack(h0, h1, h2, turn, sig, top_seat), table)
-
-    @numba.njit(cache=True)
-    def _lookup(key, table):
+        key, second = _key(data, h0, h1, h2, turn, sig, top_seat)
         mask = table.shape[0] - 1
-        slot = _slot(key, mask)
-        while table[slot] != -1:
-            if table[slot] >> 1 == key:
-                return table[slot] & 1
+        slot = _slot(key, second, mask)
+        while table[slot, 0] != -1:
+            if table[slot, 0] == key and table[slot, 1] >> 1 == second:
+                return table[slot, 1] & 1
             slot = (slot + 1) & mask
         return -1
 
@@ -513,8 +627,8 @@ def _compile() -> None:
         return
     _compiled = True
     tiny = Position((UNIT[0], UNIT[1], UNIT[2]), 0, 0)
-    _rehash(np.full(4, -1, dtype=np.int64), np.full(16, -1, dtype=np.int64))
-    Solver.solve(JitSolver(COMP2016, max_ms=60_000), tiny)  # _search, _beats, _now, _lookup
+    _rehash(np.full((4, 2), -1, dtype=np.int64), np.full((16, 2), -1, dtype=np.int64))
+    Solver.solve(JitSolver(COMP2016, max_ms=60_000), tiny)  # _search, _beats, _now, _key
 
 
 class JitSolver(Solver):
@@ -575,11 +689,21 @@ class JitSolver(Solver):
         entry_ranks = [ranks[sig] for sig in sigs]
         header = [0, len(subs[0]), len(subs[0]) + len(subs[1])] + [0] * (_HEADER - 3)
         tricks = [self._tricks_of(key) for seat in range(3) for key in subs[seat]]
+        hand_keys = [key for seat in range(3) for key in subs[seat]]
+        held_ranks = [
+            sum(1 << rank for rank in range(SMALL_JOKER) if (key >> (KEY_BITS * rank)) & 0xF)
+            for key in hand_keys
+        ]
         dense: dict[int, int] = {}
         for cls in classes:
             dense.setdefault(cls, len(dense))
         entry_dense = [dense[classes[sig]] for sig in sigs]
         groups = len(starts) - 1
+        chain_sigs = {sig for (kind, _, _), sig in signatures if kind in _CHAIN_KINDS}
+        chained = [
+            int(any(children_sig in chain_sigs for children_sig in sigs[starts[g] : starts[g + 1]]))
+            for g in range(groups)
+        ]
         data = header
         for slot, part in (
             (_D_START, starts),
@@ -591,6 +715,9 @@ class JitSolver(Solver):
             (_D_ERANK, entry_ranks),
             (_D_TRICKS, tricks),
             (_D_ECC, entry_dense),
+            (_D_HAND, hand_keys),
+            (_D_CHAINS, chained),
+            (_D_RANKS, held_ranks),
         ):
             data[slot] = len(data)
             data = data + part
@@ -603,9 +730,9 @@ class JitSolver(Solver):
         data[_D_TOPS] = len(data)
         self._data = np.array(data + [0] * (groups * len(dense)), dtype=np.int64)
         _fill_tops(self._data, groups)
-        self._table = np.full(_FIRST_CAPACITY, -1, dtype=np.int64)
+        self._table = np.full((_FIRST_CAPACITY, 2), -1, dtype=np.int64)
         self._killers = np.full((len(starts) - 1) * (len(signatures) + 1), -1, dtype=np.int32)
-        self._frames = np.zeros((_MAX_DEPTH, 17), dtype=np.int64)
+        self._frames = np.zeros((_MAX_DEPTH, 18), dtype=np.int64)
         state = np.zeros(6, dtype=np.int64)
         state[_MAX_NODES] = -1 if self.max_nodes is None else self.max_nodes
         state[_MAX_ENTRIES] = (
@@ -617,7 +744,7 @@ class JitSolver(Solver):
         return time.perf_counter() > self._deadline
 
     def _grow(self) -> None:
-        table = np.full(4 * self._table.shape[0], -1, dtype=np.int64)
+        table = np.full((4 * self._table.shape[0], 2), -1, dtype=np.int64)
         _rehash(self._table, table)
         self._table = table
 

@@ -6,11 +6,11 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, event, given, settings
 from hypothesis import strategies as st
 
 from referee.rules import solver_jit
-from referee.rules.cards import key_of
+from referee.rules.cards import KEY_BITS, NUM_RANKS, SMALL_JOKER, UNIT, key_of
 from referee.rules.moves import legal_plays
 from referee.rules.profiles import CLASSIC, COMP2016, RuleProfile
 from referee.rules.solver import (
@@ -248,3 +248,118 @@ def test_a_forced_pass_is_passed_over_by_the_search_and_by_the_lookup() -> None:
     assert wins is solve(position, COMP2016, compiled=False).landlord_wins
     assert solver._proven(position) is wins
     check_line(position, solver.line(position, wins), wins, COMP2016)
+
+
+_CHAINS = {"straight", "pair_straight", "airplane", "airplane_singles", "airplane_pairs"}
+
+
+def _chainless(position: Position, profile: RuleProfile) -> bool:
+    # no hand holds a chain: read from the reference's own leads, not the compiled arrays
+    leads = Solver(profile)._leads_of
+    return not any(play.kind in _CHAINS for hand in position.hands for play, _, _ in leads(hand))
+
+
+def _root_key(position: Position, profile: RuleProfile) -> tuple[int, int]:
+    # the compiled table's key of the position's root
+    solver = JitSolver(profile)
+    solver._prepare(position)
+    first, second = solver_jit._key(solver._data, *solver._packed(position))
+    return int(first), int(second)
+
+
+def _relabelled(position: Position, ranks: list[int]) -> Position:
+    # the position with rank r (3..2) moved to ``ranks[r]``, the jokers left where they are
+    def moved(key: int) -> int:
+        out = 0
+        for rank in range(NUM_RANKS):
+            count = (key >> (KEY_BITS * rank)) & 0xF
+            out += count * UNIT[ranks[rank] if rank < SMALL_JOKER else rank]
+        return out
+
+    top = position.top
+    if top is not None:
+        key, kind, length = moved(top.key), top.kind, top.length
+        plays = legal_plays(key, None, COMP2016)
+        top = next(p for p in plays if p.key == key and p.kind == kind and p.length == length)
+    hands = (moved(position.hands[0]), moved(position.hands[1]), moved(position.hands[2]))
+    return Position(hands, position.landlord, position.turn, top, position.top_seat)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.randoms(use_true_random=False), st.sampled_from([COMP2016, CLASSIC]))
+def test_a_chainless_position_is_one_entry_with_its_order_preserving_relabellings(
+    rng: random.Random, profile: RuleProfile
+) -> None:
+    # Without chains a rank matters only by its order among the ranks held (R5.21): a
+    # position and any relabelling that keeps the ranks' order share the compiled table's
+    # key, and the reference search (whose key is the ranks themselves) gives both the
+    # same value. A relabelling that creates a chain is another game: not compared.
+    position = random_position(rng, sizes=[rng.randint(1, 5) for _ in range(3)])
+    if position.top is not None and position.top.kind in _CHAINS | {"rocket"}:
+        position = Position(position.hands, position.landlord, position.turn)
+    assume(_chainless(position, profile))
+    used = [
+        rank
+        for rank in range(SMALL_JOKER)
+        if any((hand >> (KEY_BITS * rank)) & 0xF for hand in position.hands)
+        or (position.top is not None and (position.top.key >> (KEY_BITS * rank)) & 0xF)
+    ]
+    targets = sorted(rng.sample(range(SMALL_JOKER), len(used)))  # the same order, other ranks
+    mapping = dict(zip(used, targets, strict=True))
+    order = [mapping.get(rank, 0) for rank in range(SMALL_JOKER)]
+    other = _relabelled(position, order)
+    assume(_chainless(other, profile))
+    event("relabelled" if other != position else "the same ranks")
+    assert _root_key(position, profile) == _root_key(other, profile)
+    value = solve(position, profile, compiled=False).landlord_wins
+    assert solve(other, profile, compiled=False).landlord_wins is value
+    assert solve(other, profile, compiled=True).landlord_wins is value
+
+
+def test_a_position_with_a_chain_keeps_the_ranks_in_its_key() -> None:
+    # a straight in the landlord's hand: the packed key (the hands' numbers), not the order
+    chained = Position((key_of([0, 1, 2, 3, 4, 9]), key_of([6, 6]), key_of([7, 8])), 0, 0)
+    solver = JitSolver(COMP2016)
+    solver._prepare(chained)
+    assert _root_key(chained, COMP2016) == (solver_jit._pack(*solver._packed(chained)), 0)
+    chainless = Position((key_of([0, 1, 2, 3, 9]), key_of([6, 6]), key_of([7, 8])), 0, 0)
+    assert _root_key(chainless, COMP2016)[0] >= 1 << 60
+
+
+def test_the_top_is_placed_among_the_ranks_of_the_seats_that_may_answer_it() -> None:
+    # seat 0 led a 9 and holds a 10 (or led the 10 and holds the 9): nobody else holds a
+    # rank between them, and seat 0 never answers its own top, so the two are one entry,
+    # and one value
+    nine, ten = (legal_plays(key_of([rank]), None, COMP2016)[0] for rank in (6, 7))
+    rest = (key_of([2, 11]), key_of([4, 12]))
+    led_nine = Position((key_of([7, 0]), *rest), 1, 1, nine, 0)
+    led_ten = Position((key_of([6, 0]), *rest), 1, 1, ten, 0)
+    assert _root_key(led_nine, COMP2016) == _root_key(led_ten, COMP2016)
+    value = solve(led_nine, COMP2016, compiled=False).landlord_wins
+    assert solve(led_ten, COMP2016, compiled=False).landlord_wins is value
+    # a farmer's 10 between them is not: seat 1 can beat the 9, not the 10
+    between = (key_of([2, 7]), key_of([4, 12]))
+    assert _root_key(Position((key_of([8, 0]), *between), 1, 1, nine, 0), COMP2016) != (
+        _root_key(
+            Position(
+                (key_of([6, 0]), *between), 1, 1, legal_plays(key_of([8]), None, COMP2016)[0], 0
+            ),
+            COMP2016,
+        )
+    )
+
+
+def test_the_compiled_search_agrees_with_the_reference_on_chainless_endgames() -> None:
+    # the positions whose key is the ranks' order: endgames of singles, pairs and trios
+    rng = random.Random(83)
+    compared = 0
+    while compared < 40:
+        position = _endgame(rng, 4, 7)
+        profile = COMP2016 if compared % 2 else CLASSIC
+        if not _chainless(position, profile):
+            continue
+        compared += 1
+        reference = solve(position, profile, compiled=False)
+        found = solve(position, profile, compiled=True)
+        assert found.landlord_wins is reference.landlord_wins is not None, position
+        _check_line_by_reference(position, found.line, bool(found.landlord_wins), profile)

@@ -13,10 +13,10 @@ checked) the answers ``legal_plays`` lists are exactly those leads. The compiled
 on small ints: a hand is its index among its seat's sub-multisets, a top its signature's number
 (``Solver._signature_id``); the table is an open-addressing hash of keys of two int64s.
 
-Where no hand holds a chain (a straight, a pair straight, an airplane), the table's key is the
-order of the ranks held, not the ranks (``_canonical``): positions that differ only by ranks no
-one holds any more are one entry. The reference keys the hands themselves; the values agree.
-On 1,600 endgames of 7-10 cards a hand: 241,086,950 -> 125,631,868 nodes (docs/solver.md).
+The table's key is the order of the ranks held, not the ranks (``_canonical``), with which of
+them are consecutive where a hand holds a chain: positions that differ only by ranks no one
+holds any more are one entry. The reference keys the hands themselves; the values agree. On
+1,600 endgames of 7-10 cards a hand: 241,086,950 -> 125,333,183 nodes (docs/solver.md).
 
 Two shortcuts of its own, both sound (docs/solver.md): a node whose seat on turn goes out in at
 most three plays that no opponent can beat but the last is settled unsearched (``_unstoppable``),
@@ -33,7 +33,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from referee.rules.cards import KEY_BITS, NUM_RANKS, SMALL_JOKER, UNIT
+from referee.rules.cards import KEY_BITS, NUM_RANKS, SMALL_JOKER, TWO, UNIT
 from referee.rules.combos import Kind
 from referee.rules.profiles import COMP2016, RuleProfile
 from referee.rules.solver import (
@@ -77,8 +77,22 @@ _CHAIN_KINDS = frozenset(
         Kind.AIRPLANE_PAIRS,
     )
 )
-_SMALL_JOKER = SMALL_JOKER
-#: Positions without chains share a key across ranks no one holds (``_canonical``).
+_SMALL_JOKER, _TWO = SMALL_JOKER, TWO
+
+
+def _count_codes() -> list[int]:
+    """A rank's three counts (four cards at most between them) numbered 1-34, at
+    c0 * 25 + c1 * 5 + c2 (``_canonical``); 0: none held."""
+    codes = [0] * 125
+    held = [(c0, c1, c2) for c0 in range(5) for c1 in range(5) for c2 in range(5)]
+    for code, (c0, c1, c2) in enumerate((c for c in held if 0 < sum(c) <= 4), start=1):
+        codes[c0 * 25 + c1 * 5 + c2] = code
+    return codes
+
+
+_COUNT_CODES = _count_codes()
+#: The table's key is the order of the ranks held (``_canonical``); False: the hands' numbers
+#: (``_pack``), to measure against.
 CANONICAL_KEYS = True
 
 
@@ -101,11 +115,12 @@ _D_START, _D_CHILD, _D_SIG, _D_CLASS, _D_RANK, _D_ECLASS, _D_ERANK, _D_SIGS = ra
 # many dense classes, the bomb's and the rocket's dense class (-1: no such play), each
 # signature's dense class
 _D_TRICKS, _D_ECC, _D_TOPS, _D_NCLS, _D_BOMB, _D_ROCKET, _D_SCC = range(11, 18)
-# ... then each sub-multiset's rank counts (its multiset key), whether it holds a chain (a
-# straight, a pair straight or an airplane: 1, else 0) and its ranks below the jokers (bit r:
-# rank r held), for the table's key of a chainless position (``_canonical``)
-_D_HAND, _D_CHAINS, _D_RANKS = 18, 19, 20
-_HEADER = 21
+# ... then, for the table's key (``_canonical``), each sub-multiset's rank counts (its
+# multiset key), whether it holds a chain (a straight, a pair straight or an airplane: 1,
+# else 0) and its ranks below the jokers (bit r: rank r held), and the number 1-34 of each
+# rank's three counts (at c0 * 25 + c1 * 5 + c2; 0: none held)
+_D_HAND, _D_CHAINS, _D_RANKS, _D_COUNTS = 18, 19, 20, 21
+_HEADER = 22
 #: The run-out check looks for a way out of at most this many plays (see ``_runs_out``).
 RUN_OUT_PLAYS = 3
 #: ``max_entries`` is a memory budget counted in the reference's entries, about 160 bytes each
@@ -306,23 +321,25 @@ if _NUMBA:
 
     @numba.njit(cache=True)
     def _canonical(data, h0, h1, h2, turn, sig, top_seat):
-        # The table's key of a position in which no hand holds a chain (a straight, a pair
-        # straight, an airplane), as two ints, or (-1, 0) when one does. Without chains a
-        # play's rank matters only by its order among the ranks still held (R5.21: a higher
-        # rank of the same kind, a bomb, the rocket): the key lists the ranks held, low to
-        # high, each by its three counts (c0 * 25 + c1 * 5 + c2, 7 bits), not by the rank
-        # itself, and the top's rank by how many of them are at or below it. Two positions
-        # that differ only by ranks no one holds any more are one entry (docs/solver.md).
-        # The jokers keep their own place (the rocket, the kickers' rules): who holds each.
-        # First int: 1 << 60, turn, top's seat + 1, top's class (11 bits) and place
-        # (5 bits), the jokers (2 bits each, 3: gone), the first 5 ranks held; second: the
-        # other 8 (13 ranks below the jokers at most).
+        # The table's key, as two ints: the ranks held below the jokers, low to high, each by
+        # its three counts (a number 1-34, 6 bits) and whether it follows the rank held
+        # before it at once (1 bit), not by the rank itself; the top's rank by how many of
+        # them are at or below it. A play's rank matters only by its order among the ranks
+        # held (R5.21: a higher rank of the same kind, a bomb, the rocket), and a chain's
+        # ranks by being consecutive (R5.9-R5.16): two positions that differ only by ranks
+        # no one holds any more, with the same runs of consecutive ranks, are one entry
+        # (docs/solver.md). Where no hand holds a chain (a straight, a pair straight, an
+        # airplane; hands only shrink) the runs do not matter either: the bit is left out.
+        # A 2 never follows an ace (no chain takes it). The jokers keep their own place (the
+        # rocket, the kickers' rules): who holds each. First int: 1 << 60, turn, top's seat
+        # + 1, top's class (11 bits) and place (5 bits), the jokers (2 bits each, 3: gone),
+        # the first 5 ranks held (7 bits each); second: the other 8 (13 at most).
         g0 = data[0] + h0
         g1 = data[1] + h1
         g2 = data[2] + h2
         chains = data[_D_CHAINS]
-        if data[chains + g0] or data[chains + g1] or data[chains + g2]:
-            return -1, 0
+        runs = data[chains + g0] or data[chains + g1] or data[chains + g2]
+        counts = data[_D_COUNTS]
         at = data[_D_HAND]
         k0 = data[at + g0]
         k1 = data[at + g1]
@@ -361,12 +378,19 @@ if _NUMBA:
                 | (data[ranks + g2] if top_seat != 2 else 0)
             )
         rank = 0
+        last = -2
         while present:
             if present & 1:
                 shift = KEY_BITS * rank
-                code = (
-                    ((k0 >> shift) & 0xF) * 25 + ((k1 >> shift) & 0xF) * 5 + ((k2 >> shift) & 0xF)
-                )
+                code = data[
+                    counts
+                    + ((k0 >> shift) & 0xF) * 25
+                    + ((k1 >> shift) & 0xF) * 5
+                    + ((k2 >> shift) & 0xF)
+                ]
+                if runs and rank == last + 1 and rank != _TWO:
+                    code |= 64
+                last = rank
                 if rank <= top_rank and (answering >> rank) & 1:
                     at_or_below += 1
                 if held < 5:
@@ -382,11 +406,9 @@ if _NUMBA:
 
     @numba.njit(cache=True)
     def _key(data, h0, h1, h2, turn, sig, top_seat):
-        # the table's key: ``_canonical``'s when no hand holds a chain, else ``_pack``'s
+        # the table's key: ``_canonical``'s, or (measuring without it) ``_pack``'s
         if CANONICAL_KEYS:
-            first, second = _canonical(data, h0, h1, h2, turn, sig, top_seat)
-            if first >= 0:
-                return first, second
+            return _canonical(data, h0, h1, h2, turn, sig, top_seat)
         return _pack(h0, h1, h2, turn, sig, top_seat), 0
 
     @numba.njit(cache=True)
@@ -718,6 +740,7 @@ class JitSolver(Solver):
             (_D_HAND, hand_keys),
             (_D_CHAINS, chained),
             (_D_RANKS, held_ranks),
+            (_D_COUNTS, _COUNT_CODES),
         ):
             data[slot] = len(data)
             data = data + part

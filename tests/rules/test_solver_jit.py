@@ -10,7 +10,7 @@ from hypothesis import assume, event, given, settings
 from hypothesis import strategies as st
 
 from referee.rules import solver_jit
-from referee.rules.cards import KEY_BITS, NUM_RANKS, SMALL_JOKER, UNIT, key_of
+from referee.rules.cards import KEY_BITS, NUM_RANKS, SMALL_JOKER, TWO, UNIT, key_of
 from referee.rules.moves import legal_plays
 from referee.rules.profiles import CLASSIC, COMP2016, RuleProfile
 from referee.rules.solver import (
@@ -316,14 +316,69 @@ def test_a_chainless_position_is_one_entry_with_its_order_preserving_relabelling
     assert solve(other, profile, compiled=True).landlord_wins is value
 
 
-def test_a_position_with_a_chain_keeps_the_ranks_in_its_key() -> None:
-    # a straight in the landlord's hand: the packed key (the hands' numbers), not the order
-    chained = Position((key_of([0, 1, 2, 3, 4, 9]), key_of([6, 6]), key_of([7, 8])), 0, 0)
-    solver = JitSolver(COMP2016)
-    solver._prepare(chained)
-    assert _root_key(chained, COMP2016) == (solver_jit._pack(*solver._packed(chained)), 0)
-    chainless = Position((key_of([0, 1, 2, 3, 9]), key_of([6, 6]), key_of([7, 8])), 0, 0)
-    assert _root_key(chainless, COMP2016)[0] >= 1 << 60
+def _runs_kept(rng: random.Random, used: list[int]) -> dict[int, int]:
+    # ranks 3..A moved so that their order and their runs of consecutive ranks stay: each
+    # run shifted, at least one rank between two runs; the 2 stays (no chain takes it)
+    runs: list[list[int]] = []
+    for rank in sorted(r for r in used if r < TWO):
+        if runs and rank == runs[-1][-1] + 1:
+            runs[-1].append(rank)
+        else:
+            runs.append([rank])
+    slack = TWO - sum(len(run) for run in runs) - max(len(runs) - 1, 0)
+    cuts = sorted(rng.randint(0, slack) for _ in runs)
+    mapping, start = {TWO: TWO}, 0
+    for index, run in enumerate(runs):
+        start += (cuts[index] - (cuts[index - 1] if index else 0)) + (2 if index else 0)
+        for offset, rank in enumerate(run):
+            mapping[rank] = start + offset
+        start += len(run) - 1
+    return mapping
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.randoms(use_true_random=False), st.sampled_from([COMP2016, CLASSIC]))
+def test_a_position_is_one_entry_with_its_relabellings_that_keep_the_runs(
+    rng: random.Random, profile: RuleProfile
+) -> None:
+    # With chains, a rank matters by its order and by which ranks held are consecutive
+    # (R5.9-R5.16): a relabelling that keeps both keeps the key and the value
+    length = rng.randint(5, 7)  # a straight in one hand, the other cards at random
+    low = rng.randint(0, TWO - length)
+    straight = list(range(low, low + length))
+    pack = [r for r in range(SMALL_JOKER) for _ in range(4)]
+    for rank in straight:
+        pack.remove(rank)
+    cards = rng.sample(pack, rng.randint(2, 7))
+    first = rng.randint(0, len(cards) - 2)  # the other two hands hold a card at least
+    second = rng.randint(first + 1, len(cards) - 1)
+    parts = [cards[:first] + straight, cards[first:second], cards[second:]]
+    seat = rng.randrange(3)
+    hands = tuple(key_of(parts[(index - seat) % 3]) for index in range(3))
+    position = Position(hands, rng.randrange(3), rng.randrange(3))  # type: ignore[arg-type]
+    assert not _chainless(position, profile)
+    used = [r for r in range(SMALL_JOKER) if any((h >> (KEY_BITS * r)) & 0xF for h in hands)]
+    mapping = _runs_kept(rng, used)
+    other = _relabelled(position, [mapping.get(rank, 0) for rank in range(SMALL_JOKER)])
+    event("relabelled" if other != position else "the same ranks")
+    assert _root_key(position, profile) == _root_key(other, profile)
+    value = solve(position, profile, compiled=False, max_ms=20_000).landlord_wins
+    assert value is not None
+    assert solve(other, profile, compiled=False, max_ms=20_000).landlord_wins is value
+
+
+def test_a_position_with_a_chain_is_keyed_by_its_runs() -> None:
+    # 3-4-5-6-7 in seat 0: moving every rank up one keeps the runs, the key and the value;
+    # moving its 7 to an 8 breaks the straight, and the key differs
+    hands = ([0, 1, 2, 3, 4, 9], [6, 6], [7, 8])
+    chained = Position(tuple(key_of(hand) for hand in hands), 0, 0)  # type: ignore[arg-type]
+    shifted = Position(tuple(key_of([r + 1 for r in hand]) for hand in hands), 0, 0)  # type: ignore[arg-type]
+    assert not _chainless(chained, COMP2016)
+    assert _root_key(chained, COMP2016) == _root_key(shifted, COMP2016)
+    value = solve(chained, COMP2016, compiled=False).landlord_wins
+    assert solve(shifted, COMP2016, compiled=False).landlord_wins is value
+    broken = Position((key_of([0, 1, 2, 3, 5, 9]), key_of([6, 6]), key_of([7, 8])), 0, 0)
+    assert _root_key(broken, COMP2016) != _root_key(chained, COMP2016)
 
 
 def test_the_top_is_placed_among_the_ranks_of_the_seats_that_may_answer_it() -> None:

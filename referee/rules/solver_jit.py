@@ -78,6 +78,7 @@ _CHAIN_KINDS = frozenset(
     )
 )
 _SMALL_JOKER, _TWO = SMALL_JOKER, TWO
+_JOKERS = 3 << SMALL_JOKER  # both jokers' bits in a hand's ranks (``_canonical``)
 
 
 def _count_codes() -> list[int]:
@@ -330,10 +331,12 @@ if _NUMBA:
         # no one holds any more, with the same runs of consecutive ranks, are one entry
         # (docs/solver.md). Where no hand holds a chain (a straight, a pair straight, an
         # airplane; hands only shrink) the runs do not matter either: the bit is left out.
-        # A 2 never follows an ace (no chain takes it). The jokers keep their own place (the
-        # rocket, the kickers' rules): who holds each. First int: 1 << 60, turn, top's seat
-        # + 1, top's class (11 bits) and place (5 bits), the jokers (2 bits each, 3: gone),
-        # the first 5 ranks held (7 bits each); second: the other 8 (13 at most).
+        # A 2 never follows an ace (no chain takes it). A joker is a rank like the others
+        # (a single above the 2), unless one hand holds both: the rocket, whose holder the
+        # key names (2 bits, twice), the jokers out of the order. First int: 1 << 60, turn,
+        # top's seat + 1, top's class (11 bits) and place (5 bits), the rocket's holder (or
+        # 15), the first 5 ranks held (7 bits each); second: the next 8. More than 13 ranks
+        # held: the hands' numbers (``_pack``), shared with no other position.
         g0 = data[0] + h0
         g1 = data[1] + h1
         g2 = data[2] + h2
@@ -350,33 +353,33 @@ if _NUMBA:
             top_class = data[data[_D_CLASS] + sig]
             top_rank = data[data[_D_RANK] + sig]
         first = (1 << 60) | turn | ((top_seat + 1) << 2) | (top_class << 4)
-        for joker in range(_SMALL_JOKER, _SMALL_JOKER + 2):
-            shift = KEY_BITS * joker
-            holder = (
-                0
-                if (k0 >> shift) & 0xF
-                else 1
-                if (k1 >> shift) & 0xF
-                else 2
-                if (k2 >> shift) & 0xF
-                else 3
-            )
-            first |= holder << (20 + 2 * (joker - _SMALL_JOKER))
+        ranks = data[_D_RANKS]
+        m0 = data[ranks + g0]
+        m1 = data[ranks + g1]
+        m2 = data[ranks + g2]
+        # the jokers: when one hand holds both (the rocket), who holds them, out of the
+        # order; else each is a single above the 2 and nothing more, in the order
+        rocket = (m0 & _JOKERS) == _JOKERS or (m1 & _JOKERS) == _JOKERS or (m2 & _JOKERS) == _JOKERS
+        kept = ~_JOKERS if rocket else -1
+        if rocket:
+            holder = 0 if m0 & _JOKERS else 1 if m1 & _JOKERS else 2
+            first |= (holder | holder << 2) << 20
+        else:
+            first |= 15 << 20
         second = 0
         held = 0
         at_or_below = 0
-        ranks = data[_D_RANKS]
-        present = data[ranks + g0] | data[ranks + g1] | data[ranks + g2]
+        present = (m0 | m1 | m2) & kept
         # the top's place counts the ranks at or below it that the seats who may answer it
         # hold: its own seat never answers it (both others pass: it leads), so how it stands
         # to that seat's own ranks does not matter
         answering = 0
         if top_seat >= 0:
             answering = (
-                (data[ranks + g0] if top_seat != 0 else 0)
-                | (data[ranks + g1] if top_seat != 1 else 0)
-                | (data[ranks + g2] if top_seat != 2 else 0)
-            )
+                (m0 if top_seat != 0 else 0)
+                | (m1 if top_seat != 1 else 0)
+                | (m2 if top_seat != 2 else 0)
+            ) & kept
         rank = 0
         last = -2
         while present:
@@ -388,7 +391,7 @@ if _NUMBA:
                     + ((k1 >> shift) & 0xF) * 5
                     + ((k2 >> shift) & 0xF)
                 ]
-                if runs and rank == last + 1 and rank != _TWO:
+                if runs and rank == last + 1 and rank < _TWO:
                     code |= 64
                 last = rank
                 if rank <= top_rank and (answering >> rank) & 1:
@@ -400,8 +403,13 @@ if _NUMBA:
                 held += 1
             present >>= 1
             rank += 1
-        # a joker on top: above every rank held (13 at most), the big one above the small
-        place = at_or_below if top_rank < _SMALL_JOKER else 14 + top_rank - _SMALL_JOKER
+        if held > 13:  # no room in the key: the hands' numbers (no entry shared)
+            return _pack(h0, h1, h2, turn, sig, top_seat), 0
+        # a joker on top beside the rocket: above every rank held (13 at most), the big one
+        # above the small
+        place = at_or_below
+        if rocket and top_rank >= _SMALL_JOKER:
+            place = 14 + top_rank - _SMALL_JOKER
         return first | (place << 15), second
 
     @numba.njit(cache=True)
@@ -713,7 +721,7 @@ class JitSolver(Solver):
         tricks = [self._tricks_of(key) for seat in range(3) for key in subs[seat]]
         hand_keys = [key for seat in range(3) for key in subs[seat]]
         held_ranks = [
-            sum(1 << rank for rank in range(SMALL_JOKER) if (key >> (KEY_BITS * rank)) & 0xF)
+            sum(1 << rank for rank in range(NUM_RANKS) if (key >> (KEY_BITS * rank)) & 0xF)
             for key in hand_keys
         ]
         dense: dict[int, int] = {}

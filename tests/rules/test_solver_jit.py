@@ -418,3 +418,21 @@ def test_the_compiled_search_agrees_with_the_reference_on_chainless_endgames() -
         found = solve(position, profile, compiled=True)
         assert found.landlord_wins is reference.landlord_wins is not None, position
         _check_line_by_reference(position, found.line, bool(found.landlord_wins), profile)
+
+
+def test_a_joker_is_a_rank_like_any_other_where_no_hand_holds_the_rocket() -> None:
+    # the big joker, a 2 and an ace held as 3 seats hold a 2, an ace and a king: with the
+    # jokers in different hands (or one gone) a joker is a single above the 2 and nothing
+    # more, so the two positions are one entry and one value
+    with_joker = (key_of([14, 0]), key_of([12, 2]), key_of([11, 4]))
+    without = (key_of([12, 0]), key_of([11, 2]), key_of([10, 4]))
+    for landlord in range(3):
+        joker_position = Position(with_joker, landlord, landlord)
+        plain = Position(without, landlord, landlord)
+        assert _root_key(joker_position, COMP2016) == _root_key(plain, COMP2016)
+        value = solve(joker_position, COMP2016, compiled=False).landlord_wins
+        assert solve(plain, COMP2016, compiled=False).landlord_wins is value
+    # both jokers in one hand are the rocket: not the same as a 2 and an ace
+    rocket = Position((key_of([13, 14, 0]), key_of([5, 6]), key_of([7, 8])), 0, 0)
+    high = Position((key_of([11, 12, 0]), key_of([5, 6]), key_of([7, 8])), 0, 0)
+    assert _root_key(rocket, COMP2016) != _root_key(high, COMP2016)

@@ -118,7 +118,7 @@ _D_START, _D_CHILD, _D_SIG, _D_CLASS, _D_RANK, _D_ECLASS, _D_ERANK, _D_SIGS = ra
 _D_TRICKS, _D_ECC, _D_TOPS, _D_NCLS, _D_BOMB, _D_ROCKET, _D_SCC = range(11, 18)
 # ... then, for the table's key (``_canonical``), each sub-multiset's rank counts (its
 # multiset key), whether it holds a chain (a straight, a pair straight or an airplane: 1,
-# else 0) and its ranks below the jokers (bit r: rank r held), and the number 1-34 of each
+# else 0) and its ranks (bit r: rank r held, the jokers' too), and the number 1-34 of each
 # rank's three counts (at c0 * 25 + c1 * 5 + c2; 0: none held)
 _D_HAND, _D_CHAINS, _D_RANKS, _D_COUNTS = 18, 19, 20, 21
 _HEADER = 22
@@ -322,7 +322,7 @@ if _NUMBA:
 
     @numba.njit(cache=True)
     def _canonical(data, h0, h1, h2, turn, sig, top_seat):
-        # The table's key, as two ints: the ranks held below the jokers, low to high, each by
+        # The table's key, as two ints: the ranks held, low to high, each by
         # its three counts (a number 1-34, 6 bits) and whether it follows the rank held
         # before it at once (1 bit), not by the rank itself; the top's rank by how many of
         # them are at or below it. A play's rank matters only by its order among the ranks

@@ -436,3 +436,27 @@ def test_a_joker_is_a_rank_like_any_other_where_no_hand_holds_the_rocket() -> No
     rocket = Position((key_of([13, 14, 0]), key_of([5, 6]), key_of([7, 8])), 0, 0)
     high = Position((key_of([11, 12, 0]), key_of([5, 6]), key_of([7, 8])), 0, 0)
     assert _root_key(rocket, COMP2016) != _root_key(high, COMP2016)
+
+
+def test_the_compiled_search_agrees_with_the_reference_where_a_hand_holds_a_straight() -> None:
+    # the positions keyed with their runs: a straight of 5-7 in one hand, 3-6 other cards
+    # each; the reference keys the hands themselves
+    rng = random.Random(97)
+    for index in range(40):
+        profile = COMP2016 if index % 2 else CLASSIC
+        length = rng.randint(5, 7)
+        low = rng.randint(0, TWO - length)
+        pack = [r for r in range(SMALL_JOKER + 2) for _ in range(4 if r < SMALL_JOKER else 1)]
+        for rank in range(low, low + length):
+            pack.remove(rank)
+        cards = rng.sample(pack, rng.randint(6, 10))
+        cut = rng.randint(3, len(cards) - 3)
+        parts = [list(range(low, low + length)) + cards[:2], cards[2:cut], cards[cut:]]
+        seat = rng.randrange(3)
+        hands = tuple(key_of(parts[(place - seat) % 3]) for place in range(3))
+        position = Position(hands, rng.randrange(3), rng.randrange(3))  # type: ignore[arg-type]
+        assert not _chainless(position, profile)
+        reference = solve(position, profile, compiled=False)
+        found = solve(position, profile, compiled=True)
+        assert found.landlord_wins is reference.landlord_wins is not None, position
+        _check_line_by_reference(position, found.line, bool(found.landlord_wins), profile)

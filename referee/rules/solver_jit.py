@@ -427,6 +427,17 @@ if _NUMBA:
         )
         return int(mixed >> np.uint64(32)) & mask
 
+    @numba.njit(cache=True, inline="always")
+    def _probe(table, key, second, mask):
+        # the slot that holds the key (its value 0 or 1) or the empty slot where it would go
+        # (-1): linear probing from its hash, the search's lookup and ``_lookup_node``'s
+        slot = _slot(key, second, mask)
+        while table[slot, 0] != -1:
+            if table[slot, 0] == key and table[slot, 1] >> 1 == second:
+                return slot, table[slot, 1] & 1
+            slot = (slot + 1) & mask
+        return slot, -1
+
     @numba.njit(cache=True)
     def _search(
         h0, h1, h2, turn, sig, top_seat, landlord, data, table, killers, frames, state, deadline
@@ -514,13 +525,7 @@ if _NUMBA:
                     entering = False
                     continue
                 key, second = _key(data, h0, h1, h2, turn, sig, top_seat)
-                slot = _slot(key, second, mask)
-                known = -1
-                while table[slot, 0] != -1:
-                    if table[slot, 0] == key and table[slot, 1] >> 1 == second:
-                        known = table[slot, 1] & 1
-                        break
-                    slot = (slot + 1) & mask
+                slot, known = _probe(table, key, second, mask)
                 if known >= 0:  # in the table: back to the parent, nothing to store
                     value = known == 1
                     depth -= 1
@@ -637,13 +642,7 @@ if _NUMBA:
             if turn == top_seat:
                 sig = top_seat = -1
         key, second = _key(data, h0, h1, h2, turn, sig, top_seat)
-        mask = table.shape[0] - 1
-        slot = _slot(key, second, mask)
-        while table[slot, 0] != -1:
-            if table[slot, 0] == key and table[slot, 1] >> 1 == second:
-                return table[slot, 1] & 1
-            slot = (slot + 1) & mask
-        return -1
+        return _probe(table, key, second, table.shape[0] - 1)[1]
 
 
 _compiled = False
@@ -734,7 +733,7 @@ class JitSolver(Solver):
             dense.setdefault(cls, len(dense))
         entry_dense = [dense[classes[sig]] for sig in sigs]
         groups = len(starts) - 1
-        is_chain = np.array([kind in _CHAIN_KINDS for (kind, _, _), _ in signatures] + [False])
+        is_chain = np.array([kind in _CHAIN_KINDS for (kind, _, _), _ in signatures], dtype=bool)
         chains_before = np.concatenate(([0], np.cumsum(is_chain[np.array(sigs, dtype=np.int64)])))
         bounds = np.array(starts, dtype=np.int64)
         chained: list[int] = (

@@ -575,10 +575,14 @@ class SixHandState(HandState):
         if after[_SIZE] == 0 and seat == self._partner:  # R13.8: the landlord side wins
             c.winner = "landlord"
 
-    def _cards_text(self, seat: int, play: Play) -> str:
-        """``play`` written from ``seat``'s cards: the lowest copies held, with their copies."""
+    def _plays_text(self, seat: int, plays: list[Play]) -> list[str]:
+        """Each of ``plays`` written from ``seat``'s cards: the lowest copies held, with their
+        copies."""
         held = self._core.seats[seat][2]
-        ids: list[int] = []
-        for rank in play.ranks:
-            ids.append(next(i for i in _PAIRS_OF_RANK[rank] if i in held and i not in ids))
-        return format_six(ids)
+        texts: list[str] = []
+        for play in plays:
+            ids: list[int] = []
+            for rank in play.ranks:
+                ids.append(next(i for i in _PAIRS_OF_RANK[rank] if i in held and i not in ids))
+            texts.append(format_six(ids))
+        return texts

@@ -19,7 +19,8 @@ this stack. Prints writes/s and latency percentiles per endpoint, table count an
     DATABASE_URL=postgres://doudizhu@127.0.0.1:5432/postgres python bench/api_floor.py
 
 Options: --tables 200  --think 0.5,0  --budget 20 (seconds per row)  --workers 3
---threads 4  --port 8703  --db doudizhu_floor (dropped and created)
+--threads 4  --port 8703  --db doudizhu_floor (dropped and created)  --endpoints plain,drf,write
+(the rows to run; ``bench/api_ratio.py`` runs ``write`` alone)
 """
 
 # bench: needs PostgreSQL
@@ -149,7 +150,11 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=4)
     parser.add_argument("--port", type=int, default=8703)
     parser.add_argument("--db", default="doudizhu_floor")
+    parser.add_argument("--endpoints", default=",".join(ENDPOINTS))
     args = parser.parse_args()
+    endpoints = args.endpoints.split(",")
+    if not set(endpoints) <= set(ENDPOINTS):
+        parser.error(f"--endpoints: a list of {', '.join(ENDPOINTS)}")
     _postgres.postgres_required("api_floor.py")
     # /healthz, which start_gunicorn waits for, checks the broker
     broker = os.environ.get("BENCH_BROKER_URL", "redis://127.0.0.1:6379/13")
@@ -168,7 +173,7 @@ def main() -> None:
     )
     failures: list[str] = []
     try:
-        for endpoint in ENDPOINTS:
+        for endpoint in endpoints:
             for think in (float(t) for t in args.think.split(",")):
                 cpu_before = cpu_reading({"gunicorn": server.pid})
                 ms, failed, wall = asyncio.run(

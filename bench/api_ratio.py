@@ -11,7 +11,7 @@ ratios: the number to compare before and after a change.
 
     DATABASE_URL=postgres://doudizhu@127.0.0.1:5432/postgres python bench/api_ratio.py
 
-Options: --pairs 4  --tables 200  --api-budget 40  --floor-budget 20 (seconds per run)
+Options: --pairs 4  --tables 200  --api-budget 60  --floor-budget 20 (seconds per run)
 """
 
 # bench: needs PostgreSQL
@@ -57,7 +57,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pairs", type=int, default=4)
     parser.add_argument("--tables", type=int, default=200)
-    parser.add_argument("--api-budget", type=float, default=40.0)
+    parser.add_argument("--api-budget", type=float, default=60.0)
     parser.add_argument("--floor-budget", type=float, default=20.0)
     args = parser.parse_args()
     tables = str(args.tables)

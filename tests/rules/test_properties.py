@@ -42,6 +42,7 @@ from referee.rules import (
     RulesError,
     beats,
     deal_from_seed,
+    format_cards,
     handle_request,
     legal_plays,
     parse_cards,
@@ -565,6 +566,33 @@ def test_random_legal_games_replay_pop_and_score_consistently(
         state.pop()
         assert _light(state) == expected
     assert snapshot(state) == start
+
+
+@settings(max_examples=40, **SETTINGS)
+@given(seed=st.integers(0, 2**32), profile=st.sampled_from(PROFILES))
+def test_a_legal_play_of_a_dealt_hand_names_the_lowest_suits_held_of_each_rank(
+    seed: int, profile: RuleProfile
+) -> None:
+    """A legal play offered from a deal with suits is written with the physical cards the
+    seat holds: of each rank it plays, the cards that come first in the hand's order."""
+    rng = random.Random(seed)
+    state = HandState(deal_from_seed(seed), profile)
+    while not state.is_over:
+        actions = state.legal_actions()
+        if state.phase is Phase.PLAYING:
+            held = state.hand_of(actions[0].seat)
+            for action in actions:
+                if not isinstance(action, PlayCards):
+                    continue
+                cards = parse_cards(action.cards)
+                wanted = Counter(card.rank for card in cards)
+                lowest = [
+                    card
+                    for rank, n in sorted(wanted.items())
+                    for card in [c for c in held if c.rank == rank][:n]
+                ]
+                assert action.cards == format_cards(lowest), action
+        state.push(rng.choice(actions))
 
 
 def _ranks_of(key: int) -> list[int]:

@@ -27,6 +27,9 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench import _postgres  # noqa: E402
 
 #: ``api_floor.py``'s write row and ``api_load.py``'s saturated row: the rate is the third
 #: and the fourth column.
@@ -60,6 +63,7 @@ def main() -> None:
     parser.add_argument("--api-budget", type=float, default=60.0)
     parser.add_argument("--floor-budget", type=float, default=20.0)
     args = parser.parse_args()
+    _postgres.postgres_required("api_ratio.py")
     tables = str(args.tables)
     floor_args = ["--tables", tables, "--think", "0", "--budget", str(args.floor_budget)]
     floor_args += ["--endpoints", "write"]

@@ -9,7 +9,9 @@ The default run is short (a few deals, budgets capped at ``--seconds``). The ful
 
 ``--bands 7-10`` runs one band of endgames only. ``--engine`` picks the search: ``auto`` (the
 default, as the service: the compiled one of ``solver_jit`` where numba is installed and it takes
-the position, else the reference), ``reference`` (pure Python) or ``compiled``.
+the position, else the reference), ``reference`` (pure Python) or ``compiled``. ``--threads``:
+the compiled search's threads past its first ``SPLIT_NODES`` nodes (default: two where the
+machine has two cores; 1: one thread throughout).
 
 A query is solved within t seconds when its time is at most t; a query is stopped at the
 largest budget and counted unsolved at every budget. Single process, no Django.
@@ -28,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from referee.rules.cards import key_of
 from referee.rules.profiles import get_profile
 from referee.rules.solver import Position, solve
-from referee.rules.solver_jit import available
+from referee.rules.solver_jit import available, default_threads
 from referee.rules.table import warm_up
 
 PACK = [r for r in range(13) for _ in range(4)] + [13, 14]
@@ -47,10 +49,11 @@ def _report(label: str, runs: list[tuple[bool | None, float, int]], cap: float) 
             done = sum(1 for ms in solved_ms if ms <= budget * 1000)
             shares.append(f"{budget:g}s: {done}/{len(runs)}")
     median = statistics.median(ms for _, ms, _ in runs) if runs else 0.0
+    slowest = max(ms for _, ms, _ in runs) if runs else 0.0
     rate = nodes / seconds if seconds else 0.0
     print(
-        f"{label}: solved within {', '.join(shares)}; median {median:.0f} ms "
-        f"(unsolved counted at the cap); {rate:,.0f} nodes/s; "
+        f"{label}: solved within {', '.join(shares)}; median {median:.0f} ms, slowest "
+        f"{slowest:.0f} ms (unsolved counted at the cap); {rate:,.0f} nodes/s; "
         f"landlord wins {sum(1 for v, _, _ in runs if v)}"
     )
 
@@ -66,6 +69,7 @@ def main() -> int:
         "--bands", default="7-10,10-13", help="endgame sizes, cards a hand (e.g. 7-10)"
     )
     parser.add_argument("--engine", default="auto", choices=("auto", "reference", "compiled"))
+    parser.add_argument("--threads", type=int, default=None, help="the compiled search's")
     args = parser.parse_args()
     compiled = {"auto": None, "reference": False, "compiled": True}[args.engine]
     profile = get_profile(args.profile)
@@ -74,12 +78,13 @@ def main() -> int:
     cap_ms = args.seconds * 1000
 
     def run(position: Position) -> tuple[bool | None, float, int]:
-        found = solve(position, profile, max_ms=cap_ms, compiled=compiled)
+        found = solve(position, profile, max_ms=cap_ms, compiled=compiled, threads=args.threads)
         return found.landlord_wins, found.ms, found.nodes
 
     print(
         f"profile {args.profile}, seed {args.seed}, budget cap {args.seconds:g} s per query, "
-        f"engine {args.engine} (numba {'installed' if available() else 'not installed'})"
+        f"engine {args.engine} (numba {'installed' if available() else 'not installed'}), "
+        f"threads {args.threads or default_threads()}"
     )
     for landlord in range(3 if args.deals else 0):
         runs = []

@@ -401,6 +401,7 @@ def solve(
     max_nodes: int | None = None,
     max_entries: int | None = 2_000_000,
     compiled: bool | None = None,
+    threads: int | None = None,
 ) -> Solution:
     """Solve ``position`` within a budget (see ``Solver`` and ``solver_for``)."""
     solver = solver_for(
@@ -410,6 +411,7 @@ def solve(
         max_nodes=max_nodes,
         max_entries=max_entries,
         compiled=compiled,
+        threads=threads,
     )
     return solver.solve(position)
 
@@ -422,17 +424,25 @@ def solver_for(
     max_nodes: int | None = None,
     max_entries: int | None = 2_000_000,
     compiled: bool | None = None,
+    threads: int | None = None,
 ) -> Solver:
     """A solver for ``position``: the compiled search (``solver_jit``, numba) when it is
     installed and takes the position, else this module's. ``compiled=False`` asks for this
     module's (the reference); ``compiled=True`` for the compiled one or a SolverError. Left to
     choose, a node budget too small to pay for preparing the compiled search goes to the
-    reference (``solver_jit.pays``)."""
+    reference (``solver_jit.pays``). ``threads``: the compiled search's (``JitSolver``); the
+    reference searches on one."""
     if compiled is not False:
         from referee.rules.solver_jit import JitSolver, pays  # it imports this module
 
         if JitSolver.takes(position, profile) and (compiled or pays(position, max_nodes)):
-            return JitSolver(profile, max_ms=max_ms, max_nodes=max_nodes, max_entries=max_entries)
+            return JitSolver(
+                profile,
+                max_ms=max_ms,
+                max_nodes=max_nodes,
+                max_entries=max_entries,
+                threads=threads,
+            )
         if compiled:
             raise SolverError("the compiled search is not installed or does not take this position")
     return Solver(profile, max_ms=max_ms, max_nodes=max_nodes, max_entries=max_entries)

@@ -30,6 +30,8 @@ many sub-multisets (full deals) go to the reference search.
 
 from __future__ import annotations
 
+import os
+import threading
 import time
 from typing import Any
 
@@ -48,6 +50,10 @@ from referee.rules.table import unique_readings
 try:  # the accelerator is optional: without numba, ``available()`` is False
     import numba
     import numpy as np
+    from llvmlite import ir as _ir  # noqa: F401 - numba's own dependency, for the atomics
+    from numba import types as _types
+    from numba.core import cgutils as _cgutils
+    from numba.extending import intrinsic as _intrinsic
 
     _NUMBA = True
 except ImportError:  # pragma: no cover - exercised where numba is not installed
@@ -105,8 +111,13 @@ def _class(kind: str, length: int) -> int:
     return _KIND_CODE[kind] << 5 | length
 
 
-# state slots shared with the compiled search
-_NODES, _NEXT_CHECK, _ABORT, _ENTRIES, _MAX_NODES, _MAX_ENTRIES = range(6)
+# a thread's state slots, shared with its compiled search: its nodes and entries not yet
+# added to the query's (``_S_NODES``, ``_S_ENTRIES``: at each check), the node of its next
+# check, why it stopped, the budgets, and where the search on one thread hands over to several
+_NODES, _NEXT_CHECK, _ABORT, _ENTRIES, _MAX_NODES, _MAX_ENTRIES, _REPORTED, _SPLIT_AT = range(8)
+# the slots the threads of a query share (read and written atomically): stop now (a thread
+# finished, or must grow the table, or ran out of budget), the query's nodes and entries
+_S_STOP, _S_NODES, _S_ENTRIES = range(3)
 # the header of the compiled search's ``data``: the seats' first hand numbers (0-2), then where
 # each array starts, then how many signatures + 1 (the killers' stride)
 _D_START, _D_CHILD, _D_SIG, _D_CLASS, _D_RANK, _D_ECLASS, _D_ERANK, _D_SIGS = range(3, 11)
@@ -137,18 +148,39 @@ _NO_ENTRY_BUDGET = 1 << 24
 _STORE_FROM = 1
 # a frame of the compiled search's stack: the node (its hands, turn, top), its table key and
 # slot, the nodes counted when it was entered, its moves (the entries' range, the killer, the
-# top's class and rank, the killer's slot) and the move being searched (its index, its entry)
+# top's class and rank, the killer's slot) and the move being searched (its index, its entry);
+# at the root of a search on several threads, which round of its moves (0: this thread's
+# share, 1: all) and how many of them it has met
 (_F_H0, _F_H1, _F_H2, _F_TURN, _F_SIG, _F_SEAT, _F_KEY, _F_SLOT, _F_FIRST, _F_START, _F_END,
- _F_KILLER, _F_CLASS, _F_RANK, _F_KSLOT, _F_I, _F_E, _F_KEY2) = range(18)  # fmt: skip
+ _F_KILLER, _F_CLASS, _F_RANK, _F_KSLOT, _F_I, _F_E, _F_KEY2,
+ _F_ROUND, _F_ORD) = range(20)  # fmt: skip
 #: Frames: a path never has more nodes than moves, and three moves (two passes) at least take
 #: a card: 3 * 54 + 1 at most.
 _MAX_DEPTH = 3 * 54 + 2
-# why a search stopped: the budget ran out, or the table is half full and must grow first
-_OUT_OF_BUDGET, _GROW = 1, 2
+# why a search stopped: the budget ran out, the table is half full and must grow first, the
+# search on one thread hands over to several, or another thread of the query said stop
+_OUT_OF_BUDGET, _GROW, _SPLIT, _STOPPED = 1, 2, 3, 4
+#: A slot of the table being written by a thread (its first word; a key is never negative)
+_LOCKED = -2
+#: A query searches on one thread for this many nodes (about 50 ms), then on ``threads``
+#: (``JitSolver``), which share one table: a thread could not pay for itself sooner.
+SPLIT_NODES = 1 << 18
+#: On several threads, a node this near the root is shared out (``_search``): every thread
+#: searches its first move (young brothers wait: the first often settles it), then each its
+#: share of the others (the ``thread``-th, then every ``threads``-th), then all of them, the
+#: others' proofs read from the table. The three hardest endgames of 7-10 cards, two threads,
+#: three runs each: shared out at the root only, 673-1,004 / 410-443 / 613-713 ms; to depth 8
+#: after the first move, 693-984 / 383-426 / 536-642 ms; at every depth, 1,186-2,069 /
+#: 547-563 / 734-773 ms (docs/solver.md).
+SPLIT_DEPTH = 8
 #: The table starts with this many slots and grows fourfold when half full (the search then
 #: starts again from the root, every proven entry kept): a table sized for the whole budget
 #: at once (4,194,304 slots, 32 MB) cost 10 ms a query to fill, more than most searches.
 _FIRST_CAPACITY = 1 << 16
+#: A table this large is filled once when the search is compiled, outside any query: the
+#: process's first table of millions of slots took 150 ms more than the next (the memory new
+#: to the process), in the first query's time.
+_WARM_SLOTS = 1 << 22
 
 
 def available() -> bool:
@@ -189,6 +221,58 @@ def sub_hand_count(hand: int) -> int:
 
 
 if _NUMBA:
+
+    def _item_pointer(context, builder, signature, args):
+        # the address of ``args[0][args[1], args[2]]`` (a 2-d int64 array)
+        array_type = signature.args[0]
+        array = context.make_array(array_type)(context, builder, args[0])
+        return _cgutils.get_item_pointer(
+            context, builder, array_type, array, [args[1], args[2]], wraparound=False
+        )
+
+    # Atomics for the table and the slots the threads of a query share (numba has none on the
+    # CPU): each one LLVM instruction, a plain move on x86-64 but for the compare-and-swap and
+    # the add (``lock cmpxchg``, ``lock xadd``).
+    def _load_acquire_code(typingctx, array, i, j):
+        # ``array[i, j]``; no read after it is made before it
+        def codegen(context, builder, signature, args):
+            return builder.load_atomic(
+                _item_pointer(context, builder, signature, args), "acquire", 8
+            )
+
+        return _types.int64(array, i, j), codegen
+
+    def _store_release_code(typingctx, array, i, j, value):
+        # ``array[i, j] = value``; no write before it is seen after it
+        def codegen(context, builder, signature, args):
+            pointer = _item_pointer(context, builder, signature, args)
+            builder.store_atomic(args[3], pointer, "release", 8)
+            return context.get_dummy_value()
+
+        return _types.none(array, i, j, value), codegen
+
+    def _compare_swap_code(typingctx, array, i, j, expected, new):
+        # ``array[i, j] = new`` if it holds ``expected``, at once; returns what it held
+        def codegen(context, builder, signature, args):
+            pointer = _item_pointer(context, builder, signature, args)
+            swapped = builder.cmpxchg(pointer, args[3], args[4], "seq_cst", "seq_cst")
+            return builder.extract_value(swapped, 0)
+
+        return _types.int64(array, i, j, expected, new), codegen
+
+    def _fetch_add_code(typingctx, array, i, j, value):
+        # ``array[i, j] += value`` at once; returns what it held before
+        def codegen(context, builder, signature, args):
+            pointer = _item_pointer(context, builder, signature, args)
+            return builder.atomic_rmw("add", pointer, args[3], "seq_cst")
+
+        return _types.int64(array, i, j, value), codegen
+
+    # called only from compiled code, with the array and its indices (no typing context)
+    _load_acquire: Any = _intrinsic(_load_acquire_code)
+    _store_release: Any = _intrinsic(_store_release_code)
+    _compare_swap: Any = _intrinsic(_compare_swap_code)
+    _fetch_add: Any = _intrinsic(_fetch_add_code)
 
     @numba.njit(cache=True)
     def _beats(play_class: int, rank: int, top_class: int, top_rank: int):
@@ -430,23 +514,41 @@ if _NUMBA:
     @numba.njit(cache=True, inline="always")
     def _probe(table, key, second, mask):
         # the slot that holds the key (its value 0 or 1) or the empty slot where it would go
-        # (-1): linear probing from its hash, the search's lookup and ``_lookup_node``'s
+        # (-1): linear probing from its hash, the search's lookup and ``_lookup_node``'s. A
+        # slot's second word is written before its key (``_store``), and read after it, so a
+        # key read is its entry's: a slot another thread is writing is passed over (a miss
+        # at worst, never a wrong value)
         slot = _slot(key, second, mask)
-        while table[slot, 0] != -1:
-            if table[slot, 0] == key and table[slot, 1] >> 1 == second:
+        while True:
+            first = _load_acquire(table, slot, 0)
+            if first == -1:
+                return slot, -1
+            if first == key and table[slot, 1] >> 1 == second:
                 return slot, table[slot, 1] & 1
             slot = (slot + 1) & mask
-        return slot, -1
 
-    @numba.njit(cache=True)
+    @numba.njit(cache=True, inline="always")
+    def _store(table, slot, key, second, value, mask):
+        # the entry into the first empty slot from ``slot`` on: taken by a compare-and-swap (a
+        # thread that finds it taken probes on), its second word written, then its key
+        while _compare_swap(table, slot, 0, -1, _LOCKED) != -1:
+            slot = (slot + 1) & mask
+        table[slot, 1] = (second << 1) | value
+        _store_release(table, slot, 0, key)
+
+    @numba.njit(cache=True, nogil=True)  # the threads of a query search at once
     def _search(
-        h0, h1, h2, turn, sig, top_seat, landlord, data, table, killers, frames, state, deadline
-    ):
+        h0, h1, h2, turn, sig, top_seat, landlord, data, table, killers, frames, state, deadline,
+        shared, thread, threads,
+    ):  # fmt: skip
         # Depth-first with an explicit stack (``frames``: a row a node on the path), not
         # recursion: a call of 12 arguments, four of them arrays, cost more than the node's
         # work. ``data``: the static arrays in one, at the offsets its first slots hold;
-        # ``table``: key << 1 | value, -1 empty; ``killers``: per hand and top, the entry
-        # that last refuted it, -1 none.
+        # ``table``: key, second << 1 | value, -1 empty; ``killers``: per hand and top, the
+        # entry that last refuted it, -1 none. On several threads (``thread`` of ``threads``,
+        # one table, ``shared``: ``_S_STOP`` and the totals), each searches the whole root:
+        # first its share of the root's moves (every ``threads``-th), then all of them, where
+        # the others' proofs wait in the table; the first to finish tells the others to stop.
         depth = 0
         frames[0, _F_H0] = h0
         frames[0, _F_H1] = h1
@@ -474,13 +576,28 @@ if _NUMBA:
             if entering:
                 state[_NODES] += 1
                 if state[_NODES] >= state[_NEXT_CHECK]:
-                    over_nodes = state[_MAX_NODES] >= 0 and state[_NODES] > state[_MAX_NODES]
-                    over_entries = state[_ENTRIES] >= state[_MAX_ENTRIES]
-                    if over_nodes or over_entries or (deadline > 0.0 and _now() > deadline):
+                    # the thread's nodes and entries since its last check into the query's
+                    added = state[_NODES] - state[_REPORTED]
+                    state[_REPORTED] = state[_NODES]
+                    nodes = _fetch_add(shared, 0, _S_NODES, added) + added
+                    added = state[_ENTRIES]
+                    state[_ENTRIES] = 0
+                    entries = _fetch_add(shared, 0, _S_ENTRIES, added) + added
+                    over_nodes = state[_MAX_NODES] >= 0 and nodes > state[_MAX_NODES]
+                    over_entries = entries >= state[_MAX_ENTRIES]
+                    if _load_acquire(shared, 0, _S_STOP):
+                        state[_ABORT] = _STOPPED
+                    elif over_nodes or over_entries or (deadline > 0.0 and _now() > deadline):
                         state[_ABORT] = _OUT_OF_BUDGET
-                    elif 2 * (state[_ENTRIES] + 1024) > table.shape[0]:
-                        state[_ABORT] = _GROW  # a node adds at most one entry until the next
+                    elif 2 * (entries + 1024 * (2 * threads - 1)) > table.shape[0]:
+                        # a node adds at most one entry: each thread's until its next check,
+                        # the others' since their last
+                        state[_ABORT] = _GROW
+                    elif 0 <= state[_SPLIT_AT] <= nodes:
+                        state[_ABORT] = _SPLIT
                     if state[_ABORT]:
+                        if state[_ABORT] != _STOPPED:
+                            _store_release(shared, 0, _S_STOP, 1)
                         return False
                     state[_NEXT_CHECK] = state[_NODES] + 1024
                 if _forced_pass(data, h0, h1, h2, turn, sig):
@@ -544,6 +661,8 @@ if _NUMBA:
                 killer_slot = gid * data[_D_SIGS] + sig + 1
                 frames[depth, _F_KSLOT] = killer_slot
                 frames[depth, _F_KILLER] = killers[killer_slot]
+                frames[depth, _F_ROUND] = 0 if threads > 1 and depth <= SPLIT_DEPTH else 1
+                frames[depth, _F_ORD] = 0
                 i = start - 2
             else:  # back from the child at ``_F_E`` with its ``value``
                 if value == maximiser:
@@ -566,24 +685,38 @@ if _NUMBA:
                 nxt = (turn + 1) % 3
                 found = False
                 e = -1
-                while i <= end:
-                    if i == start - 2 or i == end:  # a pass
-                        pass_first = (not maximiser) and top_seat >= 0 and top_seat != landlord
-                        if pass_first if i < start else (sig >= 0 and not pass_first):
-                            e = -1
-                            found = True
+                while True:
+                    while i <= end:
+                        if i == start - 2 or i == end:  # a pass
+                            pass_first = (not maximiser) and top_seat >= 0 and top_seat != landlord
+                            if pass_first if i < start else (sig >= 0 and not pass_first):
+                                e = -1
+                                found = True
+                        else:
+                            e = killer if i == start - 1 else i if i != killer else -1
+                            # an answer: a lead of the hand that beats the top (its class and
+                            # rank stored beside the entry)
+                            if e >= 0 and (
+                                sig < 0
+                                or _beats(
+                                    data[class_at + e], data[rank_at + e], top_class, top_rank
+                                )
+                            ):
+                                found = True
+                        if found and frames[depth, _F_ROUND] == 0:
+                            # a first round near the root: the first move, then this thread's
+                            # share of the others
+                            met = frames[depth, _F_ORD]
+                            frames[depth, _F_ORD] = met + 1
+                            if met >= 1:
+                                found = (met - 1) % threads == thread
+                        if found:
                             break
-                    else:
-                        e = killer if i == start - 1 else i if i != killer else -1
-                        # an answer: a lead of the hand that beats the top (its class and
-                        # rank stored beside the entry)
-                        if e >= 0 and (
-                            sig < 0
-                            or _beats(data[class_at + e], data[rank_at + e], top_class, top_rank)
-                        ):
-                            found = True
-                            break
-                    i += 1
+                        i += 1
+                    if found or frames[depth, _F_ROUND] == 1:
+                        break
+                    frames[depth, _F_ROUND] = 1  # the second round: all its moves
+                    i = start - 2
                 if found:
                     frames[depth, _F_I] = i
                     frames[depth, _F_E] = e
@@ -610,11 +743,16 @@ if _NUMBA:
                     continue
                 result = not maximiser  # no move escapes
             if state[_NODES] - frames[depth, _F_FIRST] >= _STORE_FROM:
-                slot = frames[depth, _F_SLOT]
-                while table[slot, 0] != -1:  # the subtree may have filled this slot: probe on
-                    slot = (slot + 1) & mask
-                table[slot, 0] = frames[depth, _F_KEY]
-                table[slot, 1] = (frames[depth, _F_KEY2] << 1) | (1 if result else 0)
+                # from the slot the lookup found empty (the subtree, or another thread, may
+                # have filled it since: ``_store`` probes on)
+                _store(
+                    table,
+                    frames[depth, _F_SLOT],
+                    frames[depth, _F_KEY],
+                    frames[depth, _F_KEY2],
+                    1 if result else 0,
+                    mask,
+                )
                 state[_ENTRIES] += 1
             value = result
             depth -= 1
@@ -658,11 +796,22 @@ def _compile() -> None:
     tiny = Position((UNIT[0], UNIT[1], UNIT[2]), 0, 0)
     _rehash(np.full((4, 2), -1, dtype=np.int64), np.full((16, 2), -1, dtype=np.int64))
     Solver.solve(JitSolver(COMP2016, max_ms=60_000), tiny)  # _search, _beats, _now, _key
+    np.full((_WARM_SLOTS, 2), -1, dtype=np.int64)
+
+
+def default_threads() -> int:
+    """The threads a query searches on past ``SPLIT_NODES``: two where the machine has two
+    cores or more (the only count measured: docs/solver.md), else one."""
+    return 2 if (os.cpu_count() or 1) >= 2 else 1
 
 
 class JitSolver(Solver):
     """``Solver`` with its search compiled: ``value`` and ``_proven`` read and write the
-    compiled table; the line, the budget's meaning and the answers are the reference's."""
+    compiled table; the line, the budget's meaning and the answers are the reference's.
+
+    ``threads``: past ``split_nodes`` nodes a query searches on this many threads sharing one
+    table (``default_threads()`` when None; 1: one thread throughout). The value is the same;
+    the nodes counted are not."""
 
     # set by ``_prepare`` at the first ``value``: the arrays of the compiled search, and each
     # seat's sub-multisets numbered
@@ -671,7 +820,23 @@ class JitSolver(Solver):
     _killers: Any = None
     _frames: Any = None
     _state: Any = None
+    _shared: Any = None
     _index: tuple[dict[int, int], ...] = ()
+
+    def __init__(
+        self,
+        profile: RuleProfile,
+        *,
+        max_ms: float | None = None,
+        max_nodes: int | None = None,
+        max_entries: int | None = 2_000_000,
+        threads: int | None = None,
+        split_nodes: int = SPLIT_NODES,
+    ) -> None:
+        super().__init__(profile, max_ms=max_ms, max_nodes=max_nodes, max_entries=max_entries)
+        self.threads = default_threads() if threads is None else max(1, threads)
+        self.split_nodes = split_nodes
+        self.threads_used = 1  # ``threads`` once a query went past ``split_nodes``
 
     def solve(self, position: Position) -> Solution:
         """As ``Solver.solve``; the first query of a process compiles the search first (or
@@ -768,8 +933,9 @@ class JitSolver(Solver):
         _fill_tops(self._data, groups)
         self._table = np.full((_FIRST_CAPACITY, 2), -1, dtype=np.int64)
         self._killers = np.full((len(starts) - 1) * (len(signatures) + 1), -1, dtype=np.int32)
-        self._frames = np.zeros((_MAX_DEPTH, 18), dtype=np.int64)
-        state = np.zeros(6, dtype=np.int64)
+        self._frames = np.zeros((_MAX_DEPTH, 20), dtype=np.int64)
+        self._shared = np.zeros((1, 3), dtype=np.int64)
+        state = np.zeros(8, dtype=np.int64)
         state[_MAX_NODES] = -1 if self.max_nodes is None else self.max_nodes
         state[_MAX_ENTRIES] = (
             _NO_ENTRY_BUDGET if self.max_entries is None else ENTRIES_PER_BUDGET * self.max_entries
@@ -799,23 +965,75 @@ class JitSolver(Solver):
     def value(self, position: Position) -> bool:
         if self._data is None:
             self._prepare(position)
-        state = self._state
-        h0, h1, h2, turn, signature, top_seat = self._packed(position)
-        deadline = self._deadline if self.max_ms is not None else 0.0
+        root = (*self._packed(position), position.landlord)
+        threads = self.threads
+        self._state[_SPLIT_AT] = self.nodes + self.split_nodes if threads > 1 else -1
+        while True:  # on one thread
+            result, stops = self._run(root, [(self._killers, self._frames, self._state)])
+            if stops == _GROW:
+                self._grow()
+            elif stops != _SPLIT:
+                return result
+            else:
+                break
+        # on several: each its own killers (the first thread's learnt so far), stack and state
+        self.threads_used = threads
+        states = [self._state] + [self._state.copy() for _ in range(threads - 1)]
+        for state in states:
+            state[_SPLIT_AT] = -1
+        runs = [(self._killers, self._frames, states[0])] + [
+            (self._killers.copy(), np.zeros_like(self._frames), states[t])
+            for t in range(1, threads)
+        ]
         while True:
-            state[_NODES] = self.nodes
+            result, stops = self._run(root, runs)
+            if stops != _GROW:
+                return result
+            self._grow()
+
+    def _run(self, root: tuple[int, ...], runs: list[tuple[Any, Any, Any]]) -> tuple[bool, int]:
+        """Search ``root`` on a thread a run (killers, stack, state), the first on this one.
+        Returns the value and 0 when one of them finished, else why they stopped (``_GROW``,
+        ``_SPLIT``); raises ``_OutOfBudget``."""
+        h0, h1, h2, turn, signature, top_seat, landlord = root
+        deadline = self._deadline if self.max_ms is not None else 0.0
+        shared = self._shared
+        shared[0, _S_STOP] = 0
+        shared[0, _S_NODES] = self.nodes
+        results = [False] * len(runs)
+
+        def run(thread: int) -> None:
+            killers, frames, state = runs[thread]
+            state[_NODES] = state[_REPORTED] = state[_ENTRIES] = 0
             state[_NEXT_CHECK] = 0
             state[_ABORT] = 0
-            result = _search(
-                h0, h1, h2, turn, signature, top_seat, position.landlord, self._data,
-                self._table, self._killers, self._frames, state, deadline,
+            results[thread] = _search(
+                h0, h1, h2, turn, signature, top_seat, landlord, self._data, self._table,
+                killers, frames, state, deadline, shared, thread, len(runs),
             )  # fmt: skip
-            self.nodes = int(state[_NODES])
-            if state[_ABORT] == _OUT_OF_BUDGET:
-                raise _OutOfBudget
-            if state[_ABORT] != _GROW:
-                return bool(result)
-            self._grow()
+            if not state[_ABORT]:  # finished: the others stop
+                shared[0, _S_STOP] = 1
+
+        helpers = [threading.Thread(target=run, args=(t,)) for t in range(1, len(runs))]
+        for helper in helpers:
+            helper.start()
+        run(0)
+        for helper in helpers:
+            helper.join()
+        states = [state for _, _, state in runs]
+        self.nodes = int(shared[0, _S_NODES]) + sum(
+            int(state[_NODES] - state[_REPORTED]) for state in states
+        )
+        shared[0, _S_ENTRIES] += sum(int(state[_ENTRIES]) for state in states)
+        for state in states:
+            state[_ENTRIES] = 0
+        for thread, state in enumerate(states):
+            if not state[_ABORT]:
+                return bool(results[thread]), 0
+        stops = {int(state[_ABORT]) for state in states}
+        if _OUT_OF_BUDGET in stops:
+            raise _OutOfBudget
+        return False, _GROW if _GROW in stops else _SPLIT
 
     def _proven(self, position: Position) -> bool | None:
         done = _winner_is_landlord(position)

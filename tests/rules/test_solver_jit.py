@@ -460,3 +460,70 @@ def test_the_compiled_search_agrees_with_the_reference_where_a_hand_holds_a_stra
         found = solve(position, profile, compiled=True)
         assert found.landlord_wins is reference.landlord_wins is not None, position
         _check_line_by_reference(position, found.line, bool(found.landlord_wins), profile)
+
+
+def test_the_search_on_two_threads_agrees_with_the_reference() -> None:
+    # shared out from the first node (``split_nodes=0``): two threads, one table written with
+    # a compare-and-swap; the values are the reference's and every line survives every defence
+    rng = random.Random(43)
+    wins = 0
+    for index in range(40):
+        profile = COMP2016 if index % 2 else CLASSIC
+        position = random_position(rng, 4) if index % 4 == 0 else _endgame(rng, 4, 7)
+        solver = JitSolver(profile, threads=2, split_nodes=0)
+        found = solver.solve(position)
+        reference = solve(position, profile, compiled=False)
+        assert found.landlord_wins is reference.landlord_wins is not None, position
+        assert solver.threads_used == 2
+        wins += bool(found.landlord_wins)
+        _check_line_by_reference(position, found.line, bool(found.landlord_wins), profile)
+    assert 4 < wins < 36
+
+
+def test_two_threads_grow_the_shared_table_and_agree_with_one() -> None:
+    # an endgame (169,134 nodes on one thread) whose table grows while both threads search
+    # (each stops, the table is rehashed, both start again from the root), shared out from
+    # its first node and from its 20,000th (the table and the first thread's killers handed
+    # over)
+    rng = random.Random(7)
+    positions = [_endgame(rng, 7, 10) for _ in range(11)]
+    for position, split in ((positions[10], 0), (positions[10], 20_000)):
+        one = JitSolver(COMP2016, threads=1)
+        two = JitSolver(COMP2016, threads=2, split_nodes=split)
+        alone, shared = one.solve(position), two.solve(position)
+        assert two.threads_used == 2 and one.threads_used == 1
+        assert two._table.shape[0] > solver_jit._FIRST_CAPACITY
+        assert shared.landlord_wins is alone.landlord_wins is not None
+        assert shared.line and shared.line[-1][1] is not None  # the winning side goes out
+        check_line_position = position
+        for seat, move in shared.line:  # legal at every step, in turn
+            assert seat == check_line_position.turn
+            assert move is None or any(
+                o is not None and o.key == move.key for o in _options(check_line_position, COMP2016)
+            )
+            check_line_position = _after(check_line_position, move)
+        assert not all(check_line_position.hands)
+
+
+def test_two_threads_answer_unsolved_when_a_budget_runs_out() -> None:
+    rng = random.Random(7)
+    position = _endgame(rng, 8, 9)
+    for budget in ({"max_nodes": 2000}, {"max_entries": 500}, {"max_ms": 1}):
+        solver = JitSolver(COMP2016, threads=2, split_nodes=0, **budget)  # type: ignore[arg-type]
+        found = solver.solve(position)
+        assert found.landlord_wins is None and found.line == (), budget
+    solver = JitSolver(COMP2016, threads=2, split_nodes=0, max_nodes=2000)
+    found = solver.solve(position)
+    # each thread checks every 1,024 nodes: the one that finds the budget spent, and the
+    # other until its next check
+    assert 2000 < found.nodes <= 2000 + 3 * 1024
+
+
+def test_one_thread_searches_the_same_nodes_as_before_threads() -> None:
+    # ``threads=1`` is the search of stop 54 node for node: the hand-over never happens
+    rng = random.Random(7)
+    positions = [_endgame(rng, 7, 10) for _ in range(11)]
+    solver = JitSolver(COMP2016, threads=1)
+    found = solver.solve(positions[10])
+    again = JitSolver(COMP2016, threads=1).solve(positions[10])
+    assert found.nodes == again.nodes and solver.threads_used == 1

@@ -23,6 +23,11 @@ most three plays that no opponent can beat but the last is settled unsearched (`
 and a forced pass is passed over without a lookup (``_forced_pass``). The reference has neither
 (in Python the run-out check cost what it saved); the values agree, the node counts do not.
 
+A query that goes past ``SPLIT_NODES`` nodes goes on on two threads (``JitSolver.threads``) that
+share its table: a slot is taken by a compare-and-swap and its key written after its value, so
+a thread reads only whole entries, each a proof; near the root each thread searches its own
+share of the moves first. The value is the one thread's; the nodes counted vary from run to run.
+
 ``JitSolver`` overrides two hooks of ``Solver`` (``value`` and ``_proven``), so the winning line
 is read from the compiled table by the reference's own ``line``. Positions whose hands have too
 many sub-multisets (full deals) go to the reference search.

@@ -1012,19 +1012,26 @@ class JitSolver(Solver):
             state[_NODES] = state[_REPORTED] = state[_ENTRIES] = 0
             state[_NEXT_CHECK] = 0
             state[_ABORT] = 0
-            results[thread] = _search(
-                h0, h1, h2, turn, signature, top_seat, landlord, self._data, self._table,
-                killers, frames, state, deadline, shared, thread, len(runs),
-            )  # fmt: skip
-            if not state[_ABORT]:  # finished: the others stop
+            try:
+                results[thread] = _search(
+                    h0, h1, h2, turn, signature, top_seat, landlord, self._data, self._table,
+                    killers, frames, state, deadline, shared, thread, len(runs),
+                )  # fmt: skip
+            except BaseException as error:  # the query's, raised on the caller's thread
+                errors.append(error)
+                state[_ABORT] = _STOPPED
+            if not state[_ABORT] or errors:  # finished (or failed): the others stop
                 shared[0, _S_STOP] = 1
 
+        errors: list[BaseException] = []
         helpers = [threading.Thread(target=run, args=(t,)) for t in range(1, len(runs))]
         for helper in helpers:
             helper.start()
         run(0)
         for helper in helpers:
             helper.join()
+        if errors:
+            raise errors[0]
         states = [state for _, _, state in runs]
         self.nodes = int(shared[0, _S_NODES]) + sum(
             int(state[_NODES] - state[_REPORTED]) for state in states

@@ -527,3 +527,23 @@ def test_one_thread_searches_the_same_nodes_as_before_threads() -> None:
     found = solver.solve(positions[10])
     again = JitSolver(COMP2016, threads=1).solve(positions[10])
     assert found.nodes == again.nodes and solver.threads_used == 1
+
+
+def test_a_failure_on_the_second_thread_is_the_query_s_not_a_value(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # a helper thread that fails must not leave its slot read as a finished search (False):
+    # the other stops at its next check and the failure is raised on the caller's thread
+    search = solver_jit._search
+
+    def failing(*args: object) -> bool:
+        if args[-2] == 1:  # the second thread
+            raise RuntimeError("the second thread failed")
+        return bool(search(*args))
+
+    monkeypatch.setattr(solver_jit, "_search", failing)
+    rng = random.Random(7)
+    positions = [_endgame(rng, 7, 10) for _ in range(11)]
+    solver = JitSolver(COMP2016, threads=2, split_nodes=0)
+    with pytest.raises(RuntimeError, match="second thread"):
+        solver.solve(positions[10])

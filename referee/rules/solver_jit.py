@@ -55,7 +55,6 @@ from referee.rules.table import unique_readings
 try:  # the accelerator is optional: without numba, ``available()`` is False
     import numba
     import numpy as np
-    from llvmlite import ir as _ir  # noqa: F401 - numba's own dependency, for the atomics
     from numba import types as _types
     from numba.core import cgutils as _cgutils
     from numba.extending import intrinsic as _intrinsic

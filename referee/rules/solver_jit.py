@@ -153,8 +153,8 @@ _STORE_FROM = 1
 # a frame of the compiled search's stack: the node (its hands, turn, top), its table key and
 # slot, the nodes counted when it was entered, its moves (the entries' range, the killer, the
 # top's class and rank, the killer's slot) and the move being searched (its index, its entry);
-# at the root of a search on several threads, which round of its moves (0: this thread's
-# share, 1: all) and how many of them it has met
+# at a node near the root of a search on several threads, which round of its moves (0: the
+# first and this thread's share, 1: all) and how many of them it has met
 (_F_H0, _F_H1, _F_H2, _F_TURN, _F_SIG, _F_SEAT, _F_KEY, _F_SLOT, _F_FIRST, _F_START, _F_END,
  _F_KILLER, _F_CLASS, _F_RANK, _F_KSLOT, _F_I, _F_E, _F_KEY2,
  _F_ROUND, _F_ORD) = range(20)  # fmt: skip
@@ -550,9 +550,10 @@ if _NUMBA:
         # work. ``data``: the static arrays in one, at the offsets its first slots hold;
         # ``table``: key, second << 1 | value, -1 empty; ``killers``: per hand and top, the
         # entry that last refuted it, -1 none. On several threads (``thread`` of ``threads``,
-        # one table, ``shared``: ``_S_STOP`` and the totals), each searches the whole root:
-        # first its share of the root's moves (every ``threads``-th), then all of them, where
-        # the others' proofs wait in the table; the first to finish tells the others to stop.
+        # one table, ``shared``: ``_S_STOP`` and the totals), each searches the whole root;
+        # at a node within ``SPLIT_DEPTH`` of it, the first move, then its share of the
+        # others (every ``threads``-th), then all of them, where the others' proofs wait in
+        # the table. The first to finish tells the others to stop.
         depth = 0
         frames[0, _F_H0] = h0
         frames[0, _F_H1] = h1

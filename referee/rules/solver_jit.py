@@ -832,13 +832,11 @@ class JitSolver(Solver):
         self,
         profile: RuleProfile,
         *,
-        max_ms: float | None = None,
-        max_nodes: int | None = None,
-        max_entries: int | None = 2_000_000,
         threads: int | None = None,
         split_nodes: int = SPLIT_NODES,
+        **budget: Any,
     ) -> None:
-        super().__init__(profile, max_ms=max_ms, max_nodes=max_nodes, max_entries=max_entries)
+        super().__init__(profile, **budget)  # max_ms, max_nodes, max_entries: ``Solver``'s
         self.threads = default_threads() if threads is None else max(1, threads)
         self.split_nodes = split_nodes
         self.threads_used = 1  # ``threads`` once a query went past ``split_nodes``

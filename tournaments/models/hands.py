@@ -6,6 +6,7 @@ from django.db.models.lookups import Exact
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.common.json_arrays import FlagsSound, JsonArrayLength, ScoresSound
+from tournaments.common.row_checks import trigger_checks
 from tournaments.common.seats import (
     DEFAULT_SEATS,
     SEAT_COUNTS,
@@ -183,62 +184,70 @@ class Hand(models.Model):
                 condition=Q(status__in=LIVE_HAND_STATUSES),
                 name="hand_one_live_per_table",
             ),
-            models.CheckConstraint(condition=Q(number__gt=0), name="hand_number_positive"),
-            models.CheckConstraint(
-                condition=Q(status__in=HandStatus.values), name="hand_status_known"
-            ),
-            models.CheckConstraint(
-                condition=Q(rule_profile__in=RuleProfileKey.values),
-                name="hand_rule_profile_known",
-            ),
-            models.CheckConstraint(
-                condition=Q(winner__in=["", *Winner.values]), name="hand_winner_known"
-            ),
-            models.CheckConstraint(
-                condition=Q(board__isnull=True) | Q(deal__isnull=True),
-                name="hand_board_or_adhoc_deal",
-            ),
-            seat_position_check("landlord_seat", "hand_landlord_seat_range"),
-            seat_position_check("partner_seat", "hand_partner_seat_range"),
-            models.CheckConstraint(
-                condition=Q(partner_seat__isnull=True)
-                | Q(rule_profile__in=SIX_PLAYER_PROFILES, landlord_seat__isnull=False)
-                & ~Q(partner_seat=F("landlord_seat")),
-                name="hand_partner_of_six_p_not_the_landlord",
-            ),
-            *stake_cap_checks("hand"),
-            models.CheckConstraint(condition=Q(bid__range=(1, 3)), name="hand_bid_range"),
-            models.CheckConstraint(condition=Q(bombs__gte=0), name="hand_bombs_non_negative"),
-            models.CheckConstraint(condition=Q(rockets__range=(0, 1)), name="hand_rockets_range"),
-            models.CheckConstraint(
-                condition=~Q(spring=True, anti_spring=True),
-                name="hand_not_spring_and_anti_spring",
-            ),
+            # The version is written with the snapshot at every action: its check stays a
+            # CHECK, and the others, which read neither, run in a trigger that such an
+            # UPDATE does not fire (``row_checks``).
             models.CheckConstraint(condition=Q(version__gte=0), name="hand_version_non_negative"),
-            models.CheckConstraint(
-                condition=Q(pin_failures__gte=0), name="hand_pin_failures_non_negative"
+            *trigger_checks(
+                models.CheckConstraint(condition=Q(number__gt=0), name="hand_number_positive"),
+                models.CheckConstraint(
+                    condition=Q(status__in=HandStatus.values), name="hand_status_known"
+                ),
+                models.CheckConstraint(
+                    condition=Q(rule_profile__in=RuleProfileKey.values),
+                    name="hand_rule_profile_known",
+                ),
+                models.CheckConstraint(
+                    condition=Q(winner__in=["", *Winner.values]), name="hand_winner_known"
+                ),
+                models.CheckConstraint(
+                    condition=Q(board__isnull=True) | Q(deal__isnull=True),
+                    name="hand_board_or_adhoc_deal",
+                ),
+                seat_position_check("landlord_seat", "hand_landlord_seat_range"),
+                seat_position_check("partner_seat", "hand_partner_seat_range"),
+                models.CheckConstraint(
+                    condition=Q(partner_seat__isnull=True)
+                    | Q(rule_profile__in=SIX_PLAYER_PROFILES, landlord_seat__isnull=False)
+                    & ~Q(partner_seat=F("landlord_seat")),
+                    name="hand_partner_of_six_p_not_the_landlord",
+                ),
+                *stake_cap_checks("hand"),
+                models.CheckConstraint(condition=Q(bid__range=(1, 3)), name="hand_bid_range"),
+                models.CheckConstraint(condition=Q(bombs__gte=0), name="hand_bombs_non_negative"),
+                models.CheckConstraint(
+                    condition=Q(rockets__range=(0, 1)), name="hand_rockets_range"
+                ),
+                models.CheckConstraint(
+                    condition=~Q(spring=True, anti_spring=True),
+                    name="hand_not_spring_and_anti_spring",
+                ),
+                models.CheckConstraint(
+                    condition=Q(pin_failures__gte=0), name="hand_pin_failures_non_negative"
+                ),
+                seat_position_check("first_bidder", "hand_first_bidder_range"),
+                models.CheckConstraint(
+                    condition=Q(physical_cards=False)
+                    | Q(board__isnull=True, first_bidder__isnull=False),
+                    name="hand_physical_cards_has_first_bidder",
+                ),
+                models.CheckConstraint(
+                    condition=Q(confirmation__in=Confirmation.values),
+                    name="hand_confirmation_known",
+                ),
+                models.CheckConstraint(
+                    condition=~Q(status=HandStatus.FINISHED)
+                    | Q(landlord_seat__isnull=False, bid__isnull=False, scores__isnull=False)
+                    & ~Q(winner=""),
+                    name="hand_finished_is_complete",
+                ),
+                models.CheckConstraint(
+                    condition=Q(status__in=[HandStatus.FINISHED, HandStatus.PASSED_OUT])
+                    | Q(scores__isnull=True),
+                    name="hand_scores_only_when_finished_or_passed_out",
+                ),
+                *per_seat_checks(),
             ),
-            seat_position_check("first_bidder", "hand_first_bidder_range"),
-            models.CheckConstraint(
-                condition=Q(physical_cards=False)
-                | Q(board__isnull=True, first_bidder__isnull=False),
-                name="hand_physical_cards_has_first_bidder",
-            ),
-            models.CheckConstraint(
-                condition=Q(confirmation__in=Confirmation.values), name="hand_confirmation_known"
-            ),
-            models.CheckConstraint(
-                condition=~Q(status=HandStatus.FINISHED)
-                | Q(landlord_seat__isnull=False, bid__isnull=False, scores__isnull=False)
-                & ~Q(winner=""),
-                name="hand_finished_is_complete",
-            ),
-            models.CheckConstraint(
-                condition=Q(status__in=[HandStatus.FINISHED, HandStatus.PASSED_OUT])
-                | Q(scores__isnull=True),
-                name="hand_scores_only_when_finished_or_passed_out",
-            ),
-            *per_seat_checks(),
         )
 
     def __str__(self) -> str:

@@ -166,11 +166,26 @@ class ChecksToTrigger(Operation):
     def database_forwards(
         self, app_label: str, schema_editor: Any, from_state: Any, to_state: Any
     ) -> None:
+        self._trigger_written(app_label, schema_editor, to_state, drop=self.names)
+
+    def database_backwards(
+        self, app_label: str, schema_editor: Any, from_state: Any, to_state: Any
+    ) -> None:
+        model = self._trigger_written(app_label, schema_editor, to_state, drop=[])
+        for check in model._meta.constraints if model is not None else ():
+            if check.name in self.names:
+                schema_editor.add_constraint(model, check)
+
+    def _trigger_written(
+        self, app_label: str, schema_editor: Any, state: Any, *, drop: list[str]
+    ) -> Any:
+        """On PostgreSQL: drop the CHECKs named ``drop``, then write the table's trigger as
+        ``state``'s model has its checks; the model (None elsewhere)."""
         if not _postgresql(schema_editor):
-            return
-        model = to_state.apps.get_model(app_label, self.model_name)
+            return None
+        model = state.apps.get_model(app_label, self.model_name)
         table = schema_editor.quote_name(model._meta.db_table)
-        for name in self.names:
+        for name in drop:
             schema_editor.execute(
                 f"ALTER TABLE {table} DROP CONSTRAINT {schema_editor.quote_name(name)}",
                 params=None,
@@ -178,19 +193,7 @@ class ChecksToTrigger(Operation):
         schema_editor.execute(
             row_checks_sql(model, schema_editor, trigger_checks_of(model)), params=None
         )
-
-    def database_backwards(
-        self, app_label: str, schema_editor: Any, from_state: Any, to_state: Any
-    ) -> None:
-        if not _postgresql(schema_editor):
-            return
-        model = to_state.apps.get_model(app_label, self.model_name)
-        schema_editor.execute(
-            row_checks_sql(model, schema_editor, trigger_checks_of(model)), params=None
-        )
-        for check in model._meta.constraints:
-            if check.name in self.names:
-                schema_editor.add_constraint(model, check)
+        return model
 
 
 __all__ = [
